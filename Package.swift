@@ -1,0 +1,26 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "OAuth1",
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+  products: [
+    .library(name: "OAuth1", targets: ["OAuth1"]),
+  ],
+  dependencies: [],
+  targets: [
+    // The system's OpenSSL libcrypto. Only the files in Sources/OAuth1/Crypto import it.
+    .systemLibrary(
+      name: "COpenSSL",
+      pkgConfig: "openssl",
+      providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+    ),
+    // Signing (and, later, verification) of OAuth 1.0a requests. No networking.
+    .target(name: "OAuth1", dependencies: ["COpenSSL"]),
+
+    // Test helpers: the vectors in Vectors/, the pinned Python peer, running processes.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(name: "OAuth1Tests", dependencies: ["OAuth1", "TestSupport"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

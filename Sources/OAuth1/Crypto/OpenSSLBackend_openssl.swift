@@ -1,0 +1,68 @@
+internal import COpenSSL
+
+/// ``CryptoBackend`` on the system's OpenSSL `libcrypto` (1.1.1 or 3.x).
+enum OpenSSLBackend: CryptoBackend {
+  static func hmac(_ algorithm: OAuthDigestAlgorithm, key: some Collection<UInt8>, message: some Collection<UInt8>) throws(OAuthError) -> [UInt8] {
+    var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+    var length: UInt32 = 0
+    // An empty key still needs a valid pointer: some OpenSSL versions reject NULL.
+    let keyBytes = key.isEmpty ? [0] : Array(key)
+    let ok = keyBytes.withUnsafeBufferPointer { keyBuffer in
+      withContiguousBytes(message) { messageBuffer in
+        output.withUnsafeMutableBufferPointer { out in
+          HMAC(md(algorithm), keyBuffer.baseAddress, Int32(key.count), messageBuffer.baseAddress, messageBuffer.count, out.baseAddress, &length) != nil
+        }
+      }
+    }
+    guard ok else { throw failure("HMAC") }
+    return Array(output.prefix(Int(length)))
+  }
+
+  static func digest(_ algorithm: OAuthDigestAlgorithm, data: some Collection<UInt8>) throws(OAuthError) -> [UInt8] {
+    var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+    var length: UInt32 = 0
+    let ok = withContiguousBytes(data) { buffer in
+      output.withUnsafeMutableBufferPointer { out in
+        EVP_Digest(buffer.baseAddress, buffer.count, out.baseAddress, &length, md(algorithm), nil) == 1
+      }
+    }
+    guard ok else { throw failure("digest") }
+    return Array(output.prefix(Int(length)))
+  }
+
+  static func randomBytes(count: Int) throws(OAuthError) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: count)
+    let ok = bytes.withUnsafeMutableBufferPointer { RAND_bytes($0.baseAddress, Int32(count)) == 1 }
+    guard ok else { throw failure("random generation") }
+    return bytes
+  }
+
+  static func md(_ algorithm: OAuthDigestAlgorithm) -> OpaquePointer? {
+    switch algorithm {
+    case .sha1: return EVP_sha1()
+    case .sha256: return EVP_sha256()
+    case .sha512: return EVP_sha512()
+    }
+  }
+
+  /// The oldest error on OpenSSL's thread-local queue, which is then cleared so that it
+  /// cannot be reported again by an unrelated call.
+  static func failure(_ operation: String) -> OAuthError {
+    .cryptoFailure(operation: operation, reason: lastErrorReason())
+  }
+
+  static func lastErrorReason() -> String {
+    let code = ERR_get_error()
+    defer { ERR_clear_error() }
+    guard code != 0 else { return "no reason given" }
+    var buffer = [CChar](repeating: 0, count: 256)
+    ERR_error_string_n(code, &buffer, buffer.count)
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+}
+
+/// Runs `body` on contiguous bytes, copying only when `bytes` is not contiguous already.
+func withContiguousBytes<R>(_ bytes: some Collection<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+  if let result = bytes.withContiguousStorageIfAvailable(body) { return result }
+  return Array(bytes).withUnsafeBufferPointer(body)
+}

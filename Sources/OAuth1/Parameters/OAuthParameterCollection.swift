@@ -1,0 +1,73 @@
+/// Collects the parameters that a signature covers (RFC 5849, section 3.4.1.3.1).
+///
+/// Three sources are signed: the query component of the URL, an
+/// `application/x-www-form-urlencoded` body (no other body), and the protocol parameters
+/// (`oauth_*`, wherever they are sent). `oauth_signature` is never signed, nor is the
+/// `realm` of an Authorization header. Every value is fully decoded, and `+` in a query or
+/// form body is a space.
+///
+/// ```swift
+/// let parameters = try OAuthParameterCollection.collect(
+///   query: "b5=%3D%253D&a3=a&c%40=&a2=r%20b",
+///   formBody: Array("c2&a3=2+q".utf8),
+///   protocolParameters: [OAuthParameter("oauth_consumer_key", "9djdj82h48djs9d2")])
+/// // [b5: "=%3D", a3: "a", c@: "", a2: "r b", c2: "", a3: "2 q", oauth_consumer_key: ...]
+/// ```
+public enum OAuthParameterCollection {
+  /// Returns the signed parameters in source order: query, then form body, then protocol
+  /// parameters. Order does not matter to the signature; it is kept for display.
+  public static func collect(
+    query: String?,
+    formBody: [UInt8]?,
+    protocolParameters: [OAuthParameter]
+  ) throws(OAuthError) -> [OAuthParameter] {
+    var parameters: [OAuthParameter] = []
+    if let query {
+      parameters += try parseForm(query.utf8, source: .query)
+    }
+    if let formBody {
+      parameters += try parseForm(formBody, source: .formBody)
+    }
+    for parameter in protocolParameters where isSigned(protocolParameter: parameter.name) {
+      parameters.append(parameter)
+    }
+    return parameters
+  }
+
+  /// Parses an `application/x-www-form-urlencoded` string (a query or a form body) into
+  /// decoded pairs, dropping `oauth_signature`.
+  ///
+  /// Empty segments (`a=1&&b=2`) are skipped; a segment without `=` is a name with an empty
+  /// value. Throws ``OAuthError/invalidParameterEncoding(source:parameter:)`` when a name or
+  /// value does not decode to UTF-8.
+  public static func parseForm(
+    _ form: some Collection<UInt8>,
+    source: OAuthParameterSource
+  ) throws(OAuthError) -> [OAuthParameter] {
+    var parameters: [OAuthParameter] = []
+    for segment in form.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+      let equals = segment.firstIndex(of: UInt8(ascii: "="))
+      let rawName = segment[..<(equals ?? segment.endIndex)]
+      let rawValue = equals.map { segment[segment.index(after: $0)...] } ?? segment[segment.endIndex...]
+      guard let name = decode(rawName) else {
+        throw .invalidParameterEncoding(source: source, parameter: String(decoding: rawName, as: UTF8.self))
+      }
+      guard let value = decode(rawValue) else {
+        throw .invalidParameterEncoding(source: source, parameter: name)
+      }
+      if name == "oauth_signature" { continue }
+      parameters.append(OAuthParameter(name, value))
+    }
+    return parameters
+  }
+
+  /// Whether a protocol parameter (from the Authorization header or the signer's own
+  /// `oauth_*` set) is signed: everything but `oauth_signature` and `realm`.
+  public static func isSigned(protocolParameter name: String) -> Bool {
+    name != "oauth_signature" && name != "realm"
+  }
+
+  private static func decode(_ bytes: some Collection<UInt8>) -> String? {
+    String(validating: OAuthPercentEncoding.decodeBytes(bytes, plusAsSpace: true), as: UTF8.self)
+  }
+}

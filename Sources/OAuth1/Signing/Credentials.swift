@@ -1,0 +1,21 @@
+/// A key and its shared secret: the consumer (client) credentials, or the token
+/// credentials obtained through the three-legged flow.
+///
+/// `description` never shows the secret, so credentials can be logged safely.
+///
+/// ```swift
+/// let consumer = Credentials(key: "xvz1evFS4wEEPTGEFPHBog", secret: "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw")
+/// print(consumer)  // Credentials(key: "xvz1evFS4wEEPTGEFPHBog", secret: <redacted>)
+/// ```
+public struct Credentials: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+  public var key: String
+  public var secret: String
+
+  public init(key: String, secret: String) {
+    self.key = key
+    self.secret = secret
+  }
+
+  public var description: String { "Credentials(key: \"\(key)\", secret: <redacted>)" }
+  public var debugDescription: String { description }
+}

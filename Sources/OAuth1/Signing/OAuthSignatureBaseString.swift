@@ -1,0 +1,15 @@
+/// The signature base string (RFC 5849, section 3.4.1.1): the one string that is signed.
+///
+/// `METHOD&enc(base string URI)&enc(normalized parameters)`, with the method uppercased.
+///
+/// ```swift
+/// OAuthSignatureBaseString.make(
+///   method: "post", baseStringURI: "https://api.x.com/2/tweets", normalizedParameters: "a=1")
+/// // "POST&https%3A%2F%2Fapi.x.com%2F2%2Ftweets&a%3D1"
+/// ```
+public enum OAuthSignatureBaseString {
+  public static func make(method: String, baseStringURI: String, normalizedParameters: String) -> String {
+    OAuthPercentEncoding.encode(method.uppercased()) + "&" + OAuthPercentEncoding.encode(baseStringURI) + "&"
+      + OAuthPercentEncoding.encode(normalizedParameters)
+  }
+}

@@ -1,0 +1,141 @@
+/// The parts of an absolute request URL that OAuth 1.0a signs, split exactly as sent.
+///
+/// Foundation's `URL` decodes the path (`URL.path` turns `%20` into a space and `%2F` into
+/// `/`), and its parsing differs between platforms, so the signer splits the URL itself
+/// per RFC 3986: the path stays percent-encoded as sent and the query stays raw.
+///
+/// ```swift
+/// let url = try OAuthURLComponents("HTTP://Example.com:80/r%20v/X?id=123")
+/// url.scheme          // "http"
+/// url.host            // "example.com"
+/// url.port            // 80
+/// url.path            // "/r%20v/X"
+/// url.query           // "id=123"
+/// ```
+public struct OAuthURLComponents: Hashable, Sendable {
+  /// The scheme, lowercased.
+  public var scheme: String
+  /// The host, lowercased; an IPv6 literal is in brackets and in RFC 5952 form.
+  public var host: String
+  /// The explicit port, if the URL has one.
+  public var port: Int?
+  /// The percent-encoded path as sent (`/` when empty). Bytes that may not appear raw in a
+  /// path, such as a space, are percent-encoded; existing escapes are never touched.
+  public var path: String
+  /// The raw query, without `?`; `nil` when the URL has no `?`.
+  public var query: String?
+
+  /// Splits `url`. Throws when it is relative, has no host or has an invalid port, and,
+  /// when `requireHTTP` is true, when its scheme is not `http` or `https`.
+  public init(_ url: String, requireHTTP: Bool = false) throws(OAuthError) {
+    var rest = Substring(url)
+    if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+
+    guard let colon = rest.firstIndex(of: ":"), Self.isScheme(rest[..<colon]) else {
+      throw .relativeURL(url)
+    }
+    scheme = rest[..<colon].lowercased()
+    if requireHTTP && scheme != "http" && scheme != "https" {
+      throw .unsupportedScheme(url: url, scheme: String(rest[..<colon]))
+    }
+    rest = rest[rest.index(after: colon)...]
+    guard rest.hasPrefix("//") else { throw .missingHost(url) }
+    rest = rest.dropFirst(2)
+
+    let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+    (host, port) = try Self.parseAuthority(rest[..<authorityEnd], url: url)
+    rest = rest[authorityEnd...]
+
+    if let questionMark = rest.firstIndex(of: "?") {
+      query = String(rest[rest.index(after: questionMark)...])
+      rest = rest[..<questionMark]
+    } else {
+      query = nil
+    }
+    path = rest.isEmpty ? "/" : Self.encodePath(rest)
+  }
+
+  /// Replaces the host and port with those of a `Host` header (`example.com:8080`), which
+  /// names the authority the server saw when the request went through a proxy.
+  public mutating func override(hostHeader: String) throws(OAuthError) {
+    (host, port) = try Self.parseAuthority(Substring(hostHeader), url: hostHeader)
+  }
+
+  /// The port when it is the scheme's default one (80 for http, 443 for https), else `nil`.
+  public var defaultPort: Int? {
+    switch scheme {
+    case "http": return 80
+    case "https": return 443
+    default: return nil
+    }
+  }
+
+  // MARK: - Parsing
+
+  private static func isScheme(_ candidate: Substring) -> Bool {
+    guard let first = candidate.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else {
+      return false
+    }
+    return candidate.unicodeScalars.allSatisfy { scalar in
+      scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "+-.".unicodeScalars.contains(scalar))
+    }
+  }
+
+  private static func parseAuthority(_ authority: Substring, url: String) throws(OAuthError) -> (host: String, port: Int?) {
+    var hostAndPort = authority
+    if let at = hostAndPort.lastIndex(of: "@") {
+      hostAndPort = hostAndPort[hostAndPort.index(after: at)...]  // userinfo is never signed
+    }
+    let host: String
+    let portText: Substring?
+    if hostAndPort.hasPrefix("[") {
+      guard let close = hostAndPort.firstIndex(of: "]") else {
+        throw .malformedURL(url: url, reason: "the IPv6 address has no closing \"]\"")
+      }
+      host = "[" + (try IPv6Address.canonical(hostAndPort[hostAndPort.index(after: hostAndPort.startIndex)..<close], url: url)) + "]"
+      let afterBracket = hostAndPort[hostAndPort.index(after: close)...]
+      if afterBracket.isEmpty {
+        portText = nil
+      } else if afterBracket.hasPrefix(":") {
+        portText = afterBracket.dropFirst()
+      } else {
+        throw .malformedURL(url: url, reason: "unexpected \"\(afterBracket)\" after the IPv6 address")
+      }
+    } else if let colon = hostAndPort.firstIndex(of: ":") {
+      host = hostAndPort[..<colon].lowercased()
+      portText = hostAndPort[hostAndPort.index(after: colon)...]
+    } else {
+      host = hostAndPort.lowercased()
+      portText = nil
+    }
+    guard !host.isEmpty else { throw .missingHost(url) }
+    guard let portText, !portText.isEmpty else { return (host, nil) }  // "host:" means no port
+    guard portText.count <= 5, portText.allSatisfy(\.isASCIIDigit), let port = Int(portText), (1...65535).contains(port) else {
+      throw .invalidPort(url: url, port: String(portText))
+    }
+    return (host, port)
+  }
+
+  /// Keeps escapes and every character RFC 3986 allows in a path; encodes the rest.
+  private static func encodePath(_ path: Substring) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(path.utf8.count)
+    for byte in path.utf8 {
+      if OAuthPercentEncoding.isUnreserved(byte) || pathSafe.utf8.contains(byte) {
+        bytes.append(byte)
+      } else {
+        bytes.append(UInt8(ascii: "%"))
+        bytes.append(OAuthPercentEncoding.upperHex[Int(byte >> 4)])
+        bytes.append(OAuthPercentEncoding.upperHex[Int(byte & 0x0F)])
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// RFC 3986 `pchar` beyond the unreserved set, plus `/` and the `%` of existing escapes.
+  private static let pathSafe = "!$&'()*+,;=:@/%"
+}
+
+extension Character {
+  var isASCIIDigit: Bool { isASCII && isNumber }
+}
