@@ -6,6 +6,7 @@ let package = Package(
   platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
   products: [
     .library(name: "OAuth1", targets: ["OAuth1"]),
+    .executable(name: "oauth1", targets: ["oauth1"]),
   ],
   dependencies: [],
   targets: [
@@ -17,10 +18,15 @@ let package = Package(
     ),
     // Signing (and, later, verification) of OAuth 1.0a requests. No networking.
     .target(name: "OAuth1", dependencies: ["COpenSSL"]),
+    // The small argument parser shared by the command-line tools.
+    .target(name: "CommandLineSupport"),
+    .executableTarget(name: "oauth1", dependencies: ["OAuth1", "CommandLineSupport"]),
 
     // Test helpers: the vectors in Vectors/, the pinned Python peer, running processes.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "OAuth1Tests", dependencies: ["OAuth1", "TestSupport"]),
+    .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
+    .testTarget(name: "OAuth1CLITests", dependencies: ["oauth1", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

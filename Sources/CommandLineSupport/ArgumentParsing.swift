@@ -1,0 +1,146 @@
+/// Wrong usage of a command: the message says what was wrong; the caller prints it with the
+/// usage and exits with status 2.
+public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+  public let message: String
+  public init(_ message: String) { self.message = message }
+  public var description: String { message }
+}
+
+/// The arguments of one command line, sorted by option.
+public struct ParsedArguments: Sendable, Equatable {
+  var values: [String: [String]] = [:]
+  var flags: Set<String> = []
+  /// The positional arguments, in order (everything after `--` included).
+  public internal(set) var positionals: [String] = []
+
+  /// Whether the flag `--name` was given.
+  public func flag(_ name: String) -> Bool { flags.contains(name) }
+
+  /// The value of `--name`, if given.
+  public func value(_ name: String) -> String? { values[name]?.last }
+
+  /// Every value of a repeatable `--name`, in order.
+  public func values(_ name: String) -> [String] { values[name] ?? [] }
+
+  /// The names of every option given, sorted.
+  public var givenOptions: [String] { (Array(flags) + Array(values.keys)).sorted() }
+
+  /// Whether `--name` was given at all.
+  public func has(_ name: String) -> Bool { flags.contains(name) || values[name] != nil }
+
+  /// The value of `--name` as an integer in `range`; a ``UsageError`` names the option when it
+  /// is not one.
+  public func integer(_ name: String, in range: ClosedRange<Int64> = Int64.min...Int64.max) throws(UsageError) -> Int64? {
+    guard let text = value(name) else { return nil }
+    guard let number = Int64(text), range.contains(number) else {
+      let bounds = switch (range.lowerBound, range.upperBound) {
+      case (Int64.min, Int64.max): ""
+      case (let lower, Int64.max): " of at least \(lower)"
+      case (let lower, let upper): " from \(lower) to \(upper)"
+      }
+      throw UsageError("--\(name) takes a whole number\(bounds), not \"\(text)\"")
+    }
+    return number
+  }
+}
+
+extension CommandSpec {
+  /// Parses `arguments` (without the program and command names).
+  ///
+  /// Accepts `--name value`, `--name=value`, `-n value`, flags, and `--` before positionals
+  /// that start with `-`. Unknown options, a missing value, a value given to a flag, a
+  /// non-repeatable option given twice and a wrong number of positionals are errors.
+  public func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
+    var parsed = ParsedArguments()
+    var index = 0
+    var onlyPositionals = false
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
+        parsed.positionals.append(argument)
+        continue
+      }
+      if argument == "--" {
+        onlyPositionals = true
+        continue
+      }
+
+      var name: String
+      var inlineValue: String? = nil
+      if argument.hasPrefix("--") {
+        name = String(argument.dropFirst(2))
+        if let equals = name.firstIndex(of: "=") {
+          inlineValue = String(name[name.index(after: equals)...])
+          name = String(name[..<equals])
+        }
+      } else {
+        guard argument.count == 2, let short = argument.last,
+              let option = options.first(where: { $0.short == short }) else {
+          throw UsageError("unknown option \(argument)")
+        }
+        name = option.name
+      }
+      guard let option = option(named: name) else {
+        throw UsageError("unknown option --\(name)" + suggestion(for: name))
+      }
+
+      switch option.kind {
+      case .flag:
+        guard inlineValue == nil else { throw UsageError("--\(name) takes no value") }
+        parsed.flags.insert(name)
+      case .value, .repeatable:
+        let value: String
+        if let inlineValue {
+          value = inlineValue
+        } else {
+          guard index < arguments.count else { throw UsageError("--\(name) needs a value") }
+          value = arguments[index]
+          index += 1
+        }
+        if case .value = option.kind, parsed.values[name] != nil {
+          throw UsageError("--\(name) is given more than once")
+        }
+        parsed.values[name, default: []].append(value)
+      }
+    }
+    if parsed.flag("help") { return parsed }
+    try checkPositionals(parsed.positionals)
+    return parsed
+  }
+
+  private func checkPositionals(_ given: [String]) throws(UsageError) {
+    let required = positionals.filter { !$0.optional }.count
+    let unbounded = positionals.contains { $0.variadic }
+    if given.count < required {
+      let missing = positionals.filter { !$0.optional }[given.count...].map { $0.name.uppercased() }
+      throw UsageError("missing \(missing.joined(separator: " "))")
+    }
+    if !unbounded && given.count > positionals.count {
+      throw UsageError("unexpected argument \"\(given[positionals.count])\"")
+    }
+  }
+
+  /// ` (did you mean --x?)` for a near miss, so a typo is quick to fix.
+  private func suggestion(for name: String) -> String {
+    let scored = options.map { (option: $0, distance: editDistance($0.name, name)) }
+    guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= max(2, name.count / 3) else { return "" }
+    return " (did you mean --\(best.option.name)?)"
+  }
+}
+
+/// Levenshtein distance, for suggestions.
+func editDistance(_ a: String, _ b: String) -> Int {
+  let a = Array(a), b = Array(b)
+  if a.isEmpty { return b.count }
+  if b.isEmpty { return a.count }
+  var previous = Array(0...b.count)
+  for i in 1...a.count {
+    var current = [i] + Array(repeating: 0, count: b.count)
+    for j in 1...b.count {
+      current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+    }
+    previous = current
+  }
+  return previous[b.count]
+}

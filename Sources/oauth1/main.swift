@@ -1,0 +1,7 @@
+import CommandLineSupport
+import Foundation
+
+/// `oauth1`: shows every stage of OAuth 1.0a signing for one request.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let status = OAuth1Command.run(arguments)
+exit(status)

@@ -1,0 +1,32 @@
+import Foundation
+import TestSupport
+
+/// Runs the built `oauth1` executable as a real process.
+func oauth1(_ arguments: [String], environment: [String: String]? = nil) throws -> ProcessResult {
+  try ProcessRunner.run(PackagePaths.executable("oauth1"), arguments, environment: environment, timeout: 60)
+}
+
+/// The JSON object `oauth1 sign --json` prints.
+func signJSON(_ arguments: [String]) throws -> [String: Any] {
+  let result = try oauth1(["sign", "--json"] + arguments)
+  guard result.status == 0 else {
+    throw CLIFailure(description: "oauth1 sign exited \(result.status): \(result.stderr)")
+  }
+  guard let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
+    throw CLIFailure(description: "not a JSON object: \(result.stdout)")
+  }
+  return object
+}
+
+struct CLIFailure: Error, CustomStringConvertible {
+  let description: String
+}
+
+/// A file in a fresh temporary folder, removed by the caller.
+func temporaryFile(named name: String, contents: Data) throws -> URL {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oauth1-cli-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  let file = folder.appendingPathComponent(name)
+  try contents.write(to: file)
+  return file
+}
