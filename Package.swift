@@ -16,8 +16,10 @@ let package = Package(
       pkgConfig: "openssl",
       providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
     ),
+    // RFC 3986 percent-encoding, shared by the signer and the network client.
+    .target(name: "PercentEncoding"),
     // Signing (and, later, verification) of OAuth 1.0a requests. No networking.
-    .target(name: "OAuth1", dependencies: ["COpenSSL"]),
+    .target(name: "OAuth1", dependencies: ["COpenSSL", "PercentEncoding"]),
     // The small argument parser shared by the command-line tools.
     .target(name: "CommandLineSupport"),
     .executableTarget(name: "oauth1", dependencies: ["OAuth1", "CommandLineSupport"]),

@@ -1,3 +1,5 @@
+import PercentEncoding
+
 /// Collects the parameters that a signature covers (RFC 5849, section 3.4.1.3.1).
 ///
 /// Three sources are signed: the query component of the URL, an
@@ -68,6 +70,6 @@ public enum OAuthParameterCollection {
   }
 
   private static func decode(_ bytes: some Collection<UInt8>) -> String? {
-    String(validating: OAuthPercentEncoding.decodeBytes(bytes, plusAsSpace: true), as: UTF8.self)
+    String(validating: PercentEncoding.decodeBytes(bytes, plusAsSpace: true), as: UTF8.self)
   }
 }

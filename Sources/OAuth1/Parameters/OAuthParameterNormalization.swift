@@ -1,3 +1,5 @@
+import PercentEncoding
+
 /// Normalizes collected parameters into the string that the signature base string carries
 /// (RFC 5849, section 3.4.1.3.2).
 ///
@@ -29,7 +31,7 @@ public enum OAuthParameterNormalization {
   }
 
   private static func encode(_ parameter: OAuthParameter) -> OAuthParameter {
-    OAuthParameter(OAuthPercentEncoding.encode(parameter.name), OAuthPercentEncoding.encode(parameter.value))
+    OAuthParameter(PercentEncoding.encode(parameter.name), PercentEncoding.encode(parameter.value))
   }
 
   /// Byte order on encoded name, then encoded value. Encoded strings are ASCII, so their

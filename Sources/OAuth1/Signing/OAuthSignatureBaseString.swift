@@ -1,3 +1,5 @@
+import PercentEncoding
+
 /// The signature base string (RFC 5849, section 3.4.1.1): the one string that is signed.
 ///
 /// `METHOD&enc(base string URI)&enc(normalized parameters)`, with the method uppercased.
@@ -9,7 +11,7 @@
 /// ```
 public enum OAuthSignatureBaseString {
   public static func make(method: String, baseStringURI: String, normalizedParameters: String) -> String {
-    OAuthPercentEncoding.encode(method.uppercased()) + "&" + OAuthPercentEncoding.encode(baseStringURI) + "&"
-      + OAuthPercentEncoding.encode(normalizedParameters)
+    PercentEncoding.encode(method.uppercased()) + "&" + PercentEncoding.encode(baseStringURI) + "&"
+      + PercentEncoding.encode(normalizedParameters)
   }
 }

@@ -1,3 +1,5 @@
+import PercentEncoding
+
 /// The HMAC and PLAINTEXT signing key (RFC 5849, section 3.4.2):
 /// `enc(consumer secret)&enc(token secret)`.
 ///
@@ -11,6 +13,6 @@
 /// ```
 public enum OAuthSigningKey {
   public static func make(consumerSecret: String, tokenSecret: String?) -> String {
-    OAuthPercentEncoding.encode(consumerSecret) + "&" + OAuthPercentEncoding.encode(tokenSecret ?? "")
+    PercentEncoding.encode(consumerSecret) + "&" + PercentEncoding.encode(tokenSecret ?? "")
   }
 }

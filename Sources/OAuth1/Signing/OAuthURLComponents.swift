@@ -1,3 +1,5 @@
+import PercentEncoding
+
 /// The parts of an absolute request URL that OAuth 1.0a signs, split exactly as sent.
 ///
 /// Foundation's `URL` decodes the path (`URL.path` turns `%20` into a space and `%2F` into
@@ -52,7 +54,7 @@ public struct OAuthURLComponents: Hashable, Sendable {
     } else {
       query = nil
     }
-    path = rest.isEmpty ? "/" : Self.encodePath(rest)
+    path = rest.isEmpty ? "/" : PercentEncoding.encodePath(rest)
   }
 
   /// Replaces the host and port with those of a `Host` header (`example.com:8080`), which
@@ -115,25 +117,6 @@ public struct OAuthURLComponents: Hashable, Sendable {
     }
     return (host, port)
   }
-
-  /// Keeps escapes and every character RFC 3986 allows in a path; encodes the rest.
-  private static func encodePath(_ path: Substring) -> String {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(path.utf8.count)
-    for byte in path.utf8 {
-      if OAuthPercentEncoding.isUnreserved(byte) || pathSafe.utf8.contains(byte) {
-        bytes.append(byte)
-      } else {
-        bytes.append(UInt8(ascii: "%"))
-        bytes.append(OAuthPercentEncoding.upperHex[Int(byte >> 4)])
-        bytes.append(OAuthPercentEncoding.upperHex[Int(byte & 0x0F)])
-      }
-    }
-    return String(decoding: bytes, as: UTF8.self)
-  }
-
-  /// RFC 3986 `pchar` beyond the unreserved set, plus `/` and the `%` of existing escapes.
-  private static let pathSafe = "!$&'()*+,;=:@/%"
 }
 
 extension Character {

@@ -1,3 +1,5 @@
+import PercentEncoding
+
 /// The `Authorization: OAuth ...` header (RFC 5849, section 3.5.1), the default and
 /// recommended way to send the protocol parameters.
 ///
@@ -17,7 +19,7 @@ public enum OAuthAuthorizationHeader {
     fields.reserveCapacity(parameters.count + 1)
     if let realm { fields.append("realm=\"" + quote(realm) + "\"") }
     for parameter in parameters {
-      fields.append(OAuthPercentEncoding.encode(parameter.name) + "=\"" + OAuthPercentEncoding.encode(parameter.value) + "\"")
+      fields.append(PercentEncoding.encode(parameter.name) + "=\"" + PercentEncoding.encode(parameter.value) + "\"")
     }
     return "OAuth " + fields.joined(separator: ", ")
   }
@@ -33,7 +35,7 @@ public enum OAuthAuthorizationHeader {
         quoted.unicodeScalars.append("\\")
         quoted.unicodeScalars.append(scalar)
       case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-        quoted += OAuthPercentEncoding.encode(String(scalar))
+        quoted += PercentEncoding.encode(String(scalar))
       default:
         quoted.unicodeScalars.append(scalar)
       }

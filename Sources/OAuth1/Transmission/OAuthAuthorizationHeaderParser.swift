@@ -1,3 +1,5 @@
+import PercentEncoding
+
 extension OAuthAuthorizationHeader {
   /// The fields of a received `Authorization: OAuth ...` header.
   public struct Fields: Hashable, Sendable {
@@ -64,7 +66,7 @@ extension OAuthAuthorizationHeader {
         fields.realm = value
         continue
       }
-      guard let decodedName = OAuthPercentEncoding.decode(name), let decodedValue = OAuthPercentEncoding.decode(value) else {
+      guard let decodedName = PercentEncoding.decode(name), let decodedValue = PercentEncoding.decode(value) else {
         throw .invalidParameterEncoding(source: .authorizationHeader, parameter: String(name))
       }
       fields.parameters.append(OAuthParameter(decodedName, decodedValue))

@@ -1,3 +1,5 @@
+import PercentEncoding
+
 /// Serializes parameters for the two other transmission forms (RFC 5849, sections 3.5.2 and
 /// 3.5.3): appended to the query, or as an `application/x-www-form-urlencoded` body.
 ///
@@ -11,8 +13,7 @@
 public enum OAuthFormEncoding {
   /// `enc(name)=enc(value)` pairs joined with `&`, in the given order.
   public static func encode(_ parameters: [OAuthParameter]) -> String {
-    parameters.map { OAuthPercentEncoding.encode($0.name) + "=" + OAuthPercentEncoding.encode($0.value) }
-      .joined(separator: "&")
+    PercentEncoding.form(parameters.lazy.map { (name: $0.name, value: $0.value) })
   }
 
   /// `url` with `parameters` appended to its query (after a `?` or `&` as needed), keeping

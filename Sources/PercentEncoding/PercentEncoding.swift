@@ -1,0 +1,151 @@
+/// Strict RFC 3986 percent-encoding: every byte of the UTF-8 form outside the unreserved set
+/// `A-Z a-z 0-9 - . _ ~` becomes `%XX` with uppercase hex.
+///
+/// This is the encoding OAuth 1.0a signs (RFC 5849, section 3.6) and the one a query must use
+/// for what is signed to be what is sent. Foundation's `addingPercentEncoding` with
+/// `.urlQueryAllowed` leaves `+ * ! ' ( ) [ ]` alone, so a `+` arrives as a space.
+/// One implementation serves the signer and the network client alike.
+///
+/// ```swift
+/// PercentEncoding.encode("Ladies + Gentlemen")  // "Ladies%20%2B%20Gentlemen"
+/// PercentEncoding.decode("a+b%21", plusAsSpace: true)  // "a b!"
+/// ```
+public enum PercentEncoding {
+  /// Encodes `string`: everything but the unreserved set as `%XX`.
+  public static func encode(_ string: String) -> String {
+    var copy = string
+    return copy.withUTF8 { utf8 in
+      if utf8.allSatisfy({ unreserved[Int($0)] }) { return string }
+      return String(unsafeUninitializedCapacity: encodedCount(utf8)) { out in
+        encode(utf8, into: out.baseAddress!)
+      }
+    }
+  }
+
+  /// Encodes raw bytes (for example a value that is not text).
+  public static func encode(bytes: some Sequence<UInt8>) -> String {
+    let bytes = Array(bytes)
+    return bytes.withUnsafeBufferPointer { buffer in
+      String(unsafeUninitializedCapacity: encodedCount(buffer)) { out in
+        encode(buffer, into: out.baseAddress!)
+      }
+    }
+  }
+
+  /// Decodes `%XX` escapes, and `+` as a space when `plusAsSpace` is true (form and query
+  /// strings), and returns the text, or `nil` when the decoded bytes are not valid UTF-8.
+  ///
+  /// A `%` that is not followed by two hex digits is kept as it stands, as browsers and most
+  /// servers do, so that decode-then-encode never loses a byte.
+  public static func decode(_ string: some StringProtocol, plusAsSpace: Bool = false) -> String? {
+    let bytes = decodeBytes(string.utf8, plusAsSpace: plusAsSpace)
+    return String(validating: bytes, as: UTF8.self)
+  }
+
+  /// Decodes `%XX` escapes (and `+` when `plusAsSpace`) into raw bytes.
+  public static func decodeBytes(_ utf8: some Collection<UInt8>, plusAsSpace: Bool = false) -> [UInt8] {
+    var out = [UInt8]()
+    out.reserveCapacity(utf8.count)
+    var index = utf8.startIndex
+    while index != utf8.endIndex {
+      let byte = utf8[index]
+      if byte == UInt8(ascii: "%") {
+        let first = utf8.index(after: index)
+        if first != utf8.endIndex {
+          let second = utf8.index(after: first)
+          if second != utf8.endIndex, let high = hexValue(utf8[first]), let low = hexValue(utf8[second]) {
+            out.append(high << 4 | low)
+            index = utf8.index(after: second)
+            continue
+          }
+        }
+        out.append(byte)
+      } else if byte == UInt8(ascii: "+") && plusAsSpace {
+        out.append(UInt8(ascii: " "))
+      } else {
+        out.append(byte)
+      }
+      index = utf8.index(after: index)
+    }
+    return out
+  }
+
+  /// Whether `byte` is in RFC 3986's unreserved set, the only bytes left unencoded.
+  public static func isUnreserved(_ byte: UInt8) -> Bool { unreserved[Int(byte)] }
+
+  /// Encodes `name=value` pairs joined with `&`, in the given order: a query or an
+  /// `application/x-www-form-urlencoded` body (a space is `%20`, never `+`).
+  public static func form(_ pairs: some Sequence<(name: String, value: String)>) -> String {
+    pairs.map { encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")
+  }
+
+  /// Makes a path safe to send without changing what it means: existing `%XX` escapes and the
+  /// characters RFC 3986 allows in a path (`/` and `pchar`) stay; anything else, such as a
+  /// space or a non-ASCII character, is encoded.
+  public static func encodePath(_ path: some StringProtocol) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(path.utf8.count)
+    for byte in path.utf8 {
+      if unreserved[Int(byte)] || pathSafe[Int(byte)] {
+        bytes.append(byte)
+      } else {
+        bytes.append(UInt8(ascii: "%"))
+        bytes.append(upperHex[Int(byte >> 4)])
+        bytes.append(upperHex[Int(byte & 0x0F)])
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  // MARK: - Implementation
+
+  /// RFC 3986 `pchar` beyond the unreserved set, plus `/` and the `%` of existing escapes.
+  static let pathSafe: [Bool] = (0..<256).map { "!$&'()*+,;=:@/%".utf8.contains(UInt8($0)) }
+
+  static let unreserved: [Bool] = (0..<256).map { value in
+    switch UInt8(value) {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+      UInt8(ascii: "_"), UInt8(ascii: "~"):
+      return true
+    default:
+      return false
+    }
+  }
+
+  public static let upperHex: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+  static func encodedCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var count = 0
+    for byte in bytes { count += unreserved[Int(byte)] ? 1 : 3 }
+    return count
+  }
+
+  /// Writes the encoding of `bytes` to `out`, which must hold `encodedCount(bytes)` bytes;
+  /// returns the number written.
+  @discardableResult
+  static func encode(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+    var written = 0
+    for byte in bytes {
+      if unreserved[Int(byte)] {
+        out[written] = byte
+        written += 1
+      } else {
+        out[written] = UInt8(ascii: "%")
+        out[written + 1] = upperHex[Int(byte >> 4)]
+        out[written + 2] = upperHex[Int(byte & 0x0F)]
+        written += 3
+      }
+    }
+    return written
+  }
+
+  static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+    default: return nil
+    }
+  }
+}
