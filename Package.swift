@@ -6,6 +6,7 @@ let package = Package(
   platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
   products: [
     .library(name: "OAuth1", targets: ["OAuth1"]),
+    .library(name: "NetworkClient", targets: ["NetworkClient"]),
     .executable(name: "oauth1", targets: ["oauth1"]),
   ],
   dependencies: [],
@@ -20,13 +21,18 @@ let package = Package(
     .target(name: "PercentEncoding"),
     // Signing (and, later, verification) of OAuth 1.0a requests. No networking.
     .target(name: "OAuth1", dependencies: ["COpenSSL", "PercentEncoding"]),
+    // A generic HTTP client whose side effects live in request behaviors. Knows no OAuth.
+    .target(name: "NetworkClient", dependencies: ["PercentEncoding"]),
     // The small argument parser shared by the command-line tools.
     .target(name: "CommandLineSupport"),
     .executableTarget(name: "oauth1", dependencies: ["OAuth1", "CommandLineSupport"]),
+    // Benchmarks: a program that prints figures, not a test.
+    .executableTarget(name: "oauth1-bench", dependencies: ["OAuth1", "NetworkClient"]),
 
     // Test helpers: the vectors in Vectors/, the pinned Python peer, running processes.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "OAuth1Tests", dependencies: ["OAuth1", "TestSupport"]),
+    .testTarget(name: "NetworkClientTests", dependencies: ["NetworkClient", "TestSupport"]),
     .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
     .testTarget(name: "OAuth1CLITests", dependencies: ["oauth1", "TestSupport"]),
   ],

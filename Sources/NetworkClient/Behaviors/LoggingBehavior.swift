@@ -1,0 +1,47 @@
+import Foundation
+
+/// Logs each attempt to a sink you supply: the request line and headers before it is sent, and
+/// the status, duration and size of the answer, or the failure. Credentials are redacted
+/// (`Authorization`, `Cookie`, `oauth_*` values, tokens; see ``Redaction``).
+///
+/// ```swift
+/// let logging = LoggingBehavior(includeHeaders: true) { line in
+///   FileHandle.standardError.write(Data((line + "\n").utf8))
+/// }
+/// ```
+public struct LoggingBehavior: RequestBehavior {
+  public let includeHeaders: Bool
+  public let sink: @Sendable (String) -> Void
+  private let started: Locked<[UUID: Date]>
+
+  public init(includeHeaders: Bool = false, sink: @escaping @Sendable (String) -> Void) {
+    self.includeHeaders = includeHeaders
+    self.sink = sink
+    started = Locked([:])
+  }
+
+  public func beforeSend(_ request: HTTPRequest) async {
+    started.withLock { $0[request.id] = Date() }
+    var lines = ["→ \(request.requestLine)"]
+    if includeHeaders {
+      lines += Redaction.headers(request.headers).map { "  \($0.name): \($0.value)" }
+      if let body = request.body, !body.isEmpty { lines.append("  (body: \(body.count) bytes)") }
+    }
+    sink(lines.joined(separator: "\n"))
+  }
+
+  public func afterSuccess(_ response: HTTPResponse) async throws {
+    var lines = ["← \(response.statusCode) \(response.request.requestLine) \(elapsed(response.request)) \(response.body.count) bytes"]
+    if includeHeaders { lines += Redaction.headers(response.headers).map { "  \($0.name): \($0.value)" } }
+    sink(lines.joined(separator: "\n"))
+  }
+
+  public func afterFailure(_ error: NetworkError, request: HTTPRequest) async {
+    sink("✗ \(request.requestLine) \(elapsed(request)): \(error)")
+  }
+
+  private func elapsed(_ request: HTTPRequest) -> String {
+    guard let start = started.withLock({ $0.removeValue(forKey: request.id) }) else { return "" }
+    return String(format: "%.0f ms", Date().timeIntervalSince(start) * 1000)
+  }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import PercentEncoding
+
+/// A client for one API: it builds requests against a base URL, runs them through request
+/// behaviors and a transport, and decodes the answers. It knows nothing about any particular
+/// authentication scheme: that, like logging, retries and caching, is a behavior.
+///
+/// ```swift
+/// let client = NetworkClient(configuration: RequestConfiguration(
+///   baseURL: URL(string: "https://api.example.com/v1")!,
+///   defaultBehavior: CombinedRequestBehavior([RetryBehavior(), UserAgent()])))
+/// let items = try await client.send(Request<[Item]>(path: "items", query: [("limit", "10")]))
+/// ```
+public struct NetworkClient: Sendable {
+  public let configuration: RequestConfiguration
+
+  public init(configuration: RequestConfiguration) {
+    self.configuration = configuration
+  }
+
+  public init(baseURL: URL, behavior: any RequestBehavior = EmptyRequestBehavior(), transport: any HTTPTransport = URLSessionTransport()) {
+    self.init(configuration: RequestConfiguration(baseURL: baseURL, defaultBehavior: behavior, transport: transport))
+  }
+
+  /// Sends `request` and returns its decoded output.
+  public func send<Output>(_ request: Request<Output>) async throws(NetworkError) -> Output {
+    try await response(for: request).value
+  }
+
+  /// Sends `request` and returns its decoded output with the response it came from (status,
+  /// headers such as the rate limit).
+  public func response<Output>(for request: Request<Output>) async throws(NetworkError) -> Response<Output> {
+    let behavior = CombinedRequestBehavior([configuration.defaultBehavior, request.behavior])
+    let prepared = try prepare(request)
+    let response: HTTPResponse
+    do {
+      response = try await behavior.around(prepared) { request in
+        try await attempt(request, behavior: behavior)
+      }
+    } catch {
+      throw Self.networkError(error, requestLine: prepared.requestLine)
+    }
+    do {
+      return Response(value: try request.decode(response, configuration.decoder), response: response)
+    } catch {
+      let failure = NetworkError.decoding(DecodingFailure(type: Output.self, error: error, response: response))
+      await behavior.afterFailure(failure, request: response.request)
+      throw failure
+    }
+  }
+
+  /// One attempt: headers, modifications (signers last), before-send, transport, status check,
+  /// after-success; after-failure when any of it fails.
+  private func attempt(_ base: HTTPRequest, behavior: CombinedRequestBehavior) async throws(NetworkError) -> HTTPResponse {
+    if Task.isCancelled { throw .cancelled }
+    var request = base
+    for field in behavior.additionalHeaders where !request.headers.contains(field.name) {
+      request.headers.add(name: field.name, value: field.value)
+    }
+    do {
+      request = try await behavior.modify(request)
+      await behavior.beforeSend(request)
+      let response: HTTPResponse
+      do {
+        response = try await configuration.transport.send(request)
+      } catch {
+        throw Self.networkError(error, requestLine: request.requestLine)
+      }
+      guard response.isSuccess else { throw NetworkError.httpStatus(HTTPStatusFailure(response: response)) }
+      try await behavior.afterSuccess(response)
+      return response
+    } catch {
+      let failure = Self.networkError(error, requestLine: request.requestLine)
+      await behavior.afterFailure(failure, request: request)
+      throw failure
+    }
+  }
+
+  /// The request as the transport will first see it, before any behavior: the URL joined and
+  /// encoded, the body encoded.
+  public func prepare<Output>(_ request: Request<Output>) throws(NetworkError) -> HTTPRequest {
+    let url = try URLBuilder.url(base: configuration.baseURL, path: request.path, query: request.query)
+    var headers = request.headers
+    var body: Data? = nil
+    switch request.body {
+    case .none:
+      break
+    case .form(let pairs):
+      body = Data(PercentEncoding.form(pairs.map { (name: $0.0, value: $0.1) }).utf8)
+      if !headers.contains("Content-Type") { headers["Content-Type"] = "application/x-www-form-urlencoded" }
+    case .json(let value):
+      do {
+        body = try configuration.encoder.encode(value)
+      } catch {
+        throw .invalidRequest(reason: "the JSON body (\(type(of: value))) does not encode: \(error)")
+      }
+      if !headers.contains("Content-Type") { headers["Content-Type"] = "application/json" }
+    case .data(let data, let contentType):
+      body = data
+      if !headers.contains("Content-Type") { headers["Content-Type"] = contentType }
+    }
+    return HTTPRequest(
+      method: request.method, url: url, headers: headers, body: body, isIdempotent: request.isIdempotent,
+      timeout: request.timeout ?? configuration.timeout)
+  }
+
+  static func networkError(_ error: any Error, requestLine: String) -> NetworkError {
+    switch error {
+    case let error as NetworkError: return error
+    case is CancellationError: return .cancelled
+    case let error as URLError where error.code == .cancelled: return .cancelled
+    default: return .transport(requestLine: requestLine, underlying: error)
+    }
+  }
+}
+
+/// A decoded value and the response it came from.
+public struct Response<Value> {
+  public let value: Value
+  public let response: HTTPResponse
+}
+
+extension Response: Sendable where Value: Sendable {}

@@ -1,0 +1,51 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A request ready for the transport: what behaviors modify, sign and log.
+///
+/// ```swift
+/// var request = HTTPRequest(method: .get, url: URL(string: "https://api.example.com/items")!)
+/// request.headers["Accept"] = "application/json"
+/// ```
+public struct HTTPRequest: Sendable, Hashable {
+  /// Identifies one call of the client: every attempt of a request carries the same id, and
+  /// no other request does. Behaviors use it to match a response to its request.
+  public let id: UUID
+  public var method: HTTPMethod
+  /// The absolute URL, with its query already encoded.
+  public var url: URL
+  public var headers: HTTPHeaders
+  public var body: Data?
+  /// Whether a retry may send it again; from the method unless the request says otherwise.
+  public var isIdempotent: Bool
+  /// Seconds to wait for the response; the configuration's default when `nil`.
+  public var timeout: TimeInterval?
+
+  public init(method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: Data? = nil, isIdempotent: Bool? = nil, timeout: TimeInterval? = nil) {
+    self.id = UUID()
+    self.method = method
+    self.url = url
+    self.headers = headers
+    self.body = body
+    self.isIdempotent = isIdempotent ?? method.isIdempotent
+    self.timeout = timeout
+  }
+
+  /// `GET https://api.example.com/items?a=1`, with secrets in the query redacted.
+  public var requestLine: String {
+    "\(method.rawValue) \(Redaction.url(url.absoluteString))"
+  }
+
+  /// The `URLRequest` for Foundation's loading system.
+  public var urlRequest: URLRequest {
+    var request = URLRequest(url: url)
+    request.httpMethod = method.rawValue
+    for field in headers { request.addValue(field.value, forHTTPHeaderField: field.name) }
+    request.httpBody = body
+    if let timeout { request.timeoutInterval = timeout }
+    return request
+  }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// The rate-limit state a server reports in `x-rate-limit-limit`, `x-rate-limit-remaining` and
+/// `x-rate-limit-reset` (epoch seconds), as X/Twitter and many others do.
+///
+/// ```swift
+/// if let limit = response.rateLimit, limit.remaining == 0 { print("resets at", limit.reset) }
+/// ```
+public struct RateLimit: Sendable, Hashable {
+  public var limit: Int?
+  public var remaining: Int?
+  public var reset: Date?
+
+  public init(limit: Int? = nil, remaining: Int? = nil, reset: Date? = nil) {
+    self.limit = limit
+    self.remaining = remaining
+    self.reset = reset
+  }
+
+  /// `nil` when none of the three headers is present.
+  public init?(headers: HTTPHeaders) {
+    let limit = headers["x-rate-limit-limit"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+    let remaining = headers["x-rate-limit-remaining"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+    let reset = headers["x-rate-limit-reset"].flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }.map(Date.init(timeIntervalSince1970:))
+    guard limit != nil || remaining != nil || reset != nil else { return nil }
+    self.init(limit: limit, remaining: remaining, reset: reset)
+  }
+}
+
+/// When a server says to try again: `Retry-After` (seconds or an HTTP date, RFC 9110 10.2.3),
+/// else `x-rate-limit-reset`.
+public enum RetryAfter {
+  /// Seconds from `now` until the server accepts requests again; `nil` when it does not say.
+  /// Never negative: a time in the past means "now".
+  public static func delay(in headers: HTTPHeaders, now: Date = Date()) -> TimeInterval? {
+    if let value = headers["Retry-After"]?.trimmingCharacters(in: .whitespaces) {
+      if let seconds = TimeInterval(value), seconds.isFinite { return max(0, seconds) }
+      if let date = httpDate(value) { return max(0, date.timeIntervalSince(now)) }
+    }
+    if let reset = RateLimit(headers: headers)?.reset {
+      return max(0, reset.timeIntervalSince(now))
+    }
+    return nil
+  }
+
+  /// Parses the three HTTP date forms (IMF-fixdate, RFC 850, asctime).
+  public static func httpDate(_ text: String) -> Date? {
+    for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
+      let formatter = DateFormatter()
+      formatter.locale = Locale(identifier: "en_US_POSIX")
+      formatter.timeZone = TimeZone(identifier: "GMT")
+      formatter.dateFormat = format
+      if let date = formatter.date(from: text) { return date }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,16 @@
+import Foundation
+
+/// A value behind a lock, for behaviors that keep state across concurrent requests.
+/// (`Synchronization.Mutex` would do, but needs macOS 15; this runs wherever Foundation does.)
+final class Locked<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value
+
+  init(_ value: Value) { self.value = value }
+
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&value)
+  }
+}

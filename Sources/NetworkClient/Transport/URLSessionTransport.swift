@@ -1,0 +1,50 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The default transport, on `URLSession` (FoundationNetworking on Linux).
+///
+/// Its session keeps no cache and no cookies, so that what a behavior sees is what the server
+/// sent (conditional requests are ``ConditionalRequestBehavior``'s job). Cancelling the task
+/// cancels the data task.
+///
+/// ```swift
+/// let transport = URLSessionTransport()
+/// ```
+public struct URLSessionTransport: HTTPTransport {
+  public let session: URLSession
+
+  public init(session: URLSession? = nil) {
+    self.session = session ?? Self.makeSession()
+  }
+
+  public static func makeSession() -> URLSession {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.urlCache = nil
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    configuration.httpCookieStorage = nil
+    configuration.httpShouldSetCookies = false
+    return URLSession(configuration: configuration)
+  }
+
+  public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    try Task.checkCancellation()
+    let (data, response): (Data, URLResponse)
+    do {
+      (data, response) = try await session.data(for: request.urlRequest)
+    } catch let error as URLError where error.code == .cancelled {
+      throw NetworkError.cancelled
+    }
+    try Task.checkCancellation()
+    guard let http = response as? HTTPURLResponse else {
+      throw NetworkError.transport(requestLine: request.requestLine, underlying: URLError(.badServerResponse))
+    }
+    var headers = HTTPHeaders()
+    for (name, value) in http.allHeaderFields {
+      headers.add(name: String(describing: name), value: String(describing: value))
+    }
+    return HTTPResponse(statusCode: http.statusCode, headers: headers, body: data, request: request)
+  }
+}

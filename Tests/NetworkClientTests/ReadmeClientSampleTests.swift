@@ -1,0 +1,67 @@
+import Foundation
+import NetworkClient
+import Testing
+
+// The README's "A client for your API" sample, verbatim from `struct Note` to the last line
+// of `NotesAPI`, so that it keeps compiling; the test below runs it on a stub transport.
+
+struct Note: Decodable, Sendable {
+  let id: Int
+  let text: String
+}
+
+/// Sends the app's name and version with every request.
+struct UserAgent: RequestBehavior {
+  var additionalHeaders: HTTPHeaders { ["User-Agent": "notes-app/1.0"] }
+}
+
+/// Adds the API key to every request, as the provider asks.
+struct APIKey: RequestBehavior {
+  let key: String
+  func modify(_ request: HTTPRequest) async throws -> HTTPRequest {
+    var request = request
+    request.headers["X-API-Key"] = key
+    return request
+  }
+}
+
+struct NotesAPI {
+  let client: NetworkClient
+
+  init(key: String, transport: any HTTPTransport = URLSessionTransport()) {
+    client = NetworkClient(configuration: RequestConfiguration(
+      baseURL: URL(string: "https://notes.example.com/v1")!,
+      defaultBehavior: CombinedRequestBehavior([UserAgent(), APIKey(key: key), RetryBehavior()]),
+      transport: transport))
+  }
+
+  func notes(tagged tag: String) async throws(NetworkError) -> [Note] {
+    try await client.send(Request<[Note]>(path: "notes", query: [("tag", tag)]))
+  }
+
+  func add(_ text: String) async throws(NetworkError) -> Note {
+    try await client.send(Request<Note>(method: .post, path: "notes", body: .form([("text", text)])))
+  }
+}
+
+@Suite("README: a client for your API")
+struct ReadmeClientSampleTests {
+  @Test func theSampleWorks() async throws {
+    let stub = StubTransport([.json(#"[{"id":1,"text":"milk"}]"#), .json(#"{"id":2,"text":"eggs + ham"}"#, status: 201)])
+    let api = NotesAPI(key: "k-123", transport: stub)
+    #expect(try await api.notes(tagged: "shopping list").map(\.text) == ["milk"])
+    #expect(try await api.add("eggs + ham").id == 2)
+    #expect(stub.requests[0].url.absoluteString == "https://notes.example.com/v1/notes?tag=shopping%20list")
+    #expect(stub.requests.allSatisfy { $0.headers["User-Agent"] == "notes-app/1.0" && $0.headers["X-API-Key"] == "k-123" })
+    #expect(stub.requests[1].body == Data("text=eggs%20%2B%20ham".utf8))
+  }
+
+  /// The sample in README.md is the same text as above (whitespace aside).
+  @Test func theReadmeShowsThisCode() throws {
+    let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+    let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+    let sample = source[source.range(of: "struct Note: Decodable")!.lowerBound..<source.range(of: "@Suite(\"README")!.lowerBound]
+    let squash = { (text: Substring) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+    #expect(squash(readme[...]).contains(squash(sample)), "README.md's client sample differs from this test's code")
+  }
+}

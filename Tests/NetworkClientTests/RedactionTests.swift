@@ -1,0 +1,25 @@
+import Foundation
+import NetworkClient
+import Testing
+
+@Suite("Redaction")
+struct RedactionTests {
+  @Test func urlsKeepHarmlessParameters() {
+    #expect(Redaction.url("https://a.example/x?oauth_signature=abc%3D&oauth_nonce=n&oauth_token=t#f")
+      == "https://a.example/x?oauth_signature=<redacted>&oauth_nonce=n&oauth_token=<redacted>#f")
+    #expect(Redaction.url("https://a.example/x") == "https://a.example/x")
+  }
+
+  @Test func formBodiesAndFreeText() {
+    #expect(Redaction.form("oauth_token=a&oauth_token_secret=b&user_id=1") == "oauth_token=<redacted>&oauth_token_secret=<redacted>&user_id=1")
+    let text = Redaction.text(#"header was OAuth oauth_consumer_key="k", oauth_signature="s" and {"access_token": "xyz", "id": "1"}"#)
+    #expect(!text.contains("xyz") && !text.contains(#"oauth_signature="s""#))
+    #expect(text.contains(#""id": "1""#))
+    #expect(Redaction.text("Bearer AAAA-token\nnext line") == "Bearer <redacted>\nnext line")
+  }
+
+  @Test func headers() {
+    let redacted = Redaction.headers(["Authorization": "OAuth x", "Accept": "json", "cookie": "c"])
+    #expect(redacted["authorization"] == "<redacted>" && redacted["Cookie"] == "<redacted>" && redacted["Accept"] == "json")
+  }
+}

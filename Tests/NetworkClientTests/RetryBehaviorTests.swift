@@ -1,0 +1,130 @@
+import Foundation
+import NetworkClient
+import Testing
+
+@Suite("RetryBehavior")
+struct RetryBehaviorTests {
+  let sleeper = RecordingSleeper()
+  let now = Date(timeIntervalSince1970: 1_700_000_000)
+
+  func retry(_ configure: (inout RetryBehavior) -> Void = { _ in }) -> RetryBehavior {
+    let now = self.now
+    var behavior = RetryBehavior(maxAttempts: 4, maxTotalWait: 100, baseDelay: 1, sleeper: sleeper, now: { now }, jitter: { 0 })
+    configure(&behavior)
+    return behavior
+  }
+
+  @Test(arguments: [429, 502, 503, 504])
+  func retriesPassingFailuresThenSucceeds(status: Int) async throws {
+    let stub = StubTransport([.status(status), .status(status), .status(200, body: Data("ok".utf8))])
+    let body = try await client(stub, behavior: retry()).send(Request<Data>(path: "x"))
+    #expect(body == Data("ok".utf8))
+    #expect(stub.requests.count == 3)
+    #expect(sleeper.waits == [1, 2], "exponential backoff without jitter")
+  }
+
+  @Test func transportFailuresAreRetried() async throws {
+    let stub = StubTransport([.failure(URLError(.networkConnectionLost)), .status(200)])
+    _ = try await client(stub, behavior: retry()).send(Request<Data>(path: "x"))
+    #expect(stub.requests.count == 2)
+  }
+
+  @Test func otherStatusesAreNotRetried() async throws {
+    for status in [400, 401, 403, 404, 500] {
+      let stub = StubTransport([.status(status), .status(200)])
+      await #expect(throws: NetworkError.self) { try await client(stub, behavior: retry()).send(Request<Data>(path: "x")) }
+      #expect(stub.requests.count == 1, "\(status) must not be retried")
+    }
+  }
+
+  @Test func honoursRetryAfterInSecondsAsADateAndTheRateLimitReset() async throws {
+    let stub = StubTransport([
+      .status(503, headers: ["Retry-After": "7"]),
+      .status(503, headers: ["Retry-After": "Tue, 14 Nov 2023 22:13:40 GMT"]),  // now + 20 s
+      .status(429, headers: ["x-rate-limit-reset": "1700000030"]),  // now + 30 s
+      .status(200),
+    ])
+    _ = try await client(stub, behavior: retry()).send(Request<Data>(path: "x"))
+    #expect(sleeper.waits == [7, 20, 30])
+  }
+
+  @Test func aResetInThePastMeansNow() async throws {
+    let stub = StubTransport([.status(429, headers: ["x-rate-limit-reset": "1600000000"]), .status(200)])
+    _ = try await client(stub, behavior: retry()).send(Request<Data>(path: "x"))
+    #expect(sleeper.waits == [0])
+  }
+
+  @Test func givesUpAfterMaxAttemptsWithTheLastError() async throws {
+    let stub = StubTransport([], fallback: .status(503, body: Data("down".utf8)))
+    do {
+      _ = try await client(stub, behavior: retry()).send(Request<Data>(path: "x"))
+      Issue.record("must give up")
+    } catch {
+      #expect(error.statusCode == 503)
+    }
+    #expect(stub.requests.count == 4)
+  }
+
+  @Test func aWaitBeyondTheBudgetFailsAtOnceWithTheResetInTheError() async throws {
+    let stub = StubTransport([.status(429, headers: ["x-rate-limit-reset": "1700000900"]), .status(200)])
+    do {
+      _ = try await client(stub, behavior: retry()).send(Request<Data>(path: "x"))
+      Issue.record("a 900 s wait is over the 100 s budget")
+    } catch {
+      guard case .httpStatus(let failure) = error else { Issue.record("\(error)"); return }
+      #expect(failure.rateLimit?.reset == Date(timeIntervalSince1970: 1_700_000_900))
+    }
+    #expect(stub.requests.count == 1)
+    #expect(sleeper.waits.isEmpty)
+  }
+
+  @Test func nonIdempotentRequestsAreRetriedOnlyWhenAllowed() async throws {
+    let stub = StubTransport([.status(503), .status(200)])
+    await #expect(throws: NetworkError.self) { try await client(stub, behavior: retry()).send(Request<Data>(method: .post, path: "x")) }
+    #expect(stub.requests.count == 1)
+
+    let allowed = StubTransport([.status(503), .status(200)])
+    _ = try await client(allowed, behavior: retry { $0.retryNonIdempotent = true }).send(Request<Data>(method: .post, path: "x"))
+    #expect(allowed.requests.count == 2)
+
+    let marked = StubTransport([.status(503), .status(200)])
+    _ = try await client(marked, behavior: retry()).send(Request<Data>(method: .post, path: "x", isIdempotent: true))
+    #expect(marked.requests.count == 2)
+  }
+
+  @Test func everyAttemptRunsTheWholeChainAndIsSignedAfresh() async throws {
+    let log = EventLog()
+    let signer = CountingSigner()
+    let stub = StubTransport([.status(503), .status(503), .status(200)])
+    let client = client(stub, behavior: CombinedRequestBehavior([retry(), RecordingBehavior(name: "b", log: log), signer]))
+    _ = try await client.send(Request<Data>(path: "x"))
+    #expect(signer.signatures == 3)
+    #expect(stub.requests.map { $0.headers["Authorization"]?.prefix(16) } == ["Test signature=1", "Test signature=2", "Test signature=3"])
+    #expect(stub.requests.allSatisfy { $0.headers.values(for: "X-Modified-By") == ["b"] }, "headers are not added twice")
+    #expect(log.events.filter { $0 == "b.afterFailure" }.count == 2)
+  }
+
+  @Test func cancellationDuringTheWaitEndsTheRequest() async throws {
+    let stub = StubTransport([], fallback: .status(503, headers: ["Retry-After": "30"]))
+    let retry = RetryBehavior(maxAttempts: 3, maxTotalWait: 100)  // the real sleeper
+    let task = Task { try await client(stub, behavior: retry).send(Request<Data>(path: "x")) }
+    try await Task.sleep(nanoseconds: 100_000_000)
+    task.cancel()
+    let result = await task.result
+    guard case .failure(let error) = result, case .cancelled = error as? NetworkError else {
+      Issue.record("expected .cancelled, got \(result)")
+      return
+    }
+    #expect(stub.requests.count == 1)
+  }
+
+  @Test func httpDatesInAllThreeForms() {
+    let expected = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
+    #expect(RetryAfter.httpDate("Sun, 06 Nov 1994 08:49:37 GMT") == expected)
+    #expect(RetryAfter.httpDate("Sunday, 06-Nov-94 08:49:37 GMT") == expected)
+    #expect(RetryAfter.httpDate("Sun Nov  6 08:49:37 1994") == expected)
+    #expect(RetryAfter.httpDate("soon") == nil)
+    #expect(RetryAfter.delay(in: ["Retry-After": "-5"]) == 0)
+    #expect(RetryAfter.delay(in: [:]) == nil)
+  }
+}

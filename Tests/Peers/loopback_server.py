@@ -1,0 +1,111 @@
+"""A small HTTP/1.1 server on 127.0.0.1 (or ::1) for the transport tests. Standard library only.
+
+Prints "PORT <n>" once it listens, serves until its lifetime ends or its stdin closes (the
+test process is gone), then exits on its own.
+
+  /echo             200, JSON: method, path, raw query, headers, body
+  /status/<code>    that status; ?header=Name:Value adds headers; ?body=text sets the body
+  /slow?seconds=S   waits S seconds, then 200
+  /drop             promises 1000 bytes, sends 10, closes the connection
+  /etag             ETag "v1"; answers 304 to If-None-Match: "v1"
+"""
+import argparse
+import json
+import os
+import socket
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qsl, urlsplit
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def body(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
+    def reply(self, status, body=b"", headers=()):
+        self.send_response(status)
+        for name, value in headers:
+            self.send_header(name, value)
+        if status not in (204, 304):
+            self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if status not in (204, 304):
+            self.wfile.write(body)
+
+    def handle_any(self):
+        url = urlsplit(self.path)
+        query = parse_qsl(url.query, keep_blank_values=True)
+        received = self.body()
+        if url.path == "/echo":
+            payload = {
+                "method": self.command,
+                "path": url.path,
+                "query": url.query,
+                "headers": [[k, v] for k, v in self.headers.items()],
+                "body": received.decode("utf-8", "replace"),
+            }
+            self.reply(200, json.dumps(payload).encode(), [("Content-Type", "application/json")])
+        elif url.path.startswith("/status/"):
+            code = int(url.path.rsplit("/", 1)[1])
+            headers = [tuple(v.split(":", 1)) for k, v in query if k == "header"]
+            body = next((v for k, v in query if k == "body"), json.dumps({"status": code})).encode()
+            self.reply(code, body, headers)
+        elif url.path == "/slow":
+            time.sleep(float(dict(query).get("seconds", "5")))
+            self.reply(200, b"slow")
+        elif url.path == "/drop":
+            self.send_response(200)
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            self.wfile.write(b"0123456789")
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+            self.close_connection = True
+        elif url.path == "/etag":
+            if self.headers.get("If-None-Match") == '"v1"':
+                self.reply(304, headers=[("ETag", '"v1"')])
+            else:
+                self.reply(200, b'{"version":1}', [("ETag", '"v1"'), ("Content-Type", "application/json")])
+        else:
+            self.reply(404, b"not found")
+
+    do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = handle_any
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+
+class Server6(Server):
+    address_family = socket.AF_INET6
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--lifetime", type=float, default=120)
+    args = parser.parse_args()
+    server_class = Server6 if ":" in args.host else Server
+    server = server_class((args.host, 0), Handler)
+    print(f"PORT {server.server_address[1]}", flush=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+
+    def watch_stdin():
+        sys.stdin.read()  # returns when the parent closes stdin or dies
+        os._exit(0)
+
+    threading.Thread(target=watch_stdin, daemon=True).start()
+    time.sleep(args.lifetime)
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+import Foundation
+
+/// A server from `Tests/Peers` run as a child process on a free loopback port, for tests that
+/// need a real HTTP peer. It exits on its own when its lifetime ends or the tests' process goes
+/// away (its stdin closes), so a crashed test run leaves nothing behind.
+public final class LoopbackServer: @unchecked Sendable {
+  public let port: Int
+  public let host: String
+  private let process: Process
+  private let stdin: Pipe
+
+  /// The base URL, `http://127.0.0.1:PORT` (brackets for IPv6).
+  public var baseURL: URL {
+    URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(port)")!
+  }
+
+  public struct Failure: Error, CustomStringConvertible {
+    public let description: String
+  }
+
+  /// Starts `Tests/Peers/<script>` with `arguments` and waits (at most `startTimeout` seconds)
+  /// for its `PORT n` line.
+  public init(
+    script: String, arguments: [String] = [], host: String = "127.0.0.1", environment: [String: String] = [:],
+    lifetime: Int = 300, startTimeout: TimeInterval = 30
+  ) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-s", PackagePaths.peers.appendingPathComponent(script).path,
+                         "--host", host, "--lifetime", String(lifetime)] + arguments
+    var env = ProcessInfo.processInfo.environment
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["PYTHONUNBUFFERED"] = "1"
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    let stdin = Pipe(), stdout = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    try process.run()
+
+    var buffer = Data()
+    let deadline = Date().addingTimeInterval(startTimeout)
+    var port: Int?
+    let reader = stdout.fileHandleForReading
+    while port == nil && Date() < deadline && process.isRunning {
+      let chunk = reader.availableData
+      if chunk.isEmpty { break }
+      buffer.append(chunk)
+      let text = String(decoding: buffer, as: UTF8.self)
+      if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("PORT ") }) {
+        port = Int(line.dropFirst(5).trimmingCharacters(in: .whitespaces))
+      }
+    }
+    guard let port else {
+      process.terminate()
+      throw Failure(description: "\(script) did not report its port within \(startTimeout) s; output: \(String(decoding: buffer, as: UTF8.self))")
+    }
+    self.port = port
+    self.host = host
+    self.process = process
+    self.stdin = stdin
+  }
+
+  /// Stops the server.
+  public func stop() {
+    try? stdin.fileHandleForWriting.close()
+    if process.isRunning { process.terminate() }
+    process.waitUntilExit()
+  }
+
+  deinit { stop() }
+}
