@@ -7,6 +7,8 @@ let package = Package(
   products: [
     .library(name: "OAuth1", targets: ["OAuth1"]),
     .library(name: "NetworkClient", targets: ["NetworkClient"]),
+    .library(name: "OAuthNetworking", targets: ["OAuthNetworking"]),
+    .library(name: "XAPI", targets: ["XAPI"]),
     .executable(name: "oauth1", targets: ["oauth1"]),
   ],
   dependencies: [],
@@ -23,6 +25,10 @@ let package = Package(
     .target(name: "OAuth1", dependencies: ["COpenSSL", "PercentEncoding"]),
     // A generic HTTP client whose side effects live in request behaviors. Knows no OAuth.
     .target(name: "NetworkClient", dependencies: ["PercentEncoding"]),
+    // The bridge: signs NetworkClient requests with OAuth1, and the three-legged flow.
+    .target(name: "OAuthNetworking", dependencies: ["OAuth1", "NetworkClient"]),
+    // The X (Twitter) API client, v2 and v1.1.
+    .target(name: "XAPI", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking"]),
     // The small argument parser shared by the command-line tools.
     .target(name: "CommandLineSupport"),
     .executableTarget(name: "oauth1", dependencies: ["OAuth1", "CommandLineSupport"]),
@@ -33,6 +39,8 @@ let package = Package(
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "OAuth1Tests", dependencies: ["OAuth1", "TestSupport"]),
     .testTarget(name: "NetworkClientTests", dependencies: ["NetworkClient", "TestSupport"]),
+    .testTarget(name: "OAuthNetworkingTests", dependencies: ["OAuthNetworking"]),
+    .testTarget(name: "XAPITests", dependencies: ["XAPI", "OAuthNetworking", "TestSupport"]),
     .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
     .testTarget(name: "OAuth1CLITests", dependencies: ["oauth1", "TestSupport"]),
   ],

@@ -12,9 +12,12 @@ struct RedactionTests {
 
   @Test func formBodiesAndFreeText() {
     #expect(Redaction.form("oauth_token=a&oauth_token_secret=b&user_id=1") == "oauth_token=<redacted>&oauth_token_secret=<redacted>&user_id=1")
-    let text = Redaction.text(#"header was OAuth oauth_consumer_key="k", oauth_signature="s" and {"access_token": "xyz", "id": "1"}"#)
+    // An OAuth header value runs to the end of its line.
+    let text = Redaction.text("header was OAuth oauth_consumer_key=\"k\", oauth_signature=\"s\"\n" + #"{"access_token": "xyz", "id": "1"}"#)
     #expect(!text.contains("xyz") && !text.contains(#"oauth_signature="s""#))
     #expect(text.contains(#""id": "1""#))
+    #expect(Redaction.text("Error processing your OAuth request: Invalid oauth_verifier parameter")
+      == "Error processing your OAuth request: Invalid oauth_verifier parameter")
     #expect(Redaction.text("Bearer AAAA-token\nnext line") == "Bearer <redacted>\nnext line")
   }
 

@@ -87,6 +87,10 @@ struct RetryBehaviorTests {
     _ = try await client(allowed, behavior: retry { $0.retryNonIdempotent = true }).send(Request<Data>(method: .post, path: "x"))
     #expect(allowed.requests.count == 2)
 
+    let limited = StubTransport([.status(429), .status(200)])
+    _ = try await client(limited, behavior: retry()).send(Request<Data>(method: .post, path: "x"))
+    #expect(limited.requests.count == 2, "a 429 was not acted on, so a POST may be resent")
+
     let marked = StubTransport([.status(503), .status(200)])
     _ = try await client(marked, behavior: retry()).send(Request<Data>(method: .post, path: "x", isIdempotent: true))
     #expect(marked.requests.count == 2)

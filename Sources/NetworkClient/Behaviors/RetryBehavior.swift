@@ -6,7 +6,8 @@ import Foundation
 /// It waits as long as the server asks (`Retry-After` in seconds or as an HTTP date, else
 /// `x-rate-limit-reset`), otherwise backs off exponentially with jitter, and gives up after
 /// `maxAttempts` or when the next wait would pass `maxTotalWait`, with the last error. Only
-/// idempotent requests are retried unless `retryNonIdempotent` is set. Every retry goes
+/// idempotent requests are retried unless `retryNonIdempotent` is set, except after a 429,
+/// which says the server did not act on the request. Every retry goes
 /// through the whole behavior chain again, so a signer signs it afresh.
 ///
 /// ```swift
@@ -56,7 +57,9 @@ public struct RetryBehavior: RequestBehavior {
       do {
         return try await send(request)
       } catch let error as NetworkError {
-        guard attempt < maxAttempts, request.isIdempotent || retryNonIdempotent, let delay = delay(after: error, attempt: attempt),
+        // A 429 means the server did not act on the request, so even a POST may be sent again.
+        let mayResend = request.isIdempotent || retryNonIdempotent || error.statusCode == 429
+        guard attempt < maxAttempts, mayResend, let delay = delay(after: error, attempt: attempt),
               waited + delay <= maxTotalWait else {
           throw error
         }

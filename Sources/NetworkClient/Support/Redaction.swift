@@ -78,7 +78,11 @@ public enum Redaction {
 
   // Built per use: `Regex` is not Sendable, and redaction is never on a hot path.
   // The patterns are constants, so `try!` cannot fail at run time.
-  private static var credentialPattern: Regex<AnyRegexOutput> { try! Regex(#"\b(OAuth|Bearer|Basic) [^\r\n"]*"#) }
+  // "OAuth" only when followed by a parameter (so "OAuth request" stays); a bearer or basic
+  // credential is one token68 (RFC 9110 11.2).
+  private static var credentialPattern: Regex<AnyRegexOutput> {
+    try! Regex(#"\b(OAuth(?= [A-Za-z_]+=")|Bearer|Basic) (?:[A-Za-z_]+="[^\r\n]*|[A-Za-z0-9\-._~+/]+=*)"#)
+  }
   private static var pairPattern: Regex<AnyRegexOutput> { try! Regex(#"([A-Za-z0-9_]+)("?\s*[=:]\s*"?)([^&"\s,;}]*)"#) }
 
   /// The first 300 characters of a body, redacted; `nil` for an empty body.

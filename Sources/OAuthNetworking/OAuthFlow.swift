@@ -1,0 +1,130 @@
+import Foundation
+import NetworkClient
+import OAuth1
+
+/// The three-legged OAuth 1.0a flow (RFC 5849, section 2): temporary credentials, the user's
+/// authorization in a browser, token credentials. With the callback `oob` the provider shows
+/// the user a PIN to type back: the flow for command-line and desktop programs.
+///
+/// ```swift
+/// let flow = OAuthFlow(baseURL: URL(string: "https://api.x.com")!, consumer: consumer)
+/// let temporary = try await flow.requestToken(callback: "oob")
+/// print("Open", flow.authorizeURL(for: temporary))
+/// let pin = readLine() ?? ""
+/// let tokens = try await flow.accessToken(for: temporary, verifier: pin)
+/// ```
+public struct OAuthFlow: Sendable {
+  /// The provider's paths, relative to the base URL.
+  public struct Endpoints: Sendable {
+    public var requestToken: String
+    public var authorize: String
+    public var authenticate: String
+    public var accessToken: String
+
+    public init(
+      requestToken: String = "oauth/request_token", authorize: String = "oauth/authorize",
+      authenticate: String = "oauth/authenticate", accessToken: String = "oauth/access_token"
+    ) {
+      self.requestToken = requestToken
+      self.authorize = authorize
+      self.authenticate = authenticate
+      self.accessToken = accessToken
+    }
+  }
+
+  public let baseURL: URL
+  public let consumer: Credentials
+  public let endpoints: Endpoints
+  public let options: OAuthSignatureGenerator.Options
+  let transport: any HTTPTransport
+
+  public init(
+    baseURL: URL, consumer: Credentials, endpoints: Endpoints = Endpoints(),
+    options: OAuthSignatureGenerator.Options = .init(), transport: any HTTPTransport = URLSessionTransport()
+  ) {
+    self.baseURL = baseURL
+    self.consumer = consumer
+    self.endpoints = endpoints
+    self.options = options
+    self.transport = transport
+  }
+
+  /// Step 1: temporary credentials, signed with the consumer credentials alone.
+  public func requestToken(callback: String = "oob", parameters: [(String, String?)] = []) async throws(OAuthFlowError) -> TemporaryCredentials {
+    var options = self.options
+    options.callback = callback
+    let fields = try await post(endpoints.requestToken, query: parameters, token: nil, options: options)
+    guard let token = fields["oauth_token"], let secret = fields["oauth_token_secret"] else {
+      throw .malformedResponse(step: "request token", reason: "no oauth_token and oauth_token_secret in the response")
+    }
+    guard fields["oauth_callback_confirmed"] == "true" else { throw .callbackNotConfirmed }
+    return TemporaryCredentials(credentials: Credentials(key: token, secret: secret))
+  }
+
+  /// Step 2: where the user authorizes the request (and, with `oob`, reads the PIN).
+  public func authorizeURL(for temporary: TemporaryCredentials, forceLogin: Bool = false, screenName: String? = nil) -> URL {
+    browserURL(endpoints.authorize, temporary, forceLogin: forceLogin, screenName: screenName)
+  }
+
+  /// Step 2, "Sign in with ...": like ``authorizeURL(for:forceLogin:screenName:)`` but skips
+  /// the approval page for a user who already approved the application.
+  public func authenticateURL(for temporary: TemporaryCredentials, forceLogin: Bool = false, screenName: String? = nil) -> URL {
+    browserURL(endpoints.authenticate, temporary, forceLogin: forceLogin, screenName: screenName)
+  }
+
+  /// Step 3: token credentials, signed with the temporary ones and the verifier (the PIN).
+  public func accessToken(for temporary: TemporaryCredentials, verifier: String) async throws(OAuthFlowError) -> TokenCredentials {
+    var options = self.options
+    options.verifier = verifier.trimmingCharacters(in: .whitespacesAndNewlines)
+    let fields = try await post(endpoints.accessToken, query: [], token: temporary.credentials, options: options)
+    guard let token = fields["oauth_token"], let secret = fields["oauth_token_secret"] else {
+      throw .malformedResponse(step: "access token", reason: "no oauth_token and oauth_token_secret in the response")
+    }
+    return TokenCredentials(
+      credentials: Credentials(key: token, secret: secret), userID: fields["user_id"], screenName: fields["screen_name"],
+      fields: fields)
+  }
+
+  private func browserURL(_ path: String, _ temporary: TemporaryCredentials, forceLogin: Bool, screenName: String?) -> URL {
+    var query: [QueryItem] = [("oauth_token", temporary.credentials.key)]
+    if forceLogin { query.append(("force_login", "true")) }
+    if let screenName { query.append(("screen_name", screenName)) }
+    let client = NetworkClient(baseURL: baseURL, transport: transport)
+    // Building a URL from a valid base and these values cannot fail; fall back to the base.
+    return (try? client.prepare(Request<Data>(path: path, query: query)).url) ?? baseURL
+  }
+
+  private func post(_ path: String, query: [(String, String?)], token: Credentials?, options: OAuthSignatureGenerator.Options) async throws(OAuthFlowError) -> [String: String] {
+    let signer = OAuthRequestBehavior(consumer: consumer, token: token, options: options)
+    let client = NetworkClient(baseURL: baseURL, behavior: signer, transport: transport)
+    let step = path.split(separator: "/").last.map(String.init) ?? path
+    do {
+      let response = try await client.send(Request<HTTPResponse>(method: .post, path: path, query: query.map { QueryItem($0.0, $0.1) }))
+      return FormResponse.fields(response.body)
+    } catch .httpStatus(let failure) {
+      throw .rejected(step: step, status: failure.statusCode, message: FormResponse.message(failure.body))
+    } catch {
+      throw .network(error)
+    }
+  }
+}
+
+/// Credentials for step 2 and 3 of the flow (a request token and its secret).
+public struct TemporaryCredentials: Sendable, Hashable, CustomStringConvertible {
+  public let credentials: Credentials
+  public init(credentials: Credentials) { self.credentials = credentials }
+  public var description: String { "TemporaryCredentials(token: \"\(credentials.key)\", secret: <redacted>)" }
+}
+
+/// The result of the flow: token credentials, with the identity the provider returned.
+public struct TokenCredentials: Sendable, Hashable, CustomStringConvertible {
+  public let credentials: Credentials
+  public let userID: String?
+  public let screenName: String?
+  /// Every field of the response, secrets included: handle with care.
+  public let fields: [String: String]
+
+  public var description: String {
+    "TokenCredentials(token: \"\(credentials.key)\", secret: <redacted>, user: \(screenName.map { "@" + $0 } ?? "?"))"
+  }
+}

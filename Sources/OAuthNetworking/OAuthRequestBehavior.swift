@@ -1,0 +1,71 @@
+import Foundation
+import NetworkClient
+import OAuth1
+
+/// Signs every request a ``NetworkClient`` sends with OAuth 1.0a: the bridge between the
+/// signer, which knows no networking, and the client, which knows no OAuth.
+///
+/// It is a signer (``RequestBehavior/isSigner``), so it runs after every other behavior's
+/// `modify`, on the final request, and again on every retry with a fresh nonce and timestamp.
+/// Query and form-body parameters are signed; JSON and other bodies are not, unless
+/// `bodyHash` adds `oauth_body_hash`. It holds only immutable values and is safe to share.
+///
+/// ```swift
+/// let signer = OAuthRequestBehavior(
+///   consumer: Credentials(key: consumerKey, secret: consumerSecret),
+///   token: Credentials(key: accessToken, secret: accessTokenSecret))
+/// let client = NetworkClient(baseURL: URL(string: "https://api.x.com")!, behavior: signer)
+/// ```
+public struct OAuthRequestBehavior: RequestBehavior {
+  /// Where the protocol parameters travel (RFC 5849, section 3.5).
+  public enum Placement: Sendable {
+    /// The `Authorization: OAuth ...` header: the default, and what X expects.
+    case header
+    /// Appended to the query.
+    case query
+  }
+
+  public let consumer: Credentials
+  public let token: Credentials?
+  public let options: OAuthSignatureGenerator.Options
+  public let placement: Placement
+
+  public init(
+    consumer: Credentials,
+    token: Credentials? = nil,
+    options: OAuthSignatureGenerator.Options = .init(),
+    placement: Placement = .header
+  ) {
+    self.consumer = consumer
+    self.token = token
+    self.options = options
+    self.placement = placement
+  }
+
+  public var isSigner: Bool { true }
+
+  public func modify(_ request: HTTPRequest) async throws -> HTTPRequest {
+    let generator = try OAuthSignatureGenerator(
+      consumerCredentials: consumer, credentials: token, request: OAuthRequest(request), options: options)
+    var signed = request
+    switch placement {
+    case .header:
+      signed.headers["Authorization"] = generator.authorizationHeader
+    case .query:
+      guard let url = URL(string: generator.signedURL) else {
+        throw NetworkError.invalidRequest(reason: "the signed URL \(Redaction.url(generator.signedURL)) is not a valid URL")
+      }
+      signed.url = url
+    }
+    return signed
+  }
+}
+
+extension OAuthRequest {
+  /// The request a ``NetworkClient`` is about to send, as the signer sees it.
+  public init(_ request: HTTPRequest) {
+    self.init(
+      method: request.method.rawValue, url: request.url.absoluteString, body: request.body,
+      contentType: request.headers["Content-Type"], host: nil)
+  }
+}

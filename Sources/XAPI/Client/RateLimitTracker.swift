@@ -1,0 +1,39 @@
+import Foundation
+import NetworkClient
+
+/// Remembers the rate-limit state of the last response, overall and per endpoint path, so it
+/// can be read after every call (X sends it on most reads and on 429s).
+///
+/// ```swift
+/// _ = try await client.v2.me()
+/// client.rateLimits.last?.remaining  // 74
+/// ```
+public final class RateLimitTracker: RequestBehavior, @unchecked Sendable {
+  private let lock = NSLock()
+  private var _last: RateLimit?
+  private var byPath: [String: RateLimit] = [:]
+
+  public init() {}
+
+  /// The state from the most recent response that carried one.
+  public var last: RateLimit? { lock.withLock { _last } }
+
+  /// The state for an endpoint path, such as `/2/users/me`.
+  public func rateLimit(forPath path: String) -> RateLimit? { lock.withLock { byPath[path] } }
+
+  public func afterSuccess(_ response: HTTPResponse) async throws {
+    record(response.rateLimit, path: response.request.url.path)
+  }
+
+  public func afterFailure(_ error: NetworkError, request: HTTPRequest) async {
+    if case .httpStatus(let failure) = error { record(failure.rateLimit, path: request.url.path) }
+  }
+
+  private func record(_ limit: RateLimit?, path: String) {
+    guard let limit else { return }
+    lock.withLock {
+      _last = limit
+      byPath[path] = limit
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import NetworkClient
+import OAuth1
+import OAuthNetworking
+
+/// A client for the X (Twitter) API, v2 and v1.1, over one base URL.
+///
+/// How requests are authenticated is a behavior chosen by ``XAuthentication``: OAuth 1.0a user
+/// context or an app-only bearer token; the endpoints do not care which.
+///
+/// ```swift
+/// let client = XClient(authentication: .oauth1(
+///   consumer: Credentials(key: consumerKey, secret: consumerSecret),
+///   token: Credentials(key: accessToken, secret: accessTokenSecret)))
+/// let me = try await client.v2.me()
+/// for try await tweet in client.v2.userTweets(userID: me.id).tweets(limit: 20) {
+///   print(tweet.createdAt ?? Date(), tweet.text)
+/// }
+/// ```
+public struct XClient: Sendable {
+  public static let defaultBaseURL = URL(string: "https://api.x.com")!
+
+  public let baseURL: URL
+  public let authentication: XAuthentication
+  /// The rate-limit state after every call.
+  public let rateLimits: RateLimitTracker
+  let network: NetworkClient
+
+  /// - Parameters:
+  ///   - retry: retries 429, 5xx and transport failures (waiting out `x-rate-limit-reset` up to
+  ///     its `maxTotalWait`); `nil` for none.
+  ///   - behaviors: more behaviors (logging, metrics ...), run before authentication.
+  public init(
+    authentication: XAuthentication,
+    baseURL: URL = XClient.defaultBaseURL,
+    transport: any HTTPTransport = URLSessionTransport(),
+    retry: RetryBehavior? = RetryBehavior(),
+    behaviors: [any RequestBehavior] = [],
+    timeout: TimeInterval = 30
+  ) {
+    self.baseURL = baseURL
+    self.authentication = authentication
+    let tracker = RateLimitTracker()
+    rateLimits = tracker
+    let chain: [any RequestBehavior] = [retry ?? EmptyRequestBehavior(), tracker] + behaviors + [authentication.behavior]
+    network = NetworkClient(configuration: RequestConfiguration(
+      baseURL: baseURL, defaultBehavior: CombinedRequestBehavior(chain), transport: transport, timeout: timeout))
+  }
+
+  /// The v2 endpoints.
+  public var v2: V2 { V2(client: self) }
+
+  /// The v1.1 endpoints.
+  public var v1: V1 { V1(client: self) }
+
+  /// Sends a request and maps any failure to ``XError``.
+  func send<Output>(_ request: Request<Output>) async throws(XError) -> Response<Output> {
+    do {
+      return try await network.response(for: request)
+    } catch {
+      throw XError(error)
+    }
+  }
+
+  /// Any endpoint, signed like the others: for what the typed API does not cover.
+  ///
+  /// ```swift
+  /// let response = try await client.raw(Request<HTTPResponse>(path: "2/users/me", query: [("user.fields", "created_at")]))
+  /// ```
+  public func raw(_ request: Request<HTTPResponse>) async throws(XError) -> HTTPResponse {
+    try await send(request).value
+  }
+}
+
+/// How an ``XClient`` authenticates.
+public enum XAuthentication: Sendable {
+  /// OAuth 1.0a: the app's consumer credentials and, for user context, the user's access token.
+  case oauth1(consumer: Credentials, token: Credentials?, options: OAuthSignatureGenerator.Options = .init())
+  /// App-only: an OAuth 2.0 bearer token (public data only).
+  case bearer(String)
+
+  var behavior: any RequestBehavior {
+    switch self {
+    case .oauth1(let consumer, let token, let options):
+      return OAuthRequestBehavior(consumer: consumer, token: token, options: options)
+    case .bearer(let token):
+      return BearerTokenBehavior(token: token)
+    }
+  }
+}

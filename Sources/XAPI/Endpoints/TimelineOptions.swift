@@ -1,0 +1,79 @@
+/// What a v2 timeline or search returns, and from where.
+///
+/// ```swift
+/// var options = TimelineOptions()
+/// options.sinceID = "1800000000000000000"
+/// options.exclude = ["retweets", "replies"]
+/// ```
+public struct TimelineOptions: Sendable {
+  /// Tweets per page; the API's range applies (5–100 for a user's tweets, 1–100 for the home
+  /// timeline, 10–100 for search). `nil`: as many as allowed, or the limit if smaller.
+  public var maxResults: Int?
+  /// Only tweets newer than this id.
+  public var sinceID: String?
+  /// Only tweets older than this id.
+  public var untilID: String?
+  /// `tweet.fields`; the default gives what ``Tweet`` holds.
+  public var tweetFields: [String]
+  /// `expansions`; `author_id` resolves authors.
+  public var expansions: [String]
+  /// `user.fields` for expanded users.
+  public var userFields: [String]
+  /// `exclude` (`retweets`, `replies`) for user timelines.
+  public var exclude: [String]
+
+  public init(
+    maxResults: Int? = nil, sinceID: String? = nil, untilID: String? = nil,
+    tweetFields: [String] = ["created_at", "public_metrics", "author_id"], expansions: [String] = ["author_id"],
+    userFields: [String] = [], exclude: [String] = []
+  ) {
+    self.maxResults = maxResults
+    self.sinceID = sinceID
+    self.untilID = untilID
+    self.tweetFields = tweetFields
+    self.expansions = expansions
+    self.userFields = userFields
+    self.exclude = exclude
+  }
+
+  /// The fields, expansions and bounds as query items.
+  func query(pageSize: Int) -> [(String, String?)] {
+    var items: [(String, String?)] = [("max_results", String(pageSize))]
+    if let sinceID { items.append(("since_id", sinceID)) }
+    if let untilID { items.append(("until_id", untilID)) }
+    if !tweetFields.isEmpty { items.append(("tweet.fields", tweetFields.joined(separator: ","))) }
+    if !expansions.isEmpty { items.append(("expansions", expansions.joined(separator: ","))) }
+    if !userFields.isEmpty { items.append(("user.fields", userFields.joined(separator: ","))) }
+    if !exclude.isEmpty { items.append(("exclude", exclude.joined(separator: ","))) }
+    return items
+  }
+
+  /// The page size to ask for: the caller's, else the limit, else the maximum; always within
+  /// the endpoint's range (a smaller limit is applied by trimming).
+  func pageSize(limit: Int?, range: ClosedRange<Int>) -> Int {
+    let wanted = maxResults ?? limit ?? range.upperBound
+    return min(max(wanted, range.lowerBound), range.upperBound)
+  }
+}
+
+/// What a v1.1 timeline or search returns.
+public struct V1TimelineOptions: Sendable {
+  /// Tweets per page (`count`; at most 200, or 100 for search). `nil`: the limit or the maximum.
+  public var count: Int?
+  public var sinceID: String?
+  /// Only tweets up to this id, inclusive.
+  public var maxID: String?
+  /// `tweet_mode=extended`, for the full text of long tweets.
+  public var extended: Bool
+  public var excludeReplies: Bool
+  public var includeRetweets: Bool
+
+  public init(count: Int? = nil, sinceID: String? = nil, maxID: String? = nil, extended: Bool = true, excludeReplies: Bool = false, includeRetweets: Bool = true) {
+    self.count = count
+    self.sinceID = sinceID
+    self.maxID = maxID
+    self.extended = extended
+    self.excludeReplies = excludeReplies
+    self.includeRetweets = includeRetweets
+  }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import NetworkClient
+
+extension XClient {
+  /// The classic API v1.1 endpoints for tweets. Many apps' access tiers no longer include them
+  /// (X answers code 453, ``XError/accessLevel(message:)``).
+  public struct V1: Sendable {
+    let client: XClient
+
+    /// `GET 1.1/account/verify_credentials.json`.
+    public func verifyCredentials() async throws(XError) -> XUser {
+      try await client.send(Request<V1User>(path: "1.1/account/verify_credentials.json", query: [("skip_status", "true")])).value.user
+    }
+
+    /// `GET 1.1/statuses/user_timeline.json` for a screen name or user id (the authenticated
+    /// user when both are `nil`), paged with `max_id`.
+    public func userTimeline(screenName: String? = nil, userID: String? = nil, options: V1TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
+      var query: [QueryItem] = []
+      if let screenName { query.append(("screen_name", screenName)) }
+      if let userID { query.append(("user_id", userID)) }
+      return pages("1.1/statuses/user_timeline.json", query: query, options: options, maxCount: 200, limit: limit) { data throws in
+        try JSONDecoder().decode([V1Tweet].self, from: data)
+      }
+    }
+
+    /// `GET 1.1/statuses/home_timeline.json`.
+    public func homeTimeline(options: V1TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
+      pages("1.1/statuses/home_timeline.json", query: [], options: options, maxCount: 200, limit: limit) { data throws in
+        try JSONDecoder().decode([V1Tweet].self, from: data)
+      }
+    }
+
+    /// `GET 1.1/search/tweets.json`.
+    public func search(query: String, options: V1TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
+      pages("1.1/search/tweets.json", query: [("q", query), ("result_type", "recent")], options: options, maxCount: 100, limit: limit) { data throws in
+        try JSONDecoder().decode(V1SearchResponse.self, from: data).statuses
+      }
+    }
+
+    /// `GET 1.1/statuses/show.json?id=`.
+    public func show(id: String, extended: Bool = true) async throws(XError) -> Tweet {
+      var query: [QueryItem] = [("id", id)]
+      if extended { query.append(("tweet_mode", "extended")) }
+      return try await client.send(Request<V1Tweet>(path: "1.1/statuses/show.json", query: query)).value.tweet
+    }
+
+    /// `POST 1.1/statuses/update.json` with a form body, which the signature covers.
+    public func updateStatus(_ text: String) async throws(XError) -> Tweet {
+      try await client.send(Request<V1Tweet>(method: .post, path: "1.1/statuses/update.json", body: .form([("status", text)]))).value.tweet
+    }
+
+    private func pages(
+      _ path: String, query: [QueryItem], options: V1TimelineOptions, maxCount: Int, limit: Int?,
+      decode: @escaping @Sendable (Data) throws -> [V1Tweet]
+    ) -> TweetPages {
+      let client = self.client
+      var base = query
+      base.append(("count", String(min(max(options.count ?? limit ?? maxCount, 1), maxCount))))
+      if let sinceID = options.sinceID { base.append(("since_id", sinceID)) }
+      if options.extended { base.append(("tweet_mode", "extended")) }
+      if options.excludeReplies { base.append(("exclude_replies", "true")) }
+      if !options.includeRetweets { base.append(("include_rts", "false")) }
+      let firstMaxID = options.maxID
+      return TweetPages(limit: limit) { [base] cursor throws(XError) in
+        var query = base
+        if case .maxID(let maxID) = cursor { query.append(("max_id", maxID)) } else if let firstMaxID { query.append(("max_id", firstMaxID)) }
+        let response = try await client.send(Request<Data>(path: path, query: query))
+        let tweets: [Tweet]
+        do {
+          tweets = try decode(response.value).map(\.tweet)
+        } catch {
+          throw XError.network(.decoding(DecodingFailure(type: [V1Tweet].self, error: error, response: response.response)))
+        }
+        return TweetPage(tweets: tweets, next: Self.nextMaxID(after: tweets).map(PageCursor.maxID), partialErrors: [], rateLimit: response.response.rateLimit)
+      }
+    }
+
+    /// The lowest id of the page minus one: where the next (older) page starts.
+    static func nextMaxID(after tweets: [Tweet]) -> String? {
+      guard let lowest = tweets.compactMap({ UInt64($0.id) }).min(), lowest > 0 else { return nil }
+      return String(lowest - 1)
+    }
+  }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import NetworkClient
+
+/// What went wrong with a call to the X API, with what to do about it. X's error codes (v1.1)
+/// and problem types (v2) become cases; anything else keeps the status and X's own words.
+///
+/// ```swift
+/// do {
+///   _ = try await client.v2.me()
+/// } catch .rateLimited(let reset, _) {
+///   print("rate limited until", reset ?? Date())
+/// } catch {
+///   print(error)  // e.g. "X could not authenticate you (code 32): ..."
+/// }
+/// ```
+public enum XError: Error, Sendable, CustomStringConvertible {
+  /// Code 32, or a v2 401: the signature did not verify.
+  case couldNotAuthenticate(message: String)
+  /// Code 89: the access token is wrong, expired or revoked.
+  case invalidOrExpiredToken(message: String)
+  /// Code 88, or HTTP 429.
+  case rateLimited(reset: Date?, rateLimit: RateLimit?)
+  /// Code 135: the request's timestamp is too far from X's clock. `skew` is X's clock minus
+  /// ours, from the response's `Date` header, when it had one.
+  case timestampOutOfBounds(skew: TimeInterval?)
+  /// Code 215: the request carries no usable authentication.
+  case badAuthenticationData(message: String)
+  /// Code 453, or a v2 403 for the access level: the app's tier does not include the endpoint.
+  case accessLevel(message: String)
+  /// v2 `client-not-enrolled`: the app is not attached to a Project.
+  case clientNotEnrolled(message: String)
+  /// HTTP 402 or a usage cap: the account's credits or monthly cap are used up.
+  case creditsDepleted(message: String)
+  /// Codes 34 and 144, v2 `resource-not-found`, or a 404 page.
+  case notFound(message: String)
+  /// Codes 187, or v2 duplicate content.
+  case duplicate(message: String)
+  /// Any other error X reported.
+  case api(status: Int, code: Int?, message: String)
+  /// A response that is not the API's JSON (an HTML page from a proxy, a truncated body ...).
+  case unexpectedResponse(status: Int, excerpt: String)
+  /// No usable answer: transport failure, cancellation, an invalid request.
+  case network(NetworkError)
+
+  public var description: String {
+    /// X's own sentences end with a period; ours follow them.
+    func trimmed(_ text: String) -> String { text.hasSuffix(".") ? String(text.dropLast()) : text }
+    switch self {
+    case .couldNotAuthenticate(let message):
+      return "X could not authenticate you (code 32): \(trimmed(message)). The signature did not verify: check the consumer key and secret and the access token and secret (a stray space counts), and that you sign the URL you send to."
+    case .invalidOrExpiredToken(let message):
+      return "The access token was refused (code 89): \(trimmed(message)). It was revoked or belongs to another app: log in again."
+    case .rateLimited(let reset, _):
+      guard let reset else { return "Rate limit exceeded (HTTP 429). Wait a while before retrying." }
+      let seconds = Int(max(0, reset.timeIntervalSinceNow).rounded(.up))
+      return "Rate limit exceeded (HTTP 429); the limit resets at \(ISO8601DateFormatter().string(from: reset)), in \(seconds) s."
+    case .timestampOutOfBounds(let skew):
+      let measured = skew.map { String(format: " X's clock is %+.0f s from this computer's.", $0) } ?? ""
+      return "X refused the request's timestamp (code 135).\(measured) Set this computer's clock right (enable NTP) and try again."
+    case .badAuthenticationData(let message):
+      return "X found no usable authentication in the request (code 215): \(trimmed(message)). Give the consumer key and secret and the access token and secret."
+    case .accessLevel(let message):
+      return "Your app's access level does not include this endpoint (code 453): \(trimmed(message)). Use an endpoint of your tier (the v2 ones, with --api v2) or upgrade the app's access."
+    case .clientNotEnrolled(let message):
+      return "The app is not attached to a Project (client-not-enrolled): \(trimmed(message)). Attach it in the developer portal."
+    case .creditsDepleted(let message):
+      return "The account has no credits or has reached its usage cap: \(message)"
+    case .notFound(let message):
+      return "Not found: \(message)"
+    case .duplicate(let message):
+      return "X refused a duplicate: \(message)"
+    case .api(let status, let code, let message):
+      return "X answered HTTP \(status)\(code.map { " (code \($0))" } ?? ""): \(message)"
+    case .unexpectedResponse(let status, let excerpt):
+      return "X answered HTTP \(status) with something that is not the API's JSON, so a proxy, a captive portal or an outage may be in the way: \(excerpt)"
+    case .network(let error):
+      return error.description
+    }
+  }
+
+  /// The rate-limit state the failed response carried, if any.
+  public var rateLimit: RateLimit? {
+    if case .rateLimited(_, let limit) = self { return limit }
+    return nil
+  }
+}
+
+extension XError {
+  /// Reads X's error out of a failed exchange (for requests sent outside `XClient`).
+  public init(_ error: NetworkError, now: Date = Date()) {
+    switch error {
+    case .httpStatus(let failure):
+      self = XError(failure, now: now)
+    case .decoding(let failure):
+      self = .unexpectedResponse(status: 200, excerpt: failure.description)
+    default:
+      self = .network(error)
+    }
+  }
+
+  init(_ failure: HTTPStatusFailure, now: Date) {
+    let status = failure.statusCode
+    let body = XErrorBody(failure.body)
+    let message = body.message ?? "no explanation given"
+    if status == 429 || body.codes.contains(88) || body.type?.hasSuffix("usage-capped") == true && status == 429 {
+      if body.type?.hasSuffix("usage-capped") == true {
+        self = .creditsDepleted(message: message)
+        return
+      }
+      let reset = failure.rateLimit?.reset ?? failure.retryAfter.map { now.addingTimeInterval($0) }
+      self = .rateLimited(reset: reset, rateLimit: failure.rateLimit)
+      return
+    }
+    switch body.codes.first {
+    case 32: self = .couldNotAuthenticate(message: message); return
+    case 89: self = .invalidOrExpiredToken(message: message); return
+    case 135:
+      let serverDate = failure.headers["Date"].flatMap(RetryAfter.httpDate)
+      self = .timestampOutOfBounds(skew: serverDate.map { $0.timeIntervalSince(now) })
+      return
+    case 215: self = .badAuthenticationData(message: message); return
+    case 453: self = .accessLevel(message: message); return
+    case 34, 144: self = .notFound(message: message); return
+    case 187: self = .duplicate(message: message); return
+    default: break
+    }
+    if body.reason == "client-not-enrolled" { self = .clientNotEnrolled(message: message); return }
+    if status == 402 || body.type?.hasSuffix("/credits") == true { self = .creditsDepleted(message: message); return }
+    if body.type?.hasSuffix("resource-not-found") == true { self = .notFound(message: message); return }
+    if message.localizedCaseInsensitiveContains("duplicate content") { self = .duplicate(message: message); return }
+    if status == 401 && body.isJSON { self = .couldNotAuthenticate(message: message); return }
+    if !body.isJSON {
+      let excerpt = Redaction.excerpt(of: failure.body) ?? "an empty body"
+      self = status == 404 ? .notFound(message: "\(failure.requestLine) does not exist (HTTP 404)") : .unexpectedResponse(status: status, excerpt: excerpt)
+      return
+    }
+    self = .api(status: status, code: body.codes.first, message: message)
+  }
+}
+
+/// The fields of a v1.1 (`errors[{code,message}]`) or v2 (problem) error body.
+struct XErrorBody {
+  var codes: [Int] = []
+  var message: String?
+  var type: String?
+  var reason: String?
+  var isJSON = false
+
+  init(_ data: Data) {
+    guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return }
+    isJSON = true
+    type = object["type"] as? String
+    reason = object["reason"] as? String
+    var messages: [String] = []
+    if let errors = object["errors"] as? [[String: Any]] {
+      for error in errors {
+        if let code = error["code"] as? Int { codes.append(code) }
+        if let text = error["message"] as? String ?? error["detail"] as? String { messages.append(text) }
+      }
+    }
+    if let detail = object["detail"] as? String { messages.insert(detail, at: 0) }
+    else if let title = object["title"] as? String { messages.insert(title, at: 0) }
+    message = messages.isEmpty ? nil : messages.joined(separator: "; ")
+  }
+}

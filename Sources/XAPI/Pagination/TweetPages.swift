@@ -1,0 +1,93 @@
+import Foundation
+import NetworkClient
+
+/// One page of a timeline or a search.
+public struct TweetPage: Sendable {
+  public let tweets: [Tweet]
+  /// Where the next page starts; `nil` on the last page.
+  public let next: PageCursor?
+  /// Problems X reported alongside the data (v2 partial errors).
+  public let partialErrors: [XProblem]
+  /// The rate-limit state after this page.
+  public let rateLimit: RateLimit?
+}
+
+/// How the API finds the next page.
+public enum PageCursor: Sendable, Hashable {
+  /// v2: `meta.next_token`, sent back as `pagination_token` (timelines) or `next_token` (search).
+  case token(String)
+  /// v1.1: `max_id`, the lowest id seen minus one.
+  case maxID(String)
+}
+
+/// The pages of a timeline or search, fetched one at a time as you iterate, until the API has
+/// no more or `limit` tweets have been delivered.
+///
+/// ```swift
+/// for try await page in client.v2.userTweets(userID: "12", limit: 300) {
+///   print(page.tweets.count, page.rateLimit?.remaining ?? -1)
+/// }
+/// for try await tweet in client.v1.userTimeline(screenName: "jack").tweets(limit: 50) { ... }
+/// ```
+public struct TweetPages: AsyncSequence, Sendable {
+  public typealias Element = TweetPage
+  public typealias Fetch = @Sendable (PageCursor?) async throws(XError) -> TweetPage
+
+  /// The most tweets to deliver in all; `nil` for every page there is.
+  public let limit: Int?
+  let fetch: Fetch
+
+  public init(limit: Int?, fetch: @escaping Fetch) {
+    self.limit = limit
+    self.fetch = fetch
+  }
+
+  public func makeAsyncIterator() -> Iterator { Iterator(pages: self) }
+
+  /// The tweets of every page, one at a time.
+  public func tweets(limit: Int? = nil) -> Tweets {
+    Tweets(pages: TweetPages(limit: [limit, self.limit].compactMap { $0 }.min(), fetch: fetch))
+  }
+
+  public struct Iterator: AsyncIteratorProtocol {
+    let pages: TweetPages
+    var cursor: PageCursor? = nil
+    var delivered = 0
+    var finished = false
+
+    public mutating func next() async throws -> TweetPage? {
+      guard !finished else { return nil }
+      if let limit = pages.limit, delivered >= limit { finished = true; return nil }
+      var page = try await pages.fetch(cursor)
+      if let limit = pages.limit, delivered + page.tweets.count >= limit {
+        page = TweetPage(tweets: Array(page.tweets.prefix(limit - delivered)), next: nil, partialErrors: page.partialErrors, rateLimit: page.rateLimit)
+      }
+      delivered += page.tweets.count
+      // Stop on the last page, and on an empty one (a cursor that no longer advances).
+      if page.next == nil || page.next == cursor || page.tweets.isEmpty { finished = true }
+      cursor = page.next
+      return page
+    }
+  }
+
+  /// Tweets, flattened from pages.
+  public struct Tweets: AsyncSequence, Sendable {
+    public typealias Element = Tweet
+    let pages: TweetPages
+
+    public func makeAsyncIterator() -> Iterator { Iterator(pages: pages.makeAsyncIterator()) }
+
+    public struct Iterator: AsyncIteratorProtocol {
+      var pages: TweetPages.Iterator
+      var buffer: [Tweet] = []
+
+      public mutating func next() async throws -> Tweet? {
+        while buffer.isEmpty {
+          guard let page = try await pages.next() else { return nil }
+          buffer = page.tweets.reversed()
+        }
+        return buffer.popLast()
+      }
+    }
+  }
+}

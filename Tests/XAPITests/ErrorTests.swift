@@ -1,0 +1,147 @@
+import Foundation
+import NetworkClient
+import OAuth1
+import TestSupport
+import Testing
+import XAPI
+
+/// X's errors, produced by the fake server, surfacing as the right cases.
+@Suite("X: errors")
+struct ErrorTests {
+  @Test func tamperedSecretsAreRejectedByTheServer() async throws {
+    let server = try FakeXAPI()
+    let wrongConsumer = server.client(consumer: Credentials(key: FakeXAPI.consumerKey, secret: "tampered"))
+    let wrongToken = server.client(token: Credentials(key: FakeXAPI.accessToken, secret: "tampered"))
+    for client in [wrongConsumer, wrongToken] {
+      await #expect {
+        try await client.v1.verifyCredentials()
+      } throws: { error in
+        guard case .couldNotAuthenticate(let message) = error as? XError else { return false }
+        return message == "Could not authenticate you."
+      }
+      await #expect {
+        try await client.v2.me()
+      } throws: { error in
+        if case .couldNotAuthenticate = error as? XError { return true }
+        return false
+      }
+    }
+    let stats = try await server.stats()
+    #expect(stats.rejected == 4 && stats.verified == 0)
+    #expect(!"\(XError.couldNotAuthenticate(message: "x"))".contains("tampered"))
+  }
+
+  @Test func aRevokedTokenIsCode89() async throws {
+    let server = try FakeXAPI()
+    try await server.revoke(token: FakeXAPI.accessToken)
+    await #expect {
+      try await server.client().v1.verifyCredentials()
+    } throws: { error in
+      if case .invalidOrExpiredToken = error as? XError { return true }
+      return false
+    }
+  }
+
+  @Test func aSkewedClockIsCode135WithTheMeasuredSkew() async throws {
+    let server = try FakeXAPI()
+    try await server.skewClock(by: 3600)
+    do {
+      _ = try await server.client().v2.me()
+      Issue.record("must fail")
+    } catch {
+      guard case .timestampOutOfBounds(let skew) = error else { Issue.record("\(error)"); return }
+      let measured = try #require(skew)
+      #expect(abs(measured - 3600) < 30)
+      #expect(error.description.contains("+3600 s") || error.description.contains("+3599 s") || error.description.contains("+3601 s"))
+    }
+  }
+
+  @Test func rateLimitsWithTheResetTime() async throws {
+    let server = try FakeXAPI()
+    try await server.script("/2/users/me", [["status": 429, "reset_in": 600]])
+    do {
+      _ = try await server.client().v2.me()
+      Issue.record("must be rate limited")
+    } catch {
+      guard case .rateLimited(let reset, let limit) = error else { Issue.record("\(error)"); return }
+      let wait = try #require(reset).timeIntervalSinceNow
+      #expect(wait > 590 && wait <= 601)
+      #expect(limit?.remaining == 0)
+    }
+  }
+
+  @Test func aRetryWaitsOutAShortRateLimit() async throws {
+    let server = try FakeXAPI()
+    try await server.script("/2/users/me", [["status": 429, "reset_in": 1], ["status": 503]])
+    let client = server.client(retry: RetryBehavior(maxAttempts: 3, maxTotalWait: 10, baseDelay: 0.1))
+    let started = Date()
+    #expect(try await client.v2.me().username == "swift_fixture")
+    #expect(Date().timeIntervalSince(started) >= 0.5)
+    let stats = try await server.stats()
+    #expect(stats.verified == 3, "each attempt was signed afresh and verified")
+  }
+
+  @Test func aRealRateLimitWindowRunsOut() async throws {
+    let server = try FakeXAPI()
+    try await server.setRemaining("/1.1/statuses/show.json", 1)
+    let client = server.client()
+    let tweet = try #require(try await client.v1.userTimeline(limit: 1).tweets().collect().first)
+    _ = try await client.v1.show(id: tweet.id)
+    #expect(client.rateLimits.rateLimit(forPath: "/1.1/statuses/show.json")?.remaining == 0)
+    await #expect {
+      try await client.v1.show(id: tweet.id)
+    } throws: { error in
+      if case .rateLimited = error as? XError { return true }
+      return false
+    }
+  }
+
+  @Test func responsesThatAreNotTheAPIsJSON() async throws {
+    let server = try FakeXAPI()
+    let client = server.client()
+    // An unknown route: an HTML 404 page.
+    do {
+      _ = try await client.raw(Request<HTTPResponse>(path: "2/tweets/counts/everything"))
+      Issue.record("must fail")
+    } catch {
+      guard case .notFound = error else { Issue.record("\(error)"); return }
+    }
+    // An HTML error page from a proxy, invalid JSON, a truncated body.
+    try await server.script("/2/users/me", [["html": true], ["invalid_json": true], ["truncate": true]])
+    for expected in ["unexpectedResponse(502)", "unexpectedResponse(200)", "network"] {
+      do {
+        _ = try await client.v2.me()
+        Issue.record("must fail (\(expected))")
+      } catch {
+        switch (error, expected) {
+        case (.unexpectedResponse(502, _), "unexpectedResponse(502)"), (.unexpectedResponse(200, _), "unexpectedResponse(200)"), (.network, "network"):
+          break
+        default:
+          Issue.record("expected \(expected), got \(error)")
+        }
+      }
+    }
+  }
+
+  @Test func errorMappingFromXsOwnBodies() {
+    let request = HTTPRequest(method: .get, url: URL(string: "https://api.x.com/2/users/me")!)
+    func map(_ status: Int, _ body: String) -> XError {
+      XError(NetworkError.httpStatus(HTTPStatusFailure(response: HTTPResponse(statusCode: status, body: Data(body.utf8), request: request))))
+    }
+    let cases: [(XError, String)] = [
+      (map(400, #"{"errors":[{"code":215,"message":"Bad Authentication data."}]}"#), "badAuthenticationData"),
+      (map(403, #"{"errors":[{"message":"You currently have access to a subset of Twitter API v2 endpoints","code":453}]}"#), "accessLevel"),
+      (map(403, #"{"client_id":"1","detail":"When authenticating requests to the Twitter API v2 endpoints, you must use keys and tokens from a Twitter developer App that is attached to a Project.","title":"Client Forbidden","reason":"client-not-enrolled","type":"https://api.twitter.com/2/problems/client-forbidden"}"#), "clientNotEnrolled"),
+      (map(402, #"{"title":"CreditsDepleted","detail":"Your enrolled account does not have any credits to fulfill this request.","type":"https://api.twitter.com/2/problems/credits"}"#), "creditsDepleted"),
+      (map(429, #"{"title":"UsageCapExceeded","detail":"Usage cap exceeded: Monthly product cap","type":"https://api.twitter.com/2/problems/usage-capped"}"#), "creditsDepleted"),
+      (map(403, #"{"errors":[{"code":187,"message":"Status is a duplicate."}]}"#), "duplicate"),
+      (map(400, #"{"errors":[{"parameters":{"max_results":["1"]},"message":"The `max_results` query parameter value [1] is not between 5 and 100"}],"title":"Invalid Request","detail":"One or more parameters to your request was invalid.","type":"https://api.twitter.com/2/problems/invalid-request"}"#), "api"),
+    ]
+    for (error, expected) in cases {
+      let name = Mirror(reflecting: error).children.first?.label
+      #expect(name == expected, "\(error)")
+      #expect(!error.description.contains(".."), "\(error)")
+      #expect(error.description.count > 40)
+    }
+  }
+}

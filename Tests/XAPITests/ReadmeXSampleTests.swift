@@ -1,0 +1,49 @@
+import Foundation
+import OAuth1
+import TestSupport
+import Testing
+import XAPI
+
+/// The README's "Fetch a user's tweets" sample, run against the fake server. The lines between
+/// the markers are the README's text (the test checks it); only the base URL differs.
+func printRecentTweets(baseURL: URL = XClient.defaultBaseURL) async throws -> [String] {
+  var printed: [String] = []
+  func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+  // README sample begins
+  // Your app's consumer key and secret and the user's access token and secret
+  // (here: those of the fake X API the tests run).
+  let client = XClient(
+    authentication: .oauth1(
+      consumer: Credentials(key: "fake-consumer-key", secret: "fake-consumer-secret"),
+      token: Credentials(key: "1001-fakeaccesstoken", secret: "fake-access-token-secret")),
+    baseURL: baseURL)
+
+  let user = try await client.v2.user(username: "oauth_friend")
+  for try await tweet in client.v2.userTweets(userID: user.id).tweets(limit: 25) {
+    print(tweet.createdAt ?? Date.distantPast, "@\(tweet.author?.username ?? "?")", tweet.text)
+  }
+  print("requests left in this window:", client.rateLimits.last?.remaining ?? 0)
+  // README sample ends
+  return printed
+}
+
+@Suite("README: fetch a user's tweets")
+struct ReadmeXSampleTests {
+  @Test func theSampleRuns() async throws {
+    let server = try FakeXAPI()
+    let lines = try await printRecentTweets(baseURL: server.baseURL)
+    #expect(lines.count == 26)
+    #expect(lines.dropLast().allSatisfy { $0.contains("@oauth_friend") })
+    #expect(lines.last?.hasPrefix("requests left in this window: ") == true)
+  }
+
+  @Test func theReadmeShowsThisCode() throws {
+    let readme = try String(contentsOf: PackagePaths.root.appendingPathComponent("README.md"), encoding: .utf8)
+    let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+    let begin = source.range(of: "// README sample begins\n")!.upperBound
+    let end = source.range(of: "  // README sample ends")!.lowerBound
+    let sample = String(source[begin..<end]).replacingOccurrences(of: ",\n    baseURL: baseURL)", with: ")")
+    let squash = { (text: String) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+    #expect(squash(readme).contains(squash(sample)), "README.md's X sample differs from this test's code")
+  }
+}
