@@ -42,7 +42,7 @@ let package = Package(
     .testTarget(name: "OAuthNetworkingTests", dependencies: ["OAuthNetworking"]),
     .testTarget(name: "XAPITests", dependencies: ["XAPI", "OAuthNetworking", "TestSupport"]),
     .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
-    .testTarget(name: "OAuth1CLITests", dependencies: ["oauth1", "TestSupport"]),
+    .testTarget(name: "OAuth1CLITests", dependencies: ["oauth1", "OAuth1", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -13,12 +13,13 @@ enum OAuth1Command {
 
     Commands:
       sign      Sign a request and print every intermediate value
+      verify    Verify a received request as a provider would
       help      Show help for a command
 
-    Run `oauth1 help sign` for the options, or try `oauth1 sign --example twitter`.
+    Run `oauth1 help sign` or `oauth1 help verify` for the options, or try `oauth1 sign --example twitter`.
     """
 
-  static func run(_ arguments: [String]) -> Int32 {
+  static func run(_ arguments: [String]) async -> Int32 {
     guard let command = arguments.first else {
       print(overview)
       return 2
@@ -26,9 +27,15 @@ enum OAuth1Command {
     let rest = Array(arguments.dropFirst())
     switch command {
     case "sign":
-      return SignCommand.run(rest)
+      return await SignCommand.run(rest)
+    case "verify":
+      return await VerifyCommand.run(rest)
     case "help", "--help", "-h":
-      if rest.first == "sign" { print(SignCommand.spec.usage, terminator: "") } else { print(overview) }
+      switch rest.first {
+      case "sign": print(SignCommand.spec.usage, terminator: "")
+      case "verify": print(VerifyCommand.spec.usage, terminator: "")
+      default: print(overview)
+      }
       return 0
     case "--version":
       print("oauth1 \(version)")

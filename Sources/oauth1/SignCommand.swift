@@ -8,17 +8,14 @@ enum SignCommand {
     name: "oauth1 sign",
     summary: "Sign one request with OAuth 1.0a and print every intermediate value.",
     options: [
-      .value("method", short: "X", placeholder: "METHOD", help: "HTTP method (default GET)."),
+      CommandRunner.method,
       .value("url", placeholder: "URL", help: "The absolute URL as sent, with its raw query."),
-      .value("body", placeholder: "TEXT", help: "The raw request body."),
-      .value("body-file", placeholder: "FILE", help: "Read the raw body from FILE (for large bodies)."),
-      .value("content-type", placeholder: "TYPE", help: "Content-Type of the body."),
-      .repeatable("form", placeholder: "NAME=VALUE", help: "A form parameter (decoded); builds a form body."),
-      .value("host", placeholder: "HOST", help: "A Host header that differs from the URL's host."),
+    ] + RequestBodyInput.options + [
+      CommandRunner.host,
       .value("consumer-key", placeholder: "KEY", help: "Consumer key."),
-      .value("consumer-secret", placeholder: "SECRET", help: "Consumer secret (or env OAUTH1_CONSUMER_SECRET)."),
+      CommandRunner.consumerSecret,
       .value("token", placeholder: "TOKEN", help: "Token (access or request token)."),
-      .value("token-secret", placeholder: "SECRET", help: "Token secret (or env OAUTH1_TOKEN_SECRET)."),
+      CommandRunner.tokenSecret,
       .value("signature-method", placeholder: "NAME", help: "HMAC-SHA1 (default), HMAC-SHA256, HMAC-SHA512, RSA-SHA1, RSA-SHA256, RSA-SHA512, PLAINTEXT."),
       .value("private-key", placeholder: "FILE", help: "PEM RSA private key (PKCS#1 or PKCS#8) for the RSA methods."),
       .value("nonce", placeholder: "NONCE", help: "oauth_nonce (default: 192 random bits)."),
@@ -31,7 +28,7 @@ enum SignCommand {
       .value("body-hash-algorithm", placeholder: "SHA-1|SHA-256", help: "Digest for --body-hash (default SHA-1)."),
       .value("example", placeholder: "NAME", help: "Sign a published example: \(SigningExample.all.map(\.name).joined(separator: ", "))."),
       .flag("json", help: "Print one JSON object instead of the stages."),
-      .flag("version", help: "Print the version."),
+      CommandRunner.version,
     ],
     discussion: """
       Examples:
@@ -41,41 +38,18 @@ enum SignCommand {
           --token TOKEN --token-secret SECRET
       """)
 
-  static func run(_ arguments: [String]) -> Int32 {
-    let parsed: ParsedArguments
-    let input: SignInput
-    let example: SigningExample?
-    do {
-      parsed = try spec.parse(arguments)
-      if parsed.flag("help") {
-        print(spec.usage, terminator: "")
-        return 0
-      }
-      if parsed.flag("version") {
-        print("oauth1 \(OAuth1Command.version)")
-        return 0
-      }
-      example = try SigningExample.selected(by: parsed)
-      input = try example?.input ?? SignInput(parsed, environment: ProcessInfo.processInfo.environment)
-    } catch let error as UsageError {
-      return Output.usage(error, spec)
-    } catch {
-      Output.error("\(error)")
-      return 1
-    }
-
-    do {
+  static func run(_ arguments: [String]) async -> Int32 {
+    await CommandRunner.run(spec, arguments) { parsed in
+      let example = try SigningExample.selected(by: parsed)
+      let input = try example?.input ?? SignInput(parsed, environment: ProcessInfo.processInfo.environment)
       let generator = try input.sign()
       let report = SigningReport(generator: generator, example: example)
       print(parsed.flag("json") ? report.json() : report.text(), terminator: "")
-      if let example = example, generator.signature != example.publishedSignature {
+      if let example, generator.signature != example.publishedSignature {
         Output.error("the signature differs from the published \(example.publishedSignature)")
         return 1
       }
       return 0
-    } catch {
-      Output.error("\(error)")
-      return 1
     }
   }
 }

@@ -9,11 +9,6 @@ struct SignInput {
   var token: Credentials?
   var options: OAuthSignatureGenerator.Options
 
-  /// A failure that is not wrong usage, such as an unreadable file.
-  struct Failure: Error, CustomStringConvertible {
-    let description: String
-  }
-
   init(_ arguments: ParsedArguments, environment: [String: String]) throws {
     guard let url = arguments.value("url") else { throw UsageError("missing --url") }
     guard let consumerKey = arguments.value("consumer-key") else { throw UsageError("missing --consumer-key") }
@@ -21,7 +16,7 @@ struct SignInput {
     let method = try Self.signatureMethod(arguments.value("signature-method"))
     var privateKey: RSAPrivateKey? = nil
     if let path = arguments.value("private-key") {
-      privateKey = try RSAPrivateKey(pem: Self.readText(path, what: "private key"))
+      privateKey = try RSAPrivateKey(pem: InputFiles.readText(path, what: "private key"))
     } else if method.usesRSA {
       throw UsageError("\(method.rawValue) needs --private-key FILE")
     }
@@ -34,24 +29,7 @@ struct SignInput {
       throw UsageError("--token-secret needs --token")
     }
 
-    let bodySources = ["body", "body-file", "form"].filter(arguments.has)
-    if bodySources.count > 1 {
-      throw UsageError("give only one of --body, --body-file and --form (got --\(bodySources.joined(separator: " and --")))")
-    }
-    var body: Data? = nil
-    var contentType = arguments.value("content-type")
-    if let text = arguments.value("body") {
-      body = Data(text.utf8)
-    } else if let path = arguments.value("body-file") {
-      body = try Self.readData(path, what: "body")
-    } else if arguments.has("form") {
-      let pairs = try arguments.values("form").map { pair throws(UsageError) -> OAuthParameter in
-        guard let equals = pair.firstIndex(of: "=") else { throw UsageError("--form takes NAME=VALUE, not \"\(pair)\"") }
-        return OAuthParameter(String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
-      }
-      body = Data(OAuthFormEncoding.encode(pairs).utf8)
-      contentType = contentType ?? "application/x-www-form-urlencoded"
-    }
+    let (body, contentType) = try RequestBodyInput.read(arguments)
 
     let bodyHash: OAuthDigestAlgorithm?
     switch (arguments.flag("body-hash"), arguments.value("body-hash-algorithm")?.uppercased()) {
@@ -96,21 +74,5 @@ struct SignInput {
     } catch {
       throw UsageError(error.description)
     }
-  }
-
-  private static func readData(_ path: String, what: String) throws -> Data {
-    do {
-      return try Data(contentsOf: URL(fileURLWithPath: path))
-    } catch {
-      throw Failure(description: "cannot read the \(what) file \(path): \((error as NSError).localizedDescription)")
-    }
-  }
-
-  private static func readText(_ path: String, what: String) throws -> String {
-    let data = try readData(path, what: what)
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw Failure(description: "the \(what) file \(path) is not text; give a PEM file")
-    }
-    return text
   }
 }

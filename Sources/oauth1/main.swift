@@ -3,5 +3,5 @@ import Foundation
 
 /// `oauth1`: shows every stage of OAuth 1.0a signing for one request.
 let arguments = Array(CommandLine.arguments.dropFirst())
-let status = OAuth1Command.run(arguments)
+let status = await OAuth1Command.run(arguments)
 exit(status)

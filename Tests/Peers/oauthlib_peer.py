@@ -12,6 +12,7 @@ stage oauthlib computes on its own:
   signature        the sign_* function of the method over that base string
   client_signature the oauth_signature that oauthlib's own Client puts in the Authorization
                    header for the same request, nonce and timestamp
+  client_authorization  that whole header, for the verifier tests
 """
 import json
 import sys
@@ -84,7 +85,7 @@ def client_signature(case):
     _, signed_headers, _ = client.sign(case["url"], http_method=case["method"], body=case.get("body"), headers=headers)
     fields = dict(oauth1.rfc5849.utils.parse_authorization_header(signed_headers["Authorization"]))
     body_hash = fields.get("oauth_body_hash")
-    return unquote(fields["oauth_signature"]), unquote(body_hash) if body_hash else None
+    return unquote(fields["oauth_signature"]), unquote(body_hash) if body_hash else None, signed_headers["Authorization"]
 
 
 def main():
@@ -97,7 +98,7 @@ def main():
             result["error"] = f"stages: {type(error).__name__}: {error}"
         if case.get("client", True):
             try:
-                result["client_signature"], result["client_body_hash"] = client_signature(case)
+                result["client_signature"], result["client_body_hash"], result["client_authorization"] = client_signature(case)
             except Exception as error:
                 result["client_error"] = f"{type(error).__name__}: {error}"
         results.append(result)

@@ -37,6 +37,14 @@ enum OpenSSLBackend: CryptoBackend {
     return bytes
   }
 
+  static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    guard a.count == b.count else { return false }
+    guard !a.isEmpty else { return true }
+    return a.withUnsafeBytes { left in
+      b.withUnsafeBytes { right in CRYPTO_memcmp(left.baseAddress, right.baseAddress, a.count) == 0 }
+    }
+  }
+
   static func md(_ algorithm: OAuthDigestAlgorithm) -> OpaquePointer? {
     switch algorithm {
     case .sha1: return EVP_sha1()

@@ -25,6 +25,9 @@ public struct RSAPrivateKey: Sendable {
   /// The key size in bits.
   public var bits: Int { Int(EVP_PKEY_get_bits(key.pointer)) }
 
+  /// The matching public key, to verify what this key signs.
+  public var publicKey: RSAPublicKey { RSAPublicKey(key: key) }
+
   /// Signs `message` with RSASSA-PKCS1-v1_5 over `digest`.
   func sign(_ message: some Collection<UInt8>, digest: OAuthDigestAlgorithm) throws(OAuthError) -> [UInt8] {
     guard let context = EVP_MD_CTX_new() else { throw OpenSSLBackend.failure("RSA signing") }
@@ -53,6 +56,8 @@ public struct RSAPrivateKey: Sendable {
 /// ```
 public struct RSAPublicKey: Sendable {
   let key: EVPKey
+
+  init(key: EVPKey) { self.key = key }
 
   public init(pem: String) throws(OAuthError) {
     if pem.contains("-----BEGIN CERTIFICATE-----") {

@@ -1,0 +1,53 @@
+/// Where a verifier finds the secrets of the credentials a request names: a database, a
+/// cache, a configuration file. Both lookups are asynchronous so they can go to a store.
+///
+/// ```swift
+/// struct Accounts: OAuthCredentialLookup {
+///   func consumer(forKey key: String) async throws -> OAuthConsumer? {
+///     try await database.consumerSecret(key).map { OAuthConsumer(secret: $0) }
+///   }
+///   func tokenSecret(forToken token: String, consumerKey: String) async throws -> String? {
+///     try await database.tokenSecret(token, issuedTo: consumerKey)
+///   }
+/// }
+/// ```
+public protocol OAuthCredentialLookup: Sendable {
+  /// The consumer with this key, or `nil` if there is none.
+  func consumer(forKey key: String) async throws -> OAuthConsumer?
+  /// The secret of a token issued to the consumer, or `nil` if the token is unknown, expired
+  /// or revoked.
+  func tokenSecret(forToken token: String, consumerKey: String) async throws -> String?
+}
+
+/// What a verifier needs to know about a consumer: its shared secret (HMAC and PLAINTEXT)
+/// and/or its RSA public key (RSA methods).
+public struct OAuthConsumer: Sendable {
+  public var secret: String?
+  public var rsaPublicKey: RSAPublicKey?
+
+  public init(secret: String? = nil, rsaPublicKey: RSAPublicKey? = nil) {
+    self.secret = secret
+    self.rsaPublicKey = rsaPublicKey
+  }
+}
+
+/// Credentials held in memory: for tests, tools and small services.
+///
+/// ```swift
+/// let lookup = InMemoryCredentialLookup(
+///   consumers: ["app-key": OAuthConsumer(secret: "app-secret")],
+///   tokens: ["user-token": "user-secret"])
+/// ```
+public struct InMemoryCredentialLookup: OAuthCredentialLookup {
+  public var consumers: [String: OAuthConsumer]
+  /// Token → secret, valid for every consumer.
+  public var tokens: [String: String]
+
+  public init(consumers: [String: OAuthConsumer], tokens: [String: String] = [:]) {
+    self.consumers = consumers
+    self.tokens = tokens
+  }
+
+  public func consumer(forKey key: String) async throws -> OAuthConsumer? { consumers[key] }
+  public func tokenSecret(forToken token: String, consumerKey: String) async throws -> String? { tokens[token] }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import PercentEncoding
+
+/// Verifies OAuth 1.0a requests on the provider's side: recomputes the signature through the
+/// same stages as signing and checks everything else RFC 5849 asks of a server.
+///
+/// Checks, in this order (the first failure is reported):
+/// 1. protocol parameters present once, in one place (header, query or form body), header
+///    well-formed with only `oauth_*` fields → `parameter_rejected`;
+/// 2. `oauth_version`, when present, is 1.0 → `version_rejected`;
+/// 3. required parameters present → `parameter_absent`;
+/// 4. signature method known and allowed (PLAINTEXT only over https unless allowed) →
+///    `signature_method_rejected`;
+/// 5. timestamp within ±`maxClockSkew` → `timestamp_refused` (with the accepted range);
+/// 6. consumer known → `consumer_key_unknown`; 7. token known → `token_rejected`;
+/// 8. signature, compared in constant time → `signature_invalid` (with our base string);
+/// 9. nonce not seen before → `nonce_used` (recorded only for requests that passed 1–8, so
+///    unsigned garbage cannot fill the store).
+///
+/// ```swift
+/// let verifier = OAuthVerifier(credentials: InMemoryCredentialLookup(
+///   consumers: ["app-key": OAuthConsumer(secret: "app-secret")], tokens: ["user-token": "user-secret"]))
+/// let verified = try await verifier.verify(
+///   OAuthRequest(method: "GET", url: "https://api.example.com/items?page=2"),
+///   authorization: request.headers["Authorization"])
+/// print(verified.consumerKey, verified.token ?? "-")
+/// ```
+public struct OAuthVerifier: Sendable {
+  public struct Options: Sendable {
+    /// The methods accepted; the others are `signature_method_rejected`.
+    public var allowedSignatureMethods: Set<OAuthSignatureMethod>
+    /// PLAINTEXT sends the secrets themselves, so by default it is accepted over https only.
+    public var allowPlaintextOverHTTP: Bool
+    /// How far `oauth_timestamp` may be from the verifier's clock, in seconds.
+    public var maxClockSkew: Int64
+    public var clock: any OAuthClock
+
+    public init(
+      allowedSignatureMethods: Set<OAuthSignatureMethod> = Set(OAuthSignatureMethod.allCases),
+      allowPlaintextOverHTTP: Bool = false, maxClockSkew: Int64 = 300, clock: any OAuthClock = SystemClock()
+    ) {
+      self.allowedSignatureMethods = allowedSignatureMethods
+      self.allowPlaintextOverHTTP = allowPlaintextOverHTTP
+      self.maxClockSkew = maxClockSkew
+      self.clock = clock
+    }
+  }
+
+  public let credentials: any OAuthCredentialLookup
+  public let nonceStore: any OAuthNonceStore
+  public let options: Options
+
+  public init(credentials: any OAuthCredentialLookup, nonceStore: (any OAuthNonceStore)? = nil, options: Options = Options()) {
+    self.credentials = credentials
+    self.options = options
+    self.nonceStore = nonceStore ?? InMemoryNonceStore(window: 2 * options.maxClockSkew, clock: options.clock)
+  }
+
+  /// Verifies `request` (the URL as received, with its raw query; the body and content type;
+  /// the `Host` header if it differs from the URL) with its `Authorization` header, if any.
+  public func verify(_ request: OAuthRequest, authorization: String?) async throws(OAuthVerificationError) -> VerifiedRequest {
+    let located = try ProtocolParameters.locate(request: request, authorization: authorization)
+    let oauth = located.values
+
+    if let version = oauth["oauth_version"], version != "1.0" {
+      throw OAuthVerificationError(.versionRejected, advice: "oauth_version is \"\(version)\"; only 1.0 is supported")
+    }
+    guard let methodName = oauth["oauth_signature_method"] else {
+      let all = ["oauth_consumer_key", "oauth_signature_method", "oauth_signature", "oauth_timestamp", "oauth_nonce"]
+      throw absent(all.filter { oauth[$0] == nil }, in: oauth)
+    }
+    let method: OAuthSignatureMethod
+    do {
+      method = try OAuthSignatureMethod(name: methodName)
+    } catch {
+      throw OAuthVerificationError(.signatureMethodRejected, advice: "the signature method \"\(methodName)\" is not supported")
+    }
+    var required = ["oauth_consumer_key", "oauth_signature"]
+    if method != .plaintext { required += ["oauth_timestamp", "oauth_nonce"] }
+    let missing = required.filter { oauth[$0] == nil }
+    if !missing.isEmpty { throw absent(missing, in: oauth) }
+    let consumerKey = oauth["oauth_consumer_key"]!, signature = oauth["oauth_signature"]!
+
+    guard options.allowedSignatureMethods.contains(method) else {
+      throw OAuthVerificationError(.signatureMethodRejected, advice: "\(method.rawValue) is not accepted here; use one of \(options.allowedSignatureMethods.map(\.rawValue).sorted().joined(separator: ", "))")
+    }
+    let components: OAuthURLComponents
+    do {
+      components = try OAuthURLComponents(request.url, requireHTTP: true)
+    } catch {
+      throw OAuthVerificationError(.parameterRejected, advice: "the request URL cannot be verified: \(error)")
+    }
+    if method == .plaintext && components.scheme != "https" && !options.allowPlaintextOverHTTP {
+      throw OAuthVerificationError(.signatureMethodRejected, advice: "PLAINTEXT sends the secrets in clear and is accepted over https only")
+    }
+
+    var timestamp: Int64?
+    if let text = oauth["oauth_timestamp"] {
+      let now = options.clock.secondsSince1970()
+      let window = (now - options.maxClockSkew)...(now + options.maxClockSkew)
+      guard let value = Int64(text), value >= 0 else {
+        throw OAuthVerificationError(.parameterRejected, advice: "oauth_timestamp \"\(text)\" is not a number of seconds", parameters: ["oauth_timestamp"])
+      }
+      guard window.contains(value) else {
+        throw OAuthVerificationError(.timestampRefused, advice: "oauth_timestamp \(value) is \(value - now) s from the server's clock; the accepted window is ±\(options.maxClockSkew) s. Check the sender's clock", acceptableTimestamps: window)
+      }
+      timestamp = value
+    }
+
+    let consumer: OAuthConsumer?
+    do { consumer = try await credentials.consumer(forKey: consumerKey) } catch {
+      throw OAuthVerificationError(.consumerKeyUnknown, advice: "the consumer key could not be looked up: \(error)")
+    }
+    guard let consumer else {
+      throw OAuthVerificationError(.consumerKeyUnknown, advice: "no consumer has the key \"\(consumerKey)\"")
+    }
+    let token = oauth["oauth_token"]
+    var tokenSecret: String?
+    if let token {
+      do { tokenSecret = try await credentials.tokenSecret(forToken: token, consumerKey: consumerKey) } catch {
+        throw OAuthVerificationError(.tokenRejected, advice: "the token could not be looked up: \(error)")
+      }
+      guard tokenSecret != nil else {
+        throw OAuthVerificationError(.tokenRejected, advice: "the token \"\(token)\" is unknown, expired or revoked")
+      }
+    }
+
+    let computation = try Self.baseString(request: request, components: components, protocolParameters: located.signed)
+    try checkSignature(signature, method: method, baseString: computation.baseString, consumer: consumer, tokenSecret: tokenSecret)
+
+    if let nonce = oauth["oauth_nonce"], let timestamp {
+      guard await nonceStore.insert(nonce: nonce, timestamp: timestamp, consumerKey: consumerKey, token: token) else {
+        throw OAuthVerificationError(.nonceUsed, advice: "this nonce was already used with this timestamp: the request is a replay, or the sender reuses nonces")
+      }
+    }
+    return VerifiedRequest(
+      consumerKey: consumerKey, token: token, signatureMethod: method, realm: located.realm,
+      parameters: computation.parameters.filter { !$0.name.hasPrefix("oauth_") },
+      callback: oauth["oauth_callback"], verifier: oauth["oauth_verifier"], signatureBaseString: computation.baseString)
+  }
+
+  private func absent(_ names: [String], in oauth: [String: String]) -> OAuthVerificationError {
+    OAuthVerificationError(.parameterAbsent, advice: "the request lacks \(names.joined(separator: ", "))", parameters: names)
+  }
+
+  private static func baseString(request: OAuthRequest, components: OAuthURLComponents, protocolParameters: [OAuthParameter]) throws(OAuthVerificationError) -> (baseString: String, parameters: [OAuthParameter]) {
+    var components = components
+    do {
+      if let host = request.host { try components.override(hostHeader: host) }
+      let formBody = request.hasFormBody ? request.body.map { [UInt8]($0) } : nil
+      let parameters = try OAuthParameterCollection.collect(query: components.query, formBody: formBody, protocolParameters: protocolParameters)
+      let baseString = OAuthSignatureBaseString.make(
+        method: request.method, baseStringURI: OAuthBaseStringURI.make(components),
+        normalizedParameters: OAuthParameterNormalization.normalize(parameters))
+      return (baseString, parameters)
+    } catch {
+      throw OAuthVerificationError(.parameterRejected, advice: "the request cannot be verified: \(error)")
+    }
+  }
+
+  private func checkSignature(_ signature: String, method: OAuthSignatureMethod, baseString: String, consumer: OAuthConsumer, tokenSecret: String?) throws(OAuthVerificationError) {
+    let invalid = OAuthVerificationError(
+      .signatureInvalid, advice: "the signature does not match the request; compare the sender's signature base string with the verifier's",
+      signatureBaseString: baseString)
+    if method.usesRSA {
+      guard let key = consumer.rsaPublicKey else {
+        throw OAuthVerificationError(.signatureMethodRejected, advice: "this consumer has no RSA public key, so \(method.rawValue) cannot be verified")
+      }
+      guard let bytes = OAuthBase64.decode(signature),
+            (try? key.isValidSignature(bytes, for: baseString.utf8, digest: method.digest!)) == true else { throw invalid }
+      return
+    }
+    guard let secret = consumer.secret else {
+      throw OAuthVerificationError(.signatureMethodRejected, advice: "this consumer has no shared secret, so \(method.rawValue) cannot be verified")
+    }
+    let key = OAuthSigningKey.make(consumerSecret: secret, tokenSecret: tokenSecret)
+    let expected: [UInt8]
+    let received: [UInt8]
+    if method == .plaintext {
+      expected = Array(key.utf8)
+      received = Array(signature.utf8)
+    } else {
+      guard let digest = try? OAuthSignature.digest(baseString: baseString, method: method, signingKey: key) else { throw invalid }
+      expected = digest
+      received = OAuthBase64.decode(signature) ?? []
+    }
+    guard Crypto.constantTimeEquals(expected, received) else { throw invalid }
+  }
+}
+
+/// What a verified request proved.
+public struct VerifiedRequest: Sendable, Hashable {
+  public let consumerKey: String
+  public let token: String?
+  public let signatureMethod: OAuthSignatureMethod
+  public let realm: String?
+  /// The signed parameters that are not protocol parameters (query and form body).
+  public let parameters: [OAuthParameter]
+  public let callback: String?
+  public let verifier: String?
+  public let signatureBaseString: String
+}

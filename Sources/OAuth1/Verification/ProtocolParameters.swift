@@ -1,0 +1,79 @@
+import PercentEncoding
+
+/// Finds the protocol parameters of a received request in the one place they were sent:
+/// the Authorization header, the query or the form body (RFC 5849, section 3.5).
+struct ProtocolParameters {
+  /// Every `oauth_*` value by name, `oauth_signature` included.
+  var values: [String: String]
+  /// The header's realm.
+  var realm: String?
+  /// The protocol parameters to sign: from the header when they came there (query and form
+  /// body ones are collected with the rest of their source).
+  var signed: [OAuthParameter]
+
+  static func locate(request: OAuthRequest, authorization: String?) throws(OAuthVerificationError) -> ProtocolParameters {
+    var found: [(parameter: OAuthParameter, source: OAuthParameterSource)] = []
+    var realm: String?
+    var fromHeader: [OAuthParameter] = []
+
+    if let authorization, authorization.drop(while: \.isWhitespace).prefix(6).lowercased().hasPrefix("oauth") {
+      let fields: OAuthAuthorizationHeader.Fields
+      do {
+        fields = try OAuthAuthorizationHeader.parse(authorization)
+      } catch {
+        throw OAuthVerificationError(.parameterRejected, advice: "the Authorization header is malformed: \(error)")
+      }
+      let foreign = fields.parameters.map(\.name).filter { !$0.hasPrefix("oauth_") }
+      if !foreign.isEmpty {
+        throw OAuthVerificationError(.parameterRejected, advice: "the Authorization header may carry only oauth_* parameters (and realm); it has \(foreign.joined(separator: ", "))", parameters: foreign)
+      }
+      realm = fields.realm
+      fromHeader = fields.parameters
+      found += fields.parameters.map { ($0, .authorizationHeader) }
+    }
+    do {
+      let components = try OAuthURLComponents(request.url)
+      if let query = components.query {
+        found += try parse(query.utf8, .query)
+      }
+      if request.hasFormBody, let body = request.body {
+        found += try parse(Array(body), .formBody)
+      }
+    } catch let error as OAuthVerificationError {
+      throw error
+    } catch {
+      throw OAuthVerificationError(.parameterRejected, advice: "the request cannot be verified: \(error)")
+    }
+
+    var values: [String: String] = [:]
+    var sources: Set<OAuthParameterSource> = []
+    var duplicates: [String] = []
+    for (parameter, source) in found where parameter.name.hasPrefix("oauth_") {
+      if values.updateValue(parameter.value, forKey: parameter.name) != nil { duplicates.append(parameter.name) }
+      sources.insert(source)
+    }
+    if !duplicates.isEmpty {
+      throw OAuthVerificationError(.parameterRejected, advice: "protocol parameters appear more than once: \(duplicates.joined(separator: ", "))", parameters: duplicates)
+    }
+    if sources.count > 1 {
+      throw OAuthVerificationError(.parameterRejected, advice: "protocol parameters must be sent in one place, not in \(sources.map(\.description).sorted().joined(separator: " and "))", parameters: Array(values.keys).sorted())
+    }
+    return ProtocolParameters(values: values, realm: realm, signed: fromHeader)
+  }
+
+  private static func parse(_ bytes: some Collection<UInt8>, _ source: OAuthParameterSource) throws -> [(parameter: OAuthParameter, source: OAuthParameterSource)] {
+    // parseForm drops oauth_signature; the verifier needs it, so parse the pairs directly.
+    var result: [(parameter: OAuthParameter, source: OAuthParameterSource)] = []
+    for segment in bytes.split(separator: UInt8(ascii: "&")) {
+      let equals = segment.firstIndex(of: UInt8(ascii: "="))
+      let name = PercentEncoding.decode(String(decoding: segment[..<(equals ?? segment.endIndex)], as: UTF8.self), plusAsSpace: true)
+      guard let name, name.hasPrefix("oauth_") else { continue }
+      let raw = equals.map { String(decoding: segment[segment.index(after: $0)...], as: UTF8.self) } ?? ""
+      guard let value = PercentEncoding.decode(raw, plusAsSpace: true) else {
+        throw OAuthVerificationError(.parameterRejected, advice: "\(name) in the \(source) is not UTF-8", parameters: [name])
+      }
+      result.append((OAuthParameter(name, value), source))
+    }
+    return result
+  }
+}

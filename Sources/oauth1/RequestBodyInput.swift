@@ -1,0 +1,60 @@
+import CommandLineSupport
+import Foundation
+import OAuth1
+
+/// The body options both commands share: `--body`, `--body-file`, `--form` and `--content-type`.
+enum RequestBodyInput {
+  static let options: [OptionSpec] = [
+    .value("body", placeholder: "TEXT", help: "The raw request body."),
+    .value("body-file", placeholder: "FILE", help: "Read the raw body from FILE (for large bodies)."),
+    .value("content-type", placeholder: "TYPE", help: "Content-Type of the body."),
+    .repeatable("form", placeholder: "NAME=VALUE", help: "A form parameter (decoded); builds a form body."),
+  ]
+
+  /// The body and its content type; `--form` sets `application/x-www-form-urlencoded` unless a
+  /// content type is given.
+  static func read(_ arguments: ParsedArguments) throws -> (body: Data?, contentType: String?) {
+    let sources = ["body", "body-file", "form"].filter(arguments.has)
+    if sources.count > 1 {
+      throw UsageError("give only one of --body, --body-file and --form (got --\(sources.joined(separator: " and --")))")
+    }
+    var contentType = arguments.value("content-type")
+    if let text = arguments.value("body") {
+      return (Data(text.utf8), contentType)
+    }
+    if let path = arguments.value("body-file") {
+      return (try InputFiles.readData(path, what: "body"), contentType)
+    }
+    guard arguments.has("form") else { return (nil, contentType) }
+    let pairs = try arguments.values("form").map { pair throws(UsageError) -> OAuthParameter in
+      guard let equals = pair.firstIndex(of: "=") else { throw UsageError("--form takes NAME=VALUE, not \"\(pair)\"") }
+      return OAuthParameter(String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
+    }
+    contentType = contentType ?? "application/x-www-form-urlencoded"
+    return (Data(OAuthFormEncoding.encode(pairs).utf8), contentType)
+  }
+}
+
+/// Reading the files options name, with errors that say which file and why.
+enum InputFiles {
+  /// A failure that is not wrong usage, such as an unreadable file.
+  struct Failure: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  static func readData(_ path: String, what: String) throws -> Data {
+    do {
+      return try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+      throw Failure(description: "cannot read the \(what) file \(path): \((error as NSError).localizedDescription)")
+    }
+  }
+
+  static func readText(_ path: String, what: String) throws -> String {
+    let data = try readData(path, what: what)
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw Failure(description: "the \(what) file \(path) is not text; give a PEM file")
+    }
+    return text
+  }
+}

@@ -1,0 +1,95 @@
+import CommandLineSupport
+import Foundation
+import OAuth1
+
+/// `oauth1 verify`: checks a received request's signature (and timestamp) like a provider would,
+/// and says which check failed, with the base string the verifier computed.
+enum VerifyCommand {
+  static let spec = CommandSpec(
+    name: "oauth1 verify",
+    summary: "Verify an OAuth 1.0a request as a provider would; exit 0 and print \"valid\", or exit 1 and say which check failed.",
+    options: [
+      CommandRunner.method,
+      .value("url", placeholder: "URL", help: "The absolute URL as received, with its raw query (may carry the oauth_* parameters)."),
+      .value("authorization", placeholder: "HEADER", help: "The Authorization header (OAuth ...), if the parameters came there."),
+    ] + RequestBodyInput.options + [
+      CommandRunner.host,
+      .value("consumer-key", placeholder: "KEY", help: "Accept only this consumer key (default: the request's)."),
+      CommandRunner.consumerSecret,
+      CommandRunner.tokenSecret,
+      .value("public-key", placeholder: "FILE", help: "PEM RSA public key or certificate, for the RSA methods."),
+      .value("now", placeholder: "SECONDS", help: "The verifier's clock (default: now)."),
+      .value("max-skew", placeholder: "SECONDS", help: "Accepted timestamp distance (default 300)."),
+      .flag("allow-plaintext-over-http", help: "Accept PLAINTEXT over http (it sends the secrets in clear)."),
+      CommandRunner.version,
+    ],
+    discussion: """
+      Example:
+        oauth1 verify --method POST --url 'https://api.x.com/1.1/statuses/update.json?include_entities=true' \\
+          --form 'status=Hello' --authorization 'OAuth oauth_consumer_key="...", ...' \\
+          --consumer-secret SECRET --token-secret SECRET
+      """)
+
+  static func run(_ arguments: [String]) async -> Int32 {
+    await CommandRunner.run(spec, arguments) { parsed in
+      guard let url = parsed.value("url") else { throw UsageError("missing --url") }
+      let environment = ProcessInfo.processInfo.environment
+      let consumerSecret = parsed.value("consumer-secret") ?? environment["OAUTH1_CONSUMER_SECRET"]
+      let publicKey = try parsed.value("public-key").map { try RSAPublicKey(pem: InputFiles.readText($0, what: "public key")) }
+      guard consumerSecret != nil || publicKey != nil else {
+        throw UsageError("missing --consumer-secret (or OAUTH1_CONSUMER_SECRET), or --public-key for RSA")
+      }
+      let (body, contentType) = try RequestBodyInput.read(parsed)
+      let request = OAuthRequest(method: parsed.value("method") ?? "GET", url: url, body: body, contentType: contentType, host: parsed.value("host"))
+      let lookup = CommandLineCredentials(
+        consumerKey: parsed.value("consumer-key"), consumer: OAuthConsumer(secret: consumerSecret, rsaPublicKey: publicKey),
+        tokenSecret: parsed.value("token-secret") ?? environment["OAUTH1_TOKEN_SECRET"])
+      var options = OAuthVerifier.Options(allowPlaintextOverHTTP: parsed.flag("allow-plaintext-over-http"))
+      if let now = try parsed.integer("now", in: 0...Int64.max) { options.clock = FixedClock(seconds: now) }
+      if let skew = try parsed.integer("max-skew", in: 0...Int64.max) { options.maxClockSkew = skew }
+      let verifier = OAuthVerifier(credentials: lookup, options: options)
+      do throws(OAuthVerificationError) {
+        let verified = try await verifier.verify(request, authorization: parsed.value("authorization"))
+        print("valid")
+        print("consumer key:     \(verified.consumerKey)")
+        print("token:            \(verified.token ?? "(none)")")
+        print("signature method: \(verified.signatureMethod.rawValue)")
+        return 0
+      } catch {
+        print(describe(error), terminator: "")
+        return 1
+      }
+    }
+  }
+
+  /// The failed check, its advice and what helps compare with the sender.
+  static func describe(_ error: OAuthVerificationError) -> String {
+    var lines = ["invalid: \(error.problem.rawValue)", error.advice]
+    if let range = error.acceptableTimestamps { lines.append("accepted timestamps: \(range.lowerBound)...\(range.upperBound)") }
+    if !error.parameters.isEmpty { lines.append("parameters: \(error.parameters.joined(separator: ", "))") }
+    if let baseString = error.signatureBaseString {
+      lines += ["signature base string computed here (compare it with the sender's):", baseString]
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The one consumer and token given on the command line.
+  struct CommandLineCredentials: OAuthCredentialLookup {
+    let consumerKey: String?
+    let consumer: OAuthConsumer
+    let tokenSecret: String?
+
+    func consumer(forKey key: String) async throws -> OAuthConsumer? {
+      consumerKey == nil || consumerKey == key ? consumer : nil
+    }
+
+    func tokenSecret(forToken token: String, consumerKey: String) async throws -> String? {
+      tokenSecret
+    }
+  }
+
+  struct FixedClock: OAuthClock {
+    let seconds: Int64
+    func secondsSince1970() -> Int64 { seconds }
+  }
+}

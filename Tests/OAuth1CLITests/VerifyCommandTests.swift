@@ -1,0 +1,85 @@
+import Foundation
+import OAuth1
+import TestSupport
+import Testing
+
+@Suite("oauth1 verify, end to end")
+struct VerifyCommandTests {
+  let consumer = Credentials(key: "app-key", secret: "app-secret-XYZ")
+  let token = Credentials(key: "user-token", secret: "user-secret-XYZ")
+  let now: Int64 = 1_700_000_000
+  let request = OAuthRequest(
+    method: "POST", url: "https://api.example.com/1.1/statuses/update.json?include_entities=true",
+    body: Data("status=Hello%20%2B%20world".utf8), contentType: "application/x-www-form-urlencoded")
+
+  func signed(_ method: OAuthSignatureMethod = .hmacSHA1, privateKey: RSAPrivateKey? = nil) throws -> OAuthSignatureGenerator {
+    try OAuthSignatureGenerator(
+      consumerCredentials: consumer, credentials: token, request: request,
+      options: .init(signatureMethod: method, privateKey: privateKey, nonce: "nonce-1", timestamp: now))
+  }
+
+  var common: [String] {
+    ["verify", "--method", "POST", "--url", request.url, "--body", "status=Hello%20%2B%20world",
+     "--content-type", "application/x-www-form-urlencoded", "--consumer-secret", consumer.secret,
+     "--token-secret", token.secret, "--now", String(now)]
+  }
+
+  @Test func aSignedRequestIsValid() throws {
+    let result = try oauth1(common + ["--authorization", try signed().authorizationHeader])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.hasPrefix("valid\n"))
+    #expect(result.stdout.contains("consumer key:     app-key"))
+  }
+
+  @Test func theQueryFormIsValidToo() throws {
+    let generator = try signed()
+    var arguments = common
+    arguments[arguments.firstIndex(of: request.url)!] = generator.signedURL
+    let result = try oauth1(arguments)
+    #expect(result.status == 0, "\(result.stdout)")
+  }
+
+  @Test func aChangedBodyIsInvalidAndShowsTheBaseString() throws {
+    var arguments = common + ["--authorization", try signed().authorizationHeader]
+    arguments[arguments.firstIndex(of: "status=Hello%20%2B%20world")!] = "status=Hello%20world"
+    let result = try oauth1(arguments)
+    #expect(result.status == 1)
+    #expect(result.stdout.hasPrefix("invalid: signature_invalid\n"))
+    #expect(result.stdout.contains("POST&https%3A%2F%2Fapi.example.com%2F1.1%2Fstatuses%2Fupdate.json&include_entities%3Dtrue%26oauth_consumer_key%3Dapp-key"))
+    for secret in [consumer.secret, token.secret] {
+      #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret), "a secret was printed")
+    }
+  }
+
+  @Test func aStaleTimestampIsRefusedWithTheRange() throws {
+    var arguments = common + ["--authorization", try signed().authorizationHeader, "--max-skew", "60"]
+    arguments[arguments.firstIndex(of: String(now))!] = String(now + 3600)
+    let result = try oauth1(arguments)
+    #expect(result.status == 1)
+    #expect(result.stdout.hasPrefix("invalid: timestamp_refused\n"))
+    #expect(result.stdout.contains("accepted timestamps: 1700003540...1700003660"))
+  }
+
+  @Test func rsaWithAPublicKeyFile() throws {
+    let wiki = try #require(try VectorFile.loadAll().first { $0.name == "oauth-wiki-testcases.json" })
+    let privateKey = try RSAPrivateKey(pem: try #require(wiki.vectors.compactMap(\.input.rsaPrivateKeyPEM).first))
+    let certificate = try temporaryFile(named: "cert.pem", contents: Data(try #require(wiki.vectors.compactMap(\.input.rsaCertificatePEM).first).utf8))
+    defer { try? FileManager.default.removeItem(at: certificate.deletingLastPathComponent()) }
+    let header = try signed(.rsaSHA1, privateKey: privateKey).authorizationHeader
+    let result = try oauth1(["verify", "--method", "POST", "--url", request.url, "--body", "status=Hello%20%2B%20world",
+                             "--content-type", "application/x-www-form-urlencoded", "--public-key", certificate.path,
+                             "--token-secret", token.secret, "--now", String(now), "--authorization", header])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+  }
+
+  @Test func wrongUsage() throws {
+    let missingURL = try oauth1(["verify", "--consumer-secret", "s"])
+    #expect(missingURL.status == 2 && missingURL.stderr.contains("missing --url"))
+    let missingSecret = try oauth1(["verify", "--url", "https://a.example/"])
+    #expect(missingSecret.status == 2 && missingSecret.stderr.contains("missing --consumer-secret"))
+    let help = try oauth1(["help", "verify"])
+    for option in ["--authorization", "--consumer-secret", "--token-secret", "--public-key", "--now", "--max-skew", "--body", "--content-type"] {
+      #expect(help.stdout.contains(option))
+    }
+  }
+}
