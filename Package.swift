@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "OAuthNetworking", targets: ["OAuthNetworking"]),
     .library(name: "XAPI", targets: ["XAPI"]),
     .executable(name: "oauth1", targets: ["oauth1"]),
+    .executable(name: "tweets", targets: ["tweets"]),
   ],
   dependencies: [],
   targets: [
@@ -21,7 +22,7 @@ let package = Package(
     ),
     // RFC 3986 percent-encoding, shared by the signer and the network client.
     .target(name: "PercentEncoding"),
-    // Signing (and, later, verification) of OAuth 1.0a requests. No networking.
+    // Signing and verification of OAuth 1.0a requests. No networking.
     .target(name: "OAuth1", dependencies: ["COpenSSL", "PercentEncoding"]),
     // A generic HTTP client whose side effects live in request behaviors. Knows no OAuth.
     .target(name: "NetworkClient", dependencies: ["PercentEncoding"]),
@@ -29,9 +30,14 @@ let package = Package(
     .target(name: "OAuthNetworking", dependencies: ["OAuth1", "NetworkClient"]),
     // The X (Twitter) API client, v2 and v1.1.
     .target(name: "XAPI", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking"]),
+    // An in-process, offline X API that verifies signatures with OAuthVerifier (tweets --sandbox).
+    .target(name: "XSandbox", dependencies: ["OAuth1", "NetworkClient"]),
+    // The logic of the tweets command: profiles, output formats, exit codes, wiring.
+    .target(name: "TweetsCore", dependencies: ["XAPI", "XSandbox", "OAuthNetworking", "NetworkClient", "OAuth1", "CommandLineSupport"]),
     // The small argument parser shared by the command-line tools.
     .target(name: "CommandLineSupport"),
     .executableTarget(name: "oauth1", dependencies: ["OAuth1", "CommandLineSupport"]),
+    .executableTarget(name: "tweets", dependencies: ["TweetsCore"]),
     // Benchmarks: a program that prints figures, not a test.
     .executableTarget(name: "oauth1-bench", dependencies: ["OAuth1", "NetworkClient"]),
 
@@ -41,6 +47,9 @@ let package = Package(
     .testTarget(name: "NetworkClientTests", dependencies: ["NetworkClient", "TestSupport"]),
     .testTarget(name: "OAuthNetworkingTests", dependencies: ["OAuthNetworking"]),
     .testTarget(name: "XAPITests", dependencies: ["XAPI", "OAuthNetworking", "TestSupport"]),
+    .testTarget(name: "XSandboxTests", dependencies: ["XSandbox", "XAPI", "OAuthNetworking"]),
+    .testTarget(name: "TweetsCoreTests", dependencies: ["TweetsCore"]),
+    .testTarget(name: "TweetsCLITests", dependencies: ["tweets", "TestSupport"]),
     .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
     .testTarget(name: "OAuth1CLITests", dependencies: ["oauth1", "OAuth1", "TestSupport"]),
   ],

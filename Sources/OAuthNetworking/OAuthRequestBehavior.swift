@@ -29,17 +29,22 @@ public struct OAuthRequestBehavior: RequestBehavior {
   public let token: Credentials?
   public let options: OAuthSignatureGenerator.Options
   public let placement: Placement
+  /// Told the signature base string of every request signed (it holds no secret), for
+  /// `--verbose` output and debugging.
+  public let onSign: (@Sendable (_ baseString: String) -> Void)?
 
   public init(
     consumer: Credentials,
     token: Credentials? = nil,
     options: OAuthSignatureGenerator.Options = .init(),
-    placement: Placement = .header
+    placement: Placement = .header,
+    onSign: (@Sendable (_ baseString: String) -> Void)? = nil
   ) {
     self.consumer = consumer
     self.token = token
     self.options = options
     self.placement = placement
+    self.onSign = onSign
   }
 
   public var isSigner: Bool { true }
@@ -47,6 +52,7 @@ public struct OAuthRequestBehavior: RequestBehavior {
   public func modify(_ request: HTTPRequest) async throws -> HTTPRequest {
     let generator = try OAuthSignatureGenerator(
       consumerCredentials: consumer, credentials: token, request: OAuthRequest(request), options: options)
+    onSign?(generator.signatureBaseString)
     var signed = request
     switch placement {
     case .header:

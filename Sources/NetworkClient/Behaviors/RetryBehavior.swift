@@ -27,6 +27,8 @@ public struct RetryBehavior: RequestBehavior {
   public var now: @Sendable () -> Date
   /// A number in 0..<1 for jitter.
   public var jitter: @Sendable () -> Double
+  /// Told before every wait, so a program can say what it is waiting for (on stderr, say).
+  public var onWait: (@Sendable (RetryWait) -> Void)?
 
   public init(
     maxAttempts: Int = 3,
@@ -37,7 +39,8 @@ public struct RetryBehavior: RequestBehavior {
     retryNonIdempotent: Bool = false,
     sleeper: any Sleeper = TaskSleeper(),
     now: @escaping @Sendable () -> Date = { Date() },
-    jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+    onWait: (@Sendable (RetryWait) -> Void)? = nil
   ) {
     self.maxAttempts = max(1, maxAttempts)
     self.maxTotalWait = maxTotalWait
@@ -48,6 +51,7 @@ public struct RetryBehavior: RequestBehavior {
     self.sleeper = sleeper
     self.now = now
     self.jitter = jitter
+    self.onWait = onWait
   }
 
   public func around(_ request: HTTPRequest, send: @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
@@ -63,6 +67,7 @@ public struct RetryBehavior: RequestBehavior {
               waited + delay <= maxTotalWait else {
           throw error
         }
+        onWait?(RetryWait(requestLine: request.requestLine, attempt: attempt, seconds: delay, until: now().addingTimeInterval(delay), error: error))
         do {
           try await sleeper.sleep(seconds: delay)
         } catch {
@@ -92,4 +97,17 @@ public struct RetryBehavior: RequestBehavior {
     let exponential = min(maxBackoff, baseDelay * pow(2, Double(attempt - 1)))
     return exponential * (1 + 0.5 * jitter())
   }
+}
+
+/// A wait before a retry: what failed, and until when the behavior waits.
+public struct RetryWait: Sendable {
+  public let requestLine: String
+  /// The attempt that failed (1 for the first).
+  public let attempt: Int
+  public let seconds: TimeInterval
+  public let until: Date
+  public let error: NetworkError
+
+  /// Whether the wait is for a rate limit (HTTP 429).
+  public var isRateLimit: Bool { error.statusCode == 429 }
 }

@@ -36,13 +36,14 @@ public struct XClient: Sendable {
     transport: any HTTPTransport = URLSessionTransport(),
     retry: RetryBehavior? = RetryBehavior(),
     behaviors: [any RequestBehavior] = [],
-    timeout: TimeInterval = 30
+    timeout: TimeInterval = 30,
+    onSign: (@Sendable (_ baseString: String) -> Void)? = nil
   ) {
     self.baseURL = baseURL
     self.authentication = authentication
     let tracker = RateLimitTracker()
     rateLimits = tracker
-    let chain: [any RequestBehavior] = [retry ?? EmptyRequestBehavior(), tracker] + behaviors + [authentication.behavior]
+    let chain: [any RequestBehavior] = [retry ?? EmptyRequestBehavior(), tracker] + behaviors + [authentication.behavior(onSign: onSign)]
     network = NetworkClient(configuration: RequestConfiguration(
       baseURL: baseURL, defaultBehavior: CombinedRequestBehavior(chain), transport: transport, timeout: timeout))
   }
@@ -70,6 +71,12 @@ public struct XClient: Sendable {
   public func raw(_ request: Request<HTTPResponse>) async throws(XError) -> HTTPResponse {
     try await send(request).value
   }
+
+  /// Like ``raw(_:)``, but a failure keeps the whole ``NetworkError`` (with the response's
+  /// status, headers and body), for tools that show the body of an error response.
+  public func rawResponse(_ request: Request<HTTPResponse>) async throws(NetworkError) -> HTTPResponse {
+    try await network.send(request)
+  }
 }
 
 /// How an ``XClient`` authenticates.
@@ -79,10 +86,10 @@ public enum XAuthentication: Sendable {
   /// App-only: an OAuth 2.0 bearer token (public data only).
   case bearer(String)
 
-  var behavior: any RequestBehavior {
+  func behavior(onSign: (@Sendable (String) -> Void)?) -> any RequestBehavior {
     switch self {
     case .oauth1(let consumer, let token, let options):
-      return OAuthRequestBehavior(consumer: consumer, token: token, options: options)
+      return OAuthRequestBehavior(consumer: consumer, token: token, options: options, onSign: onSign)
     case .bearer(let token):
       return BearerTokenBehavior(token: token)
     }

@@ -1,0 +1,110 @@
+import Foundation
+import NetworkClient
+import OAuth1
+import XAPI
+import XSandbox
+
+/// One run of the tool: the settings, where it writes, the stored profiles, and the client
+/// built from them (for the real API or the sandbox).
+struct Session {
+  let options: GlobalOptions
+  let terminal: Terminal
+  let environment: [String: String]
+  let store: ProfileStore
+  let sandbox: XSandbox?
+
+  init(options: GlobalOptions, terminal: Terminal, environment: [String: String]) {
+    self.options = options
+    self.terminal = terminal
+    self.environment = environment
+    store = ProfileStore(directory: options.configDirectory)
+    sandbox = options.sandbox ? XSandbox() : nil
+  }
+
+  var transport: any HTTPTransport { sandbox ?? URLSessionTransport() }
+
+  /// The stored profile, warning when its file is readable by others.
+  func profile() throws -> Profile? {
+    let profile = try store.profile(named: options.profileName)
+    if profile != nil, let warning = store.permissionWarning() { terminal.err(warning) }
+    return profile
+  }
+
+  /// The app's consumer credentials, each half from the options, then the environment, then
+  /// the profile, then (in the sandbox) the demo app.
+  func consumer(_ profile: Profile?) throws -> Credentials {
+    let demo = sandbox != nil ? XSandbox.demoConsumer : nil
+    if let key = options.consumerKey ?? profile?.consumerKey ?? demo?.key,
+       let secret = options.consumerSecret ?? profile?.consumerSecret ?? demo?.secret {
+      return Credentials(key: key, secret: secret)
+    }
+    throw TweetsFailure("""
+      No consumer key and secret for profile "\(options.profileName)". Give --consumer-key and \
+      --consumer-secret (or X_CONSUMER_KEY and X_CONSUMER_SECRET), then run `tweets login`; \
+      or try everything offline with `tweets --sandbox timeline`.
+      """, exitCode: .authentication)
+  }
+
+  /// The user's access token, each half from the environment, then the profile, then (in the
+  /// sandbox) the demo account.
+  func accessToken(_ profile: Profile?) throws -> Credentials {
+    let demo = sandbox != nil ? XSandbox.demoAccessToken : nil
+    let key = environment["X_ACCESS_TOKEN"] ?? environment["TWITTER_ACCESS_TOKEN"] ?? profile?.accessToken ?? demo?.key
+    let secret = environment["X_ACCESS_TOKEN_SECRET"] ?? environment["TWITTER_ACCESS_TOKEN_SECRET"] ?? profile?.accessTokenSecret ?? demo?.secret
+    if let key, let secret { return Credentials(key: key, secret: secret) }
+    throw TweetsFailure("""
+      Not logged in: profile "\(options.profileName)" has no access token in \(store.file.path). \
+      Run `tweets login` (or set X_ACCESS_TOKEN and X_ACCESS_TOKEN_SECRET).
+      """, exitCode: .authentication)
+  }
+
+  /// A client for the user's account.
+  func client() throws -> (client: XClient, profile: Profile?) {
+    let profile = try profile()
+    let consumer = try consumer(profile)
+    let token = try accessToken(profile)
+    let client = XClient(
+      authentication: .oauth1(consumer: consumer, token: token),
+      baseURL: options.baseURL, transport: transport, retry: retry, behaviors: verboseBehaviors,
+      timeout: options.timeout, onSign: signatureLogger)
+    return (client, profile)
+  }
+
+  /// With `--verbose`, prints each signature base string (it holds no secret).
+  var signatureLogger: (@Sendable (String) -> Void)? {
+    guard options.verbose else { return nil }
+    let terminal = self.terminal
+    return { baseString in terminal.err("[verbose] signature base string: \(baseString)") }
+  }
+
+  /// Waits out rate limits (up to --max-wait, saying so on stderr) unless --no-wait, and retries
+  /// 502/503/504 and transport failures a few times.
+  var retry: RetryBehavior {
+    let terminal = self.terminal
+    return RetryBehavior(
+      maxAttempts: options.noWait ? 3 : 6, maxTotalWait: options.maxWait, baseDelay: 1,
+      retryableStatuses: options.noWait ? [502, 503, 504] : [429, 502, 503, 504],
+      onWait: { wait in
+        let until = ISO8601DateFormatter().string(from: wait.until)
+        if wait.isRateLimit {
+          terminal.err("Rate limited on \(wait.requestLine): waiting \(Int(wait.seconds.rounded(.up))) s, until \(until), for the limit to reset (--no-wait to fail instead).")
+        } else {
+          terminal.err("\(wait.requestLine) failed (\(Self.short(wait.error))); retrying in \(String(format: "%.1f", wait.seconds)) s.")
+        }
+      })
+  }
+
+  var verboseBehaviors: [any RequestBehavior] {
+    guard options.verbose else { return [] }
+    let terminal = self.terminal
+    return [LoggingBehavior(includeHeaders: true) { text in
+      for line in text.split(separator: "\n") { terminal.err("[verbose] \(line)") }
+    }]
+  }
+
+  static func short(_ error: NetworkError) -> String {
+    if let status = error.statusCode { return "HTTP \(status)" }
+    if case .transport = error { return "no response" }
+    return "\(error)"
+  }
+}

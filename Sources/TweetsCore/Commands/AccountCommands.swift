@@ -1,0 +1,112 @@
+import CommandLineSupport
+import Foundation
+import OAuth1
+import OAuthNetworking
+import XAPI
+import XSandbox
+
+/// `tweets login`: the PIN flow, or storing tokens you already have.
+struct LoginCommand: TweetsCommand {
+  let name = "login"
+  var spec: CommandSpec {
+    makeSpec(
+      summary: "Log in with a PIN (or store existing tokens) and save the profile.",
+      options: [
+        .value("pin", placeholder: "PIN", help: "The PIN from the authorize page (default: read from standard input)."),
+        .value("access-token", placeholder: "TOKEN", help: "Store this access token instead of running the PIN flow."),
+        .value("access-token-secret", placeholder: "SECRET", help: "Its secret."),
+      ],
+      discussion: """
+        The consumer key and secret come from --consumer-key/--consumer-secret, X_CONSUMER_KEY/
+        X_CONSUMER_SECRET (TWITTER_* too) or the profile. With --sandbox the built-in demo app is used.
+        """)
+  }
+
+  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    let terminal = session.terminal
+    if arguments.has("access-token") != arguments.has("access-token-secret") {
+      throw UsageError("--access-token and --access-token-secret go together")
+    }
+    let stored = try session.profile()
+    let consumer = try session.consumer(stored)
+
+    let account: (token: Credentials, userID: String?, username: String?)
+    if let token = arguments.value("access-token") {
+      let secret = arguments.value("access-token-secret") ?? ""
+      let client = XClient(
+        authentication: .oauth1(consumer: consumer, token: Credentials(key: token, secret: secret)),
+        baseURL: session.options.baseURL, transport: session.transport, retry: session.retry, behaviors: session.verboseBehaviors,
+        timeout: session.options.timeout)
+      let me = try await client.v2.me()
+      account = (Credentials(key: token, secret: secret), me.id, me.username)
+    } else {
+      let login = XLogin(consumer: consumer, baseURL: session.options.baseURL, transport: session.transport)
+      let pending = try await login.start()
+      terminal.err("Open this page, authorize the app, and type the PIN it shows:")
+      terminal.err("  \(pending.authorizeURL.absoluteString)")
+      if let sandbox = session.sandbox, let pin = sandbox.pin(forRequestToken: pending.temporary.credentials.key) {
+        terminal.err("(sandbox: there is no browser here; the page would show the PIN \(pin))")
+      }
+      let pin: String
+      if let given = arguments.value("pin") {
+        pin = given
+      } else {
+        terminal.writeError("PIN: ")
+        guard let line = terminal.readLine(), !line.trimmingCharacters(in: .whitespaces).isEmpty else {
+          throw TweetsFailure("no PIN given (type it, or pass --pin)", exitCode: .usage)
+        }
+        pin = line
+      }
+      let tokens = try await login.finish(pending, pin: pin)
+      account = (tokens.credentials, tokens.userID, tokens.screenName)
+    }
+
+    var profile = stored ?? Profile()
+    profile.consumerKey = consumer.key
+    profile.consumerSecret = consumer.secret
+    profile.accessToken = account.token.key
+    profile.accessTokenSecret = account.token.secret
+    profile.userID = account.userID
+    profile.username = account.username
+    try session.store.save(profile, as: session.options.profileName)
+    terminal.out("Logged in as @\(account.username ?? "?") (profile \"\(session.options.profileName)\", saved in \(session.store.file.path))")
+    return .success
+  }
+}
+
+/// `tweets logout`: forgets the profile's credentials.
+struct LogoutCommand: TweetsCommand {
+  let name = "logout"
+  var spec: CommandSpec { makeSpec(summary: "Remove the profile's stored credentials.") }
+
+  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    if try session.store.remove(session.options.profileName) {
+      session.terminal.out("Logged out: removed profile \"\(session.options.profileName)\" from \(session.store.file.path)")
+    } else {
+      session.terminal.out("No profile \"\(session.options.profileName)\" was stored; nothing to do.")
+    }
+    return .success
+  }
+}
+
+/// `tweets whoami`: the account the credentials belong to.
+struct WhoamiCommand: TweetsCommand {
+  let name = "whoami"
+  var spec: CommandSpec { makeSpec(summary: "Show the account the stored credentials belong to.") }
+
+  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    let (client, _) = try session.client()
+    let user = session.options.api == .v1 ? try await client.v1.verifyCredentials() : try await client.v2.me()
+    switch session.options.format {
+    case .text:
+      session.terminal.out("@\(user.username) (\(user.name)), id \(user.id)")
+    case .json, .jsonl:
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys]
+      session.terminal.out(String(decoding: try encoder.encode(user), as: UTF8.self))
+    case .csv:
+      session.terminal.out("id,username,name\r\n\(user.id),\(TweetWriter.csvField(user.username)),\(TweetWriter.csvField(user.name))")
+    }
+    return .success
+  }
+}

@@ -1,0 +1,157 @@
+import CommandLineSupport
+import Foundation
+import NetworkClient
+import XAPI
+
+/// `tweets timeline [USERNAME]`: a user's tweets, or the home timeline.
+struct TimelineCommand: TweetsCommand {
+  let name = "timeline"
+  var spec: CommandSpec {
+    makeSpec(
+      summary: "Show a user's tweets, or your home timeline without a name.",
+      positionals: [PositionalSpec("username", help: "Whose tweets (with or without @).", optional: true)])
+  }
+
+  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    let (client, profile) = try session.client()
+    let options = session.options
+    let username = arguments.positionals.first.map { $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }
+    let pages: TweetPages
+    switch options.api {
+    case .v2:
+      var fields = TimelineOptions(sinceID: options.sinceID, untilID: options.untilID)
+      fields.userFields = ["username", "name"]
+      if let username {
+        let user = try await client.v2.user(username: username)
+        pages = client.v2.userTweets(userID: user.id, options: fields, limit: options.limit)
+      } else {
+        let id: String
+        if let stored = profile?.userID, session.environment["X_ACCESS_TOKEN"] == nil { id = stored } else { id = try await client.v2.me().id }
+        pages = client.v2.homeTimeline(userID: id, options: fields, limit: options.limit)
+      }
+    case .v1:
+      let v1 = V1TimelineOptions(sinceID: options.sinceID, maxID: options.untilID.flatMap(V1TimelineOptions.inclusive(before:)))
+      pages = username.map { client.v1.userTimeline(screenName: $0, options: v1, limit: options.limit) }
+        ?? client.v1.homeTimeline(options: v1, limit: options.limit)
+    }
+    try await TweetStream.print(pages, session)
+    return .success
+  }
+}
+
+/// `tweets search QUERY`.
+struct SearchCommand: TweetsCommand {
+  let name = "search"
+  var spec: CommandSpec {
+    makeSpec(summary: "Search recent tweets.", positionals: [PositionalSpec("query", help: "The query (X's search syntax).", variadic: true)])
+  }
+
+  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    let query = arguments.positionals.joined(separator: " ")
+    guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("the query is empty") }
+    let (client, _) = try session.client()
+    let options = session.options
+    let pages = options.api == .v2
+      ? client.v2.searchRecent(query: query, options: TimelineOptions(sinceID: options.sinceID, untilID: options.untilID), limit: options.limit)
+      : client.v1.search(query: query, options: V1TimelineOptions(sinceID: options.sinceID, maxID: options.untilID.flatMap(V1TimelineOptions.inclusive(before:))), limit: options.limit)
+    try await TweetStream.print(pages, session)
+    return .success
+  }
+}
+
+/// `tweets show ID...`.
+struct ShowCommand: TweetsCommand {
+  let name = "show"
+  var spec: CommandSpec {
+    makeSpec(summary: "Show tweets by id.", positionals: [PositionalSpec("id", help: "Tweet ids.", variadic: true)])
+  }
+
+  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    let ids = arguments.positionals
+    if let bad = ids.first(where: { $0.isEmpty || $0.count > 19 || !$0.allSatisfy(\.isASCIIDigit) }) {
+      throw UsageError("\"\(bad)\" is not a tweet id")
+    }
+    let (client, _) = try session.client()
+    let writer = TweetWriter(format: session.options.format, terminal: session.terminal)
+    var missing: [String] = []
+    switch session.options.api {
+    case .v2:
+      for start in stride(from: 0, to: ids.count, by: 100) {
+        let lookup = try await client.v2.tweets(ids: Array(ids[start..<min(start + 100, ids.count)]))
+        lookup.tweets.forEach(writer.write)
+        for problem in lookup.errors {
+          missing.append(problem.resourceID ?? problem.value ?? "?")
+          session.terminal.err("tweets: \(problem.description)")
+        }
+      }
+    case .v1:
+      for id in ids {
+        let result: Result<Tweet, XError>
+        do { result = .success(try await client.v1.show(id: id)) } catch { result = .failure(error) }
+        switch result {
+        case .success(let tweet):
+          writer.write(tweet)
+        case .failure(.notFound(let message)):
+          missing.append(id)
+          session.terminal.err("tweets: \(id): \(message)")
+        case .failure(let error):
+          writer.finish()
+          throw error
+        }
+      }
+    }
+    writer.finish()
+    return missing.isEmpty ? .success : .notFound
+  }
+}
+
+/// `tweets post TEXT`.
+struct PostCommand: TweetsCommand {
+  let name = "post"
+  var spec: CommandSpec {
+    makeSpec(summary: "Post a tweet.", positionals: [PositionalSpec("text", help: "The text (words are joined with spaces).", variadic: true)])
+  }
+
+  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    let text = arguments.positionals.joined(separator: " ")
+    guard !text.isEmpty else { throw UsageError("the text is empty") }
+    let (client, profile) = try session.client()
+    var tweet = session.options.api == .v2 ? try await client.v2.post(text: text) : try await client.v1.updateStatus(text)
+    // v2 answers with the id and text only; the author is the profile's account when it is known.
+    if tweet.author == nil, let id = profile?.userID {
+      tweet.author = Author(id: id, username: profile?.username)
+    }
+    let writer = TweetWriter(format: session.options.format, terminal: session.terminal)
+    writer.write(tweet)
+    writer.finish()
+    return .success
+  }
+}
+
+/// Streams pages to the output as they arrive; with `--all` on a terminal, says how far it got.
+enum TweetStream {
+  static func print(_ pages: TweetPages, _ session: Session) async throws {
+    let writer = TweetWriter(format: session.options.format, terminal: session.terminal)
+    let progress = session.options.limit == nil && session.terminal.isInteractive
+    var pageCount = 0
+    do {
+      for try await page in pages {
+        pageCount += 1
+        page.tweets.forEach(writer.write)
+        for problem in page.partialErrors { session.terminal.err("tweets: \(problem.description)") }
+        if progress { session.terminal.err("… \(writer.written) tweets, \(pageCount) pages") }
+      }
+    } catch {
+      writer.finish()
+      throw error
+    }
+    writer.finish()
+  }
+}
+
+extension V1TimelineOptions {
+  /// v1.1's `max_id` is inclusive; `--until-id` is not.
+  static func inclusive(before id: String) -> String? {
+    UInt64(id).flatMap { $0 > 0 ? String($0 - 1) : nil }
+  }
+}

@@ -1,0 +1,70 @@
+import NetworkClient
+import OAuthNetworking
+import XAPI
+
+/// The exit statuses of `tweets`, documented in its help and the README.
+public enum ExitCode: Int32, Sendable, CaseIterable {
+  case success = 0
+  /// A network failure or anything unexpected.
+  case failure = 1
+  /// Wrong usage: an unknown command or option, a bad value.
+  case usage = 2
+  /// Authentication or permission: bad keys, revoked token, clock skew, access tier, no profile.
+  case authentication = 3
+  case notFound = 4
+  /// Rate limited, and not waiting (`--no-wait`, or the reset is beyond `--max-wait`).
+  case rateLimited = 5
+  /// The server kept failing (5xx) after retries.
+  case serverError = 6
+
+  static let documentation = """
+    Exit status: 0 success; 1 network or unexpected error; 2 usage error; 3 authentication or
+    permission failure (keys, token, clock, access tier, no stored profile); 4 not found;
+    5 rate limited; 6 server error after retries.
+    """
+
+  /// The status for an API error.
+  public static func `for`(_ error: XError) -> ExitCode {
+    switch error {
+    case .couldNotAuthenticate, .invalidOrExpiredToken, .timestampOutOfBounds, .badAuthenticationData, .accessLevel,
+      .clientNotEnrolled, .creditsDepleted:
+      return .authentication
+    case .rateLimited:
+      return .rateLimited
+    case .notFound:
+      return .notFound
+    case .duplicate:
+      return .failure
+    case .api(let status, _, _), .unexpectedResponse(let status, _):
+      if status >= 500 { return .serverError }
+      if status == 401 || status == 403 { return .authentication }
+      if status == 404 { return .notFound }
+      if status == 429 { return .rateLimited }
+      return .failure
+    case .network(let error):
+      if case .httpStatus(let failure) = error, failure.statusCode >= 500 { return .serverError }
+      return .failure
+    }
+  }
+
+  /// The status for a failure of the login flow.
+  public static func `for`(_ error: OAuthFlowError) -> ExitCode {
+    switch error {
+    case .rejected(_, let status, _): return status >= 500 ? .serverError : .authentication
+    case .callbackNotConfirmed, .malformedResponse, .network: return .failure
+    }
+  }
+}
+
+/// A failure the tool reports itself: its message (never with a secret) and exit status.
+public struct TweetsFailure: Error, Sendable, CustomStringConvertible {
+  public let message: String
+  public let exitCode: ExitCode
+
+  public init(_ message: String, exitCode: ExitCode) {
+    self.message = message
+    self.exitCode = exitCode
+  }
+
+  public var description: String { message }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import XAPI
+
+/// The output formats of `tweets`.
+public enum OutputFormat: String, Sendable, CaseIterable {
+  /// For people: author, relative time, text, id and counts.
+  case text
+  /// One JSON array of tweets.
+  case json
+  /// One JSON tweet per line.
+  case jsonl
+  /// A header row, then one row per tweet.
+  case csv
+}
+
+/// Writes tweets as they arrive, in one format, so that memory does not grow with `--all`.
+///
+/// ```swift
+/// let writer = TweetWriter(format: .jsonl, terminal: terminal)
+/// for try await tweet in pages.tweets() { writer.write(tweet) }
+/// writer.finish()
+/// ```
+public final class TweetWriter {
+  public let format: OutputFormat
+  let terminal: Terminal
+  let now: Date
+  private var count = 0
+
+  public init(format: OutputFormat, terminal: Terminal, now: Date = Date()) {
+    self.format = format
+    self.terminal = terminal
+    self.now = now
+  }
+
+  /// How many tweets were written.
+  public var written: Int { count }
+
+  public func write(_ tweet: Tweet) {
+    switch format {
+    case .text:
+      terminal.writeOut((count > 0 ? "\n" : "") + Self.text(tweet, now: now, color: terminal.useColor) + "\n")
+    case .json:
+      terminal.writeOut((count == 0 ? "[\n  " : ",\n  ") + Self.json(tweet))
+    case .jsonl:
+      terminal.writeOut(Self.json(tweet) + "\n")
+    case .csv:
+      if count == 0 { terminal.writeOut(Self.csvHeader + "\r\n") }
+      terminal.writeOut(Self.csv(tweet) + "\r\n")
+    }
+    count += 1
+  }
+
+  /// Closes what the format needs closed (the JSON array, a CSV with only its header).
+  public func finish() {
+    switch format {
+    case .json: terminal.writeOut(count == 0 ? "[]\n" : "\n]\n")
+    case .csv: if count == 0 { terminal.writeOut(Self.csvHeader + "\r\n") }
+    case .text, .jsonl: break
+    }
+  }
+
+  // MARK: - Formats
+
+  static func json(_ tweet: Tweet) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    // Encoding strings, numbers and dates cannot fail.
+    return (try? encoder.encode(tweet)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+  }
+
+  static let csvHeader = "id,created_at,author_id,author_username,author_name,text,retweets,replies,likes,quotes"
+
+  static func csv(_ tweet: Tweet) -> String {
+    let date = tweet.createdAt.map { ISO8601DateFormatter().string(from: $0) } ?? ""
+    let fields: [String] = [
+      tweet.id, date, tweet.author?.id ?? "", tweet.author?.username ?? "", tweet.author?.name ?? "", tweet.text,
+      tweet.metrics.map { String($0.retweets) } ?? "", tweet.metrics?.replies.map(String.init) ?? "",
+      tweet.metrics.map { String($0.likes) } ?? "", tweet.metrics?.quotes.map(String.init) ?? "",
+    ]
+    return fields.map(csvField).joined(separator: ",")
+  }
+
+  /// RFC 4180: quote a field with a comma, quote or line break, doubling inner quotes.
+  static func csvField(_ field: String) -> String {
+    guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+    return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+
+  static func text(_ tweet: Tweet, now: Date, color: Bool) -> String {
+    let bold = color ? "\u{1B}[1m" : "", dim = color ? "\u{1B}[2m" : "", reset = color ? "\u{1B}[0m" : ""
+    var header = ""
+    if let author = tweet.author {
+      header = "\(bold)@\(author.username ?? author.id)\(reset)"
+      if let name = author.name, !name.isEmpty { header += " \(name)" }
+    }
+    if let date = tweet.createdAt { header += (header.isEmpty ? "" : " · ") + relative(date, now: now) }
+    var footer = "id \(tweet.id)"
+    if let metrics = tweet.metrics {
+      footer += " · " + count(metrics.retweets, "retweet") + " · " + count(metrics.likes, "like")
+      if let replies = metrics.replies { footer += " · " + count(replies, "reply", plural: "replies") }
+    }
+    let body = tweet.text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+    return [header, body, "  \(dim)\(footer)\(reset)"].filter { !$0.isEmpty }.joined(separator: "\n")
+  }
+
+  static func count(_ number: Int, _ singular: String, plural: String? = nil) -> String {
+    "\(number) \(number == 1 ? singular : plural ?? singular + "s")"
+  }
+
+  /// "now", "42s", "5m", "3h", "6d", then the date.
+  static func relative(_ date: Date, now: Date) -> String {
+    let seconds = Int(now.timeIntervalSince(date))
+    switch seconds {
+    case ..<0: return ISO8601DateFormatter().string(from: date)
+    case 0..<5: return "now"
+    case 5..<60: return "\(seconds)s"
+    case 60..<3600: return "\(seconds / 60)m"
+    case 3600..<86_400: return "\(seconds / 3600)h"
+    case 86_400..<(7 * 86_400): return "\(seconds / 86_400)d"
+    default:
+      let formatter = DateFormatter()
+      formatter.locale = Locale(identifier: "en_US_POSIX")
+      formatter.timeZone = TimeZone(identifier: "UTC")
+      formatter.dateFormat = "yyyy-MM-dd"
+      return formatter.string(from: date)
+    }
+  }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+/// The credentials file: one JSON object of named profiles, `credentials.json` in the config
+/// directory.
+///
+/// The file is created with mode 0600 in a 0700 directory and replaced atomically (written to a
+/// temporary file in the same directory, flushed, then renamed over the old one), so a crash or
+/// a kill while saving leaves either the old file or the new one, never a truncated one.
+///
+/// ```swift
+/// let store = ProfileStore(directory: URL(fileURLWithPath: "/home/me/.config/tweets"))
+/// try store.save(Profile(consumerKey: "k", consumerSecret: "s"), as: "default")
+/// ```
+public struct ProfileStore: Sendable {
+  public let directory: URL
+  public var file: URL { directory.appendingPathComponent("credentials.json") }
+
+  struct Contents: Codable {
+    var profiles: [String: Profile]
+  }
+
+  public init(directory: URL) {
+    self.directory = directory
+  }
+
+  /// The default directory: `$TWEETS_CONFIG_DIR`, else `$XDG_CONFIG_HOME/tweets`, else
+  /// `~/.config/tweets`.
+  public static func defaultDirectory(environment: [String: String]) -> URL {
+    if let explicit = environment["TWEETS_CONFIG_DIR"], !explicit.isEmpty { return URL(fileURLWithPath: explicit) }
+    if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty { return URL(fileURLWithPath: xdg).appendingPathComponent("tweets") }
+    let home = environment["HOME"] ?? NSHomeDirectory()
+    return URL(fileURLWithPath: home).appendingPathComponent(".config/tweets")
+  }
+
+  /// The profile stored under `name`, or `nil`.
+  public func profile(named name: String) throws -> Profile? {
+    try load().profiles[name]
+  }
+
+  /// The names of the stored profiles.
+  public func names() throws -> [String] {
+    try load().profiles.keys.sorted()
+  }
+
+  public func save(_ profile: Profile, as name: String) throws {
+    var contents = try load()
+    contents.profiles[name] = profile
+    try write(contents)
+  }
+
+  /// Removes a profile; `false` when there was none.
+  @discardableResult
+  public func remove(_ name: String) throws -> Bool {
+    var contents = try load()
+    guard contents.profiles.removeValue(forKey: name) != nil else { return false }
+    try write(contents)
+    return true
+  }
+
+  /// A warning when the file can be read by others than its owner, else `nil`.
+  public func permissionWarning() -> String? {
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
+          let mode = (attributes[.posixPermissions] as? NSNumber)?.uint16Value, mode & 0o077 != 0 else { return nil }
+    return "warning: \(file.path) can be read by other users (mode \(String(mode, radix: 8))); run: chmod 600 \(file.path)"
+  }
+
+  // MARK: - Reading and writing
+
+  func load() throws -> Contents {
+    guard FileManager.default.fileExists(atPath: file.path) else { return Contents(profiles: [:]) }
+    let data: Data
+    do {
+      data = try Data(contentsOf: file)
+    } catch {
+      throw TweetsFailure("cannot read \(file.path): \((error as NSError).localizedDescription)", exitCode: .failure)
+    }
+    do {
+      return try JSONDecoder().decode(Contents.self, from: data)
+    } catch {
+      throw TweetsFailure("\(file.path) is not a valid credentials file (\(Self.reason(error))); fix it or remove it and log in again", exitCode: .failure)
+    }
+  }
+
+  func write(_ contents: Contents) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    let data = try encoder.encode(contents)
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      try Self.atomicWrite(data, to: file)
+    } catch let failure as TweetsFailure {
+      throw failure
+    } catch {
+      throw TweetsFailure("cannot write \(file.path): \((error as NSError).localizedDescription)", exitCode: .failure)
+    }
+  }
+
+  /// Writes `data` to a new 0600 file next to `file`, syncs it, and renames it over `file`.
+  static func atomicWrite(_ data: Data, to file: URL) throws {
+    let temporary = file.deletingLastPathComponent()
+      .appendingPathComponent(".\(file.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+    guard descriptor >= 0 else {
+      throw TweetsFailure("cannot create \(temporary.path): \(String(cString: strerror(errno)))", exitCode: .failure)
+    }
+    var written = 0
+    let ok = data.withUnsafeBytes { buffer -> Bool in
+      while written < buffer.count {
+        let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+        if result < 0 { if errno == EINTR { continue }; return false }
+        written += result
+      }
+      return fsync(descriptor) == 0
+    }
+    close(descriptor)
+    guard ok, rename(temporary.path, file.path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      unlink(temporary.path)
+      throw TweetsFailure("cannot save \(file.path): \(reason)", exitCode: .failure)
+    }
+  }
+
+  static func reason(_ error: any Error) -> String {
+    if case .dataCorrupted(let context) = error as? DecodingError { return context.debugDescription }
+    return "\(error)"
+  }
+}

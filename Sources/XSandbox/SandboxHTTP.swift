@@ -1,0 +1,177 @@
+import Foundation
+import OAuth1
+
+/// A response under construction: status, headers in order, body.
+struct SandboxResponse: Sendable {
+  var status: Int
+  var headers: [(String, String)]
+  var body: Data
+
+  init(status: Int, contentType: String?, body: Data, headers: [(String, String)] = []) {
+    self.status = status
+    self.headers = (contentType.map { [("Content-Type", $0)] } ?? []) + headers
+    self.body = body
+  }
+
+  static let v1ContentType = "application/json;charset=utf-8"
+  static let v2ContentType = "application/json; charset=utf-8"
+  static let htmlContentType = "text/html; charset=utf-8"
+  static let textContentType = "text/plain; charset=utf-8"
+
+  /// A v1.1 (and OAuth-endpoint) JSON answer, `/` escaped as X does.
+  static func v1(_ status: Int, _ json: JSON, headers: [(String, String)] = []) -> SandboxResponse {
+    SandboxResponse(status: status, contentType: v1ContentType, body: json.encoded(escapingSlashes: true), headers: headers)
+  }
+
+  /// A v2 JSON answer.
+  static func v2(_ status: Int, _ json: JSON, headers: [(String, String)] = []) -> SandboxResponse {
+    SandboxResponse(status: status, contentType: v2ContentType, body: json.encoded(), headers: headers)
+  }
+
+  static func html(_ status: Int, _ text: String) -> SandboxResponse {
+    SandboxResponse(status: status, contentType: htmlContentType, body: Data(text.utf8))
+  }
+
+  static func text(_ status: Int, _ text: String, contentType: String = textContentType) -> SandboxResponse {
+    SandboxResponse(status: status, contentType: contentType, body: Data(text.utf8))
+  }
+}
+
+/// X's error bodies, verbatim.
+enum XBodies {
+  static func v1Errors(_ code: Int, _ message: String) -> JSON {
+    .object([("errors", .array([.object([("code", .int(code)), ("message", .string(message))])]))])
+  }
+
+  static let badAuthentication = v1Errors(215, "Bad Authentication data.")
+  static let couldNotAuthenticate = v1Errors(32, "Could not authenticate you.")
+  static let invalidToken = v1Errors(89, "Invalid or expired token.")
+  static let timestampOutOfBounds = v1Errors(135, "Timestamp out of bounds.")
+  static let pageDoesNotExist = v1Errors(34, "Sorry, that page does not exist.")
+  static let rateLimitExceeded = JSON.object([("errors", .array([.object([("message", .string("Rate limit exceeded")), ("code", .int(88))])]))])
+
+  static func problem(title: String, detail: String, type: String = "about:blank", status: Int) -> JSON {
+    .object([("title", .string(title)), ("type", .string(type)), ("status", .int(status)), ("detail", .string(detail))])
+  }
+
+  static let unauthorized = problem(title: "Unauthorized", detail: "Unauthorized", status: 401)
+  static let forbidden = problem(title: "Forbidden", detail: "Forbidden", status: 403)
+  static let tooManyRequests = JSON.object([
+    ("title", .string("Too Many Requests")), ("detail", .string("Too Many Requests")), ("type", .string("about:blank")), ("status", .int(429)),
+  ])
+  static let appOnlyForbidden = problem(
+    title: "Unsupported Authentication",
+    detail: "Authenticating with OAuth 2.0 Application-Only is forbidden for this endpoint.  Supported authentication types are [OAuth 1.0a User Context, OAuth 2.0 User Context].",
+    type: "https://api.twitter.com/2/problems/unsupported-authentication", status: 403)
+  static let duplicate = JSON.object([
+    ("detail", .string("You are not allowed to create a Tweet with duplicate content.")), ("type", .string("about:blank")),
+    ("title", .string("Forbidden")), ("status", .int(403)),
+  ])
+  static let tooLong = JSON.object([
+    ("detail", .string("Your Tweet text is too long. For more information on how Twitter determines text length see https://github.com/twitter/twitter-text.")),
+    ("type", .string("about:blank")), ("title", .string("Forbidden")), ("status", .int(403)),
+  ])
+
+  private static let invalidRequestTail: [(String, JSON)] = [
+    ("title", .string("Invalid Request")), ("detail", .string("One or more parameters to your request was invalid.")),
+    ("type", .string("https://api.twitter.com/2/problems/invalid-request")),
+  ]
+
+  /// A v2 400 about one query parameter.
+  static func invalidRequest(_ parameter: String, _ values: [String], _ message: String) -> JSON {
+    .object([("errors", .array([.object([
+      ("parameters", .object([(parameter, .array(values.map(JSON.string)))])), ("message", .string(message)),
+    ])]))] + invalidRequestTail)
+  }
+
+  /// A v2 400 about the body.
+  static func invalidBody(_ message: String) -> JSON {
+    .object([("errors", .array([.object([("message", .string(message))])]))] + invalidRequestTail)
+  }
+
+  static let jsonRequired = JSON.object([
+    ("errors", .array([.object([("parameters", .object([])), ("message", .string("Requests with bodies must have content-type of application/json."))])])),
+  ] + invalidRequestTail)
+
+  /// A v2 partial error (`resource-not-found`), inside a 200.
+  static func notFound(_ value: String, resourceType: String, parameter: String, detail: String) -> JSON {
+    .object([
+      ("value", .string(value)), ("detail", .string(detail)), ("title", .string("Not Found Error")),
+      ("resource_type", .string(resourceType)), ("parameter", .string(parameter)), ("resource_id", .string(value)),
+      ("type", .string("https://api.twitter.com/2/problems/resource-not-found")),
+    ])
+  }
+
+  static let verifierError = "Error processing your OAuth request: Invalid oauth_verifier parameter"
+
+  static let notFoundPage = """
+    <!DOCTYPE html>
+    <html lang="en"><head><meta charset="utf-8"><title>Twitter / ?</title></head>
+    <body><div class="errorpage-body-content"><h1>Nothing to see here</h1>
+    <p>Sorry, that page doesn\u{2019}t exist! <a href="https://twitter.com/">Back to home</a></p>
+    <img src="https://abs.twimg.com/errors/logo46x38.png" alt="poodle"></div></body></html>
+
+    """
+}
+
+/// The parts of a request URL the sandbox routes on, percent-decoded.
+struct SandboxURL {
+  /// The path as sent (still encoded), from its first `/2/`, `/1.1/` or `/oauth/` on, so a base
+  /// URL with a path of its own (`https://proxy.example/x-api/`) works too.
+  let path: String
+  /// The path's segments after the leading `/`, each decoded.
+  let segments: [String]
+  /// Query pairs in order, decoded (`+` as space, like a form).
+  let query: [(String, String)]
+
+  init?(_ url: URL) {
+    guard let components = URLComponents(string: url.absoluteString) else { return nil }
+    var path = components.percentEncodedPath
+    if !Self.isAPIPath(path) {
+      for marker in ["/2/", "/1.1/", "/oauth/"] {
+        if let range = path.range(of: marker) {
+          path = String(path[range.lowerBound...])
+          break
+        }
+      }
+    }
+    self.path = path
+    segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
+      OAuthPercentEncoding.decode($0) ?? String($0)
+    }
+    query = Self.pairs(components.percentEncodedQuery ?? "")
+  }
+
+  private static func isAPIPath(_ path: String) -> Bool {
+    path.hasPrefix("/2/") || path.hasPrefix("/1.1/") || path.hasPrefix("/oauth/")
+  }
+
+  /// `a=1&b=x+y` → `[("a", "1"), ("b", "x y")]`; blank values kept.
+  static func pairs(_ text: String) -> [(String, String)] {
+    text.split(separator: "&").map { pair in
+      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      let name = OAuthPercentEncoding.decode(parts[0], plusAsSpace: true) ?? String(parts[0])
+      let value = parts.count > 1 ? OAuthPercentEncoding.decode(parts[1], plusAsSpace: true) ?? String(parts[1]) : ""
+      return (name, value)
+    }
+  }
+}
+
+extension Array where Element == (String, String) {
+  /// Name → value, the first occurrence winning (as X reads repeated parameters).
+  var firstValues: [String: String] {
+    var result: [String: String] = [:]
+    for (name, value) in self where result[name] == nil { result[name] = value }
+    return result
+  }
+}
+
+/// The media type of a `Content-Type` value, lowercased, without parameters.
+func mediaType(_ contentType: String?) -> String {
+  (contentType ?? "").split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+}
+
+/// `^[0-9]{1,19}$`: what X accepts as an id.
+func isID(_ text: String) -> Bool {
+  (1...19).contains(text.utf8.count) && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import OAuth1
+
+/// A request token waiting for its PIN.
+struct PendingRequestToken: Sendable {
+  let secret: String
+  let verifier: String
+  let callback: String
+}
+
+/// A rate-limit window of one endpoint for one caller.
+struct RateCounter: Sendable {
+  var limit: Int
+  var remaining: Int
+  var reset: Int64
+}
+
+/// Everything the sandbox remembers, behind one lock: tweets, tokens, counters, statistics.
+/// Members marked "lock held" may only be called inside ``locked(_:)``; nothing awaits inside.
+final class SandboxStore: @unchecked Sendable {
+  private let lock = NSLock()
+
+  // Guarded by `lock`.
+  /// Newest first.
+  var tweets: [SandboxTweet]
+  var requestTokens: [String: PendingRequestToken] = [:]
+  /// Access tokens issued by this instance (the demo token too); issued tokens are also
+  /// recognized without this table, see ``SandboxTokens``.
+  var accessTokens: [String: (secret: String, userID: String)] = [:]
+  var counters: [String: RateCounter] = [:]
+  var verified = 0
+  var rejected = 0
+  var rejections: [String: Int] = [:]
+
+  init(tweets: [SandboxTweet], demoToken: Credentials) {
+    self.tweets = tweets
+    accessTokens[demoToken.key] = (demoToken.secret, SandboxData.mainUserID)
+  }
+
+  func locked<Result>(_ body: (SandboxStore) throws -> Result) rethrows -> Result {
+    try lock.withLock { try body(self) }
+  }
+
+  // MARK: - Lock held
+
+  func reject(_ reason: String) {
+    rejected += 1
+    rejections[reason, default: 0] += 1
+  }
+
+  /// The secret and owner of an access token, or `nil`.
+  func accessToken(_ token: String) -> (secret: String, userID: String)? {
+    if let entry = accessTokens[token] { return entry }
+    return SandboxTokens.issued(token)
+  }
+
+  func tweet(id: String) -> SandboxTweet? {
+    guard isID(id), let value = UInt64(id) else { return nil }
+    return tweets.first { $0.id == value }
+  }
+
+  func tweets(of userID: String) -> [SandboxTweet] {
+    tweets.filter { $0.authorID == userID }
+  }
+
+  /// Adds a tweet at the top, or returns `nil` for a duplicate of one of the author's.
+  func post(_ text: String, by userID: String, now: Int64) -> SandboxTweet? {
+    guard !tweets.contains(where: { $0.authorID == userID && $0.text == text }) else { return nil }
+    let top = tweets.map(\.id).max() ?? SandboxData.firstID
+    let tweet = SandboxTweet(id: top + 1000, text: text, authorID: userID, createdAt: now)
+    tweets.insert(tweet, at: 0)
+    return tweet
+  }
+
+  /// Counts a request against `endpoint`'s window for `identity`: whether it is allowed, and
+  /// the `x-rate-limit-*` headers to send either way.
+  func takeRateLimit(_ endpoint: String, limit: Int, identity: String, now: Int64) -> (allowed: Bool, headers: [(String, String)]) {
+    let key = endpoint + " " + identity
+    var counter = counters[key] ?? RateCounter(limit: limit, remaining: limit, reset: now + SandboxStore.window)
+    if now >= counter.reset { counter = RateCounter(limit: limit, remaining: limit, reset: now + SandboxStore.window) }
+    let allowed = counter.remaining > 0
+    if allowed { counter.remaining -= 1 }
+    counters[key] = counter
+    return (allowed, [
+      ("x-rate-limit-limit", String(counter.limit)), ("x-rate-limit-remaining", String(counter.remaining)),
+      ("x-rate-limit-reset", String(counter.reset)),
+    ])
+  }
+
+  /// X's rate-limit window, in seconds.
+  static let window: Int64 = 900
+}
+
+/// Access tokens the PIN flow issues: `1001-<random><tag>`, whose tag and secret are keyed
+/// hashes of the rest. Any sandbox recognizes them without a table, so a token obtained with
+/// `tweets --sandbox login` still works in the next `tweets --sandbox` process, while a made-up
+/// token is unknown (code 89).
+enum SandboxTokens {
+  private static let issuerKey = "xsandbox-token-issuer-v1"
+  private static let randomLength = 22
+  private static let tagLength = 8
+
+  static func issue(for userID: String) -> Credentials {
+    let body = userID + "-" + randomString(length: randomLength)
+    let key = body + tag(body)
+    return Credentials(key: key, secret: secret(key))
+  }
+
+  /// The secret and owner of an issued token, or `nil` if `token` is not one.
+  static func issued(_ token: String) -> (secret: String, userID: String)? {
+    guard let dash = token.firstIndex(of: "-") else { return nil }
+    let userID = String(token[..<dash])
+    let rest = token[token.index(after: dash)...]
+    guard SandboxData.usersByID[userID] != nil, rest.count == randomLength + tagLength else { return nil }
+    let expected = tag(String(token.dropLast(tagLength)))
+    guard expected.count == tagLength, token.hasSuffix(expected) else { return nil }
+    return (secret(token), userID)
+  }
+
+  static func randomString(length: Int, alphabet: String = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") -> String {
+    let characters = Array(alphabet)
+    var generator = SystemRandomNumberGenerator()
+    return String((0..<length).map { _ in characters.randomElement(using: &generator)! })
+  }
+
+  private static func mac(_ message: String) -> [UInt8] {
+    // HMAC-SHA256 cannot fail for a shared secret; an empty digest would only weaken the tag.
+    (try? OAuthSignature.digest(baseString: message, method: .hmacSHA256, signingKey: issuerKey)) ?? []
+  }
+
+  private static func tag(_ body: String) -> String {
+    String(mac("tag:" + body).map { String($0 & 0x0F, radix: 16) }.joined().prefix(tagLength))
+  }
+
+  private static func secret(_ token: String) -> String {
+    String(OAuthBase64.encode(mac("secret:" + token) + mac("secret2:" + token)).filter { $0.isLetter || $0.isNumber }.prefix(45))
+  }
+}
+
+/// The credentials the verifier may use for one request: the demo consumer, and the access
+/// tokens (resources) or the pending request tokens (`/oauth/access_token`).
+struct SandboxCredentialLookup: OAuthCredentialLookup {
+  enum Tokens: Sendable { case access, request }
+
+  let store: SandboxStore
+  let consumer: Credentials
+  let tokens: Tokens
+
+  func consumer(forKey key: String) async throws -> OAuthConsumer? {
+    key == consumer.key ? OAuthConsumer(secret: consumer.secret) : nil
+  }
+
+  func tokenSecret(forToken token: String, consumerKey: String) async throws -> String? {
+    store.locked { store in
+      switch tokens {
+      case .access: return store.accessToken(token)?.secret
+      case .request: return store.requestTokens[token]?.secret
+      }
+    }
+  }
+}

@@ -1,0 +1,320 @@
+import Foundation
+import NetworkClient
+import OAuth1
+
+/// An offline imitation of the X (Twitter) API that runs inside the process: a transport that
+/// answers requests itself instead of sending them, so `tweets --sandbox` (and tests) can use
+/// every command with no network, no developer account and no real keys.
+///
+/// It is strict where X is strict, so that what works against it works against X: every
+/// request's OAuth 1.0a signature is checked with the package's own ``OAuthVerifier``, against
+/// the full URL as sent (scheme, host and port included), and a bad one is refused with X's
+/// own status and body (codes 32, 89, 135, 215, or v2's `Unauthorized` problem). Endpoints,
+/// JSON shapes, parameter ranges, paging tokens, duplicate checks and rate limits follow X.
+///
+/// The data is generated and deterministic: @sandbox_user (1001, the account every token
+/// belongs to), @swift_lang (1002) and @oauth_fan (1003), each with `tweetsPerUser` tweets a
+/// minute apart ending a couple of minutes before the clock's "now". Tweets posted through it
+/// are kept in memory for the instance's lifetime. Safe to share between tasks.
+///
+/// ```swift
+/// let sandbox = XSandbox()
+/// let client = XClient(
+///   authentication: .oauth1(consumer: XSandbox.demoConsumer, token: XSandbox.demoAccessToken),
+///   transport: sandbox)
+/// let me = try await client.v2.me()                        // @sandbox_user
+/// for try await tweet in client.v2.homeTimeline(userID: me.id, limit: 20).tweets() {
+///   print(tweet.author?.username ?? "?", tweet.text)
+/// }
+/// print(sandbox.stats)                                     // (verified: 2, rejected: 0)
+/// ```
+public final class XSandbox: HTTPTransport, Sendable {
+  /// The app credentials the sandbox knows, so it works at once without a developer account.
+  ///
+  /// ```swift
+  /// let login = XLogin(consumer: XSandbox.demoConsumer, transport: XSandbox())
+  /// ```
+  public static let demoConsumer = Credentials(key: "sandbox-consumer-key", secret: "sandbox-consumer-secret")
+
+  /// A ready access token of @sandbox_user (1001), so user-context calls work without the PIN
+  /// flow first.
+  ///
+  /// ```swift
+  /// let auth = XAuthentication.oauth1(consumer: XSandbox.demoConsumer, token: XSandbox.demoAccessToken)
+  /// ```
+  public static let demoAccessToken = Credentials(key: "1001-sandbox-access-token", secret: "sandbox-access-token-secret")
+
+  /// The app-only bearer token the sandbox accepts, to try app-only reads (search, lookups);
+  /// like X, it refuses it for `/2/users/me`, home timelines and writes.
+  ///
+  /// ```swift
+  /// let app = XClient(authentication: .bearer(XSandbox.demoBearerToken), transport: XSandbox())
+  /// ```
+  public static let demoBearerToken = "sandbox-bearer-token"
+
+  let clock: any OAuthClock
+  let store: SandboxStore
+  let nonceStore: InMemoryNonceStore
+  let verifierOptions: OAuthVerifier.Options
+
+  /// A sandbox whose "now" is `clock`'s: it dates the generated tweets and the `Date` headers,
+  /// checks `oauth_timestamp` (±300 s, as X) and runs the rate-limit windows, so a fixed clock
+  /// gives reproducible answers.
+  ///
+  /// ```swift
+  /// struct Fixed: OAuthClock { func secondsSince1970() -> Int64 { 1_714_564_800 } }
+  /// let sandbox = XSandbox(clock: Fixed(), tweetsPerUser: 25)
+  /// ```
+  public init(clock: any OAuthClock = SystemClock(), tweetsPerUser: Int = 60) {
+    self.clock = clock
+    let now = clock.secondsSince1970()
+    store = SandboxStore(tweets: SandboxData.tweets(perUser: tweetsPerUser, newest: now - 120), demoToken: Self.demoAccessToken)
+    verifierOptions = OAuthVerifier.Options(allowPlaintextOverHTTP: true, maxClockSkew: 300, clock: clock)
+    nonceStore = InMemoryNonceStore(window: 600, clock: clock)
+  }
+
+  /// Answers `request` as X would, without any network: the ``HTTPTransport`` requirement, so
+  /// the sandbox plugs in wherever a transport goes. Routes on the URL's path only, so any base
+  /// URL works. Throws only `CancellationError` for a cancelled task.
+  ///
+  /// ```swift
+  /// let response = try await XSandbox().send(HTTPRequest(method: .get, url: URL(string: "https://api.x.com/2/users/me")!))
+  /// response.statusCode  // 401: not signed
+  /// ```
+  public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    try Task.checkCancellation()
+    let now = clock.secondsSince1970()
+    let answer = await respond(to: request, now: now)
+    let headers = [("Date", SandboxDates.http(now))] + answer.headers + [("Content-Length", String(answer.body.count))]
+    return HTTPResponse(
+      statusCode: answer.status, headers: HTTPHeaders(headers), body: request.method == .head ? Data() : answer.body,
+      request: request)
+  }
+
+  /// The PIN the sandbox's authorize page shows for a request token, or `nil` if the token is
+  /// unknown or already exchanged: how a program (or test) plays the user who reads the PIN.
+  ///
+  /// ```swift
+  /// let login = XLogin(consumer: XSandbox.demoConsumer, transport: sandbox)
+  /// let pending = try await login.start()
+  /// let pin = sandbox.pin(forRequestToken: pending.temporary.credentials.key)!
+  /// let account = try await login.finish(pending, pin: pin)
+  /// ```
+  public func pin(forRequestToken token: String) -> String? {
+    store.locked { $0.requestTokens[token]?.verifier }
+  }
+
+  /// How many OAuth 1.0a requests passed every check and how many requests were refused for
+  /// their authentication, for tests and `--verbose`.
+  ///
+  /// ```swift
+  /// _ = try? await client.v2.me()
+  /// print(sandbox.stats.rejected)  // 1 if the consumer secret was wrong
+  /// ```
+  public var stats: (verified: Int, rejected: Int) {
+    store.locked { ($0.verified, $0.rejected) }
+  }
+
+  /// Why requests were refused, by reason (`signature_invalid`, `timestamp_refused`,
+  /// `token_rejected`, `missing_auth`, `bad_verifier`, `app_only_forbidden`, ...), to tell a
+  /// user more than X would.
+  ///
+  /// ```swift
+  /// sandbox.rejections  // ["signature_invalid": 1]
+  /// ```
+  public var rejections: [String: Int] {
+    store.locked { $0.rejections }
+  }
+
+  // MARK: - Answering
+
+  func respond(to request: HTTPRequest, now: Int64) async -> SandboxResponse {
+    guard let url = SandboxURL(request.url) else { return .html(404, XBodies.notFoundPage) }
+    let method = request.method.rawValue
+    let family: SandboxFamily
+    if url.path.hasPrefix("/2/") {
+      family = .v2
+    } else if url.path.hasPrefix("/1.1/") {
+      family = .v1
+    } else if url.path == "/oauth/request_token" || url.path == "/oauth/access_token" {
+      family = .oauth
+    } else {
+      if method == "GET" || method == "HEAD", url.path == "/oauth/authorize" || url.path == "/oauth/authenticate" {
+        return authorizePage(token: url.query.firstValues["oauth_token"] ?? "")
+      }
+      return .html(404, XBodies.notFoundPage)
+    }
+
+    let caller: SandboxCaller
+    switch await authenticate(request, url: url, family: family) {
+    case .caller(let who): caller = who
+    case .denied(let response): return response
+    }
+    if family == .oauth { return oauthEndpoint(method: method, path: url.path, caller: caller) }
+
+    guard let (route, captures) = SandboxRoute.find(method: method, segments: url.segments) else {
+      return family == .v1 ? .v1(404, XBodies.pageDoesNotExist) : .html(404, XBodies.notFoundPage)
+    }
+    if caller.kind == .bearer && !route.bearerOK {
+      store.locked { $0.reject("app_only_forbidden") }
+      if family == .v1 && method != "GET" {
+        return .v1(403, XBodies.v1Errors(220, "Your credentials do not allow access to this resource."))
+      }
+      return .v2(403, XBodies.appOnlyForbidden)
+    }
+    if let allowed = route.allowed {
+      for (name, value) in url.query where !name.hasPrefix("oauth_") && !allowed.contains(name) {
+        return .v2(400, XBodies.invalidRequest(name, [value], "The query parameter [\(name)] is not one of [\(allowed.joined(separator: ","))]"))
+      }
+    }
+    let context = RouteContext(
+      method: method, params: url.query, query: url.query.firstValues, body: request.body,
+      contentType: request.headers["Content-Type"], caller: caller, family: family, now: now, captures: captures)
+    return store.locked { store in
+      guard let limit = route.limit else { return route.handler(store, context) }
+      let (allowed, headers) = store.takeRateLimit(route.name, limit: limit, identity: caller.identity, now: now)
+      guard allowed else {
+        return family == .v2 ? .v2(429, XBodies.tooManyRequests, headers: headers) : .v1(429, XBodies.rateLimitExceeded, headers: headers)
+      }
+      var response = route.handler(store, context)
+      response.headers += headers
+      return response
+    }
+  }
+
+  // MARK: - Authentication
+
+  enum Authentication {
+    case caller(SandboxCaller)
+    case denied(SandboxResponse)
+  }
+
+  /// How a refusal is worded: X's answers differ by cause and by API.
+  enum Refusal { case missing, signature, token, timestamp, verifier }
+
+  func deny(_ family: SandboxFamily, reason: String, _ refusal: Refusal) -> Authentication {
+    store.locked { $0.reject(reason) }
+    switch refusal {
+    case .timestamp: return .denied(.v1(401, XBodies.timestampOutOfBounds))
+    case .verifier: return .denied(.text(401, XBodies.verifierError))
+    default: break
+    }
+    if family == .v2 { return .denied(.v2(401, XBodies.unauthorized)) }
+    switch refusal {
+    case .missing: return .denied(.v1(400, XBodies.badAuthentication))
+    case .token: return .denied(.v1(401, XBodies.invalidToken))
+    default: return .denied(.v1(401, XBodies.couldNotAuthenticate))
+    }
+  }
+
+  /// A bearer token, or an OAuth 1.0a signature checked by ``OAuthVerifier`` plus what the
+  /// OAuth endpoints need (a callback; the right PIN, once).
+  func authenticate(_ request: HTTPRequest, url: SandboxURL, family: SandboxFamily) async -> Authentication {
+    let header = request.headers["Authorization"]
+    let trimmed = (header ?? "").trimmingCharacters(in: .whitespaces)
+    let scheme = trimmed.prefix { !$0.isWhitespace }.lowercased()
+    if scheme == "bearer" && family != .oauth {
+      guard trimmed.dropFirst(scheme.count).trimmingCharacters(in: .whitespaces) == Self.demoBearerToken else {
+        return deny(family, reason: "bearer_invalid", .token)
+      }
+      return .caller(SandboxCaller(kind: .bearer, userID: nil, callback: nil))
+    }
+
+    let contentType = request.headers["Content-Type"]
+    var names = url.query.map(\.0)
+    if mediaType(contentType) == "application/x-www-form-urlencoded", let body = request.body {
+      names += SandboxURL.pairs(String(decoding: body, as: UTF8.self)).map(\.0)
+    }
+    guard scheme == "oauth" || names.contains(where: { $0.hasPrefix("oauth_") }) else {
+      return deny(family, reason: "missing_auth", .missing)
+    }
+
+    let lookup = SandboxCredentialLookup(
+      store: store, consumer: Self.demoConsumer, tokens: url.path == "/oauth/access_token" ? .request : .access)
+    let verifier = OAuthVerifier(credentials: lookup, nonceStore: nonceStore, options: verifierOptions)
+    let oauthRequest = OAuthRequest(method: request.method.rawValue, url: request.url.absoluteString, body: request.body, contentType: contentType)
+    let verified: VerifiedRequest
+    do {
+      verified = try await verifier.verify(oauthRequest, authorization: header)
+    } catch {
+      switch error.problem {
+      case .timestampRefused: return deny(family, reason: error.problem.rawValue, .timestamp)
+      case .tokenRejected: return deny(family, reason: error.problem.rawValue, .token)
+      default: return deny(family, reason: error.problem.rawValue, .signature)
+      }
+    }
+
+    var userID = SandboxData.mainUserID
+    switch family {
+    case .oauth where url.path == "/oauth/request_token":
+      guard let callback = verified.callback, !callback.isEmpty else { return deny(family, reason: "missing_callback", .signature) }
+    case .oauth:
+      let exchanged = store.locked { store -> Bool in
+        guard let token = verified.token, let pending = store.requestTokens[token], pending.verifier == verified.verifier else { return false }
+        store.requestTokens[token] = nil  // single use
+        return true
+      }
+      guard exchanged else { return deny(family, reason: "bad_verifier", .verifier) }
+    case .v1, .v2:
+      guard let token = verified.token, let owner = store.locked({ $0.accessToken(token) }) else {
+        return deny(family, reason: "missing_token", .token)
+      }
+      userID = owner.userID
+    }
+    store.locked { $0.verified += 1 }
+    return .caller(SandboxCaller(kind: .oauth1, userID: userID, callback: verified.callback))
+  }
+
+  // MARK: - The PIN flow
+
+  /// `POST /oauth/request_token` and `POST /oauth/access_token`, once authenticated: a request
+  /// token with a PIN waiting for it, or an access token of @sandbox_user (form-encoded, with
+  /// X's `text/html` content type).
+  func oauthEndpoint(method: String, path: String, caller: SandboxCaller) -> SandboxResponse {
+    guard method == "POST" else { return .v1(404, XBodies.pageDoesNotExist) }
+    if path == "/oauth/request_token" {
+      let token = SandboxTokens.randomString(length: 27)
+      let pending = PendingRequestToken(
+        secret: SandboxTokens.randomString(length: 32), verifier: String(Int.random(in: 1_000_000...9_999_999)),
+        callback: caller.callback ?? "oob")
+      store.locked { $0.requestTokens[token] = pending }
+      return .text(
+        200, "oauth_token=\(token)&oauth_token_secret=\(pending.secret)&oauth_callback_confirmed=true",
+        contentType: SandboxResponse.htmlContentType)
+    }
+    let user = SandboxData.usersByID[SandboxData.mainUserID]!
+    let issued = SandboxTokens.issue(for: user.id)
+    store.locked { $0.accessTokens[issued.key] = (issued.secret, user.id) }
+    return .text(
+      200, "oauth_token=\(issued.key)&oauth_token_secret=\(issued.secret)&user_id=\(user.id)&screen_name=\(user.username)",
+      contentType: SandboxResponse.htmlContentType)
+  }
+
+  /// `GET /oauth/authorize?oauth_token=`: the page a user would see after approving the app,
+  /// with the PIN in `<code id="oauth_pin">` (and, for a web callback, the link back).
+  func authorizePage(token: String) -> SandboxResponse {
+    guard let pending = store.locked({ $0.requestTokens[token] }) else { return .html(404, XBodies.notFoundPage) }
+    var link = ""
+    if pending.callback != "oob" {
+      let separator = pending.callback.contains("?") ? "&" : "?"
+      let target = pending.callback + separator + "oauth_token=" + OAuthPercentEncoding.encode(token) + "&oauth_verifier=" + pending.verifier
+      link = "<p><a id=\"oauth_callback\" href=\"\(Self.escapeHTML(target))\">Return to the application</a></p>\n"
+    }
+    let user = SandboxData.usersByID[SandboxData.mainUserID]!
+    let page = """
+      <!DOCTYPE html>
+      <html lang="en"><head><meta charset="utf-8"><title>Authorize application</title></head>
+      <body><div class="oauth_pin_page"><p>You've granted access to the X sandbox app as @\(user.username).</p>
+      <p>Next, return to the app and enter this PIN to complete the authorization process:</p>
+      <p><kbd aria-labelledby="code-desc"><code id="oauth_pin">\(pending.verifier)</code></kbd></p></div>
+      \(link)</body></html>
+
+      """
+    return .html(200, page)
+  }
+
+  static func escapeHTML(_ text: String) -> String {
+    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+      .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+  }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// A child process a test talks to while it runs: read what it printed so far, answer on its
+/// standard input, then wait for it to finish (for prompts such as a login PIN).
+public final class InteractiveProcess: @unchecked Sendable {
+  private let process = Process()
+  private let input = Pipe(), output = Pipe(), errors = Pipe()
+  private let lock = NSLock()
+  private var out = Data(), err = Data()
+  private let finished = DispatchGroup()
+
+  public init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws {
+    process.executableURL = executable
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = errors
+    for (pipe, isOutput) in [(output, true), (errors, false)] {
+      finished.enter()
+      pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+        let data = handle.availableData
+        guard let self else { return }
+        if data.isEmpty {
+          handle.readabilityHandler = nil
+          self.finished.leave()
+          return
+        }
+        self.lock.withLock { if isOutput { self.out.append(data) } else { self.err.append(data) } }
+      }
+    }
+    try process.run()
+  }
+
+  public var stdout: String { lock.withLock { String(decoding: out, as: UTF8.self) } }
+  public var stderr: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
+
+  /// Waits (at most `timeout` seconds) until standard error contains `text`.
+  public func waitForError(containing text: String, timeout: TimeInterval = 30) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      if stderr.contains(text) { return true }
+      if !process.isRunning { return stderr.contains(text) }
+      usleep(10_000)
+    }
+    return false
+  }
+
+  public func send(_ line: String) {
+    input.fileHandleForWriting.write(Data((line + "\n").utf8))
+  }
+
+  /// Closes standard input and waits for the exit; kills the process after `timeout` seconds.
+  public func wait(timeout: TimeInterval = 60) -> ProcessResult {
+    try? input.fileHandleForWriting.close()
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning && Date() < deadline { usleep(10_000) }
+    if process.isRunning { process.terminate() }
+    process.waitUntilExit()
+    _ = finished.wait(timeout: .now() + 5)
+    return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+  }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `tweets --sandbox`: the README's first command, on a fresh machine with nothing stored.
+@Suite("tweets --sandbox")
+struct SandboxCommandTests {
+  func run(_ arguments: [String], config: URL, stdin: String = "") throws -> ProcessResult {
+    var environment = ProcessInfo.processInfo.environment
+    for key in environment.keys where key.hasPrefix("X_") || key.hasPrefix("TWITTER_") || key.hasPrefix("TWEETS_") {
+      environment.removeValue(forKey: key)
+    }
+    environment["TWEETS_CONFIG_DIR"] = config.path
+    return try ProcessRunner.run(PackagePaths.executable("tweets"), arguments, stdin: Data(stdin.utf8), environment: environment, timeout: 60)
+  }
+
+  func freshConfig() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-sandbox-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  @Test func everyCommandWorksAtOnce() throws {
+    let config = try freshConfig()
+    defer { try? FileManager.default.removeItem(at: config) }
+    let timeline = try run(["--sandbox", "timeline"], config: config)
+    #expect(timeline.status == 0, "\(timeline.stderr)")
+    #expect(timeline.stdout.components(separatedBy: "\n\n").count == 20, "the default limit is 20")
+    #expect(timeline.stdout.contains("@sandbox_user") && timeline.stdout.contains("@swift_lang"))
+    #expect(try run(["--sandbox", "whoami"], config: config).stdout == "@sandbox_user (Sandbox User), id 1001\n")
+    #expect(try run(["--sandbox", "search", "from:oauth_fan", "--all", "--format", "jsonl"], config: config).status == 0)
+    #expect(try run(["--sandbox", "post", "hi", "--api", "1.1"], config: config).status == 0)
+    #expect(try run(["--sandbox", "api", "GET", "/2/users/me"], config: config).stdout.contains("sandbox_user"))
+    // Nothing was stored: the demo credentials are not written anywhere.
+    #expect(!FileManager.default.fileExists(atPath: config.appendingPathComponent("credentials.json").path))
+    // A wrong secret is rejected by the sandbox's verifier, as X would.
+    let wrong = try run(["--sandbox", "timeline", "--consumer-secret", "not-the-secret"], config: config)
+    #expect(wrong.status == 3 && wrong.stderr.contains("code 32"))
+  }
+
+  @Test func theSandboxPinFlow() throws {
+    let config = try freshConfig()
+    defer { try? FileManager.default.removeItem(at: config) }
+    var environment = ProcessInfo.processInfo.environment
+    environment["TWEETS_CONFIG_DIR"] = config.path
+    let login = try InteractiveProcess(PackagePaths.executable("tweets"), ["--sandbox", "login"], environment: environment)
+    #expect(login.waitForError(containing: "PIN: "))
+    let pin = try #require(login.stderr.firstMatch(of: /the PIN (\d{7})/)?.1)
+    login.send(String(pin))
+    let result = login.wait()
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("Logged in as @sandbox_user (profile \"sandbox\""))
+    // The new token is stored and used.
+    #expect(try run(["--sandbox", "whoami"], config: config).stdout == "@sandbox_user (Sandbox User), id 1001\n")
+    let stored = try String(contentsOf: config.appendingPathComponent("credentials.json"), encoding: .utf8)
+    #expect(stored.contains("\"sandbox\"") && !stored.contains("1001-sandbox-access-token"), "the PIN flow's own token is stored")
+  }
+}

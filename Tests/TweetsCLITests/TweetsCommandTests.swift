@@ -1,0 +1,208 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The built `tweets` binary as a process against the fake X API over loopback HTTP.
+@Suite("tweets, end to end")
+struct TweetsCommandTests {
+  @Test func pinLoginOnStandardInputThenWhoami() async throws {
+    let server = try FakeXAPI()
+    let tweets = try TweetsRunner(server: server)
+    let login = try tweets.interactive(["login"] + tweets.consumer)
+    #expect(login.waitForError(containing: "PIN: "), "stderr: \(login.stderr)")
+    let url = try #require(login.stderr.split(separator: "\n").first { $0.contains("/oauth/authorize?oauth_token=") }.map { $0.trimmingCharacters(in: .whitespaces) })
+    let page = try await server.browse(try #require(URL(string: url)))
+    let pin = try #require(page.firstMatch(of: /<code id="oauth_pin">(\d{7})<\/code>/)?.1)
+    login.send(String(pin))
+    let result = login.wait()
+    tweets.record(result)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("Logged in as @swift_fixture"))
+
+    // The credentials file: private, and complete.
+    let attributes = try FileManager.default.attributesOfItem(atPath: tweets.credentialsFile.path)
+    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    let whoami = try tweets.run(["whoami"])
+    #expect(whoami.status == 0 && whoami.stdout == "@swift_fixture (Swift Fixture), id 1001\n")
+    let whoamiV1 = try tweets.run(["whoami", "--api", "1.1", "--json"])
+    #expect((try whoamiV1.json() as? [String: String])?["username"] == "swift_fixture")
+    try expectNoSecrets(tweets)
+  }
+
+  @Test func pinFromTheCommandLineAndAWrongPin() throws {
+    let server = try FakeXAPI()
+    let tweets = try TweetsRunner(server: server)
+    let wrong = try tweets.run(["login", "--pin", "0000000"] + tweets.consumer)
+    #expect(wrong.status == 3)
+    #expect(wrong.stderr.contains("Invalid oauth_verifier parameter"))
+    #expect(wrong.stderr.contains("Check the PIN"))
+  }
+
+  @Test func timelineAllPagesAndEveryFormat() throws {
+    let tweets = try TweetsRunner(server: try FakeXAPI())
+    try tweets.loginWithTokens()
+
+    let all = try tweets.run(["timeline", "swift_fixture", "--all", "--format", "jsonl"])
+    #expect(all.status == 0, "\(all.stderr)")
+    let lines = all.stdout.split(separator: "\n")
+    #expect(lines.count == 250)
+    let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+    #expect(Set(first.keys) == ["id", "text", "created_at", "author", "metrics"])
+    #expect((first["author"] as? [String: String])?["username"] == "swift_fixture")
+    #expect((first["created_at"] as? String)?.hasSuffix("Z") == true)
+
+    let json = try tweets.run(["timeline", "swift_fixture", "--json", "--limit", "7"])
+    #expect((try json.json() as? [[String: Any]])?.count == 7)
+
+    let csv = try tweets.run(["timeline", "swift_fixture", "--format", "csv", "--limit", "3"])
+    let rows = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+    #expect(rows.first == "id,created_at,author_id,author_username,author_name,text,retweets,replies,likes,quotes")
+    #expect(rows.count == 4)
+
+    let text = try tweets.run(["timeline", "@oauth_friend", "--limit", "2"])
+    #expect(text.status == 0)
+    #expect(text.stdout.contains("@oauth_friend OAuth Friend"))
+    #expect(text.stdout.contains("  id "))
+    #expect(!text.stdout.contains("\u{1B}["), "no colour without a terminal")
+
+    let home = try tweets.run(["timeline", "--limit", "30", "--format", "jsonl"])
+    #expect(home.stdout.split(separator: "\n").count == 30)
+
+    let v1 = try tweets.run(["timeline", "swift_fixture", "--all", "--format", "jsonl", "--api", "1.1"])
+    // The same tweets from both versions; v1.1 knows fewer metrics (no replies or quotes).
+    func essentials(_ output: String) throws -> [[String]] {
+      try output.split(separator: "\n").map { line in
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let author = object["author"] as? [String: String]
+        return [object["id"], object["text"], object["created_at"], author?["username"], author?["name"]].map { "\($0 ?? "")" }
+      }
+    }
+    #expect(try essentials(v1.stdout) == essentials(all.stdout), "v1.1 and v2 print the same tweets")
+    try expectNoSecrets(tweets)
+  }
+
+  @Test func showSearchPostAndApi() throws {
+    let tweets = try TweetsRunner(server: try FakeXAPI())
+    try tweets.loginWithTokens()
+    let newest = try #require(try tweets.run(["timeline", "swift_fixture", "--limit", "2", "--format", "jsonl"]).stdout.split(separator: "\n").compactMap {
+      (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String
+    } as [String]?)
+    #expect(newest.count == 2)
+
+    let show = try tweets.run(["show"] + newest + ["--format", "jsonl"])
+    #expect(show.status == 0 && show.stdout.split(separator: "\n").count == 2)
+    let missing = try tweets.run(["show", newest[0], "1"])
+    #expect(missing.status == 4)
+    #expect(missing.stderr.contains("Could not find tweet with ids: [1]"))
+
+    let search = try tweets.run(["search", "from:oauth_friend", "--all", "--format", "jsonl"])
+    #expect(search.status == 0 && search.stdout.split(separator: "\n").count == 40)
+
+    let post = try tweets.run(["post", "Hello", "from", "tweets", "+", "🚀", "--json"])
+    #expect(post.status == 0, "\(post.stderr)")
+    #expect(((try post.json() as? [[String: Any]])?.first?["text"] as? String) == "Hello from tweets + 🚀")
+    let v1post = try tweets.run(["post", "A v1.1 status: 100% & more", "--api", "1.1", "--format", "jsonl"])
+    #expect(v1post.status == 0 && v1post.stdout.contains("100% & more"))
+
+    let me = try tweets.run(["api", "GET", "/2/users/me"])
+    #expect(me.status == 0 && me.stdout.contains("\"username\":\"swift_fixture\""))
+    let update = try tweets.run(["api", "POST", "1.1/statuses/update.json", "-d", "status=Sent with tweets api"])
+    #expect(update.status == 0 && update.stdout.contains("Sent with tweets api"))
+    let notFound = try tweets.run(["api", "GET", "/1.1/statuses/show.json", "--query", "id=5"])
+    #expect(notFound.status == 4)
+    #expect(notFound.stdout.contains("No status found with that ID."), "the error body is printed")
+    try expectNoSecrets(tweets)
+  }
+
+  @Test func rateLimitsWaitOrFail() async throws {
+    let server = try FakeXAPI()
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    try await server.script("/2/users/me", [["status": 429, "reset_in": 2]])
+    let waited = try tweets.run(["whoami"])
+    #expect(waited.status == 0, "\(waited.stderr)")
+    #expect(waited.stderr.contains("Rate limited on GET"))
+    #expect(waited.stderr.contains("for the limit to reset"))
+
+    try await server.script("/2/users/me", [["status": 429, "reset_in": 600]])
+    let failed = try tweets.run(["whoami", "--no-wait"])
+    #expect(failed.status == 5)
+    #expect(failed.stderr.contains("Rate limit exceeded"))
+
+    try await server.script("/2/users/me", [["status": 429, "reset_in": 600]])
+    let tooLong = try tweets.run(["whoami", "--max-wait", "5"])
+    #expect(tooLong.status == 5, "a reset beyond --max-wait fails at once")
+  }
+
+  @Test func authenticationAndServerFailures() async throws {
+    let server = try FakeXAPI()
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+
+    let badSecret = try tweets.run(["timeline", "--consumer-secret", "tampered-secret"])
+    #expect(badSecret.status == 3)
+    #expect(badSecret.stderr.contains("code 32"))
+    #expect(badSecret.stderr.contains("--verbose"))
+
+    try await server.script("/2/users/me", Array(repeating: ["status": 503], count: 10))
+    let down = try tweets.run(["whoami", "--max-wait", "4"])
+    #expect(down.status == 6, "\(down.stderr)")
+    #expect(down.stderr.contains("retrying"))
+
+    try await server.skewClock(by: -7200)
+    let skewed = try tweets.run(["whoami"])
+    #expect(skewed.status == 3)
+    #expect(skewed.stderr.contains("code 135") && skewed.stderr.contains(/X's clock is -7(19\d|20\d) s/), "\(skewed.stderr)")
+    try expectNoSecrets(tweets)
+  }
+
+  @Test func missingProfileAndBadFlags() throws {
+    let tweets = try TweetsRunner(server: try FakeXAPI())
+    let missing = try tweets.run(["timeline"])
+    #expect(missing.status == 3)
+    #expect(missing.stderr.contains("tweets login"))
+
+    for arguments in [["timeline", "--limit", "0"], ["timeline", "--format", "xml"], ["frobnicate"], ["timeline", "--nope"],
+                      ["show"], ["show", "12ab"], ["api", "GET"], ["timeline", "--all", "--limit", "5"], ["login", "--access-token", "x"]] {
+      let result = try tweets.run(arguments)
+      #expect(result.status == 2, "\(arguments): \(result.status) \(result.stderr)")
+    }
+    let help = try tweets.run(["help", "timeline"])
+    #expect(help.status == 0 && help.stdout.contains("--all") && help.stdout.contains("Exit status"))
+    #expect(try tweets.run(["--version"]).stdout.hasPrefix("tweets "))
+    #expect(try tweets.run(["timeline", "--help"]).status == 0)
+  }
+
+  @Test func verboseShowsRequestsButNoSecrets() throws {
+    let tweets = try TweetsRunner(server: try FakeXAPI())
+    try tweets.loginWithTokens()
+    let verbose = try tweets.run(["whoami", "--verbose"])
+    #expect(verbose.status == 0)
+    #expect(verbose.stderr.contains("[verbose] → GET \(tweets.server.baseURL.absoluteString)/2/users/me"))
+    #expect(verbose.stderr.contains("[verbose] signature base string: GET&http%3A%2F%2F127.0.0.1"))
+    #expect(verbose.stderr.contains("x-rate-limit-remaining"))
+    #expect(verbose.stderr.contains("Authorization: <redacted>"))
+    try expectNoSecrets(tweets)
+  }
+
+  @Test func logout() throws {
+    let tweets = try TweetsRunner(server: try FakeXAPI())
+    try tweets.loginWithTokens()
+    #expect(try tweets.run(["logout"]).status == 0)
+    #expect(try tweets.run(["whoami"]).status == 3)
+  }
+
+  /// No secret may appear in anything the tool printed.
+  func expectNoSecrets(_ tweets: TweetsRunner) throws {
+    let output = tweets.everything
+    for secret in [FakeXAPI.consumerSecret, FakeXAPI.accessTokenSecret, "tampered-secret", "oauth_signature=\"", "OAuth oauth_"] {
+      #expect(!output.contains(secret), "\(secret) appeared in the output")
+    }
+    // The login's own token secret, issued by the server, is in the credentials file only.
+    if let data = try? Data(contentsOf: tweets.credentialsFile),
+       let file = try? JSONSerialization.jsonObject(with: data) as? [String: [String: [String: String]]],
+       let secret = file["profiles"]?["default"]?["access_token_secret"] {
+      #expect(!output.contains(secret), "the access token secret appeared in the output")
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import TestSupport
+
+/// Runs the built `tweets` binary against a fake X API with its own config directory, and
+/// keeps every output so a test can check that no secret ever appeared.
+final class TweetsRunner: @unchecked Sendable {
+  let server: FakeXAPI
+  let configDirectory: URL
+  private let lock = NSLock()
+  private var outputs: [String] = []
+
+  init(server: FakeXAPI) throws {
+    self.server = server
+    configDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: configDirectory, withIntermediateDirectories: true)
+  }
+
+  deinit { try? FileManager.default.removeItem(at: configDirectory) }
+
+  var environment: [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    for key in environment.keys where key.hasPrefix("X_") || key.hasPrefix("TWITTER_") || key.hasPrefix("TWEETS_") {
+      environment.removeValue(forKey: key)
+    }
+    environment["NO_COLOR"] = "1"
+    return environment
+  }
+
+  var common: [String] { ["--base-url", server.baseURL.absoluteString, "--config-dir", configDirectory.path] }
+
+  /// Consumer credentials on the command line, as for a first login.
+  var consumer: [String] { ["--consumer-key", FakeXAPI.consumerKey, "--consumer-secret", FakeXAPI.consumerSecret] }
+
+  func run(_ arguments: [String], environment extra: [String: String] = [:], stdin: String = "") throws -> ProcessResult {
+    var environment = self.environment
+    for (key, value) in extra { environment[key] = value }
+    let result = try ProcessRunner.run(
+      PackagePaths.executable("tweets"), arguments + common, stdin: Data(stdin.utf8), environment: environment, timeout: 60)
+    record(result)
+    return result
+  }
+
+  func interactive(_ arguments: [String]) throws -> InteractiveProcess {
+    try InteractiveProcess(PackagePaths.executable("tweets"), arguments + common, environment: environment)
+  }
+
+  func record(_ result: ProcessResult) {
+    lock.withLock { outputs.append(result.stdout + "\n" + result.stderr) }
+  }
+
+  /// Everything every run printed.
+  var everything: String { lock.withLock { outputs.joined(separator: "\n") } }
+
+  /// Stores the fixture access token without the PIN flow.
+  func loginWithTokens() throws {
+    let result = try run(["login", "--access-token", FakeXAPI.accessToken, "--access-token-secret", FakeXAPI.accessTokenSecret] + consumer)
+    precondition(result.status == 0, "login failed: \(result.stderr)")
+  }
+
+  var credentialsFile: URL { configDirectory.appendingPathComponent("credentials.json") }
+}
+
+extension ProcessResult {
+  /// The stdout as JSON.
+  func json() throws -> Any {
+    try JSONSerialization.jsonObject(with: Data(stdout.utf8))
+  }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import NetworkClient
+import Testing
+import XAPI
+
+@testable import TweetsCore
+
+@Suite("tweets command line")
+struct CommandLineTests {
+  @Test func theCommandIsFoundAmongGlobalOptions() {
+    #expect(TweetsCLI.split(["--sandbox", "timeline", "jack"]) .0 == "timeline")
+    #expect(TweetsCLI.split(["--format", "json", "search", "swift"]).0 == "search")
+    #expect(TweetsCLI.split(["--format", "json", "search", "swift"]).1 == ["--format", "json", "swift"])
+    #expect(TweetsCLI.split(["--limit=5", "show", "1"]).0 == "show")
+    #expect(TweetsCLI.split(["--verbose"]).0 == nil)
+  }
+
+  @Test func exitCodes() {
+    #expect(ExitCode.for(XError.couldNotAuthenticate(message: "")) == .authentication)
+    #expect(ExitCode.for(XError.timestampOutOfBounds(skew: 10)) == .authentication)
+    #expect(ExitCode.for(XError.accessLevel(message: "")) == .authentication)
+    #expect(ExitCode.for(XError.rateLimited(reset: nil, rateLimit: nil)) == .rateLimited)
+    #expect(ExitCode.for(XError.notFound(message: "")) == .notFound)
+    #expect(ExitCode.for(XError.api(status: 503, code: nil, message: "")) == .serverError)
+    #expect(ExitCode.for(XError.unexpectedResponse(status: 502, excerpt: "")) == .serverError)
+    #expect(ExitCode.for(XError.network(.cancelled)) == .failure)
+    #expect(ExitCode.allCases.map(\.rawValue) == [0, 1, 2, 3, 4, 5, 6])
+  }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+@testable import TweetsCore
+
+@Suite("Profile store")
+struct ProfileStoreTests {
+  func temporaryStore() throws -> ProfileStore {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("profiles-\(UUID().uuidString)/tweets")
+    return ProfileStore(directory: directory)
+  }
+
+  @Test func savesPrivatelyAndReadsBack() throws {
+    let store = try temporaryStore()
+    defer { try? FileManager.default.removeItem(at: store.directory.deletingLastPathComponent()) }
+    let profile = Profile(consumerKey: "ck", consumerSecret: "cs", accessToken: "at", accessTokenSecret: "ats", userID: "1", username: "me")
+    try store.save(profile, as: "default")
+    try store.save(Profile(consumerKey: "other"), as: "work")
+    #expect(try store.profile(named: "default") == profile)
+    #expect(try store.names() == ["default", "work"])
+    let mode = try FileManager.default.attributesOfItem(atPath: store.file.path)[.posixPermissions] as? NSNumber
+    #expect(mode?.intValue == 0o600)
+    let directoryMode = try FileManager.default.attributesOfItem(atPath: store.directory.path)[.posixPermissions] as? NSNumber
+    #expect(directoryMode?.intValue == 0o700)
+    #expect(store.permissionWarning() == nil)
+    // No temporary files are left behind.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory.path) == ["credentials.json"])
+    #expect(try store.remove("work"))
+    #expect(try !store.remove("work"))
+    #expect(!"\(profile)".contains("cs") && !"\(profile)".contains("ats"))
+  }
+
+  @Test func warnsWhenOthersCanRead() throws {
+    let store = try temporaryStore()
+    defer { try? FileManager.default.removeItem(at: store.directory.deletingLastPathComponent()) }
+    try store.save(Profile(consumerKey: "ck"), as: "default")
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store.file.path)
+    #expect(store.permissionWarning()?.contains("chmod 600") == true)
+  }
+
+  @Test func aCorruptFileIsAClearError() throws {
+    let store = try temporaryStore()
+    defer { try? FileManager.default.removeItem(at: store.directory.deletingLastPathComponent()) }
+    try FileManager.default.createDirectory(at: store.directory, withIntermediateDirectories: true)
+    try Data("{\"profiles\": {\"default\": ".utf8).write(to: store.file)
+    #expect {
+      try store.profile(named: "default")
+    } throws: { error in
+      (error as? TweetsFailure)?.message.contains("is not a valid credentials file") == true
+    }
+  }
+
+  @Test func theDefaultDirectory() {
+    #expect(ProfileStore.defaultDirectory(environment: ["TWEETS_CONFIG_DIR": "/x/y"]).path == "/x/y")
+    #expect(ProfileStore.defaultDirectory(environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/h"]).path == "/cfg/tweets")
+    #expect(ProfileStore.defaultDirectory(environment: ["HOME": "/h"]).path == "/h/.config/tweets")
+  }
+}
