@@ -39,7 +39,7 @@ let package = Package(
     .executableTarget(name: "oauth1", dependencies: ["OAuth1", "CommandLineSupport"]),
     .executableTarget(name: "tweets", dependencies: ["TweetsCore"]),
     // Benchmarks: a program that prints figures, not a test.
-    .executableTarget(name: "oauth1-bench", dependencies: ["OAuth1", "NetworkClient"]),
+    .executableTarget(name: "oauth1-bench", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking", "COpenSSL"]),
 
     // Test helpers: the vectors in Vectors/, the pinned Python peer, running processes.
     .target(name: "TestSupport", path: "Tests/TestSupport"),

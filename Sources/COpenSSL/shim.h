@@ -1,6 +1,11 @@
 #ifndef OAUTH1_COPENSSL_SHIM_H
 #define OAUTH1_COPENSSL_SHIM_H
 
+// The low-level SHA functions are deprecated in OpenSSL 3 in favour of EVP, but they remain the
+// cheapest way to keep precomputed HMAC pad states: plain structs, copied by value, with no
+// allocation and no provider lookup per signature. They are used only by the helpers below.
+#define OPENSSL_SUPPRESS_DEPRECATED 1
+
 // Only what the OAuth1 crypto backend uses: HMAC, digests, RSA PKCS#1 v1.5 signatures,
 // PEM key loading and the CSPRNG. Declared here so Swift sees a single module.
 #include <openssl/bio.h>
@@ -11,6 +16,51 @@
 #include <openssl/pem.h>
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
+#include <openssl/sha.h>
 #include <openssl/x509.h>
+#include <stdint.h>
+#include <string.h>
+
+// HMAC (RFC 2104) with the key's pad states hashed once: the inner and outer contexts after
+// absorbing key^ipad and key^opad. Signing a message then costs two copies of a small struct
+// and the hashing of the message and of the inner digest. The states are read-only once
+// prepared, so one prepared key serves many threads at once.
+#define OAUTH1_HMAC_HELPERS(NAME, CTX, INIT, UPDATE, FINAL, ONESHOT, BLOCK, LENGTH)               \
+  typedef struct { CTX inner; CTX outer; } oauth1_hmac_##NAME##_key;                            \
+  static inline void oauth1_hmac_##NAME##_prepare(oauth1_hmac_##NAME##_key *state,              \
+                                                  const uint8_t *key, size_t key_length) {      \
+    uint8_t block[BLOCK];                                                                       \
+    uint8_t pad[BLOCK];                                                                         \
+    memset(block, 0, BLOCK);                                                                    \
+    if (key_length > BLOCK) {                                                                   \
+      ONESHOT(key, key_length, block);                                                          \
+    } else if (key_length > 0) {                                                                \
+      memcpy(block, key, key_length);                                                           \
+    }                                                                                           \
+    for (int i = 0; i < BLOCK; i++) pad[i] = block[i] ^ 0x36;                                   \
+    INIT(&state->inner);                                                                        \
+    UPDATE(&state->inner, pad, BLOCK);                                                          \
+    for (int i = 0; i < BLOCK; i++) pad[i] = block[i] ^ 0x5c;                                   \
+    INIT(&state->outer);                                                                        \
+    UPDATE(&state->outer, pad, BLOCK);                                                          \
+    OPENSSL_cleanse(block, BLOCK);                                                              \
+    OPENSSL_cleanse(pad, BLOCK);                                                                \
+  }                                                                                             \
+  static inline void oauth1_hmac_##NAME##_sign(const oauth1_hmac_##NAME##_key *state,          \
+                                               const uint8_t *message, size_t length,           \
+                                               uint8_t *out) {                                  \
+    CTX context = state->inner;                                                                 \
+    uint8_t inner[LENGTH];                                                                      \
+    UPDATE(&context, message, length);                                                          \
+    FINAL(inner, &context);                                                                     \
+    context = state->outer;                                                                     \
+    UPDATE(&context, inner, LENGTH);                                                            \
+    FINAL(out, &context);                                                                       \
+    OPENSSL_cleanse(&context, sizeof context);                                                  \
+  }
+
+OAUTH1_HMAC_HELPERS(sha1, SHA_CTX, SHA1_Init, SHA1_Update, SHA1_Final, SHA1, 64, 20)
+OAUTH1_HMAC_HELPERS(sha256, SHA256_CTX, SHA256_Init, SHA256_Update, SHA256_Final, SHA256, 64, 32)
+OAUTH1_HMAC_HELPERS(sha512, SHA512_CTX, SHA512_Init, SHA512_Update, SHA512_Final, SHA512, 128, 64)
 
 #endif

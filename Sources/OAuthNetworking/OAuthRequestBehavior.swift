@@ -45,23 +45,34 @@ public struct OAuthRequestBehavior: RequestBehavior {
     self.options = options
     self.placement = placement
     self.onSign = onSign
+    signer = Result { () throws(OAuthError) in try OAuthSigner(consumer: consumer, token: token, options: options) }
   }
+
+  /// Prepared once per credentials (encoded keys, HMAC pad states); an unusable configuration
+  /// (an RSA method without a key) fails every request with its error.
+  private let signer: Result<OAuthSigner, OAuthError>
 
   public var isSigner: Bool { true }
 
   public func modify(_ request: HTTPRequest) async throws -> HTTPRequest {
-    let generator = try OAuthSignatureGenerator(
-      consumerCredentials: consumer, credentials: token, request: OAuthRequest(request), options: options)
-    onSign?(generator.signatureBaseString)
+    let oauthRequest = OAuthRequest(request)
+    let signer = try self.signer.get()
     var signed = request
     switch placement {
+    case .header where onSign == nil:
+      signed.headers["Authorization"] = try signer.authorizationHeader(for: oauthRequest)
     case .header:
-      signed.headers["Authorization"] = generator.authorizationHeader
+      let signedRequest = try signer.signedRequest(for: oauthRequest)
+      onSign?(signedRequest.signatureBaseString)
+      signed.headers["Authorization"] = signedRequest.authorizationHeader
     case .query:
-      guard let url = URL(string: generator.signedURL) else {
-        throw NetworkError.invalidRequest(reason: "the signed URL \(Redaction.url(generator.signedURL)) is not a valid URL")
+      let signedRequest = try signer.signedRequest(for: oauthRequest)
+      onSign?(signedRequest.signatureBaseString)
+      let url = OAuthFormEncoding.appending(signedRequest.signedProtocolParameters, toQueryOf: oauthRequest.url)
+      guard let signedURL = URL(string: url) else {
+        throw NetworkError.invalidRequest(reason: "the signed URL \(Redaction.url(url)) is not a valid URL")
       }
-      signed.url = url
+      signed.url = signedURL
     }
     return signed
   }

@@ -71,7 +71,19 @@ public enum PercentEncoding {
   }
 
   /// Whether `byte` is in RFC 3986's unreserved set, the only bytes left unencoded.
-  public static func isUnreserved(_ byte: UInt8) -> Bool { unreserved[Int(byte)] }
+  @inlinable @inline(__always)
+  public static func isUnreserved(_ byte: UInt8) -> Bool {
+    let letter = byte | 0x20
+    return (letter >= UInt8(ascii: "a") && letter <= UInt8(ascii: "z"))
+      || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+      || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
+  }
+
+  /// The uppercase hex digit for a value from 0 to 15.
+  @inlinable @inline(__always)
+  public static func hexDigit(_ value: UInt8) -> UInt8 {
+    value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
+  }
 
   /// Encodes `name=value` pairs joined with `&`, in the given order: a query or an
   /// `application/x-www-form-urlencoded` body (a space is `%20`, never `+`).

@@ -17,6 +17,8 @@ struct Item: Decodable, Sendable {
 
 /// The per-request overhead of `NetworkClient` on a transport that costs nothing.
 enum ClientWorkloads {
+  static let names = ["client/baseline: transport.send alone", "client/stub: no behavior, raw Data", "client/stub: no behavior, JSON decode", "client/stub: retry+metrics+header, JSON"]
+
   static func run(_ harness: inout Harness) async throws {
     let base = URL(string: "https://api.example.com/2")!
     let transport = ConstantTransport()

@@ -52,8 +52,22 @@ public struct OAuthRequest: Sendable, Hashable {
   /// Whether the body is a form whose parameters are signed: the media type is
   /// `application/x-www-form-urlencoded`, whatever its case and parameters.
   public var hasFormBody: Bool {
-    guard let contentType else { return false }
-    let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
-    return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "application/x-www-form-urlencoded"
+    guard var contentType else { return false }
+    // Compared on bytes, ASCII case-insensitively: this runs on every signature.
+    return contentType.withUTF8 { bytes in
+      var start = 0, end = bytes.count
+      if let semicolon = bytes.firstIndex(of: UInt8(ascii: ";")) { end = semicolon }
+      while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
+      while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
+      let expected: StaticString = "application/x-www-form-urlencoded"
+      guard end - start == expected.utf8CodeUnitCount else { return false }
+      let pattern = expected.utf8Start
+      for index in 0..<expected.utf8CodeUnitCount {
+        let byte = bytes[start + index]
+        let lowercased = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+        if lowercased != pattern[index] { return false }
+      }
+      return true
+    }
   }
 }
