@@ -6,11 +6,25 @@ import Foundation
 //
 //   swift run -c release oauth1-bench            the table
 //   swift run -c release oauth1-bench --quick    fewer, shorter repetitions
+//   swift run -c release oauth1-bench --callgrind   instructions per operation (valgrind)
+//   swift run -c release oauth1-bench --peers-protocol   lines for ../shared/bench/peers/run.sh
 //
 // BENCH_ONLY=substring selects workloads; BENCH_ITERS=N runs each exactly N times once (for
 // callgrind). The main program is synchronous on purpose: valgrind 3.19 cannot run a binary
 // whose entry point starts the Swift concurrency runtime, so only the client workloads, which
 // need it, start it.
+
+if CommandLine.arguments.contains("--peers-protocol") {
+  do { try PeersProtocol.run(environment: ProcessInfo.processInfo.environment) } catch {
+    FileHandle.standardError.write(Data("oauth1-bench: \(error)\n".utf8))
+    exit(1)
+  }
+  exit(0)
+}
+if CommandLine.arguments.contains("--callgrind") {
+  InstructionCounts.run()
+  exit(0)
+}
 
 var harness = Harness()
 let arguments = CommandLine.arguments
@@ -26,15 +40,21 @@ if harness.fixedIterations == nil {
 }
 do {
   try SigningWorkloads.run(&harness)
+  try ScalingWorkloads.run(&harness)
 } catch {
   FileHandle.standardError.write(Data("oauth1-bench: \(error)\n".utf8))
   exit(1)
 }
-if ClientWorkloads.names.contains(where: harness.selected) {
+if (ClientWorkloads.names + VerificationWorkloads.names).contains(where: harness.selected) {
   let done = DispatchSemaphore(value: 0)
   let box = HarnessBox(harness)
-  Task {
-    do { try await ClientWorkloads.run(&box.harness) } catch { FileHandle.standardError.write(Data("oauth1-bench: \(error)\n".utf8)) }
+  Task.detached {
+    do {
+      try await VerificationWorkloads.run(&box.harness)
+      try await ClientWorkloads.run(&box.harness)
+    } catch {
+      FileHandle.standardError.write(Data("oauth1-bench: \(error)\n".utf8))
+    }
     done.signal()
   }
   done.wait()

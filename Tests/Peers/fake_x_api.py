@@ -367,6 +367,7 @@ class Route:
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # no ~40 ms Nagle/delayed-ACK stall per response
     server_version = "tsa_b"
     sys_version = ""
 

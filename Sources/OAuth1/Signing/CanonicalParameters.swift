@@ -143,6 +143,16 @@ struct CanonicalParameters {
     }
   }
 
+  /// The pairs, decoded, in signing order, leaving out the protocol parameters (`oauth_*`).
+  func decodedRequestParameters() -> [OAuthParameter] {
+    entries.compactMap { entry in
+      let name = String(decoding: storage[Int(entry.nameStart)..<Int(entry.nameEnd)], as: UTF8.self)
+      guard !name.hasPrefix("oauth_") else { return nil }
+      let value = String(decoding: storage[Int(entry.nameEnd)..<Int(entry.valueEnd)], as: UTF8.self)
+      return OAuthParameter(PercentEncoding.decode(name) ?? name, PercentEncoding.decode(value) ?? value)
+    }
+  }
+
   /// Sorts by encoded name, then encoded value, comparing bytes.
   mutating func sort() {
     storage.withUnsafeBufferPointer { buffer in

@@ -82,18 +82,18 @@ public struct OAuthSigner: Sendable {
 
   /// The protocol parameters of one signed request, encoded, in name order.
   struct Signed {
-    var protocolParameters: [(name: StaticString, value: [UInt8])]
+    var protocolParameters: [(name: [UInt8], value: [UInt8])]
     var baseString: [UInt8]
 
     var decodedProtocolParameters: [OAuthParameter] {
       protocolParameters.map { parameter in
-        OAuthParameter(String(decoding: parameter.name.utf8Span, as: UTF8.self), PercentEncoding.decode(String(decoding: parameter.value, as: UTF8.self)) ?? "")
+        OAuthParameter(String(decoding: parameter.name, as: UTF8.self), PercentEncoding.decode(String(decoding: parameter.value, as: UTF8.self)) ?? "")
       }
     }
 
     func header(realm: String?) -> String {
       var length = 6 + (realm.map { OAuthAuthorizationHeader.quote($0).utf8.count + 10 } ?? 0)
-      for parameter in protocolParameters { length += parameter.name.utf8CodeUnitCount + parameter.value.count + 5 }
+      for parameter in protocolParameters { length += parameter.name.count + parameter.value.count + 5 }
       return String(unsafeUninitializedCapacity: length) { buffer in
         let out = buffer.baseAddress!
         var written = CanonicalParameters.put("OAuth ", out)
@@ -104,8 +104,10 @@ public struct OAuthSigner: Sendable {
         }
         for (position, parameter) in protocolParameters.enumerated() {
           if position > 0 { written += CanonicalParameters.put(", ", out + written) }
-          out.advanced(by: written).update(from: parameter.name.utf8Start, count: parameter.name.utf8CodeUnitCount)
-          written += parameter.name.utf8CodeUnitCount
+          parameter.name.withUnsafeBufferPointer { name in
+            out.advanced(by: written).update(from: name.baseAddress!, count: name.count)
+          }
+          written += parameter.name.count
           written += CanonicalParameters.put("=\"", out + written)
           parameter.value.withUnsafeBufferPointer { value in
             out.advanced(by: written).update(from: value.baseAddress!, count: value.count)
@@ -125,61 +127,28 @@ public struct OAuthSigner: Sendable {
     let formBody = isForm ? request.body : nil
 
     // The protocol parameters, in name order (each value already encoded).
-    var protocolParameters: [(name: StaticString, value: [UInt8])] = []
+    var protocolParameters: [(name: [UInt8], value: [UInt8])] = []
     protocolParameters.reserveCapacity(10)
     if let algorithm = options.bodyHash, !isForm {
       let hash = try OAuthBodyHash.compute(body: request.body.map { [UInt8]($0) } ?? [], algorithm: algorithm)
-      protocolParameters.append(("oauth_body_hash", Array(PercentEncoding.encode(hash).utf8)))
+      protocolParameters.append((Names.oauthBodyHash, Array(PercentEncoding.encode(hash).utf8)))
     }
-    if let encodedCallback { protocolParameters.append(("oauth_callback", encodedCallback)) }
-    protocolParameters.append(("oauth_consumer_key", encodedConsumerKey))
+    if let encodedCallback { protocolParameters.append((Names.oauthCallback, encodedCallback)) }
+    protocolParameters.append((Names.oauthConsumerKey, encodedConsumerKey))
     let nonce: [UInt8]
     if let encodedNonce { nonce = encodedNonce } else { nonce = Array(try OAuthNonce.random().utf8) }
-    protocolParameters.append(("oauth_nonce", nonce))
+    protocolParameters.append((Names.oauthNonce, nonce))
     // Everything before here sorts before "oauth_signature"; the signature goes in here later.
     let signatureIndex = protocolParameters.count
-    protocolParameters.append(("oauth_signature_method", methodName))
-    protocolParameters.append(("oauth_timestamp", Self.digits(options.timestamp ?? options.clock.secondsSince1970())))
-    if let encodedToken { protocolParameters.append(("oauth_token", encodedToken)) }
-    if let encodedVerifier { protocolParameters.append(("oauth_verifier", encodedVerifier)) }
-    if options.includeVersion { protocolParameters.append(("oauth_version", Self.version)) }
+    protocolParameters.append((Names.oauthSignatureMethod, methodName))
+    protocolParameters.append((Names.oauthTimestamp, Self.digits(options.timestamp ?? options.clock.secondsSince1970())))
+    if let encodedToken { protocolParameters.append((Names.oauthToken, encodedToken)) }
+    if let encodedVerifier { protocolParameters.append((Names.oauthVerifier, encodedVerifier)) }
+    if options.includeVersion { protocolParameters.append((Names.oauthVersion, Self.version)) }
 
-    // Every signed parameter, canonically encoded and sorted.
-    var encodedLength = 0
-    for parameter in protocolParameters { encodedLength += parameter.name.utf8CodeUnitCount + parameter.value.count }
-    var parameters = CanonicalParameters(rawBytes: target.query.count + (formBody?.count ?? 0), encodedBytes: encodedLength)
-    try target.query.withUnsafeBufferPointer { query throws(OAuthError) in
-      try parameters.appendForm(query, source: .query)
-    }
-    if let formBody {
-      // Data.withUnsafeBytes rethrows untyped errors, so the typed one travels in a Result.
-      let outcome: Result<Void, OAuthError> = formBody.withUnsafeBytes { raw in
-        Result { () throws(OAuthError) in try parameters.appendForm(raw.bindMemory(to: UInt8.self), source: .formBody) }
-      }
-      try outcome.get()
-    }
-    for parameter in protocolParameters {
-      parameter.value.withUnsafeBufferPointer { value in parameters.appendEncoded(name: parameter.name.utf8Span, value: value) }
-    }
-    parameters.sort()
-
-    // METHOD&enc(URI)&enc(normalized), written once into one buffer.
-    let method = Self.encodedMethod(request.method)
-    let uri = target.encodedBaseStringURI
-    let length = method.count + 1 + uri.count + 1 + parameters.baseStringLength
-    let baseString = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-      let out = buffer.baseAddress!
-      method.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: $0.count) }
-      var written = method.count
-      out[written] = UInt8(ascii: "&")
-      written += 1
-      uri.withUnsafeBufferPointer { (out + written).update(from: $0.baseAddress!, count: $0.count) }
-      written += uri.count
-      out[written] = UInt8(ascii: "&")
-      written += 1
-      written += parameters.writeBaseString(into: out + written)
-      count = written
-    }
+    let baseString = try SignatureBaseStringBuilder.build(
+      method: request.method, target: target, formBody: formBody, protocolParameters: protocolParameters
+    ).baseString
 
     let signature: [UInt8]
     switch key {
@@ -194,34 +163,32 @@ public struct OAuthSigner: Sendable {
     case .rsa(let privateKey):
       signature = Base64Bytes.encodeForHeader(try privateKey.sign(baseString, digest: options.signatureMethod.digest!))
     }
-    protocolParameters.insert(("oauth_signature", signature), at: signatureIndex)
+    protocolParameters.insert((Names.oauthSignature, signature), at: signatureIndex)
     return Signed(protocolParameters: protocolParameters, baseString: baseString)
   }
 
   private static let version = Array("1.0".utf8)
-  private static let get = Array("GET".utf8)
-  private static let post = Array("POST".utf8)
 
   /// The decimal digits of a timestamp.
   private static func digits(_ value: Int64) -> [UInt8] {
     Array(String(value).utf8)
   }
 
-  /// `enc(METHOD)`: the method uppercased and encoded (an ordinary method is already both).
-  private static func encodedMethod(_ method: String) -> [UInt8] {
-    switch method {
-    case "GET": return get
-    case "POST": return post
-    default: break
-    }
-    let bytes = Array(method.utf8)
-    if !bytes.isEmpty, bytes.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) { return bytes }
-    return Array(PercentEncoding.encode(method.uppercased()).utf8)
-  }
+
 }
 
-extension StaticString {
-  var utf8Span: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: utf8Start, count: utf8CodeUnitCount) }
+/// The protocol parameters' names as bytes, made once.
+enum Names {
+  static let oauthBodyHash = Array("oauth_body_hash".utf8)
+  static let oauthCallback = Array("oauth_callback".utf8)
+  static let oauthConsumerKey = Array("oauth_consumer_key".utf8)
+  static let oauthNonce = Array("oauth_nonce".utf8)
+  static let oauthSignature = Array("oauth_signature".utf8)
+  static let oauthSignatureMethod = Array("oauth_signature_method".utf8)
+  static let oauthTimestamp = Array("oauth_timestamp".utf8)
+  static let oauthToken = Array("oauth_token".utf8)
+  static let oauthVerifier = Array("oauth_verifier".utf8)
+  static let oauthVersion = Array("oauth_version".utf8)
 }
 
 /// One request signed by ``OAuthSigner``.

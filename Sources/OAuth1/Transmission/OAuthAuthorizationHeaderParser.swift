@@ -20,57 +20,69 @@ extension OAuthAuthorizationHeader {
   /// fields.parameters[0].value     // "a+b="
   /// ```
   public static func parse(_ header: String) throws(OAuthError) -> Fields {
-    var scanner = Substring(header)
-    scanner = scanner.drop { $0.isWhitespace }
-    guard scanner.prefix(5).lowercased() == "oauth", scanner.dropFirst(5).first?.isWhitespace ?? true else {
-      let scheme = scanner.prefix { !$0.isWhitespace }
-      throw .malformedAuthorizationHeader(reason: "the scheme is \"\(scheme)\", not OAuth")
+    // Scanned as UTF-8 bytes: every delimiter is ASCII, and a provider parses one header per
+    // request it verifies.
+    let bytes = Array(header.utf8)
+    let count = bytes.count
+    func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+    func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+
+    var index = 0
+    while index < count, isSpace(bytes[index]) { index += 1 }
+    let schemeStart = index
+    while index < count, !isSpace(bytes[index]) { index += 1 }
+    guard index - schemeStart == 5, text(schemeStart..<index).lowercased() == "oauth" else {
+      throw .malformedAuthorizationHeader(reason: "the scheme is \"\(text(schemeStart..<index))\", not OAuth")
     }
-    scanner = scanner.dropFirst(5)
 
     var fields = Fields(realm: nil, parameters: [], rawParameters: [])
     while true {
-      scanner = scanner.drop { $0.isWhitespace || $0 == "," }
-      if scanner.isEmpty { break }
-      let name = scanner.prefix { $0 != "=" && $0 != "," && !$0.isWhitespace }
-      scanner = scanner[name.endIndex...].drop { $0.isWhitespace }
-      guard !name.isEmpty, scanner.first == "=" else {
+      while index < count, isSpace(bytes[index]) || bytes[index] == UInt8(ascii: ",") { index += 1 }
+      if index == count { break }
+      let nameStart = index
+      while index < count, bytes[index] != UInt8(ascii: "="), bytes[index] != UInt8(ascii: ","), !isSpace(bytes[index]) { index += 1 }
+      let name = text(nameStart..<index)
+      while index < count, isSpace(bytes[index]) { index += 1 }
+      guard !name.isEmpty, index < count, bytes[index] == UInt8(ascii: "=") else {
         throw .malformedAuthorizationHeader(reason: "the field \"\(name)\" has no =\"value\"")
       }
-      scanner = scanner.dropFirst().drop { $0.isWhitespace }
-      guard scanner.first == "\"" else {
+      index += 1
+      while index < count, isSpace(bytes[index]) { index += 1 }
+      guard index < count, bytes[index] == UInt8(ascii: "\"") else {
         throw .malformedAuthorizationHeader(reason: "the value of \"\(name)\" does not start with a quote")
       }
-      scanner = scanner.dropFirst()
-      var value = ""
+      index += 1
+      var value: [UInt8] = []
       var closed = false
-      while let character = scanner.first {
-        scanner = scanner.dropFirst()
-        if character == "\\", let escaped = scanner.first {
-          value.append(escaped)
-          scanner = scanner.dropFirst()
-        } else if character == "\"" {
+      while index < count {
+        let byte = bytes[index]
+        index += 1
+        if byte == UInt8(ascii: "\\"), index < count {
+          value.append(bytes[index])
+          index += 1
+        } else if byte == UInt8(ascii: "\"") {
           closed = true
           break
         } else {
-          value.append(character)
+          value.append(byte)
         }
       }
       guard closed else {
         throw .malformedAuthorizationHeader(reason: "the value of \"\(name)\" has no closing quote")
       }
-      if let next = scanner.first, next != ",", !next.isWhitespace {
+      if index < count, bytes[index] != UInt8(ascii: ","), !isSpace(bytes[index]) {
         throw .malformedAuthorizationHeader(reason: "expected a comma after the value of \"\(name)\"")
       }
+      let raw = String(decoding: value, as: UTF8.self)
       if name == "realm" {
-        fields.realm = value
+        fields.realm = raw
         continue
       }
-      guard let decodedName = PercentEncoding.decode(name), let decodedValue = PercentEncoding.decode(value) else {
-        throw .invalidParameterEncoding(source: .authorizationHeader, parameter: String(name))
+      guard let decodedName = PercentEncoding.decode(name), let decodedValue = PercentEncoding.decode(raw) else {
+        throw .invalidParameterEncoding(source: .authorizationHeader, parameter: name)
       }
       fields.parameters.append(OAuthParameter(decodedName, decodedValue))
-      fields.rawParameters.append(OAuthParameter(String(name), value))
+      fields.rawParameters.append(OAuthParameter(name, raw))
     }
     return fields
   }

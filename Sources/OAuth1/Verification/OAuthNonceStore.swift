@@ -38,7 +38,13 @@ public final class InMemoryNonceStore: OAuthNonceStore, @unchecked Sendable {
 
   public func insert(nonce: String, timestamp: Int64, consumerKey: String, token: String?) async -> Bool {
     // Length-prefixed parts, so that no two different tuples give the same key.
-    let key = [consumerKey, token ?? "", String(timestamp), nonce].map { "\($0.utf8.count):\($0)" }.joined()
+    var key = ""
+    key.reserveCapacity(consumerKey.utf8.count + (token?.utf8.count ?? 0) + nonce.utf8.count + 40)
+    for part in [consumerKey, token ?? "", String(timestamp), nonce] {
+      key += String(part.utf8.count)
+      key += ":"
+      key += part
+    }
     let now = clock.secondsSince1970()
     return lock.withLock {
       expire(now: now)

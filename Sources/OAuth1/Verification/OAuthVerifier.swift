@@ -84,13 +84,7 @@ public struct OAuthVerifier: Sendable {
     guard options.allowedSignatureMethods.contains(method) else {
       throw OAuthVerificationError(.signatureMethodRejected, advice: "\(method.rawValue) is not accepted here; use one of \(options.allowedSignatureMethods.map(\.rawValue).sorted().joined(separator: ", "))")
     }
-    let components: OAuthURLComponents
-    do {
-      components = try OAuthURLComponents(request.url, requireHTTP: true)
-    } catch {
-      throw OAuthVerificationError(.parameterRejected, advice: "the request URL cannot be verified: \(error)")
-    }
-    if method == .plaintext && components.scheme != "https" && !options.allowPlaintextOverHTTP {
+    if method == .plaintext && !options.allowPlaintextOverHTTP && !request.url.lowercased().hasPrefix("https:") {
       throw OAuthVerificationError(.signatureMethodRejected, advice: "PLAINTEXT sends the secrets in clear and is accepted over https only")
     }
 
@@ -125,7 +119,7 @@ public struct OAuthVerifier: Sendable {
       }
     }
 
-    let computation = try Self.baseString(request: request, components: components, protocolParameters: located.signed)
+    let computation = try Self.baseString(request: request, protocolParameters: located.signed)
     try checkSignature(signature, method: method, baseString: computation.baseString, consumer: consumer, tokenSecret: tokenSecret)
 
     if let nonce = oauth["oauth_nonce"], let timestamp {
@@ -135,39 +129,42 @@ public struct OAuthVerifier: Sendable {
     }
     return VerifiedRequest(
       consumerKey: consumerKey, token: token, signatureMethod: method, realm: located.realm,
-      parameters: computation.parameters.filter { !$0.name.hasPrefix("oauth_") },
-      callback: oauth["oauth_callback"], verifier: oauth["oauth_verifier"], signatureBaseString: computation.baseString)
+      parameters: computation.parameters.decodedRequestParameters(),
+      callback: oauth["oauth_callback"], verifier: oauth["oauth_verifier"],
+      signatureBaseString: String(decoding: computation.baseString, as: UTF8.self))
   }
 
   private func absent(_ names: [String], in oauth: [String: String]) -> OAuthVerificationError {
     OAuthVerificationError(.parameterAbsent, advice: "the request lacks \(names.joined(separator: ", "))", parameters: names)
   }
 
-  private static func baseString(request: OAuthRequest, components: OAuthURLComponents, protocolParameters: [OAuthParameter]) throws(OAuthVerificationError) -> (baseString: String, parameters: [OAuthParameter]) {
-    var components = components
+  /// The base string through the same byte-level builder as ``OAuthSigner``.
+  private static func baseString(request: OAuthRequest, protocolParameters: [OAuthParameter]) throws(OAuthVerificationError) -> (baseString: [UInt8], parameters: CanonicalParameters) {
     do {
-      if let host = request.host { try components.override(hostHeader: host) }
-      let formBody = request.hasFormBody ? request.body.map { [UInt8]($0) } : nil
-      let parameters = try OAuthParameterCollection.collect(query: components.query, formBody: formBody, protocolParameters: protocolParameters)
-      let baseString = OAuthSignatureBaseString.make(
-        method: request.method, baseStringURI: OAuthBaseStringURI.make(components),
-        normalizedParameters: OAuthParameterNormalization.normalize(parameters))
-      return (baseString, parameters)
+      let target = try RequestTarget(request.url, host: request.host)
+      let signed = protocolParameters
+        .filter { OAuthParameterCollection.isSigned(protocolParameter: $0.name) }
+        .map { (name: Array(PercentEncoding.encode($0.name).utf8), value: Array(PercentEncoding.encode($0.value).utf8)) }
+      return try SignatureBaseStringBuilder.build(
+        method: request.method, target: target, formBody: request.hasFormBody ? request.body : nil, protocolParameters: signed)
     } catch {
       throw OAuthVerificationError(.parameterRejected, advice: "the request cannot be verified: \(error)")
     }
   }
 
-  private func checkSignature(_ signature: String, method: OAuthSignatureMethod, baseString: String, consumer: OAuthConsumer, tokenSecret: String?) throws(OAuthVerificationError) {
-    let invalid = OAuthVerificationError(
-      .signatureInvalid, advice: "the signature does not match the request; compare the sender's signature base string with the verifier's",
-      signatureBaseString: baseString)
+  private func checkSignature(_ signature: String, method: OAuthSignatureMethod, baseString: [UInt8], consumer: OAuthConsumer, tokenSecret: String?) throws(OAuthVerificationError) {
+    // Made only when it is thrown: the base string as text is for the failure report.
+    var invalid: OAuthVerificationError {
+      OAuthVerificationError(
+        .signatureInvalid, advice: "the signature does not match the request; compare the sender's signature base string with the verifier's",
+        signatureBaseString: String(decoding: baseString, as: UTF8.self))
+    }
     if method.usesRSA {
       guard let key = consumer.rsaPublicKey else {
         throw OAuthVerificationError(.signatureMethodRejected, advice: "this consumer has no RSA public key, so \(method.rawValue) cannot be verified")
       }
       guard let bytes = OAuthBase64.decode(signature),
-            (try? key.isValidSignature(bytes, for: baseString.utf8, digest: method.digest!)) == true else { throw invalid }
+            (try? key.isValidSignature(bytes, for: baseString, digest: method.digest!)) == true else { throw invalid }
       return
     }
     guard let secret = consumer.secret else {
@@ -180,7 +177,11 @@ public struct OAuthVerifier: Sendable {
       expected = Array(key.utf8)
       received = Array(signature.utf8)
     } else {
-      guard let digest = try? OAuthSignature.digest(baseString: baseString, method: method, signingKey: key) else { throw invalid }
+      let prepared = PreparedHMACKey(method.digest!, key: key.utf8)
+      var digest = [UInt8](repeating: 0, count: prepared.length)
+      baseString.withUnsafeBufferPointer { message in
+        digest.withUnsafeMutableBufferPointer { prepared.sign(message, into: $0.baseAddress!) }
+      }
       expected = digest
       received = OAuthBase64.decode(signature) ?? []
     }

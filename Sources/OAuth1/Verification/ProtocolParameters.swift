@@ -32,9 +32,11 @@ struct ProtocolParameters {
       found += fields.parameters.map { ($0, .authorizationHeader) }
     }
     do {
-      let components = try OAuthURLComponents(request.url)
-      if let query = components.query {
-        found += try parse(query.utf8, .query)
+      // Only the query is needed here; the URL itself is checked when the base string is built.
+      let url = request.url.utf8
+      if let questionMark = url.firstIndex(of: UInt8(ascii: "?")) {
+        let query = url[url.index(after: questionMark)...].prefix { $0 != UInt8(ascii: "#") }
+        found += try parse(Array(query), .query)
       }
       if request.hasFormBody, let body = request.body {
         found += try parse(Array(body), .formBody)

@@ -1,0 +1,31 @@
+import Foundation
+import OAuth1
+
+/// Verifying Twitter's request, with a nonce store, against signing the same request.
+enum VerificationWorkloads {
+  static let names = ["verify/twitter-doc (with a nonce store)"]
+
+  static func run(_ harness: inout Harness) async throws {
+    let request = TwitterDocRequest.request()
+    // Distinct nonces, so every verification is a first use; the store is renewed per cycle.
+    var options = TwitterDocRequest.options
+    let headers: [String] = try (0..<1024).map { index in
+      options.nonce = "nonce-\(index)"
+      return try OAuthSigner(consumer: TwitterDocRequest.consumer, token: TwitterDocRequest.token, options: options).authorizationHeader(for: request)
+    }
+    struct Clock: OAuthClock { func secondsSince1970() -> Int64 { 1318622958 } }
+    let lookup = InMemoryCredentialLookup(
+      consumers: [TwitterDocRequest.consumer.key: OAuthConsumer(secret: TwitterDocRequest.consumer.secret)],
+      tokens: [TwitterDocRequest.token.key: TwitterDocRequest.token.secret])
+    var verifier = OAuthVerifier(credentials: lookup, options: .init(clock: Clock()))
+    var index = 0
+    try await harness.measure(names[0], baseline: "sign/twitter-doc: reused signer") {
+      if index == headers.count {
+        index = 0
+        verifier = OAuthVerifier(credentials: lookup, options: .init(clock: Clock()))
+      }
+      blackHole(try await verifier.verify(request, authorization: headers[index]))
+      index += 1
+    }
+  }
+}
