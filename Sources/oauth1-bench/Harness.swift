@@ -106,6 +106,6 @@ struct Harness {
       ? String(format: "%10.1f µs/op", result.nanosecondsPerOperation / 1000)
       : String(format: "%10.0f ns/op", result.nanosecondsPerOperation)
     let ratio = result.ratio.map { String(format: "  %7.2fx %@", $0, result.baseline ?? "") } ?? "  (baseline)"
-    return result.name.padding(toLength: 44, withPad: " ", startingAt: 0) + time + ratio
+    return result.name.padding(toLength: 56, withPad: " ", startingAt: 0) + time + ratio
   }
 }
