@@ -24,7 +24,7 @@ public enum PercentEncoding {
 
   /// Encodes raw bytes (for example a value that is not text).
   public static func encode(bytes: some Sequence<UInt8>) -> String {
-    let bytes = Array(bytes)
+    let bytes = bytes as? [UInt8] ?? Array(bytes)
     return bytes.withUnsafeBufferPointer { buffer in
       String(unsafeUninitializedCapacity: encodedCount(buffer)) { out in
         encode(buffer, into: out.baseAddress!)
@@ -38,36 +38,41 @@ public enum PercentEncoding {
   /// A `%` that is not followed by two hex digits is kept as it stands, as browsers and most
   /// servers do, so that decode-then-encode never loses a byte.
   public static func decode(_ string: some StringProtocol, plusAsSpace: Bool = false) -> String? {
-    let bytes = decodeBytes(string.utf8, plusAsSpace: plusAsSpace)
-    return String(validating: bytes, as: UTF8.self)
+    var text = String(string)
+    return text.withUTF8 { utf8 in
+      // Nothing to decode: the common case for names and plain values.
+      if !utf8.contains(UInt8(ascii: "%")) && !(plusAsSpace && utf8.contains(UInt8(ascii: "+"))) { return String(string) }
+      return String(validating: decodeBytes(utf8, plusAsSpace: plusAsSpace), as: UTF8.self)
+    }
   }
 
   /// Decodes `%XX` escapes (and `+` when `plusAsSpace`) into raw bytes.
   public static func decodeBytes(_ utf8: some Collection<UInt8>, plusAsSpace: Bool = false) -> [UInt8] {
-    var out = [UInt8]()
-    out.reserveCapacity(utf8.count)
-    var index = utf8.startIndex
-    while index != utf8.endIndex {
-      let byte = utf8[index]
-      if byte == UInt8(ascii: "%") {
-        let first = utf8.index(after: index)
-        if first != utf8.endIndex {
-          let second = utf8.index(after: first)
-          if second != utf8.endIndex, let high = hexValue(utf8[first]), let low = hexValue(utf8[second]) {
-            out.append(high << 4 | low)
-            index = utf8.index(after: second)
-            continue
-          }
+    // One concrete implementation on contiguous bytes: a generic one across modules would run
+    // unspecialized, through witness tables, byte by byte.
+    if let result = utf8.withContiguousStorageIfAvailable({ decodeBytes($0, plusAsSpace: plusAsSpace) }) { return result }
+    return Array(utf8).withUnsafeBufferPointer { decodeBytes($0, plusAsSpace: plusAsSpace) }
+  }
+
+  /// Decodes contiguous bytes.
+  public static func decodeBytes(_ utf8: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool = false) -> [UInt8] {
+    [UInt8](unsafeUninitializedCapacity: utf8.count) { out, written in
+      var index = 0
+      var count = 0
+      let total = utf8.count
+      while index < total {
+        let byte = utf8[index]
+        if byte == UInt8(ascii: "%"), index + 2 < total, let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2]) {
+          out[count] = high << 4 | low
+          index += 3
+        } else {
+          out[count] = byte == UInt8(ascii: "+") && plusAsSpace ? UInt8(ascii: " ") : byte
+          index += 1
         }
-        out.append(byte)
-      } else if byte == UInt8(ascii: "+") && plusAsSpace {
-        out.append(UInt8(ascii: " "))
-      } else {
-        out.append(byte)
+        count += 1
       }
-      index = utf8.index(after: index)
+      written = count
     }
-    return out
   }
 
   /// Whether `byte` is in RFC 3986's unreserved set, the only bytes left unencoded.

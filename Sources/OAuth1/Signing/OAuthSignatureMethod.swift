@@ -1,5 +1,3 @@
-import Foundation
-
 /// The signature methods: the three of RFC 5849 (HMAC-SHA1, RSA-SHA1, PLAINTEXT) and the
 /// SHA-256 and SHA-512 variants that providers such as NetSuite and Mastercard require.
 ///
@@ -18,7 +16,12 @@ public enum OAuthSignatureMethod: String, CaseIterable, Sendable, Hashable {
 
   /// Looks a method up by its `oauth_signature_method` name, ignoring case.
   public init(name: String) throws(OAuthError) {
-    guard let method = Self.allCases.first(where: { $0.rawValue.caseInsensitiveCompare(name) == .orderedSame }) else {
+    // The exact spelling is the common case and needs no case folding.
+    if let exact = Self(rawValue: name) {
+      self = exact
+      return
+    }
+    guard let method = Self(rawValue: name.uppercased()) else {
       throw .unknownSignatureMethod(name)
     }
     self = method
