@@ -139,11 +139,14 @@ struct BehaviorHookTests {
   @Test func cancellingTheTaskCancelsTheExchange() async throws {
     let stub = StubTransport([.delayed(30, .status(200))])
     let task = Task { try await client(stub).send(Request<Data>(path: "slow")) }
-    try await Task.sleep(nanoseconds: 50_000_000)
+    // Cancel once the exchange is in flight (the transport has the request).
+    let deadline = Date().addingTimeInterval(10)
+    while stub.requests.isEmpty && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
+    #expect(stub.requests.count == 1)
     task.cancel()
     let started = Date()
     let result = await task.result
-    #expect(Date().timeIntervalSince(started) < 5)
+    #expect(Date().timeIntervalSince(started) < 5, "cancellation took \(Date().timeIntervalSince(started)) s")
     guard case .failure(let error) = result, case .cancelled = error as? NetworkError else {
       Issue.record("expected .cancelled, got \(result)")
       return

@@ -53,7 +53,8 @@ import sys
 import threading
 import time
 import traceback
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+from peer_server import serve
 from urllib.parse import parse_qsl, quote, unquote, urlsplit
 
 from oauthlib.common import Request as OAuthRequest
@@ -1181,14 +1182,6 @@ ROUTES = [
 ]
 
 
-class Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-
-class Server6(Server):
-    address_family = socket.AF_INET6
-
-
 def main():
     global STATE
     parser = argparse.ArgumentParser(description="Fake X/Twitter API with OAuth 1.0a verified by oauthlib")
@@ -1202,18 +1195,7 @@ def main():
     parser.add_argument("--tweets", type=int, default=250)
     args = parser.parse_args()
     STATE = State(args)
-    server_class = Server6 if ":" in args.host else Server
-    server = server_class((args.host, 0), Handler)
-    print("PORT %d" % server.server_address[1], flush=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-
-    def watch_stdin():
-        sys.stdin.read()  # returns when the parent closes stdin or dies
-        os._exit(0)
-
-    threading.Thread(target=watch_stdin, daemon=True).start()
-    time.sleep(args.lifetime)
-    os._exit(0)
+    serve(Handler, args.host, args.lifetime)
 
 
 if __name__ == "__main__":

@@ -11,12 +11,10 @@ test process is gone), then exits on its own.
 """
 import argparse
 import json
-import os
 import socket
-import sys
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+from peer_server import serve
 from urllib.parse import parse_qsl, urlsplit
 
 
@@ -83,31 +81,12 @@ class Handler(BaseHTTPRequestHandler):
     do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = handle_any
 
 
-class Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-
-class Server6(Server):
-    address_family = socket.AF_INET6
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--lifetime", type=float, default=120)
     args = parser.parse_args()
-    server_class = Server6 if ":" in args.host else Server
-    server = server_class((args.host, 0), Handler)
-    print(f"PORT {server.server_address[1]}", flush=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-
-    def watch_stdin():
-        sys.stdin.read()  # returns when the parent closes stdin or dies
-        os._exit(0)
-
-    threading.Thread(target=watch_stdin, daemon=True).start()
-    time.sleep(args.lifetime)
-    os._exit(0)
+    serve(Handler, args.host, args.lifetime)
 
 
 if __name__ == "__main__":

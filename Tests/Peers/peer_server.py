@@ -1,0 +1,31 @@
+"""What every test server here shares: listen on a free loopback port, say which, and stop by
+itself when the tests' process goes away (stdin closes) or the lifetime ends."""
+import os
+import socket
+import sys
+import threading
+import time
+from http.server import ThreadingHTTPServer
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+
+class Server6(Server):
+    address_family = socket.AF_INET6
+
+
+def serve(handler, host, lifetime):
+    """Serves `handler` on `host` at a free port, prints "PORT <n>", and never returns."""
+    server = (Server6 if ":" in host else Server)((host, 0), handler)
+    print("PORT %d" % server.server_address[1], flush=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+
+    def watch_stdin():
+        sys.stdin.read()  # returns when the parent closes stdin or dies
+        os._exit(0)
+
+    threading.Thread(target=watch_stdin, daemon=True).start()
+    time.sleep(lifetime)
+    os._exit(0)
