@@ -77,10 +77,12 @@ struct OtherBehaviorTests {
 
   @Test func metricsCountInFlightAndOutcomes() async throws {
     let metrics = MetricsBehavior()
-    let stub = StubTransport([.delayed(0.3, .status(200)), .status(500)])
+    let stub = StubTransport([.delayed(2, .status(200)), .status(500)])
     let client = client(stub, behavior: metrics)
     let slow = Task { try await client.send(Request<Data>(path: "slow")) }
-    try await Task.sleep(nanoseconds: 100_000_000)
+    // Look while the first request is in the transport.
+    let deadline = Date().addingTimeInterval(10)
+    while stub.requests.isEmpty && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
     #expect(metrics.snapshot.inFlight == 1)
     _ = try await slow.value
     _ = try? await client.send(Request<Data>(path: "fails"))
