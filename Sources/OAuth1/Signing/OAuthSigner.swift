@@ -82,7 +82,7 @@ public struct OAuthSigner: Sendable {
 
   /// The protocol parameters of one signed request, encoded, in name order.
   struct Signed {
-    var protocolParameters: [(name: [UInt8], value: [UInt8])]
+    var protocolParameters: [EncodedParameter]
     var baseString: [UInt8]
 
     var decodedProtocolParameters: [OAuthParameter] {
@@ -127,24 +127,24 @@ public struct OAuthSigner: Sendable {
     let formBody = isForm ? request.body : nil
 
     // The protocol parameters, in name order (each value already encoded).
-    var protocolParameters: [(name: [UInt8], value: [UInt8])] = []
+    var protocolParameters: [EncodedParameter] = []
     protocolParameters.reserveCapacity(10)
     if let algorithm = options.bodyHash, !isForm {
       let hash = try OAuthBodyHash.compute(body: request.body.map { [UInt8]($0) } ?? [], algorithm: algorithm)
-      protocolParameters.append((Names.oauthBodyHash, Array(PercentEncoding.encode(hash).utf8)))
+      protocolParameters.append(EncodedParameter(Names.oauthBodyHash, Array(PercentEncoding.encode(hash).utf8)))
     }
-    if let encodedCallback { protocolParameters.append((Names.oauthCallback, encodedCallback)) }
-    protocolParameters.append((Names.oauthConsumerKey, encodedConsumerKey))
+    if let encodedCallback { protocolParameters.append(EncodedParameter(Names.oauthCallback, encodedCallback)) }
+    protocolParameters.append(EncodedParameter(Names.oauthConsumerKey, encodedConsumerKey))
     let nonce: [UInt8]
     if let encodedNonce { nonce = encodedNonce } else { nonce = Array(try OAuthNonce.random().utf8) }
-    protocolParameters.append((Names.oauthNonce, nonce))
+    protocolParameters.append(EncodedParameter(Names.oauthNonce, nonce))
     // Everything before here sorts before "oauth_signature"; the signature goes in here later.
     let signatureIndex = protocolParameters.count
-    protocolParameters.append((Names.oauthSignatureMethod, methodName))
-    protocolParameters.append((Names.oauthTimestamp, Self.digits(options.timestamp ?? options.clock.secondsSince1970())))
-    if let encodedToken { protocolParameters.append((Names.oauthToken, encodedToken)) }
-    if let encodedVerifier { protocolParameters.append((Names.oauthVerifier, encodedVerifier)) }
-    if options.includeVersion { protocolParameters.append((Names.oauthVersion, Self.version)) }
+    protocolParameters.append(EncodedParameter(Names.oauthSignatureMethod, methodName))
+    protocolParameters.append(EncodedParameter(Names.oauthTimestamp, Self.digits(options.timestamp ?? options.clock.secondsSince1970())))
+    if let encodedToken { protocolParameters.append(EncodedParameter(Names.oauthToken, encodedToken)) }
+    if let encodedVerifier { protocolParameters.append(EncodedParameter(Names.oauthVerifier, encodedVerifier)) }
+    if options.includeVersion { protocolParameters.append(EncodedParameter(Names.oauthVersion, Self.version)) }
 
     let baseString = try SignatureBaseStringBuilder.build(
       method: request.method, target: target, formBody: formBody, protocolParameters: protocolParameters
@@ -163,7 +163,7 @@ public struct OAuthSigner: Sendable {
     case .rsa(let privateKey):
       signature = Base64Bytes.encodeForHeader(try privateKey.sign(baseString, digest: options.signatureMethod.digest!))
     }
-    protocolParameters.insert((Names.oauthSignature, signature), at: signatureIndex)
+    protocolParameters.insert(EncodedParameter(Names.oauthSignature, signature), at: signatureIndex)
     return Signed(protocolParameters: protocolParameters, baseString: baseString)
   }
 
@@ -175,6 +175,18 @@ public struct OAuthSigner: Sendable {
   }
 
 
+}
+
+/// A parameter whose name and value are already canonically encoded (a struct rather than a
+/// tuple: arrays of tuples make the runtime look up generic metadata on every signature).
+struct EncodedParameter {
+  var name: [UInt8]
+  var value: [UInt8]
+
+  init(_ name: [UInt8], _ value: [UInt8]) {
+    self.name = name
+    self.value = value
+  }
 }
 
 /// The protocol parameters' names as bytes, made once.

@@ -7,7 +7,7 @@ enum SignatureBaseStringBuilder {
   /// `protocolParameters`: names and canonically encoded values of the `oauth_*` parameters
   /// that take part (never `oauth_signature` or `realm`).
   static func build(
-    method: String, target: RequestTarget, formBody: Data?, protocolParameters: [(name: [UInt8], value: [UInt8])]
+    method: String, target: RequestTarget, formBody: Data?, protocolParameters: [EncodedParameter]
   ) throws(OAuthError) -> (baseString: [UInt8], parameters: CanonicalParameters) {
     var encodedLength = 0
     for parameter in protocolParameters { encodedLength += parameter.name.count + parameter.value.count }

@@ -144,7 +144,7 @@ public struct OAuthVerifier: Sendable {
       let target = try RequestTarget(request.url, host: request.host)
       let signed = protocolParameters
         .filter { OAuthParameterCollection.isSigned(protocolParameter: $0.name) }
-        .map { (name: Array(PercentEncoding.encode($0.name).utf8), value: Array(PercentEncoding.encode($0.value).utf8)) }
+        .map { EncodedParameter(Array(PercentEncoding.encode($0.name).utf8), Array(PercentEncoding.encode($0.value).utf8)) }
       return try SignatureBaseStringBuilder.build(
         method: request.method, target: target, formBody: request.hasFormBody ? request.body : nil, protocolParameters: signed)
     } catch {
