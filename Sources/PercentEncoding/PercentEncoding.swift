@@ -103,7 +103,7 @@ public enum PercentEncoding {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(path.utf8.count)
     for byte in path.utf8 {
-      if unreserved[Int(byte)] || pathSafe[Int(byte)] {
+      if isPathSafe(byte) {
         bytes.append(byte)
       } else {
         bytes.append(UInt8(ascii: "%"))
@@ -116,7 +116,12 @@ public enum PercentEncoding {
 
   // MARK: - Implementation
 
-  /// RFC 3986 `pchar` beyond the unreserved set, plus `/` and the `%` of existing escapes.
+  /// Whether a path may carry `byte` as it is: RFC 3986 `pchar` (unreserved, sub-delims, `:`
+  /// and `@`), `/`, and the `%` of existing escapes. ``encodePath(_:)`` encodes the others.
+  public static func isPathSafe(_ byte: UInt8) -> Bool {
+    isUnreserved(byte) || pathSafe[Int(byte)]
+  }
+
   static let pathSafe: [Bool] = (0..<256).map { "!$&'()*+,;=:@/%".utf8.contains(UInt8($0)) }
 
   static let unreserved: [Bool] = (0..<256).map { value in

@@ -74,7 +74,7 @@ struct RequestTarget {
       // Path: only bytes that need no encoding.
       let pathStart = index
       while index < count, bytes[index] != UInt8(ascii: "?"), bytes[index] != UInt8(ascii: "#") {
-        guard isPathByte(bytes[index]) else { return nil }
+        guard PercentEncoding.isPathSafe(bytes[index]) else { return nil }
         index += 1
       }
       let pathEnd = index
@@ -140,14 +140,4 @@ struct RequestTarget {
     (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
       || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
   }
-
-  /// Bytes a path may carry as they are (RFC 3986 `pchar`, `/` and escapes).
-  private static let pathBytes: [Bool] = (0..<256).map { value in
-    PercentEncoding.isUnreserved(UInt8(value)) || "!$&'()*+,;=:@/%".utf8.contains(UInt8(value))
-  }
-
-  @inline(__always)
-  private static func isPathByte(_ byte: UInt8) -> Bool { pathBytes[Int(byte)] }
-
-
 }
