@@ -27,18 +27,18 @@ struct CanonicalParameters {
   }
 
   /// Adds a pair whose name and value are already canonically encoded.
-  mutating func appendEncoded(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+  mutating func append(_ parameter: EncodedParameter) {
     let start = count
-    var percents: Int32 = 0
+    let nameCount = parameter.name.count, valueCount = parameter.value.count
     storage.withUnsafeMutableBufferPointer { buffer in
       let out = buffer.baseAddress! + start
-      out.update(from: name.baseAddress!, count: name.count)
-      if value.count > 0 { (out + name.count).update(from: value.baseAddress!, count: value.count) }
+      parameter.name.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: nameCount) }
+      if valueCount > 0 {
+        parameter.value.withUnsafeBufferPointer { (out + nameCount).update(from: $0.baseAddress!, count: valueCount) }
+      }
     }
-    for byte in name where byte == UInt8(ascii: "%") { percents += 1 }
-    for byte in value where byte == UInt8(ascii: "%") { percents += 1 }
-    count = start + name.count + value.count
-    entries.append(Entry(nameStart: Int32(start), nameEnd: Int32(start + name.count), valueEnd: Int32(count), percents: percents))
+    count = start + nameCount + valueCount
+    entries.append(Entry(nameStart: Int32(start), nameEnd: Int32(start + nameCount), valueEnd: Int32(count), percents: parameter.percents))
   }
 
   /// Adds every pair of an `application/x-www-form-urlencoded` string (a query or a form

@@ -25,12 +25,14 @@ public struct OAuthSigner: Sendable {
   }
 
   private let key: Key
-  private let encodedConsumerKey: [UInt8]
-  private let encodedToken: [UInt8]?
-  private let encodedCallback: [UInt8]?
-  private let encodedVerifier: [UInt8]?
-  private let encodedNonce: [UInt8]?
-  private let methodName: [UInt8]
+  // The protocol parameters that do not change between requests, encoded once.
+  private let consumerKeyParameter: EncodedParameter
+  private let tokenParameter: EncodedParameter?
+  private let callbackParameter: EncodedParameter?
+  private let verifierParameter: EncodedParameter?
+  private let nonceParameter: EncodedParameter?
+  private let methodParameter: EncodedParameter
+  private static let versionParameter = EncodedParameter(Names.oauthVersion, Array("1.0".utf8))
 
   /// Prepares the signer. Throws when an RSA method has no private key.
   public init(consumer: Credentials, token: Credentials? = nil, options: OAuthSignatureGenerator.Options = .init()) throws(OAuthError) {
@@ -47,12 +49,15 @@ public struct OAuthSigner: Sendable {
       guard let privateKey = options.privateKey else { throw .missingPrivateKey(options.signatureMethod) }
       key = .rsa(privateKey)
     }
-    encodedConsumerKey = Array(PercentEncoding.encode(consumer.key).utf8)
-    encodedToken = token.map { Array(PercentEncoding.encode($0.key).utf8) }
-    encodedCallback = options.callback.map { Array(PercentEncoding.encode($0).utf8) }
-    encodedVerifier = options.verifier.map { Array(PercentEncoding.encode($0).utf8) }
-    encodedNonce = options.nonce.map { Array(PercentEncoding.encode($0).utf8) }
-    methodName = Array(options.signatureMethod.rawValue.utf8)
+    func encoded(_ name: [UInt8], _ value: String) -> EncodedParameter {
+      EncodedParameter(name, Array(PercentEncoding.encode(value).utf8))
+    }
+    consumerKeyParameter = encoded(Names.oauthConsumerKey, consumer.key)
+    tokenParameter = token.map { encoded(Names.oauthToken, $0.key) }
+    callbackParameter = options.callback.map { encoded(Names.oauthCallback, $0) }
+    verifierParameter = options.verifier.map { encoded(Names.oauthVerifier, $0) }
+    nonceParameter = options.nonce.map { encoded(Names.oauthNonce, $0) }
+    methodParameter = encoded(Names.oauthSignatureMethod, options.signatureMethod.rawValue)
   }
 
   /// The value of the `Authorization` header for `request` (the same as
@@ -133,18 +138,20 @@ public struct OAuthSigner: Sendable {
       let hash = try OAuthBodyHash.compute(body: request.body.map { [UInt8]($0) } ?? [], algorithm: algorithm)
       protocolParameters.append(EncodedParameter(Names.oauthBodyHash, Array(PercentEncoding.encode(hash).utf8)))
     }
-    if let encodedCallback { protocolParameters.append(EncodedParameter(Names.oauthCallback, encodedCallback)) }
-    protocolParameters.append(EncodedParameter(Names.oauthConsumerKey, encodedConsumerKey))
-    let nonce: [UInt8]
-    if let encodedNonce { nonce = encodedNonce } else { nonce = Array(try OAuthNonce.random().utf8) }
-    protocolParameters.append(EncodedParameter(Names.oauthNonce, nonce))
+    if let callbackParameter { protocolParameters.append(callbackParameter) }
+    protocolParameters.append(consumerKeyParameter)
+    if let nonceParameter {
+      protocolParameters.append(nonceParameter)
+    } else {
+      protocolParameters.append(EncodedParameter(Names.oauthNonce, Array(try OAuthNonce.random().utf8)))
+    }
     // Everything before here sorts before "oauth_signature"; the signature goes in here later.
     let signatureIndex = protocolParameters.count
-    protocolParameters.append(EncodedParameter(Names.oauthSignatureMethod, methodName))
+    protocolParameters.append(methodParameter)
     protocolParameters.append(EncodedParameter(Names.oauthTimestamp, Self.digits(options.timestamp ?? options.clock.secondsSince1970())))
-    if let encodedToken { protocolParameters.append(EncodedParameter(Names.oauthToken, encodedToken)) }
-    if let encodedVerifier { protocolParameters.append(EncodedParameter(Names.oauthVerifier, encodedVerifier)) }
-    if options.includeVersion { protocolParameters.append(EncodedParameter(Names.oauthVersion, Self.version)) }
+    if let tokenParameter { protocolParameters.append(tokenParameter) }
+    if let verifierParameter { protocolParameters.append(verifierParameter) }
+    if options.includeVersion { protocolParameters.append(Self.versionParameter) }
 
     let baseString = try SignatureBaseStringBuilder.build(
       method: request.method, target: target, formBody: formBody, protocolParameters: protocolParameters
@@ -167,7 +174,6 @@ public struct OAuthSigner: Sendable {
     return Signed(protocolParameters: protocolParameters, baseString: baseString)
   }
 
-  private static let version = Array("1.0".utf8)
 
   /// The decimal digits of a timestamp.
   private static func digits(_ value: Int64) -> [UInt8] {
@@ -182,10 +188,16 @@ public struct OAuthSigner: Sendable {
 struct EncodedParameter {
   var name: [UInt8]
   var value: [UInt8]
+  /// How many `%` the pair holds (each becomes `%25` in the base string).
+  var percents: Int32
 
   init(_ name: [UInt8], _ value: [UInt8]) {
     self.name = name
     self.value = value
+    var percents: Int32 = 0
+    for byte in name where byte == UInt8(ascii: "%") { percents += 1 }
+    for byte in value where byte == UInt8(ascii: "%") { percents += 1 }
+    self.percents = percents
   }
 }
 

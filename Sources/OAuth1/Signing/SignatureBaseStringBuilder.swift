@@ -23,9 +23,7 @@ enum SignatureBaseStringBuilder {
       try outcome.get()
     }
     for parameter in protocolParameters {
-      parameter.name.withUnsafeBufferPointer { name in
-        parameter.value.withUnsafeBufferPointer { value in parameters.appendEncoded(name: name, value: value) }
-      }
+      parameters.append(parameter)
     }
     parameters.sort()
 
