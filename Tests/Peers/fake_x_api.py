@@ -923,23 +923,28 @@ def r_v2_user_by_username(handler, ctx):
     return v2_resp(200, {"data": v2_user(user, Fields(ctx["query"]).user)})
 
 
-def r_v2_user(handler, ctx):
+def path_user(ctx):
+    """The user id in the path and, when it is invalid or unknown, X's answer for that."""
     user_id = ctx["match"].group(1)
     bad = check_user_id(user_id)
     if bad:
-        return bad
+        return user_id, bad
     if user_id not in USERS:
-        return v2_resp(200, {"errors": [not_found_error(user_id, "user", "id", "Could not find user with id: [%s]." % user_id)]})
+        return user_id, v2_resp(200, {"errors": [not_found_error(user_id, "user", "id", "Could not find user with id: [%s]." % user_id)]})
+    return user_id, None
+
+
+def r_v2_user(handler, ctx):
+    user_id, answer = path_user(ctx)
+    if answer:
+        return answer
     return v2_resp(200, {"data": v2_user(USERS[user_id], Fields(ctx["query"]).user)})
 
 
 def r_v2_user_tweets(handler, ctx):
-    user_id = ctx["match"].group(1)
-    bad = check_user_id(user_id)
-    if bad:
-        return bad
-    if user_id not in USERS:
-        return v2_resp(200, {"errors": [not_found_error(user_id, "user", "id", "Could not find user with id: [%s]." % user_id)]})
+    user_id, answer = path_user(ctx)
+    if answer:
+        return answer
     return v2_timeline(ctx, STATE.tweets_of(user_id), 5, 100, 10, ["pagination_token"])
 
 

@@ -102,7 +102,8 @@ public struct OAuthSignatureGenerator: Sendable {
 
     var components = try OAuthURLComponents(request.url, requireHTTP: true)
     if let host = request.host { try components.override(hostHeader: host) }
-    let formBody = request.hasFormBody ? request.body.map { [UInt8]($0) } : nil
+    let isForm = request.hasFormBody
+    let formBody = isForm ? request.body.map { [UInt8]($0) } : nil
 
     let nonce: String
     if let fixed = options.nonce { nonce = fixed } else { nonce = try OAuthNonce.random() }
@@ -116,7 +117,7 @@ public struct OAuthSignatureGenerator: Sendable {
     if options.includeVersion { oauth.append(OAuthParameter("oauth_version", "1.0")) }
     if let callback = options.callback { oauth.append(OAuthParameter("oauth_callback", callback)) }
     if let verifier = options.verifier { oauth.append(OAuthParameter("oauth_verifier", verifier)) }
-    if let algorithm = options.bodyHash, !request.hasFormBody {
+    if let algorithm = options.bodyHash, !isForm {
       let hash = try OAuthBodyHash.compute(body: request.body.map { [UInt8]($0) } ?? [], algorithm: algorithm)
       oauth.append(OAuthParameter("oauth_body_hash", hash))
     }
