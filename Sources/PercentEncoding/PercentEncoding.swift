@@ -118,11 +118,12 @@ public enum PercentEncoding {
 
   /// Whether a path may carry `byte` as it is: RFC 3986 `pchar` (unreserved, sub-delims, `:`
   /// and `@`), `/`, and the `%` of existing escapes. ``encodePath(_:)`` encodes the others.
+  @inlinable @inline(__always)
   public static func isPathSafe(_ byte: UInt8) -> Bool {
-    isUnreserved(byte) || pathSafe[Int(byte)]
+    // A constant table, one character per byte value ("1": safe): no lazy global to check.
+    let table: StaticString = "0000000000000000000000000000000001001111111111111111111111110100111111111111111111111111111000010111111111111111111111111110001000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+    return table.utf8Start[Int(byte)] == UInt8(ascii: "1")
   }
-
-  static let pathSafe: [Bool] = (0..<256).map { "!$&'()*+,;=:@/%".utf8.contains(UInt8($0)) }
 
   static let unreserved: [Bool] = (0..<256).map { value in
     switch UInt8(value) {

@@ -32,9 +32,12 @@ enum OpenSSLBackend: CryptoBackend {
 
   static func randomBytes(count: Int) throws(OAuthError) -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: count)
-    let ok = bytes.withUnsafeMutableBufferPointer { RAND_bytes($0.baseAddress, Int32(count)) == 1 }
-    guard ok else { throw failure("random generation") }
+    try bytes.withUnsafeMutableBufferPointer { buffer throws(OAuthError) in try fillRandom(buffer) }
     return bytes
+  }
+
+  static func fillRandom(_ buffer: UnsafeMutableBufferPointer<UInt8>) throws(OAuthError) {
+    guard buffer.isEmpty || RAND_bytes(buffer.baseAddress, Int32(buffer.count)) == 1 else { throw failure("random generation") }
   }
 
   static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {

@@ -2,10 +2,15 @@ import Foundation
 import PercentEncoding
 
 /// The signed parameters of one request in their canonical encoded form (RFC 5849 3.4.1.3.2:
-/// decoded, then re-encoded with the strict set), kept as byte ranges of one buffer and sorted
-/// in signing order. This is the byte-level path of ``OAuthSigner``; the stage functions
-/// (``OAuthParameterCollection``, ``OAuthParameterNormalization``) compute the same thing on
-/// Strings, and the tests hold the two to the same output.
+/// decoded, then re-encoded with the strict set), kept as byte ranges of one scratch buffer and
+/// sorted in signing order. This is the byte-level path of ``OAuthSigner`` and
+/// ``OAuthVerifier``; the stage functions (``OAuthParameterCollection``,
+/// ``OAuthParameterNormalization``) compute the same thing on Strings, and the tests hold the
+/// two to the same output.
+///
+/// The memory is borrowed from ``withScratch(query:formBody:encodedBytes:extraEntries:_:)``
+/// (on the stack when it is small), so a signature allocates nothing here; the value must not
+/// escape that closure.
 struct CanonicalParameters {
   struct Entry {
     var nameStart: Int32
@@ -15,122 +20,158 @@ struct CanonicalParameters {
   }
 
   /// Room for every byte the parameters can take: the buffer never grows.
-  private var storage: [UInt8]
+  private let storage: UnsafeMutablePointer<UInt8>
   private var count = 0
-  private(set) var entries: [Entry] = []
+  private let entryStorage: UnsafeMutablePointer<Entry>
+  private(set) var entryCount = 0
 
-  /// `rawBytes`: the query and form body lengths (encoding at most triples them);
-  /// `encodedBytes`: the protocol parameters' encoded lengths.
-  init(rawBytes: Int, encodedBytes: Int) {
-    storage = [UInt8](repeating: 0, count: 3 * rawBytes + encodedBytes)
-    entries.reserveCapacity(12)
+  private init(storage: UnsafeMutablePointer<UInt8>, entries: UnsafeMutablePointer<Entry>) {
+    self.storage = storage
+    self.entryStorage = entries
+  }
+
+  /// Lends `body` an empty collection with room for the pairs of `query` and `formBody`
+  /// (encoding at most triples a byte) and for `extraEntries` already-encoded pairs of
+  /// `encodedBytes` bytes in all.
+  static func withScratch<R>(
+    query: UnsafeBufferPointer<UInt8>, formBody: UnsafeBufferPointer<UInt8>?, encodedBytes: Int, extraEntries: Int,
+    _ body: (inout CanonicalParameters) throws(OAuthError) -> R
+  ) throws(OAuthError) -> R {
+    let rawBytes = query.count + (formBody?.count ?? 0)
+    let entries = pairCount(query) + (formBody.map(pairCount) ?? 0) + extraEntries
+    return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * rawBytes + encodedBytes + 1) { bytes throws(OAuthError) in
+      try withUnsafeTemporaryAllocation(of: Entry.self, capacity: entries + 1) { entryBuffer throws(OAuthError) in
+        var parameters = CanonicalParameters(storage: bytes.baseAddress!, entries: entryBuffer.baseAddress!)
+        return try body(&parameters)
+      }
+    }
+  }
+
+  /// At most how many pairs a form holds: one more than its `&`s.
+  private static func pairCount(_ raw: UnsafeBufferPointer<UInt8>) -> Int {
+    guard let base = raw.baseAddress, !raw.isEmpty else { return 0 }
+    var pairs = 1
+    var offset = 0
+    while offset < raw.count, let found = memchr(base + offset, 0x26, raw.count - offset) {  // 0x26: "&"
+      pairs += 1
+      offset = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
+    }
+    return pairs
+  }
+
+  /// The entries in their current order.
+  var entries: UnsafeBufferPointer<Entry> { UnsafeBufferPointer(start: entryStorage, count: entryCount) }
+
+  /// Adds a pair whose name and value are already canonically encoded.
+  mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, percents: Int32) {
+    let start = count
+    if let base = name.baseAddress { (storage + start).update(from: base, count: name.count) }
+    if let base = value.baseAddress { (storage + start + name.count).update(from: base, count: value.count) }
+    count = start + name.count + value.count
+    entryStorage[entryCount] = Entry(nameStart: Int32(start), nameEnd: Int32(start + name.count), valueEnd: Int32(count), percents: percents)
+    entryCount += 1
   }
 
   /// Adds a pair whose name and value are already canonically encoded.
   mutating func append(_ parameter: EncodedParameter) {
-    let start = count
-    let nameCount = parameter.name.count, valueCount = parameter.value.count
-    storage.withUnsafeMutableBufferPointer { buffer in
-      let out = buffer.baseAddress! + start
-      parameter.name.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: nameCount) }
-      if valueCount > 0 {
-        parameter.value.withUnsafeBufferPointer { (out + nameCount).update(from: $0.baseAddress!, count: valueCount) }
-      }
+    parameter.name.withUnsafeBufferPointer { name in
+      parameter.value.withUnsafeBufferPointer { value in append(name: name, value: value, percents: parameter.percents) }
     }
-    count = start + nameCount + valueCount
-    entries.append(Entry(nameStart: Int32(start), nameEnd: Int32(start + nameCount), valueEnd: Int32(count), percents: parameter.percents))
   }
 
   /// Adds every pair of an `application/x-www-form-urlencoded` string (a query or a form
   /// body), decoding `+` and `%XX` and re-encoding strictly; `oauth_signature` is skipped.
   mutating func appendForm(_ raw: UnsafeBufferPointer<UInt8>, source: OAuthParameterSource) throws(OAuthError) {
+    guard let input = raw.baseAddress else { return }
     var index = 0
     let total = raw.count
     while index < total {
       var end = index
-      while end < total && raw[end] != UInt8(ascii: "&") { end += 1 }
+      while end < total && input[end] != UInt8(ascii: "&") { end += 1 }
       if end > index {
         var equals = index
-        while equals < end && raw[equals] != UInt8(ascii: "=") { equals += 1 }
+        while equals < end && input[equals] != UInt8(ascii: "=") { equals += 1 }
         let start = count
         var percents: Int32 = 0
-        guard canonicalize(raw, from: index, to: equals, percents: &percents) else {
+        guard canonicalize(input, from: index, to: equals, percents: &percents) else {
           count = start
           throw .invalidParameterEncoding(source: source, parameter: String(decoding: UnsafeBufferPointer(rebasing: raw[index..<equals]), as: UTF8.self))
         }
         let nameEnd = count
-        guard canonicalize(raw, from: equals < end ? equals + 1 : end, to: end, percents: &percents) else {
-          let name = PercentEncoding.decode(String(decoding: storage[start..<nameEnd], as: UTF8.self)) ?? ""
+        guard canonicalize(input, from: equals < end ? equals + 1 : end, to: end, percents: &percents) else {
+          let encodedName = String(decoding: UnsafeBufferPointer(start: storage + start, count: nameEnd - start), as: UTF8.self)
           count = start
-          throw .invalidParameterEncoding(source: source, parameter: name)
+          throw .invalidParameterEncoding(source: source, parameter: PercentEncoding.decode(encodedName) ?? encodedName)
         }
-        if nameEnd - start == 15, storage.withUnsafeBufferPointer({ memcmp($0.baseAddress! + start, Self.signatureName, 15) == 0 }) {
+        if nameEnd - start == 15, memcmp(storage + start, Self.signatureName.utf8Start, 15) == 0 {
           count = start
         } else {
-          entries.append(Entry(nameStart: Int32(start), nameEnd: Int32(nameEnd), valueEnd: Int32(count), percents: percents))
+          entryStorage[entryCount] = Entry(nameStart: Int32(start), nameEnd: Int32(nameEnd), valueEnd: Int32(count), percents: percents)
+          entryCount += 1
         }
       }
       index = end + 1
     }
   }
 
-  private static let signatureName = Array("oauth_signature".utf8)
+  private static let signatureName: StaticString = "oauth_signature"
 
-  /// Decodes `raw[from..<to]` and appends its strict encoding; `false` when the decoded bytes
+  /// Decodes `input[from..<to]` and appends its strict encoding; `false` when the decoded bytes
   /// are not UTF-8.
-  private mutating func canonicalize(_ raw: UnsafeBufferPointer<UInt8>, from: Int, to: Int, percents: inout Int32) -> Bool {
+  private mutating func canonicalize(_ input: UnsafePointer<UInt8>, from: Int, to: Int, percents: inout Int32) -> Bool {
     let start = count
+    let out = storage
     var position = count  // a local: no exclusivity check per byte
     var escapes: Int32 = 0
     var ascii = true
-    storage.withUnsafeMutableBufferPointer { buffer in
-      let out = buffer.baseAddress!
-      let input = raw.baseAddress!
-      Self.byteClasses.withUnsafeBufferPointer { classes in
-        var index = from
-        while index < to {
-          var byte = input[index]
-          var kind = classes[Int(byte)]
-          if kind == Self.plus {
-            byte = UInt8(ascii: " ")
-            kind = Self.escape
-          } else if kind == Self.percent {
-            if index + 2 < to, let high = Self.hexValue(input[index + 1]), let low = Self.hexValue(input[index + 2]) {
-              byte = high << 4 | low
-              index += 2
-              kind = classes[Int(byte)] == Self.copy ? Self.copy : Self.escape
-            } else {
-              kind = Self.escape
-            }
-          }
-          index += 1
-          if kind == Self.copy {
-            out[position] = byte
-            position += 1
-          } else {
-            if byte >= 0x80 { ascii = false }
-            out[position] = UInt8(ascii: "%")
-            out[position + 1] = PercentEncoding.hexDigit(byte >> 4)
-            out[position + 2] = PercentEncoding.hexDigit(byte & 0x0F)
-            position += 3
-            escapes += 1
-          }
+    let classes = Self.byteClasses.utf8Start
+    var index = from
+    while index < to {
+      var byte = input[index]
+      var kind = classes[Int(byte)]
+      if kind == Self.copy {
+        // The usual byte: unreserved, copied as it is.
+        out[position] = byte
+        position &+= 1
+        index &+= 1
+        continue
+      }
+      if kind == Self.plus {
+        byte = UInt8(ascii: " ")
+        kind = Self.escape
+      } else if kind == Self.percent {
+        if index &+ 2 < to, let high = Self.hexValue(input[index &+ 1]), let low = Self.hexValue(input[index &+ 2]) {
+          byte = high << 4 | low
+          index &+= 2
+          kind = classes[Int(byte)] == Self.copy ? Self.copy : Self.escape
+        } else {
+          kind = Self.escape
         }
+      }
+      index &+= 1
+      if kind == Self.copy {
+        out[position] = byte
+        position &+= 1
+      } else {
+        if byte >= 0x80 { ascii = false }
+        out[position] = UInt8(ascii: "%")
+        out[position &+ 1] = PercentEncoding.hexDigit(byte >> 4)
+        out[position &+ 2] = PercentEncoding.hexDigit(byte & 0x0F)
+        position &+= 3
+        escapes &+= 1
       }
     }
     count = position
     percents += escapes
     // The rare non-ASCII value is checked for UTF-8 from its (strict) encoding.
-    return ascii || String(validating: PercentEncoding.decodeBytes(storage[start..<count]), as: UTF8.self) != nil
+    return ascii || String(validating: PercentEncoding.decodeBytes(UnsafeBufferPointer(start: storage + start, count: count - start)), as: UTF8.self) != nil
   }
 
-  /// How each raw byte of a form is handled: copied, escaped, `+` (a space) or `%` (an escape).
-  private static let copy: UInt8 = 0, escape: UInt8 = 1, plus: UInt8 = 2, percent: UInt8 = 3
-  private static let byteClasses: [UInt8] = (0..<256).map { value in
-    let byte = UInt8(value)
-    if byte == UInt8(ascii: "+") { return plus }
-    if byte == UInt8(ascii: "%") { return percent }
-    return PercentEncoding.isUnreserved(byte) ? copy : escape
+  /// How each raw byte of a form is handled, as a constant table (no lazy global to check):
+  /// `0` copied, `1` escaped, `2` a `+` (a space), `3` a `%` (an escape).
+  private static let copy = UInt8(ascii: "0"), escape = UInt8(ascii: "1"), plus = UInt8(ascii: "2"), percent = UInt8(ascii: "3")
+  private static var byteClasses: StaticString {
+    "1111111111111111111111111111111111111311111210010000000000111111100000000000000000000000000111101000000000000000000000000001110111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111"
   }
 
   @inline(__always)
@@ -146,22 +187,25 @@ struct CanonicalParameters {
   /// The pairs, decoded, in signing order, leaving out the protocol parameters (`oauth_*`).
   func decodedRequestParameters() -> [OAuthParameter] {
     entries.compactMap { entry in
-      let name = String(decoding: storage[Int(entry.nameStart)..<Int(entry.nameEnd)], as: UTF8.self)
+      let name = text(Int(entry.nameStart), Int(entry.nameEnd))
       guard !name.hasPrefix("oauth_") else { return nil }
-      let value = String(decoding: storage[Int(entry.nameEnd)..<Int(entry.valueEnd)], as: UTF8.self)
+      let value = text(Int(entry.nameEnd), Int(entry.valueEnd))
       return OAuthParameter(PercentEncoding.decode(name) ?? name, PercentEncoding.decode(value) ?? value)
     }
   }
 
+  private func text(_ start: Int, _ end: Int) -> String {
+    String(decoding: UnsafeBufferPointer(start: storage + start, count: end - start), as: UTF8.self)
+  }
+
   /// Sorts by encoded name, then encoded value, comparing bytes.
   mutating func sort() {
-    storage.withUnsafeBufferPointer { buffer in
-      let base = buffer.baseAddress!
-      entries.sort { lhs, rhs in
-        let order = Self.compare(base, lhs.nameStart, lhs.nameEnd, rhs.nameStart, rhs.nameEnd)
-        if order != 0 { return order < 0 }
-        return Self.compare(base, lhs.nameEnd, lhs.valueEnd, rhs.nameEnd, rhs.valueEnd) < 0
-      }
+    let base = UnsafePointer(storage)
+    var entries = UnsafeMutableBufferPointer(start: entryStorage, count: entryCount)
+    entries.sort { lhs, rhs in
+      let order = Self.compare(base, lhs.nameStart, lhs.nameEnd, rhs.nameStart, rhs.nameEnd)
+      if order != 0 { return order < 0 }
+      return Self.compare(base, lhs.nameEnd, lhs.valueEnd, rhs.nameEnd, rhs.valueEnd) < 0
     }
   }
 
@@ -183,16 +227,26 @@ struct CanonicalParameters {
     for entry in entries {
       length += Int(entry.valueEnd - entry.nameStart) + 2 * Int(entry.percents) + 3
     }
-    return entries.isEmpty ? 0 : length + 3 * (entries.count - 1)
+    return entryCount == 0 ? 0 : length + 3 * (entryCount - 1)
   }
 
   /// Writes `enc(normalized parameters)` at `out`; returns the bytes written.
   func writeBaseString(into out: UnsafeMutablePointer<UInt8>) -> Int {
     var written = 0
-    storage.withUnsafeBufferPointer { buffer in
-      let bytes = buffer.baseAddress!
-      for (position, entry) in entries.enumerated() {
-        if position > 0 { written += Self.put("%26", out + written) }
+    let bytes = UnsafePointer(storage)
+    for position in 0..<entryCount {
+      let entry = entryStorage[position]
+      if position > 0 { written += Self.put("%26", out + written) }
+      if entry.percents == 0 {
+        // Nothing to escape again: name, "%3D", value.
+        let nameCount = Int(entry.nameEnd - entry.nameStart)
+        (out + written).update(from: bytes + Int(entry.nameStart), count: nameCount)
+        written += nameCount
+        written += Self.put("%3D", out + written)
+        let valueCount = Int(entry.valueEnd - entry.nameEnd)
+        (out + written).update(from: bytes + Int(entry.nameEnd), count: valueCount)
+        written += valueCount
+      } else {
         written += Self.copyEncodingPercent(bytes, Int(entry.nameStart), Int(entry.nameEnd), out + written)
         written += Self.put("%3D", out + written)
         written += Self.copyEncodingPercent(bytes, Int(entry.nameEnd), Int(entry.valueEnd), out + written)

@@ -16,4 +16,26 @@ public enum OAuthNonce {
       }
     }.filter { $0 != "=" })
   }
+
+  /// The length of a random nonce.
+  static let length = 32
+
+  /// Writes a fresh random nonce (``length`` bytes) at `out`, without a String: the signer's path.
+  static func write(into out: UnsafeMutablePointer<UInt8>) throws(OAuthError) -> Int {
+    try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { random throws(OAuthError) in
+      try Crypto.fillRandom(random)
+      let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+      let symbols = alphabet.utf8Start
+      var written = 0
+      for group in stride(from: 0, to: 24, by: 3) {
+        let value = UInt32(random[group]) << 16 | UInt32(random[group + 1]) << 8 | UInt32(random[group + 2])
+        out[written] = symbols[Int(value >> 18 & 0x3F)]
+        out[written + 1] = symbols[Int(value >> 12 & 0x3F)]
+        out[written + 2] = symbols[Int(value >> 6 & 0x3F)]
+        out[written + 3] = symbols[Int(value & 0x3F)]
+        written += 4
+      }
+      return written
+    }
+  }
 }

@@ -62,6 +62,8 @@ public struct OAuthRequest: Sendable, Hashable {
       let expected: StaticString = "application/x-www-form-urlencoded"
       guard end - start == expected.utf8CodeUnitCount else { return false }
       let pattern = expected.utf8Start
+      // The usual spelling, exactly; otherwise byte by byte, ignoring case.
+      if memcmp(bytes.baseAddress! + start, pattern, expected.utf8CodeUnitCount) == 0 { return true }
       for index in 0..<expected.utf8CodeUnitCount {
         let byte = bytes[start + index]
         let lowercased = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
@@ -69,5 +71,15 @@ public struct OAuthRequest: Sendable, Hashable {
       }
       return true
     }
+  }
+
+  /// Lends `body` the form body's bytes when the body is a signed form, else `nil`.
+  func withFormBody<R>(_ body: (UnsafeBufferPointer<UInt8>?) throws(OAuthError) -> R) throws(OAuthError) -> R {
+    guard hasFormBody, let data = self.body, !data.isEmpty else { return try body(nil) }
+    // Data.withUnsafeBytes rethrows untyped errors, so the typed one travels in a Result.
+    let outcome: Result<R, OAuthError> = data.withUnsafeBytes { raw in
+      Result { () throws(OAuthError) in try body(raw.bindMemory(to: UInt8.self)) }
+    }
+    return try outcome.get()
   }
 }

@@ -63,124 +63,229 @@ public struct OAuthSigner: Sendable {
   /// The value of the `Authorization` header for `request` (the same as
   /// ``OAuthSignatureGenerator/authorizationHeader`` for the same nonce and timestamp).
   public func authorizationHeader(for request: OAuthRequest) throws(OAuthError) -> String {
-    let signed = try sign(request)
-    return signed.header(realm: options.realm)
+    try withSignature(request) { header($0) }
   }
 
   /// The protocol parameters with `oauth_signature`, decoded, in name order: for the query or
   /// form-body transmission forms.
   public func signedProtocolParameters(for request: OAuthRequest) throws(OAuthError) -> [OAuthParameter] {
-    try sign(request).decodedProtocolParameters
+    try withSignature(request) { decodedProtocolParameters($0) }
   }
 
   /// Signs `request` once and keeps what a caller may want to see: the header, the protocol
   /// parameters and the signature base string (for `--verbose` and debugging; it holds no secret).
   public func signedRequest(for request: OAuthRequest) throws(OAuthError) -> OAuthSignedRequest {
-    let signed = try sign(request)
-    return OAuthSignedRequest(
-      authorizationHeader: signed.header(realm: options.realm),
-      signedProtocolParameters: signed.decodedProtocolParameters,
-      signatureBaseString: String(decoding: signed.baseString, as: UTF8.self))
+    try withSignature(request) { parts in
+      OAuthSignedRequest(
+        authorizationHeader: header(parts),
+        signedProtocolParameters: decodedProtocolParameters(parts),
+        signatureBaseString: String(decoding: parts.baseString, as: UTF8.self))
+    }
   }
 
   // MARK: - Signing
 
-  /// The protocol parameters of one signed request, encoded, in name order.
-  struct Signed {
-    var protocolParameters: [EncodedParameter]
-    var baseString: [UInt8]
+  /// What changes from one signature to the next, encoded, in scratch memory that lives only
+  /// for the duration of ``withSignature(_:_:)``.
+  struct Parts {
+    var bodyHash: UnsafeBufferPointer<UInt8>?
+    var nonce: UnsafeBufferPointer<UInt8>
+    var timestamp: UnsafeBufferPointer<UInt8>
+    var signature: UnsafeBufferPointer<UInt8>
+    var baseString: UnsafeBufferPointer<UInt8>
+  }
 
-    var decodedProtocolParameters: [OAuthParameter] {
-      protocolParameters.map { parameter in
-        OAuthParameter(String(decoding: parameter.name, as: UTF8.self), PercentEncoding.decode(String(decoding: parameter.value, as: UTF8.self)) ?? "")
-      }
+  /// Calls `body` with every protocol parameter in name order, `oauth_signature` included.
+  private func forEachProtocolParameter(_ parts: Parts, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
+    func constant(_ parameter: EncodedParameter?) {
+      guard let parameter else { return }
+      parameter.name.withUnsafeBufferPointer { name in parameter.value.withUnsafeBufferPointer { body(name, $0) } }
     }
+    func name(_ text: StaticString) -> UnsafeBufferPointer<UInt8> {
+      UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+    }
+    if let bodyHash = parts.bodyHash { body(name("oauth_body_hash"), bodyHash) }
+    constant(callbackParameter)
+    constant(consumerKeyParameter)
+    body(name("oauth_nonce"), parts.nonce)
+    body(name("oauth_signature"), parts.signature)
+    constant(methodParameter)
+    body(name("oauth_timestamp"), parts.timestamp)
+    constant(tokenParameter)
+    constant(verifierParameter)
+    if options.includeVersion { constant(Self.versionParameter) }
+  }
 
-    func header(realm: String?) -> String {
-      var length = 6 + (realm.map { OAuthAuthorizationHeader.quote($0).utf8.count + 10 } ?? 0)
-      for parameter in protocolParameters { length += parameter.name.count + parameter.value.count + 5 }
-      return String(unsafeUninitializedCapacity: length) { buffer in
-        let out = buffer.baseAddress!
-        var written = CanonicalParameters.put("OAuth ", out)
-        if let realm {
-          written += CanonicalParameters.put("realm=\"", out + written)
-          for byte in OAuthAuthorizationHeader.quote(realm).utf8 { out[written] = byte; written += 1 }
-          written += CanonicalParameters.put("\", ", out + written)
+  private func header(_ parts: Parts) -> String {
+    let realm = options.realm.map(OAuthAuthorizationHeader.quote)
+    var length = 6 + (realm.map { $0.utf8.count + 10 } ?? 0)
+    forEachProtocolParameter(parts) { name, value in length += name.count + value.count + 5 }
+    return String(unsafeUninitializedCapacity: length) { buffer in
+      let out = buffer.baseAddress!
+      var written = CanonicalParameters.put("OAuth ", out)
+      if let realm {
+        written += CanonicalParameters.put("realm=\"", out + written)
+        for byte in realm.utf8 { out[written] = byte; written += 1 }
+        written += CanonicalParameters.put("\", ", out + written)
+      }
+      var first = true
+      forEachProtocolParameter(parts) { name, value in
+        if !first { written += CanonicalParameters.put(", ", out + written) }
+        first = false
+        (out + written).update(from: name.baseAddress!, count: name.count)
+        written += name.count
+        written += CanonicalParameters.put("=\"", out + written)
+        if let base = value.baseAddress { (out + written).update(from: base, count: value.count) }
+        written += value.count
+        out[written] = UInt8(ascii: "\"")
+        written += 1
+      }
+      return written
+    }
+  }
+
+  private func decodedProtocolParameters(_ parts: Parts) -> [OAuthParameter] {
+    var parameters: [OAuthParameter] = []
+    forEachProtocolParameter(parts) { name, value in
+      let encoded = String(decoding: value, as: UTF8.self)
+      parameters.append(OAuthParameter(String(decoding: name, as: UTF8.self), PercentEncoding.decode(encoded) ?? encoded))
+    }
+    return parameters
+  }
+
+  /// Signs `request` and lends `body` the result. Nothing here allocates for an ordinary
+  /// request signed with HMAC: the parameters, the base string and the signature live in
+  /// scratch memory on the stack.
+  func withSignature<R>(_ request: OAuthRequest, _ body: (Parts) -> R) throws(OAuthError) -> R {
+    try RequestTarget.with(request.url, host: request.host) { target throws(OAuthError) in
+      try request.withFormBody { formBody throws(OAuthError) in
+        var bodyHash: [UInt8] = []
+        if let algorithm = options.bodyHash, formBody == nil {
+          let hash = try OAuthBodyHash.compute(body: request.body.map { [UInt8]($0) } ?? [], algorithm: algorithm)
+          bodyHash = Array(PercentEncoding.encode(hash).utf8)
         }
-        for (position, parameter) in protocolParameters.enumerated() {
-          if position > 0 { written += CanonicalParameters.put(", ", out + written) }
-          parameter.name.withUnsafeBufferPointer { name in
-            out.advanced(by: written).update(from: name.baseAddress!, count: name.count)
+        return try bodyHash.withUnsafeBufferPointer { bodyHash throws(OAuthError) in
+          // Scratch: the nonce, the timestamp's digits, the digest and its encoding.
+          let nonceRoom = max(OAuthNonce.length, nonceParameter?.value.count ?? 0)
+          return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: nonceRoom + 24 + Self.signatureRoom) { scratch throws(OAuthError) in
+            let base = scratch.baseAddress!
+            let nonce = try self.nonce(into: base)
+            let timestamp = Self.writeDigits(options.timestamp ?? options.clock.secondsSince1970(), into: base + nonceRoom)
+            var parts = Parts(
+              bodyHash: options.bodyHash != nil && formBody == nil ? bodyHash : nil, nonce: nonce, timestamp: timestamp,
+              signature: UnsafeBufferPointer(start: nil, count: 0), baseString: UnsafeBufferPointer(start: nil, count: 0))
+            return try signed(request.method, target, formBody, &parts, scratch: base + nonceRoom + 24, body)
           }
-          written += parameter.name.count
-          written += CanonicalParameters.put("=\"", out + written)
-          parameter.value.withUnsafeBufferPointer { value in
-            out.advanced(by: written).update(from: value.baseAddress!, count: value.count)
-          }
-          written += parameter.value.count
-          out[written] = UInt8(ascii: "\"")
-          written += 1
         }
-        return written
       }
     }
   }
 
-  func sign(_ request: OAuthRequest) throws(OAuthError) -> Signed {
-    let target = try RequestTarget(request.url, host: request.host)
-    let isForm = request.hasFormBody
-    let formBody = isForm ? request.body : nil
+  /// Room for the largest digest (SHA-512) and its encoding.
+  private static let signatureRoom = 64 + Base64Bytes.headerCapacity(64)
 
-    // The protocol parameters, in name order (each value already encoded).
-    var protocolParameters: [EncodedParameter] = []
-    protocolParameters.reserveCapacity(10)
-    if let algorithm = options.bodyHash, !isForm {
-      let hash = try OAuthBodyHash.compute(body: request.body.map { [UInt8]($0) } ?? [], algorithm: algorithm)
-      protocolParameters.append(EncodedParameter(Names.oauthBodyHash, Array(PercentEncoding.encode(hash).utf8)))
-    }
-    if let callbackParameter { protocolParameters.append(callbackParameter) }
-    protocolParameters.append(consumerKeyParameter)
+  /// Writes the nonce at `out`: the fixed one, encoded, or a fresh random one.
+  private func nonce(into out: UnsafeMutablePointer<UInt8>) throws(OAuthError) -> UnsafeBufferPointer<UInt8> {
     if let nonceParameter {
-      protocolParameters.append(nonceParameter)
-    } else {
-      protocolParameters.append(EncodedParameter(Names.oauthNonce, Array(try OAuthNonce.random().utf8)))
-    }
-    // Everything before here sorts before "oauth_signature"; the signature goes in here later.
-    let signatureIndex = protocolParameters.count
-    protocolParameters.append(methodParameter)
-    protocolParameters.append(EncodedParameter(Names.oauthTimestamp, Self.digits(options.timestamp ?? options.clock.secondsSince1970())))
-    if let tokenParameter { protocolParameters.append(tokenParameter) }
-    if let verifierParameter { protocolParameters.append(verifierParameter) }
-    if options.includeVersion { protocolParameters.append(Self.versionParameter) }
-
-    let baseString = try SignatureBaseStringBuilder.build(
-      method: request.method, target: target, formBody: formBody, protocolParameters: protocolParameters
-    ).baseString
-
-    let signature: [UInt8]
-    switch key {
-    case .hmac(let prepared):
-      var digest = [UInt8](repeating: 0, count: prepared.length)
-      baseString.withUnsafeBufferPointer { message in
-        digest.withUnsafeMutableBufferPointer { prepared.sign(message, into: $0.baseAddress!) }
+      return nonceParameter.value.withUnsafeBufferPointer { fixed in
+        if let base = fixed.baseAddress { out.update(from: base, count: fixed.count) }
+        return UnsafeBufferPointer(start: out, count: fixed.count)
       }
-      signature = Base64Bytes.encodeForHeader(digest)
-    case .plaintext(let signingKey):
-      signature = Array(PercentEncoding.encode(signingKey).utf8)
-    case .rsa(let privateKey):
-      signature = Base64Bytes.encodeForHeader(try privateKey.sign(baseString, digest: options.signatureMethod.digest!))
     }
-    protocolParameters.insert(EncodedParameter(Names.oauthSignature, signature), at: signatureIndex)
-    return Signed(protocolParameters: protocolParameters, baseString: baseString)
+    return UnsafeBufferPointer(start: out, count: try OAuthNonce.write(into: out))
   }
 
-
-  /// The decimal digits of a timestamp.
-  private static func digits(_ value: Int64) -> [UInt8] {
-    Array(String(value).utf8)
+  /// The signature of the base string, then `body`.
+  private func signed<R>(
+    _ method: String, _ target: RequestTarget, _ formBody: UnsafeBufferPointer<UInt8>?, _ parts: inout Parts,
+    scratch: UnsafeMutablePointer<UInt8>, _ body: (Parts) -> R
+  ) throws(OAuthError) -> R {
+    var protocolBytes = 0, protocolCount = 0
+    forEachSignedProtocolParameter(parts) { name, value, _ in
+      protocolBytes += name.count + value.count
+      protocolCount += 1
+    }
+    let partsSoFar = parts
+    return try SignatureBaseStringBuilder.withBaseString(
+      method: method, target: target, formBody: formBody, protocolBytes: protocolBytes, protocolCount: protocolCount,
+      addProtocolParameters: { parameters in
+        forEachSignedProtocolParameter(partsSoFar) { name, value, percents in parameters.append(name: name, value: value, percents: percents) }
+      }
+    ) { baseString, _ throws(OAuthError) in
+      var parts = partsSoFar
+      parts.baseString = baseString
+      switch key {
+      case .hmac(let prepared):
+        prepared.sign(baseString, into: scratch)
+        let encoded = scratch + 64
+        let count = Base64Bytes.encodeForHeader(UnsafeBufferPointer(start: scratch, count: prepared.length), into: encoded)
+        parts.signature = UnsafeBufferPointer(start: encoded, count: count)
+        return body(parts)
+      case .plaintext(let signingKey):
+        return Array(PercentEncoding.encode(signingKey).utf8).withUnsafeBufferPointer { signature in
+          parts.signature = signature
+          return body(parts)
+        }
+      case .rsa(let privateKey):
+        let signature = Base64Bytes.encodeForHeader(try privateKey.sign(baseString, digest: options.signatureMethod.digest!))
+        return signature.withUnsafeBufferPointer { signature in
+          parts.signature = signature
+          return body(parts)
+        }
+      }
+    }
   }
 
+  /// The protocol parameters that are signed (all but `oauth_signature`), with their `%` counts.
+  private func forEachSignedProtocolParameter(_ parts: Parts, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>, Int32) -> Void) {
+    func constant(_ parameter: EncodedParameter?) {
+      guard let parameter else { return }
+      parameter.name.withUnsafeBufferPointer { name in parameter.value.withUnsafeBufferPointer { body(name, $0, parameter.percents) } }
+    }
+    func name(_ text: StaticString) -> UnsafeBufferPointer<UInt8> {
+      UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+    }
+    if let bodyHash = parts.bodyHash { body(name("oauth_body_hash"), bodyHash, Self.percents(bodyHash)) }
+    constant(callbackParameter)
+    constant(consumerKeyParameter)
+    body(name("oauth_nonce"), parts.nonce, Self.percents(parts.nonce))
+    constant(methodParameter)
+    body(name("oauth_timestamp"), parts.timestamp, 0)
+    constant(tokenParameter)
+    constant(verifierParameter)
+    if options.includeVersion { constant(Self.versionParameter) }
+  }
 
+  private static func percents(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+    var count: Int32 = 0
+    for byte in bytes where byte == UInt8(ascii: "%") { count += 1 }
+    return count
+  }
+
+  /// Writes the decimal digits of a timestamp (at most 20) at `out`.
+  private static func writeDigits(_ value: Int64, into out: UnsafeMutablePointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    var magnitude = value.magnitude
+    var reversed = 0
+    repeat {
+      out[reversed] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+      magnitude /= 10
+      reversed += 1
+    } while magnitude > 0
+    var count = reversed
+    if value < 0 {
+      out[count] = UInt8(ascii: "-")
+      count += 1
+    }
+    var low = 0, high = count - 1
+    while low < high {
+      let byte = out[low]
+      out[low] = out[high]
+      out[high] = byte
+      low += 1
+      high -= 1
+    }
+    return UnsafeBufferPointer(start: out, count: count)
+  }
 }
 
 /// A parameter whose name and value are already canonically encoded (a struct rather than a

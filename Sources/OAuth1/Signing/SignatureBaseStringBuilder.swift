@@ -4,46 +4,40 @@ import PercentEncoding
 /// Builds the signature base string on bytes, for the signer's and the verifier's fast paths:
 /// `enc(METHOD)&enc(base string URI)&enc(normalized parameters)`, written once into one buffer.
 enum SignatureBaseStringBuilder {
-  /// `protocolParameters`: names and canonically encoded values of the `oauth_*` parameters
-  /// that take part (never `oauth_signature` or `realm`).
-  static func build(
-    method: String, target: RequestTarget, formBody: Data?, protocolParameters: [EncodedParameter]
-  ) throws(OAuthError) -> (baseString: [UInt8], parameters: CanonicalParameters) {
-    var encodedLength = 0
-    for parameter in protocolParameters { encodedLength += parameter.name.count + parameter.value.count }
-    var parameters = CanonicalParameters(rawBytes: target.query.count + (formBody?.count ?? 0), encodedBytes: encodedLength)
-    try target.query.withUnsafeBufferPointer { query throws(OAuthError) in
-      try parameters.appendForm(query, source: .query)
-    }
-    if let formBody {
-      // Data.withUnsafeBytes rethrows untyped errors, so the typed one travels in a Result.
-      let outcome: Result<Void, OAuthError> = formBody.withUnsafeBytes { raw in
-        Result { () throws(OAuthError) in try parameters.appendForm(raw.bindMemory(to: UInt8.self), source: .formBody) }
-      }
-      try outcome.get()
-    }
-    for parameter in protocolParameters {
-      parameters.append(parameter)
-    }
-    parameters.sort()
+  /// Lends `body` the base string and the sorted parameters it was made of.
+  ///
+  /// `protocolBytes` and `protocolCount`: the encoded length and the number of the `oauth_*`
+  /// pairs that take part (never `oauth_signature` or `realm`), which `addProtocolParameters`
+  /// appends. Everything lives in scratch memory for the duration of the call.
+  static func withBaseString<R>(
+    method: String, target: RequestTarget, formBody: UnsafeBufferPointer<UInt8>?,
+    protocolBytes: Int, protocolCount: Int, addProtocolParameters: (inout CanonicalParameters) -> Void,
+    _ body: (UnsafeBufferPointer<UInt8>, CanonicalParameters) throws(OAuthError) -> R
+  ) throws(OAuthError) -> R {
+    try CanonicalParameters.withScratch(
+      query: target.query, formBody: formBody, encodedBytes: protocolBytes, extraEntries: protocolCount
+    ) { parameters throws(OAuthError) in
+      try parameters.appendForm(target.query, source: .query)
+      if let formBody { try parameters.appendForm(formBody, source: .formBody) }
+      addProtocolParameters(&parameters)
+      parameters.sort()
 
-    let encodedMethod = Self.encodedMethod(method)
-    let uri = target.encodedBaseStringURI
-    let length = encodedMethod.count + 1 + uri.count + 1 + parameters.baseStringLength
-    let baseString = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-      let out = buffer.baseAddress!
-      encodedMethod.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: $0.count) }
-      var written = encodedMethod.count
-      out[written] = UInt8(ascii: "&")
-      written += 1
-      uri.withUnsafeBufferPointer { (out + written).update(from: $0.baseAddress!, count: $0.count) }
-      written += uri.count
-      out[written] = UInt8(ascii: "&")
-      written += 1
-      written += parameters.writeBaseString(into: out + written)
-      count = written
+      let encodedMethod = Self.encodedMethod(method)
+      let capacity = encodedMethod.count + 1 + target.encodedURICapacity + 1 + parameters.baseStringLength
+      let sorted = parameters
+      return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer throws(OAuthError) in
+        let out = buffer.baseAddress!
+        encodedMethod.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: $0.count) }
+        var written = encodedMethod.count
+        out[written] = UInt8(ascii: "&")
+        written += 1
+        written += target.writeEncodedURI(into: out + written)
+        out[written] = UInt8(ascii: "&")
+        written += 1
+        written += sorted.writeBaseString(into: out + written)
+        return try body(UnsafeBufferPointer(start: out, count: written), sorted)
+      }
     }
-    return (baseString, parameters)
   }
 
   /// `enc(METHOD)`: the method uppercased and encoded (an ordinary method is already both).

@@ -129,7 +129,7 @@ public struct OAuthVerifier: Sendable {
     }
     return VerifiedRequest(
       consumerKey: consumerKey, token: token, signatureMethod: method, realm: located.realm,
-      parameters: computation.parameters.decodedRequestParameters(),
+      parameters: computation.parameters,
       callback: oauth["oauth_callback"], verifier: oauth["oauth_verifier"],
       signatureBaseString: String(decoding: computation.baseString, as: UTF8.self))
   }
@@ -138,15 +138,22 @@ public struct OAuthVerifier: Sendable {
     OAuthVerificationError(.parameterAbsent, advice: "the request lacks \(names.joined(separator: ", "))", parameters: names)
   }
 
-  /// The base string through the same byte-level builder as ``OAuthSigner``.
-  private static func baseString(request: OAuthRequest, protocolParameters: [OAuthParameter]) throws(OAuthVerificationError) -> (baseString: [UInt8], parameters: CanonicalParameters) {
+  /// The base string and the request's own parameters, through the same byte-level builder
+  /// as ``OAuthSigner``.
+  private static func baseString(request: OAuthRequest, protocolParameters: [OAuthParameter]) throws(OAuthVerificationError) -> (baseString: [UInt8], parameters: [OAuthParameter]) {
     do {
-      let target = try RequestTarget(request.url, host: request.host)
       let signed = protocolParameters
         .filter { OAuthParameterCollection.isSigned(protocolParameter: $0.name) }
         .map { EncodedParameter(Array(PercentEncoding.encode($0.name).utf8), Array(PercentEncoding.encode($0.value).utf8)) }
-      return try SignatureBaseStringBuilder.build(
-        method: request.method, target: target, formBody: request.hasFormBody ? request.body : nil, protocolParameters: signed)
+      let protocolBytes = signed.reduce(0) { $0 + $1.name.count + $1.value.count }
+      return try RequestTarget.with(request.url, host: request.host) { target throws(OAuthError) in
+        try request.withFormBody { formBody throws(OAuthError) in
+          try SignatureBaseStringBuilder.withBaseString(
+            method: request.method, target: target, formBody: formBody, protocolBytes: protocolBytes, protocolCount: signed.count,
+            addProtocolParameters: { parameters in for parameter in signed { parameters.append(parameter) } }
+          ) { baseString, parameters in (Array(baseString), parameters.decodedRequestParameters()) }
+        }
+      }
     } catch {
       throw OAuthVerificationError(.parameterRejected, advice: "the request cannot be verified: \(error)")
     }
