@@ -111,11 +111,22 @@ public struct OAuthURLComponents: Hashable, Sendable {
       portText = nil
     }
     guard !host.isEmpty else { throw .missingHost(url) }
+    // A registered name holds only RFC 3986 reg-name bytes (unreserved, sub-delims, escapes):
+    // a space, a control byte or a quote in a host is an attack or a typo, never a host.
+    if !host.hasPrefix("["), let bad = host.utf8.first(where: { !Self.isRegNameByte($0) }) {
+      throw .malformedURL(url: url, reason: "the host contains the byte 0x\(String(bad, radix: 16, uppercase: true)), which a host name cannot hold")
+    }
     guard let portText, !portText.isEmpty else { return (host, nil) }  // "host:" means no port
     guard portText.count <= 5, portText.allSatisfy(\.isASCIIDigit), let port = Int(portText), (1...65535).contains(port) else {
       throw .invalidPort(url: url, port: String(portText))
     }
     return (host, port)
+  }
+
+  /// RFC 3986 `reg-name`: unreserved, sub-delims and the `%` of escapes; non-ASCII bytes
+  /// are let through for internationalized names.
+  private static func isRegNameByte(_ byte: UInt8) -> Bool {
+    byte >= 0x80 || PercentEncoding.isUnreserved(byte) || "!$&'()*+,;=%".utf8.contains(byte)
   }
 }
 
