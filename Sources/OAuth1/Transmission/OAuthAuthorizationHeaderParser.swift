@@ -52,26 +52,31 @@ extension OAuthAuthorizationHeader {
         throw .malformedAuthorizationHeader(reason: "the value of \"\(name)\" does not start with a quote")
       }
       index += 1
-      var value: [UInt8] = []
-      var closed = false
-      while index < count {
-        let byte = bytes[index]
+      // The quoted-string: found first, unescaped only when it holds a backslash.
+      let valueStart = index
+      var escaped = false
+      while index < count, bytes[index] != UInt8(ascii: "\"") {
+        if bytes[index] == UInt8(ascii: "\\") { escaped = true; index += 1 }
         index += 1
-        if byte == UInt8(ascii: "\\"), index < count {
-          value.append(bytes[index])
-          index += 1
-        } else if byte == UInt8(ascii: "\"") {
-          closed = true
-          break
-        } else {
-          value.append(byte)
-        }
       }
-      guard closed else {
+      guard index < count else {
         throw .malformedAuthorizationHeader(reason: "the value of \"\(name)\" has no closing quote")
       }
+      let valueEnd = index
+      index += 1
       if index < count, bytes[index] != UInt8(ascii: ","), !isSpace(bytes[index]) {
         throw .malformedAuthorizationHeader(reason: "expected a comma after the value of \"\(name)\"")
+      }
+      var value = bytes[valueStart..<valueEnd]
+      if escaped {
+        var unescaped: [UInt8] = []
+        var position = valueStart
+        while position < valueEnd {
+          if bytes[position] == UInt8(ascii: "\\") { position += 1 }
+          unescaped.append(bytes[position])
+          position += 1
+        }
+        value = unescaped[...]
       }
       let raw = String(decoding: value, as: UTF8.self)
       if name == "realm" {

@@ -134,7 +134,7 @@ public struct OAuthVerifier: Sendable {
       signatureBaseString: String(decoding: computation.baseString, as: UTF8.self))
   }
 
-  private func absent(_ names: [String], in oauth: [String: String]) -> OAuthVerificationError {
+  private func absent(_ names: [String], in oauth: ProtocolParameters.Values) -> OAuthVerificationError {
     OAuthVerificationError(.parameterAbsent, advice: "the request lacks \(names.joined(separator: ", "))", parameters: names)
   }
 

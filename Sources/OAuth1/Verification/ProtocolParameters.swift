@@ -4,19 +4,36 @@ import PercentEncoding
 /// the Authorization header, the query or the form body (RFC 5849, section 3.5).
 struct ProtocolParameters {
   /// Every `oauth_*` value by name, `oauth_signature` included.
-  var values: [String: String]
+  var values: Values
   /// The header's realm.
   var realm: String?
   /// The protocol parameters to sign: from the header when they came there (query and form
   /// body ones are collected with the rest of their source).
   var signed: [OAuthParameter]
 
+  /// The `oauth_*` values of one request: a handful, so a list searched in order (no hashing).
+  struct Values {
+    private(set) var parameters: [OAuthParameter] = []
+
+    subscript(name: String) -> String? {
+      for parameter in parameters where parameter.name == name { return parameter.value }
+      return nil
+    }
+
+    /// Adds a value; `false` when the name was already there.
+    mutating func add(_ parameter: OAuthParameter) -> Bool {
+      let isNew = self[parameter.name] == nil
+      parameters.append(parameter)
+      return isNew
+    }
+  }
+
   static func locate(request: OAuthRequest, authorization: String?) throws(OAuthVerificationError) -> ProtocolParameters {
     var found: [(parameter: OAuthParameter, source: OAuthParameterSource)] = []
     var realm: String?
     var fromHeader: [OAuthParameter] = []
 
-    if let authorization, authorization.drop(while: \.isWhitespace).prefix(6).lowercased().hasPrefix("oauth") {
+    if let authorization, isOAuthScheme(authorization) {
       let fields: OAuthAuthorizationHeader.Fields
       do {
         fields = try OAuthAuthorizationHeader.parse(authorization)
@@ -47,18 +64,18 @@ struct ProtocolParameters {
       throw OAuthVerificationError(.parameterRejected, advice: "the request cannot be verified: \(error)")
     }
 
-    var values: [String: String] = [:]
-    var sources: Set<OAuthParameterSource> = []
+    var values = Values()
+    var sources: [OAuthParameterSource] = []
     var duplicates: [String] = []
     for (parameter, source) in found where parameter.name.hasPrefix("oauth_") {
-      if values.updateValue(parameter.value, forKey: parameter.name) != nil { duplicates.append(parameter.name) }
-      sources.insert(source)
+      if !values.add(parameter) { duplicates.append(parameter.name) }
+      if !sources.contains(source) { sources.append(source) }
     }
     if !duplicates.isEmpty {
       throw OAuthVerificationError(.parameterRejected, advice: "protocol parameters appear more than once: \(duplicates.joined(separator: ", "))", parameters: duplicates)
     }
     if sources.count > 1 {
-      throw OAuthVerificationError(.parameterRejected, advice: "protocol parameters must be sent in one place, not in \(sources.map(\.description).sorted().joined(separator: " and "))", parameters: Array(values.keys).sorted())
+      throw OAuthVerificationError(.parameterRejected, advice: "protocol parameters must be sent in one place, not in \(sources.map(\.description).sorted().joined(separator: " and "))", parameters: Array(Set(values.parameters.map(\.name))).sorted())
     }
     return ProtocolParameters(values: values, realm: realm, signed: fromHeader)
   }
@@ -68,6 +85,9 @@ struct ProtocolParameters {
     var result: [(parameter: OAuthParameter, source: OAuthParameterSource)] = []
     for segment in bytes.split(separator: UInt8(ascii: "&")) {
       let equals = segment.firstIndex(of: UInt8(ascii: "="))
+      // Most pairs are not protocol parameters: a name without escapes is checked on its bytes.
+      let rawName = segment[..<(equals ?? segment.endIndex)]
+      if !rawName.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }), !rawName.starts(with: "oauth_".utf8) { continue }
       let name = PercentEncoding.decode(String(decoding: segment[..<(equals ?? segment.endIndex)], as: UTF8.self), plusAsSpace: true)
       guard let name, name.hasPrefix("oauth_") else { continue }
       let raw = equals.map { String(decoding: segment[segment.index(after: $0)...], as: UTF8.self) } ?? ""
@@ -77,5 +97,14 @@ struct ProtocolParameters {
       result.append((OAuthParameter(name, value), source))
     }
     return result
+  }
+
+  /// Whether a header uses the OAuth scheme (case-insensitively, after leading spaces).
+  private static func isOAuthScheme(_ header: String) -> Bool {
+    var bytes = header.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.makeIterator()
+    for expected in "oauth".utf8 {
+      guard let byte = bytes.next(), byte | 0x20 == expected else { return false }
+    }
+    return true
   }
 }
