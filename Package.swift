@@ -49,7 +49,7 @@ let package = Package(
     .testTarget(name: "XAPITests", dependencies: ["XAPI", "OAuthNetworking", "TestSupport"]),
     .testTarget(name: "XSandboxTests", dependencies: ["XSandbox", "XAPI", "OAuthNetworking"]),
     .testTarget(name: "TweetsCoreTests", dependencies: ["TweetsCore"]),
-    .testTarget(name: "TweetsCLITests", dependencies: ["tweets", "TestSupport"]),
+    .testTarget(name: "TweetsCLITests", dependencies: ["tweets", "XAPI", "NetworkClient", "TestSupport"]),
     .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
     .testTarget(name: "OAuth1CLITests", dependencies: ["oauth1", "OAuth1", "TestSupport"]),
   ],

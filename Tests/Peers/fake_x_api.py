@@ -26,7 +26,8 @@ Control API (no auth, JSON):
        actions, one per matching request after auth: {"status": 429, "reset_in": s},
        {"status": 500|502|503 (any), "body"?: str, "content_type"?: str, "headers"?: {}},
        {"delay": s} (alone: then the normal answer), {"truncate": true}, {"invalid_json": true},
-       {"html": true}, {"reset_connection": true}
+       {"html": true}, {"reset_connection": true} (before any answer), {"reset_mid_body": true}
+       (headers and half the body, then a reset); a 429 with "bare": true has no x-rate-limit-*
   POST /_control/clock       {"skew": seconds}
   POST /_control/revoke      {"token": "..."}
   POST /_control/rate_limit  {"path_prefix": "...", "remaining": n, "reset_in"?: s}
@@ -415,6 +416,17 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self.wfile.write(resp.body)
 
+    def reset_mid_body(self, resp, record):
+        """Headers and half the body, then a TCP reset (SO_LINGER 0): a connection lost mid-body."""
+        self.send_response(resp.status)
+        for name, value in resp.headers:
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(resp.body)))
+        self.end_headers()
+        self.wfile.write(resp.body[: len(resp.body) // 2])
+        self.wfile.flush()
+        self.reset_connection(record)
+
     def reset_connection(self, record):
         record["status"] = 0
         self.close_connection = True
@@ -493,6 +505,8 @@ class Handler(BaseHTTPRequestHandler):
                 time.sleep(float(action["delay"]))
             if action.get("reset_connection"):
                 return self.reset_connection(record)
+            if action.get("reset_mid_body"):
+                return self.reset_mid_body(produce(), record)
             if action.get("truncate"):
                 return self.send(produce(), record, truncate=True)
             if action.get("invalid_json"):
@@ -506,7 +520,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def scripted_status(self, status, action, family, route):
         headers = list((action.get("headers") or {}).items())
-        if status == 429:
+        if status == 429 and not action.get("bare"):
             reset = int(STATE.now() + float(action.get("reset_in", WINDOW)))
             limit = route.limit if route and route.limit else 300
             headers += [("x-rate-limit-limit", str(limit)), ("x-rate-limit-remaining", "0"),

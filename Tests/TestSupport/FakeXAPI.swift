@@ -50,6 +50,22 @@ public final class FakeXAPI: @unchecked Sendable {
     public let verified: Int
     public let rejected: Int
     public let reasons: [String: Int]
+    public let requests: [RecordedRequest]
+
+    /// How many requests reached `path` (answered, reset or still open).
+    public func attempts(_ path: String) -> Int { requests.filter { $0.path == path }.count }
+  }
+
+  /// One request as the server recorded it; `status` 0 means the connection was reset.
+  public struct RecordedRequest: Decodable, Sendable {
+    public let method: String
+    public let path: String
+    public let status: Int?
+  }
+
+  /// Clears scripts, clock skew, statistics, rate-limit counters and revocations.
+  public func reset() async throws {
+    try await control("reset", [:])
   }
 
   public func stats() async throws -> Stats {

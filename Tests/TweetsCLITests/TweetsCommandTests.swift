@@ -141,7 +141,7 @@ struct TweetsCommandTests {
 
     let badSecret = try tweets.run(["timeline", "--consumer-secret", "tampered-secret"])
     #expect(badSecret.status == 3)
-    #expect(badSecret.stderr.contains("code 32"))
+    #expect(badSecret.stderr.contains("HTTP 401"), "\(badSecret.stderr)")
     #expect(badSecret.stderr.contains("--verbose"))
 
     try await server.script("/2/users/me", Array(repeating: ["status": 503], count: 10))

@@ -26,16 +26,20 @@ final class TweetsRunner: @unchecked Sendable {
     return environment
   }
 
-  var common: [String] { ["--base-url", server.baseURL.absoluteString, "--config-dir", configDirectory.path] }
+  var common: [String] { common(baseURL: server.baseURL.absoluteString) }
+
+  func common(baseURL: String) -> [String] { ["--base-url", baseURL, "--config-dir", configDirectory.path] }
 
   /// Consumer credentials on the command line, as for a first login.
   var consumer: [String] { ["--consumer-key", FakeXAPI.consumerKey, "--consumer-secret", FakeXAPI.consumerSecret] }
 
-  func run(_ arguments: [String], environment extra: [String: String] = [:], stdin: String = "") throws -> ProcessResult {
+  /// Runs `tweets` with `arguments` against the fake server (or `baseURL`).
+  func run(_ arguments: [String], environment extra: [String: String] = [:], stdin: String = "", baseURL: String? = nil) throws -> ProcessResult {
     var environment = self.environment
     for (key, value) in extra { environment[key] = value }
     let result = try ProcessRunner.run(
-      PackagePaths.executable("tweets"), arguments + common, stdin: Data(stdin.utf8), environment: environment, timeout: 60)
+      PackagePaths.executable("tweets"), arguments + common(baseURL: baseURL ?? server.baseURL.absoluteString),
+      stdin: Data(stdin.utf8), environment: environment, timeout: 60)
     record(result)
     return result
   }

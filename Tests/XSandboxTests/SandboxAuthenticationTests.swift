@@ -80,7 +80,7 @@ struct SandboxAuthenticationTests {
     let client = sandbox.client(consumer: Credentials(key: XSandbox.demoConsumer.key, secret: "not-the-secret"))
     guard case .couldNotAuthenticate = await xError({ _ = try await client.v1.verifyCredentials() }) else { Issue.record("v1.1"); return }
     #expect(sandbox.stats.rejected == 1)
-    guard case .couldNotAuthenticate = await xError({ _ = try await client.v2.me() }) else { Issue.record("v2"); return }
+    guard case .unauthorized = await xError({ _ = try await client.v2.me() }) else { Issue.record("v2"); return }
     #expect(sandbox.stats == (verified: 0, rejected: 2))
     #expect(sandbox.rejections == ["signature_invalid": 2])
     let stranger = sandbox.client(consumer: Credentials(key: "someone-elses-app", secret: "x"))
@@ -99,7 +99,7 @@ struct SandboxAuthenticationTests {
     }
     #expect(message == "Invalid or expired token.")
     // v2 does not say which check failed.
-    guard case .couldNotAuthenticate = await xError({ _ = try await client.v2.me() }) else { Issue.record("v2"); return }
+    guard case .unauthorized = await xError({ _ = try await client.v2.me() }) else { Issue.record("v2"); return }
     // A token that merely looks issued is unknown too.
     let forged = sandbox.client(token: Credentials(key: "1001-" + String(repeating: "A", count: 30), secret: "whatever"))
     guard case .invalidOrExpiredToken = await xError({ _ = try await forged.v1.verifyCredentials() }) else { Issue.record("forged"); return }
@@ -145,7 +145,7 @@ struct SandboxAuthenticationTests {
     guard case .api(403, _, _) = await xError({ _ = try await app.v2.post(text: "hi") }) else { Issue.record("post"); return }
     guard case .api(403, 220, _) = await xError({ _ = try await app.v1.updateStatus("hi") }) else { Issue.record("update"); return }
     let wrong = XClient(authentication: .bearer("not-the-token"), transport: sandbox, retry: nil)
-    guard case .couldNotAuthenticate = await xError({ _ = try await wrong.v2.searchRecent(query: "swift").collect() }) else {
+    guard case .unauthorized = await xError({ _ = try await wrong.v2.searchRecent(query: "swift").collect() }) else {
       Issue.record("wrong bearer"); return
     }
     #expect(sandbox.stats == (verified: 0, rejected: 5))
@@ -182,7 +182,7 @@ struct SandboxAuthenticationTests {
     let now = Int64(Date().timeIntervalSince1970)
     let client = sandbox.client(options: OAuthSignatureGenerator.Options(nonce: "the-same-nonce", timestamp: now))
     #expect(try await client.v2.me().id == "1001")
-    guard case .couldNotAuthenticate = await xError({ _ = try await client.v2.me() }) else { Issue.record("replay"); return }
+    guard case .unauthorized = await xError({ _ = try await client.v2.me() }) else { Issue.record("replay"); return }
     #expect(sandbox.rejections == ["nonce_used": 1])
   }
 

@@ -32,7 +32,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     case .invalidRequest(let reason):
       return "The request could not be built: \(reason)."
     case .transport(let requestLine, let underlying):
-      return "\(requestLine) got no HTTP response: \(Redaction.text(String(describing: underlying))). Check the URL, the network and that the server is up."
+      return "\(requestLine) failed: \(Redaction.text(Self.explain(underlying))). Check the URL, the network and that the server is up."
     case .httpStatus(let failure):
       return failure.description
     case .decoding(let failure):
@@ -42,6 +42,32 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     case .cancelled:
       return "The request was cancelled."
     }
+  }
+
+  /// A transport failure in words: what happened, then the system's own detail (curl's message
+  /// on Linux), instead of the raw `NSError` dump.
+  static func explain(_ error: any Error) -> String {
+    let nsError = error as NSError
+    guard nsError.domain == NSURLErrorDomain else { return String(describing: error) }
+    let what: String
+    switch URLError.Code(rawValue: nsError.code) {
+    case .cannotConnectToHost: what = "could not connect (connection refused)"
+    case .timedOut: what = "timed out waiting for the server"
+    case .networkConnectionLost: what = "the connection was lost before the response was complete"
+    case .cannotFindHost, .dnsLookupFailed: what = "the host name could not be resolved"
+    case .notConnectedToInternet: what = "this computer is not connected to a network"
+    case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
+      .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+      what = "the TLS connection could not be established"
+    case .badServerResponse, .cannotParseResponse: what = "the server's response was not valid HTTP or ended early"
+    case .badURL, .unsupportedURL: what = "the URL cannot be requested"
+    case .cancelled: what = "cancelled"
+    case .unknown: what = "the transfer failed"
+    default: what = "network error \(nsError.code)"
+    }
+    let detail = nsError.userInfo[NSLocalizedDescriptionKey] as? String
+    guard let detail, !detail.isEmpty, detail != "(null)" else { return what }
+    return "\(what) (\(detail))"
   }
 
   /// The status code, for an HTTP status failure.

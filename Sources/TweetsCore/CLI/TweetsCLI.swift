@@ -88,7 +88,10 @@ public enum TweetsCLI {
     case let error as TweetsFailure: return (error.message, error.exitCode)
     case let error as XError:
       var message = error.description
-      if case .couldNotAuthenticate = error { message += " Run with --verbose to see the signature base string." }
+      switch error {
+      case .couldNotAuthenticate, .unauthorized: message += " Run with --verbose to see the signature base string."
+      default: break
+      }
       if ExitCode.for(error) == .serverError { message += " (X kept failing after retries; try again later.)" }
       return (message, ExitCode.for(error))
     case let error as OAuthFlowError: return (error.description, ExitCode.for(error))

@@ -26,7 +26,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
   /// The status for an API error.
   public static func `for`(_ error: XError) -> ExitCode {
     switch error {
-    case .couldNotAuthenticate, .invalidOrExpiredToken, .timestampOutOfBounds, .badAuthenticationData, .accessLevel,
+    case .couldNotAuthenticate, .unauthorized, .invalidOrExpiredToken, .timestampOutOfBounds, .badAuthenticationData, .accessLevel,
       .clientNotEnrolled, .creditsDepleted:
       return .authentication
     case .rateLimited:

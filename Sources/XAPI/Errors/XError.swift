@@ -14,8 +14,11 @@ import NetworkClient
 /// }
 /// ```
 public enum XError: Error, Sendable, CustomStringConvertible {
-  /// Code 32, or a v2 401: the signature did not verify.
+  /// Code 32 (v1.1 and the OAuth endpoints): the signature did not verify.
   case couldNotAuthenticate(message: String)
+  /// A v2 401 "Unauthorized", which carries no code: the signature did not verify, or the token
+  /// is unknown, revoked or expired — v2 does not say which.
+  case unauthorized(message: String)
   /// Code 89: the access token is wrong, expired or revoked.
   case invalidOrExpiredToken(message: String)
   /// Code 88, or HTTP 429.
@@ -48,6 +51,8 @@ public enum XError: Error, Sendable, CustomStringConvertible {
     switch self {
     case .couldNotAuthenticate(let message):
       return "X could not authenticate you (code 32): \(trimmed(message)). The signature did not verify: check the consumer key and secret and the access token and secret (a stray space counts), and that you sign the URL you send to."
+    case .unauthorized(let message):
+      return "X refused the request (HTTP 401, no code): \(trimmed(message)). Either the signature did not verify — check the consumer key and secret and the access token and secret (a stray space counts), and that you sign the URL you send to — or the access token was revoked or expired: log in again."
     case .invalidOrExpiredToken(let message):
       return "The access token was refused (code 89): \(trimmed(message)). It was revoked or belongs to another app: log in again."
     case .rateLimited(let reset, _):
@@ -128,7 +133,7 @@ extension XError {
     if status == 402 || body.type?.hasSuffix("/credits") == true { self = .creditsDepleted(message: message); return }
     if body.type?.hasSuffix("resource-not-found") == true { self = .notFound(message: message); return }
     if message.localizedCaseInsensitiveContains("duplicate content") { self = .duplicate(message: message); return }
-    if status == 401 && body.isJSON { self = .couldNotAuthenticate(message: message); return }
+    if status == 401 && body.isJSON { self = .unauthorized(message: message); return }
     if !body.isJSON {
       let excerpt = Redaction.excerpt(of: failure.body) ?? "an empty body"
       self = status == 404 ? .notFound(message: "\(failure.requestLine) does not exist (HTTP 404)") : .unexpectedResponse(status: status, excerpt: excerpt)

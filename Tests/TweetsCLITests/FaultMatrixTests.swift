@@ -1,0 +1,157 @@
+import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
+import NetworkClient
+import OAuth1
+import TestSupport
+import Testing
+import XAPI
+
+/// The fault matrix: every fault the fake X API can inject, met once by the library (`XClient`
+/// with a bounded retry) and once by the `tweets` process. For each: the typed error, the exit
+/// status and message, how many attempts reached the server, and that it ended in time.
+/// Prints one `[faults]` line per row (the README's table comes from these lines).
+@Suite("Fault matrix: library and CLI against the fake X API", .serialized)
+struct FaultMatrixTests {
+  struct Fault: Sendable {
+    let name: String
+    /// The endpoint: v2 `users/me`, or v1.1 `verify_credentials` (then `tweets --api 1.1`).
+    var v1 = false
+    /// Scripted answers for the endpoint (empty: none).
+    var script: [[String: any Sendable]] = []
+    var setUp: @Sendable (FakeXAPI) async throws -> Void = { _ in }
+    /// Extra `tweets` arguments.
+    var arguments: [String] = []
+    /// The library's outcome: `nil` means it must succeed.
+    let library: (@Sendable (XError) -> Bool)?
+    let exitStatus: Int32
+    let message: String
+    /// At most this many requests to `/2/users/me` per run (library, then CLI).
+    let maxAttempts: Int
+    /// Each run must end within this many seconds.
+    let seconds: Double
+  }
+
+  static func isTransport(_ error: XError) -> Bool {
+    if case .network(.transport) = error { return true }
+    return false
+  }
+
+  static let faults: [Fault] = [
+    Fault(name: "reset before any answer", script: Array(repeating: ["reset_connection": true], count: 10),
+          library: isTransport, exitStatus: 1, message: "no response", maxAttempts: 3, seconds: 20),
+    Fault(name: "reset mid-body", script: Array(repeating: ["reset_mid_body": true], count: 10),
+          library: isTransport, exitStatus: 1, message: "no response", maxAttempts: 3, seconds: 20),
+    Fault(name: "truncated body (closed early)", script: Array(repeating: ["truncate": true], count: 10),
+          library: { if case .network = $0 { return true }; return false }, exitStatus: 1, message: "GET", maxAttempts: 3, seconds: 20),
+    Fault(name: "invalid JSON (HTTP 200)", script: [["invalid_json": true], ["invalid_json": true]],
+          library: { if case .unexpectedResponse(200, _) = $0 { return true }; return false }, exitStatus: 1, message: "not the API's JSON", maxAttempts: 1, seconds: 10),
+    Fault(name: "HTML error page (502)", script: Array(repeating: ["html": true], count: 10),
+          library: { if case .unexpectedResponse(502, _) = $0 { return true }; if case .api(502, _, _) = $0 { return true }; return false },
+          exitStatus: 6, message: "502", maxAttempts: 3, seconds: 20),
+    Fault(name: "hang (no answer for 20 s; timeout 1 s)", script: Array(repeating: ["delay": 20], count: 10), arguments: ["--timeout", "1"],
+          library: isTransport, exitStatus: 1, message: "no response", maxAttempts: 3, seconds: 20),
+    Fault(name: "429 without Retry-After, reset in 1 s", script: [["status": 429, "reset_in": 1]],
+          library: nil, exitStatus: 0, message: "Rate limited on GET", maxAttempts: 2, seconds: 10),
+    Fault(name: "429 with no rate-limit headers at all", script: [["status": 429, "bare": true]],
+          library: nil, exitStatus: 0, message: "Rate limited on GET", maxAttempts: 2, seconds: 10),
+    Fault(name: "429, reset in the past", script: [["status": 429, "reset_in": -30]],
+          library: nil, exitStatus: 0, message: "Rate limited on GET", maxAttempts: 2, seconds: 10),
+    Fault(name: "429, reset in 2 hours", script: [["status": 429, "reset_in": 7200]],
+          library: { if case .rateLimited(let reset?, _) = $0 { return reset.timeIntervalSinceNow > 7000 }; return false },
+          exitStatus: 5, message: "Rate limit exceeded", maxAttempts: 1, seconds: 10),
+    Fault(name: "500 once", script: [["status": 500]],
+          library: { if case .api(500, _, _) = $0 { return true }; return false }, exitStatus: 6, message: "500", maxAttempts: 1, seconds: 10),
+    Fault(name: "502, 503 burst of 2, then success", script: [["status": 502], ["status": 503]], arguments: ["--max-wait", "10"],
+          library: nil, exitStatus: 0, message: "retrying", maxAttempts: 3, seconds: 15),
+    Fault(name: "503 burst of 10", script: Array(repeating: ["status": 503], count: 10),
+          library: { if case .api(503, _, _) = $0 { return true }; return false }, exitStatus: 6, message: "503", maxAttempts: 3, seconds: 20),
+    Fault(name: "clock skew 1 h (code 135)", setUp: { try await $0.skewClock(by: 3600) },
+          library: { if case .timestampOutOfBounds = $0 { return true }; return false }, exitStatus: 3, message: "code 135", maxAttempts: 1, seconds: 10),
+    Fault(name: "revoked token, v1.1 (code 89)", v1: true, setUp: { try await $0.revoke(token: FakeXAPI.accessToken) }, arguments: ["--api", "1.1"],
+          library: { if case .invalidOrExpiredToken = $0 { return true }; return false }, exitStatus: 3, message: "code 89", maxAttempts: 1, seconds: 10),
+    Fault(name: "revoked token, v2 (bare 401)", setUp: { try await $0.revoke(token: FakeXAPI.accessToken) },
+          library: { if case .unauthorized = $0 { return true }; return false }, exitStatus: 3, message: "log in again", maxAttempts: 1, seconds: 10),
+  ]
+
+  @Test func everyFaultEndsInATypedErrorAndTheRightExitStatus() async throws {
+    let server = try FakeXAPI()
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    for fault in Self.faults {
+      let clock = ContinuousClock()
+
+      // The library, with a retry bounded like the CLI's (3 attempts, 3 s of waiting in all).
+      try await server.reset()
+      try await fault.setUp(server)
+      let path = fault.v1 ? "/1.1/account/verify_credentials.json" : "/2/users/me"
+      if !fault.script.isEmpty { try await server.script(path, fault.script) }
+      let client = XClient(
+        authentication: .oauth1(consumer: Credentials(key: FakeXAPI.consumerKey, secret: FakeXAPI.consumerSecret),
+                                token: Credentials(key: FakeXAPI.accessToken, secret: FakeXAPI.accessTokenSecret)),
+        baseURL: server.baseURL, retry: RetryBehavior(maxAttempts: 3, maxTotalWait: 3, baseDelay: 0.2), timeout: 1)
+      let libraryStart = clock.now
+      var libraryOutcome = "ok"
+      do {
+        if fault.v1 { _ = try await client.v1.verifyCredentials() } else { _ = try await client.v2.me() }
+        #expect(fault.library == nil, "\(fault.name): the library succeeded")
+      } catch {
+        libraryOutcome = "\(error)"
+        if let check = fault.library {
+          #expect(check(error), "\(fault.name): unexpected error \(error)")
+        } else {
+          Issue.record("\(fault.name): the library failed with \(error)")
+        }
+      }
+      let libraryTime = clock.now - libraryStart
+      let libraryAttempts = try await server.stats().attempts(path)
+      #expect(libraryAttempts <= fault.maxAttempts + (fault.library == nil ? 0 : 1) && libraryAttempts >= 1, "\(fault.name): \(libraryAttempts) attempts")
+      #expect(libraryTime < .seconds(fault.seconds), "\(fault.name): the library took \(libraryTime)")
+
+      // The CLI, with --max-wait 3 so that retries stay short.
+      try await server.reset()
+      try await fault.setUp(server)
+      if !fault.script.isEmpty { try await server.script(path, fault.script) }
+      let cliStart = clock.now
+      let result = try tweets.run(["whoami"] + (fault.arguments.contains("--max-wait") ? [] : ["--max-wait", "3"]) + fault.arguments)
+      let cliTime = clock.now - cliStart
+      let cliAttempts = try await server.stats().attempts(path)
+      #expect(result.status == fault.exitStatus, "\(fault.name): exit \(result.status), stderr: \(result.stderr)")
+      #expect(result.stderr.contains(fault.message), "\(fault.name): stderr lacks \"\(fault.message)\": \(result.stderr)")
+      #expect(cliTime < .seconds(fault.seconds), "\(fault.name): the CLI took \(cliTime)")
+      #expect(cliAttempts <= 6, "\(fault.name): the CLI made \(cliAttempts) attempts")
+
+      let lastLine = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
+      print("[faults] \(fault.name) | library: \(libraryOutcome.prefix(90)) | \(libraryAttempts) attempt(s), \(Self.seconds(libraryTime)) | tweets whoami: exit \(result.status), \(cliAttempts) attempt(s), \(Self.seconds(cliTime)) | \(lastLine.prefix(110))")
+    }
+    // The connection refused case needs no server at all: a port nobody listens on.
+    let closed = try Self.unusedPort()
+    let start = ContinuousClock.now
+    let refused = try tweets.run(["whoami", "--max-wait", "3"], baseURL: "http://127.0.0.1:\(closed)")
+    let elapsed = ContinuousClock.now - start
+    #expect(refused.status == 1 && refused.stderr.contains("no response"), "\(refused.stderr)")
+    #expect(elapsed < .seconds(20))
+    print("[faults] connection refused | tweets whoami: exit \(refused.status), \(Self.seconds(elapsed)) | \(refused.stderr.split(separator: "\n").last.map(String.init) ?? "")")
+    try TweetsCommandTests().expectNoSecrets(tweets)
+  }
+
+  static func seconds(_ duration: Duration) -> String {
+    String(format: "%.1f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+  }
+
+  /// A loopback port nobody listens on: bound once by the kernel's choice, then closed.
+  static func unusedPort() throws -> Int {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+    }
+    guard bound else { throw CocoaError(.fileReadUnknown) }
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
+}
