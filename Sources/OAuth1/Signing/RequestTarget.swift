@@ -23,11 +23,11 @@ struct RequestTarget {
   /// URL's authority); the parts point into memory that lives only as long as the call.
   static func with<R>(_ url: String, host: String?, _ body: (RequestTarget) throws(OAuthError) -> R) throws(OAuthError) -> R {
     if host == nil {
-      let outcome: Result<R, OAuthError>?? = url.utf8.withContiguousStorageIfAvailable { bytes in
+      let done: R? = try withUTF8Bytes(url) { bytes throws(OAuthError) in
         guard let fast = fast(bytes) else { return nil }
-        return Result { () throws(OAuthError) in try body(fast) }
+        return try body(fast)
       }
-      if case .some(.some(let result)) = outcome { return try result.get() }
+      if let done { return done }
     }
     var components = try OAuthURLComponents(url, requireHTTP: true)
     if let host { try components.override(hostHeader: host) }

@@ -62,12 +62,12 @@ public struct OAuthVerifier: Sendable {
     let located = try ProtocolParameters.locate(request: request, authorization: authorization)
     let oauth = located.values
 
-    if let version = oauth["oauth_version"], version != "1.0" {
+    if let version = oauth[.version], version != "1.0" {
       throw OAuthVerificationError(.versionRejected, advice: "oauth_version is \"\(version)\"; only 1.0 is supported")
     }
-    guard let methodName = oauth["oauth_signature_method"] else {
-      let all = ["oauth_consumer_key", "oauth_signature_method", "oauth_signature", "oauth_timestamp", "oauth_nonce"]
-      throw absent(all.filter { oauth[$0] == nil }, in: oauth)
+    guard let methodName = oauth[.signatureMethod] else {
+      let all: [ProtocolParameters.Name] = [.consumerKey, .signatureMethod, .signature, .timestamp, .nonce]
+      throw absent(all.filter { oauth[$0] == nil })
     }
     let method: OAuthSignatureMethod
     do {
@@ -75,11 +75,11 @@ public struct OAuthVerifier: Sendable {
     } catch {
       throw OAuthVerificationError(.signatureMethodRejected, advice: "the signature method \"\(methodName)\" is not supported")
     }
-    var required = ["oauth_consumer_key", "oauth_signature"]
-    if method != .plaintext { required += ["oauth_timestamp", "oauth_nonce"] }
+    var required: [ProtocolParameters.Name] = [.consumerKey, .signature]
+    if method != .plaintext { required += [.timestamp, .nonce] }
     let missing = required.filter { oauth[$0] == nil }
-    if !missing.isEmpty { throw absent(missing, in: oauth) }
-    let consumerKey = oauth["oauth_consumer_key"]!, signature = oauth["oauth_signature"]!
+    if !missing.isEmpty { throw absent(missing) }
+    let consumerKey = oauth[.consumerKey]!, signature = oauth[.signature]!
 
     guard options.allowedSignatureMethods.contains(method) else {
       throw OAuthVerificationError(.signatureMethodRejected, advice: "\(method.rawValue) is not accepted here; use one of \(options.allowedSignatureMethods.map(\.rawValue).sorted().joined(separator: ", "))")
@@ -89,7 +89,7 @@ public struct OAuthVerifier: Sendable {
     }
 
     var timestamp: Int64?
-    if let text = oauth["oauth_timestamp"] {
+    if let text = oauth[.timestamp] {
       let now = options.clock.secondsSince1970()
       let window = (now - options.maxClockSkew)...(now + options.maxClockSkew)
       guard let value = Int64(text), value >= 0 else {
@@ -108,7 +108,7 @@ public struct OAuthVerifier: Sendable {
     guard let consumer else {
       throw OAuthVerificationError(.consumerKeyUnknown, advice: "no consumer has the key \"\(consumerKey)\"")
     }
-    let token = oauth["oauth_token"]
+    let token = oauth[.token]
     var tokenSecret: String?
     if let token {
       do { tokenSecret = try await credentials.tokenSecret(forToken: token, consumerKey: consumerKey) } catch {
@@ -119,10 +119,10 @@ public struct OAuthVerifier: Sendable {
       }
     }
 
-    let computation = try Self.baseString(request: request, protocolParameters: located.signed)
+    let computation = try Self.baseString(request: request, located: located)
     try checkSignature(signature, method: method, baseString: computation.baseString, consumer: consumer, tokenSecret: tokenSecret)
 
-    if let nonce = oauth["oauth_nonce"], let timestamp {
+    if let nonce = oauth[.nonce], let timestamp {
       guard await nonceStore.insert(nonce: nonce, timestamp: timestamp, consumerKey: consumerKey, token: token) else {
         throw OAuthVerificationError(.nonceUsed, advice: "this nonce was already used with this timestamp: the request is a replay, or the sender reuses nonces")
       }
@@ -130,28 +130,36 @@ public struct OAuthVerifier: Sendable {
     return VerifiedRequest(
       consumerKey: consumerKey, token: token, signatureMethod: method, realm: located.realm,
       parameters: computation.parameters,
-      callback: oauth["oauth_callback"], verifier: oauth["oauth_verifier"],
-      signatureBaseString: String(decoding: computation.baseString, as: UTF8.self))
+      callback: oauth[.callback], verifier: oauth[.verifier],
+      signatureBaseString: computation.baseString)
   }
 
-  private func absent(_ names: [String], in oauth: ProtocolParameters.Values) -> OAuthVerificationError {
-    OAuthVerificationError(.parameterAbsent, advice: "the request lacks \(names.joined(separator: ", "))", parameters: names)
+  private func absent(_ names: [ProtocolParameters.Name]) -> OAuthVerificationError {
+    let names = names.map(\.text)
+    return OAuthVerificationError(.parameterAbsent, advice: "the request lacks \(names.joined(separator: ", "))", parameters: names)
   }
 
   /// The base string and the request's own parameters, through the same byte-level builder
   /// as ``OAuthSigner``.
-  private static func baseString(request: OAuthRequest, protocolParameters: [OAuthParameter]) throws(OAuthVerificationError) -> (baseString: [UInt8], parameters: [OAuthParameter]) {
+  private static func baseString(request: OAuthRequest, located: ProtocolParameters) throws(OAuthVerificationError) -> (baseString: String, parameters: [OAuthParameter]) {
     do {
-      let signed = protocolParameters
-        .filter { OAuthParameterCollection.isSigned(protocolParameter: $0.name) }
-        .map { EncodedParameter(Array(PercentEncoding.encode($0.name).utf8), Array(PercentEncoding.encode($0.value).utf8)) }
-      let protocolBytes = signed.reduce(0) { $0 + $1.name.count + $1.value.count }
       return try RequestTarget.with(request.url, host: request.host) { target throws(OAuthError) in
         try request.withFormBody { formBody throws(OAuthError) in
           try SignatureBaseStringBuilder.withBaseString(
-            method: request.method, target: target, formBody: formBody, protocolBytes: protocolBytes, protocolCount: signed.count,
-            addProtocolParameters: { parameters in for parameter in signed { parameters.append(parameter) } }
-          ) { baseString, parameters in (Array(baseString), parameters.decodedRequestParameters()) }
+            method: request.method, target: target, formBody: formBody,
+            protocolBytes: located.signedBytes.count, protocolCount: located.signedEntries.count / 4,
+            addProtocolParameters: { parameters in
+              located.signedBytes.withUnsafeBufferPointer { bytes in
+                let entries = located.signedEntries
+                for index in stride(from: 0, to: entries.count, by: 4) {
+                  let nameStart = Int(entries[index]), nameEnd = Int(entries[index + 1]), valueEnd = Int(entries[index + 2])
+                  parameters.append(
+                    name: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]),
+                    value: UnsafeBufferPointer(rebasing: bytes[nameEnd..<valueEnd]), percents: entries[index + 3])
+                }
+              }
+            }
+          ) { baseString, parameters in (String(decoding: baseString, as: UTF8.self), parameters.decodedRequestParameters()) }
         }
       }
     } catch {
@@ -159,19 +167,19 @@ public struct OAuthVerifier: Sendable {
     }
   }
 
-  private func checkSignature(_ signature: String, method: OAuthSignatureMethod, baseString: [UInt8], consumer: OAuthConsumer, tokenSecret: String?) throws(OAuthVerificationError) {
+  private func checkSignature(_ signature: String, method: OAuthSignatureMethod, baseString: String, consumer: OAuthConsumer, tokenSecret: String?) throws(OAuthVerificationError) {
     // Made only when it is thrown: the base string as text is for the failure report.
     var invalid: OAuthVerificationError {
       OAuthVerificationError(
         .signatureInvalid, advice: "the signature does not match the request; compare the sender's signature base string with the verifier's",
-        signatureBaseString: String(decoding: baseString, as: UTF8.self))
+        signatureBaseString: baseString)
     }
     if method.usesRSA {
       guard let key = consumer.rsaPublicKey else {
         throw OAuthVerificationError(.signatureMethodRejected, advice: "this consumer has no RSA public key, so \(method.rawValue) cannot be verified")
       }
       guard let bytes = OAuthBase64.decode(signature),
-            (try? key.isValidSignature(bytes, for: baseString, digest: method.digest!)) == true else { throw invalid }
+            (try? key.isValidSignature(bytes, for: Array(baseString.utf8), digest: method.digest!)) == true else { throw invalid }
       return
     }
     guard let secret = consumer.secret else {
@@ -186,7 +194,8 @@ public struct OAuthVerifier: Sendable {
     } else {
       let prepared = PreparedHMACKey(method.digest!, key: key.utf8)
       var digest = [UInt8](repeating: 0, count: prepared.length)
-      baseString.withUnsafeBufferPointer { message in
+      var message = baseString
+      message.withUTF8 { message in
         digest.withUnsafeMutableBufferPointer { prepared.sign(message, into: $0.baseAddress!) }
       }
       expected = digest

@@ -1,62 +1,128 @@
+import Foundation
 import PercentEncoding
 
 /// Finds the protocol parameters of a received request in the one place they were sent:
 /// the Authorization header, the query or the form body (RFC 5849, section 3.5).
+///
+/// Read on bytes: Strings are made only of the `oauth_*` values, and the header's parameters
+/// are kept canonically encoded for the base string, as the signer keeps its own.
 struct ProtocolParameters {
   /// Every `oauth_*` value by name, `oauth_signature` included.
-  var values: Values
+  var values = Values()
   /// The header's realm.
   var realm: String?
-  /// The protocol parameters to sign: from the header when they came there (query and form
-  /// body ones are collected with the rest of their source).
-  var signed: [OAuthParameter]
+  /// The header's signed parameters (all but `oauth_signature`), canonically encoded in one
+  /// buffer: query and form body ones are collected with the rest of their source.
+  var signedBytes: [UInt8] = []
+  /// Per parameter: name start, name end (= value start), value end, `%` count.
+  var signedEntries: [Int32] = []
 
-  /// The `oauth_*` values of one request: a handful, so a list searched in order (no hashing).
-  struct Values {
-    private(set) var parameters: [OAuthParameter] = []
+  /// The protocol parameter names the verifier reads.
+  enum Name: Int, CaseIterable {
+    case bodyHash, callback, consumerKey, nonce, signature, signatureMethod, timestamp, token, verifier, version
 
-    subscript(name: String) -> String? {
-      for parameter in parameters where parameter.name == name { return parameter.value }
-      return nil
+    var text: String {
+      switch self {
+      case .bodyHash: "oauth_body_hash"
+      case .callback: "oauth_callback"
+      case .consumerKey: "oauth_consumer_key"
+      case .nonce: "oauth_nonce"
+      case .signature: "oauth_signature"
+      case .signatureMethod: "oauth_signature_method"
+      case .timestamp: "oauth_timestamp"
+      case .token: "oauth_token"
+      case .verifier: "oauth_verifier"
+      case .version: "oauth_version"
+      }
     }
 
-    /// Adds a value; `false` when the name was already there.
-    mutating func add(_ parameter: OAuthParameter) -> Bool {
-      let isNew = self[parameter.name] == nil
-      parameters.append(parameter)
-      return isNew
+    /// The name these decoded bytes spell, if it is one of ours.
+    init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+      guard bytes.count >= 11, let found = Name.allCases.first(where: { Self.matches(bytes, $0.staticText) }) else { return nil }
+      self = found
+    }
+
+    private var staticText: StaticString {
+      switch self {
+      case .bodyHash: "oauth_body_hash"
+      case .callback: "oauth_callback"
+      case .consumerKey: "oauth_consumer_key"
+      case .nonce: "oauth_nonce"
+      case .signature: "oauth_signature"
+      case .signatureMethod: "oauth_signature_method"
+      case .timestamp: "oauth_timestamp"
+      case .token: "oauth_token"
+      case .verifier: "oauth_verifier"
+      case .version: "oauth_version"
+      }
+    }
+
+    private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+      bytes.count == text.utf8CodeUnitCount && memcmp(bytes.baseAddress!, text.utf8Start, bytes.count) == 0
+    }
+  }
+
+  /// The `oauth_*` values of one request, in fixed slots (no hashing, no searching).
+  struct Values {
+    private var bodyHash, callback, consumerKey, nonce, signature, signatureMethod, timestamp, token, verifier, version: String?
+    /// Every `oauth_*` name seen, in order, with repeats: for the error reports.
+    private(set) var names: [String] = []
+    private(set) var duplicates: [String] = []
+
+    subscript(name: Name) -> String? {
+      get {
+        switch name {
+        case .bodyHash: bodyHash
+        case .callback: callback
+        case .consumerKey: consumerKey
+        case .nonce: nonce
+        case .signature: signature
+        case .signatureMethod: signatureMethod
+        case .timestamp: timestamp
+        case .token: token
+        case .verifier: verifier
+        case .version: version
+        }
+      }
+      set {
+        switch name {
+        case .bodyHash: bodyHash = newValue
+        case .callback: callback = newValue
+        case .consumerKey: consumerKey = newValue
+        case .nonce: nonce = newValue
+        case .signature: signature = newValue
+        case .signatureMethod: signatureMethod = newValue
+        case .timestamp: timestamp = newValue
+        case .token: token = newValue
+        case .verifier: verifier = newValue
+        case .version: version = newValue
+        }
+      }
+    }
+
+    mutating func add(name: String, known: Name?, value: String) {
+      if names.contains(name) { duplicates.append(name) }
+      names.append(name)
+      if let known { self[known] = value }
     }
   }
 
   static func locate(request: OAuthRequest, authorization: String?) throws(OAuthVerificationError) -> ProtocolParameters {
-    var found: [(parameter: OAuthParameter, source: OAuthParameterSource)] = []
-    var realm: String?
-    var fromHeader: [OAuthParameter] = []
-
-    if let authorization, isOAuthScheme(authorization) {
-      let fields: OAuthAuthorizationHeader.Fields
-      do {
-        fields = try OAuthAuthorizationHeader.parse(authorization)
-      } catch {
-        throw OAuthVerificationError(.parameterRejected, advice: "the Authorization header is malformed: \(error)")
-      }
-      let foreign = fields.parameters.map(\.name).filter { !$0.hasPrefix("oauth_") }
-      if !foreign.isEmpty {
-        throw OAuthVerificationError(.parameterRejected, advice: "the Authorization header may carry only oauth_* parameters (and realm); it has \(foreign.joined(separator: ", "))", parameters: foreign)
-      }
-      realm = fields.realm
-      fromHeader = fields.parameters
-      found += fields.parameters.map { ($0, .authorizationHeader) }
-    }
+    var located = ProtocolParameters()
+    var sources: [OAuthParameterSource] = []
     do {
-      // Only the query is needed here; the URL itself is checked when the base string is built.
-      let url = request.url.utf8
-      if let questionMark = url.firstIndex(of: UInt8(ascii: "?")) {
-        let query = url[url.index(after: questionMark)...].prefix { $0 != UInt8(ascii: "#") }
-        found += try parse(Array(query), .query)
+      if let authorization, isOAuthScheme(authorization) {
+        try located.readHeader(authorization)
+        if !located.values.names.isEmpty { sources.append(.authorizationHeader) }
       }
-      if request.hasFormBody, let body = request.body {
-        found += try parse(Array(body), .formBody)
+      try withUTF8Bytes(request.url) { url throws(OAuthError) in
+        // Only the query is needed here; the URL itself is checked when the base string is built.
+        guard let questionMark = url.firstIndex(of: UInt8(ascii: "?")) else { return }
+        let end = url[(questionMark + 1)...].firstIndex(of: UInt8(ascii: "#")) ?? url.count
+        if try located.readForm(UnsafeBufferPointer(rebasing: url[(questionMark + 1)..<end]), .query) { sources.append(.query) }
+      }
+      try request.withFormBody { body throws(OAuthError) in
+        if let body, try located.readForm(body, .formBody) { sources.append(.formBody) }
       }
     } catch let error as OAuthVerificationError {
       throw error
@@ -64,39 +130,113 @@ struct ProtocolParameters {
       throw OAuthVerificationError(.parameterRejected, advice: "the request cannot be verified: \(error)")
     }
 
-    var values = Values()
-    var sources: [OAuthParameterSource] = []
-    var duplicates: [String] = []
-    for (parameter, source) in found where parameter.name.hasPrefix("oauth_") {
-      if !values.add(parameter) { duplicates.append(parameter.name) }
-      if !sources.contains(source) { sources.append(source) }
-    }
+    let duplicates = located.values.duplicates
     if !duplicates.isEmpty {
       throw OAuthVerificationError(.parameterRejected, advice: "protocol parameters appear more than once: \(duplicates.joined(separator: ", "))", parameters: duplicates)
     }
     if sources.count > 1 {
-      throw OAuthVerificationError(.parameterRejected, advice: "protocol parameters must be sent in one place, not in \(sources.map(\.description).sorted().joined(separator: " and "))", parameters: Array(Set(values.parameters.map(\.name))).sorted())
+      throw OAuthVerificationError(
+        .parameterRejected, advice: "protocol parameters must be sent in one place, not in \(sources.map(\.description).sorted().joined(separator: " and "))",
+        parameters: Array(Set(located.values.names)).sorted())
     }
-    return ProtocolParameters(values: values, realm: realm, signed: fromHeader)
+    return located
   }
 
-  private static func parse(_ bytes: some Collection<UInt8>, _ source: OAuthParameterSource) throws -> [(parameter: OAuthParameter, source: OAuthParameterSource)] {
-    // parseForm drops oauth_signature; the verifier needs it, so parse the pairs directly.
-    var result: [(parameter: OAuthParameter, source: OAuthParameterSource)] = []
-    for segment in bytes.split(separator: UInt8(ascii: "&")) {
-      let equals = segment.firstIndex(of: UInt8(ascii: "="))
-      // Most pairs are not protocol parameters: a name without escapes is checked on its bytes.
-      let rawName = segment[..<(equals ?? segment.endIndex)]
-      if !rawName.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }), !rawName.starts(with: "oauth_".utf8) { continue }
-      let name = PercentEncoding.decode(String(decoding: segment[..<(equals ?? segment.endIndex)], as: UTF8.self), plusAsSpace: true)
-      guard let name, name.hasPrefix("oauth_") else { continue }
-      let raw = equals.map { String(decoding: segment[segment.index(after: $0)...], as: UTF8.self) } ?? ""
-      guard let value = PercentEncoding.decode(raw, plusAsSpace: true) else {
-        throw OAuthVerificationError(.parameterRejected, advice: "\(name) in the \(source) is not UTF-8", parameters: [name])
+  /// Reads the header's fields: `realm`, and `oauth_*` parameters only.
+  private mutating func readHeader(_ header: String) throws(OAuthVerificationError) {
+    var foreign: [String] = []
+    do {
+      try withUTF8Bytes(header) { bytes throws(OAuthError) in
+        signedBytes.reserveCapacity(3 * bytes.count)
+        signedEntries.reserveCapacity(40)
+        try AuthorizationHeaderScanner.scan(bytes) { rawName, rawValue throws(OAuthError) in
+          if rawName.count == 5, memcmp(rawName.baseAddress!, "realm", 5) == 0 {
+            realm = String(decoding: rawValue, as: UTF8.self)
+            return
+          }
+          let nameBytes = PercentEncoding.decodeBytes(rawName)
+          let valueBytes = PercentEncoding.decodeBytes(rawValue)
+          guard let name = utf8String(nameBytes), let value = utf8String(valueBytes) else {
+            throw .invalidParameterEncoding(source: .authorizationHeader, parameter: String(decoding: rawName, as: UTF8.self))
+          }
+          guard name.hasPrefix("oauth_") else {
+            foreign.append(name)
+            return
+          }
+          let known = nameBytes.withUnsafeBufferPointer { Name($0) }
+          values.add(name: name, known: known, value: value)
+          if known != .signature { appendSigned(nameBytes, valueBytes) }
+        }
       }
-      result.append((OAuthParameter(name, value), source))
+    } catch {
+      throw OAuthVerificationError(.parameterRejected, advice: "the Authorization header is malformed: \(error)")
     }
-    return result
+    if !foreign.isEmpty {
+      throw OAuthVerificationError(.parameterRejected, advice: "the Authorization header may carry only oauth_* parameters (and realm); it has \(foreign.joined(separator: ", "))", parameters: foreign)
+    }
+  }
+
+  /// Keeps a header parameter, strictly encoded, for the base string.
+  private mutating func appendSigned(_ name: [UInt8], _ value: [UInt8]) {
+    let start = signedBytes.count
+    var percents: Int32 = 0
+    var nameEnd = start
+    // Written in place: at most three bytes per byte.
+    let room = 3 * (name.count + value.count)
+    signedBytes.append(contentsOf: repeatElement(0, count: room))
+    let end = signedBytes.withUnsafeMutableBufferPointer { buffer in
+      var position = start
+      func encode(_ bytes: [UInt8]) {
+        for byte in bytes {
+          if PercentEncoding.isUnreserved(byte) {
+            buffer[position] = byte
+            position += 1
+          } else {
+            buffer[position] = UInt8(ascii: "%")
+            buffer[position + 1] = PercentEncoding.hexDigit(byte >> 4)
+            buffer[position + 2] = PercentEncoding.hexDigit(byte & 0x0F)
+            position += 3
+            percents += 1
+          }
+        }
+      }
+      encode(name)
+      nameEnd = position
+      encode(value)
+      return position
+    }
+    signedBytes.removeLast(start + room - end)
+    signedEntries.append(Int32(start))
+    signedEntries.append(Int32(nameEnd))
+    signedEntries.append(Int32(end))
+    signedEntries.append(percents)
+  }
+
+  /// Reads the `oauth_*` pairs of a query or form body; `true` when there was one.
+  private mutating func readForm(_ raw: UnsafeBufferPointer<UInt8>, _ source: OAuthParameterSource) throws(OAuthError) -> Bool {
+    var found = false
+    var segmentStart = 0
+    while segmentStart < raw.count {
+      var segmentEnd = segmentStart
+      while segmentEnd < raw.count, raw[segmentEnd] != UInt8(ascii: "&") { segmentEnd += 1 }
+      defer { segmentStart = segmentEnd + 1 }
+      if segmentEnd == segmentStart { continue }
+      let segment = raw[segmentStart..<segmentEnd]
+      var equals = segmentStart
+      while equals < segmentEnd, raw[equals] != UInt8(ascii: "=") { equals += 1 }
+      let rawName = UnsafeBufferPointer(rebasing: segment[..<equals])
+      // Most pairs are not protocol parameters: a name without escapes is checked on its bytes.
+      if !rawName.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }), !rawName.starts(with: "oauth_".utf8) { continue }
+      let nameBytes = PercentEncoding.decodeBytes(rawName, plusAsSpace: true)
+      guard let name = utf8String(nameBytes), name.hasPrefix("oauth_") else { continue }
+      let rawValue = equals < segment.endIndex ? UnsafeBufferPointer(rebasing: segment[(equals + 1)...]) : UnsafeBufferPointer(start: nil, count: 0)
+      guard let value = utf8String(PercentEncoding.decodeBytes(rawValue, plusAsSpace: true)) else {
+        throw .invalidParameterEncoding(source: source, parameter: name)
+      }
+      values.add(name: name, known: nameBytes.withUnsafeBufferPointer { Name($0) }, value: value)
+      found = true
+    }
+    return found
   }
 
   /// Whether a header uses the OAuth scheme (case-insensitively, after leading spaces).

@@ -1,0 +1,18 @@
+/// Lends a String's UTF-8 bytes to code that throws ``OAuthError`` (the standard library's
+/// `withUTF8` rethrows untyped errors). A native String lends its own storage; any other is
+/// copied once.
+func withUTF8Bytes<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) throws(OAuthError) -> R) throws(OAuthError) -> R {
+  let outcome: Result<R, OAuthError>? = text.utf8.withContiguousStorageIfAvailable { bytes in
+    Result { () throws(OAuthError) in try body(bytes) }
+  }
+  if let outcome { return try outcome.get() }
+  return try Array(text.utf8).withUnsafeBufferPointer { bytes throws(OAuthError) in try body(bytes) }
+}
+
+/// `bytes` as a String if they are valid UTF-8, else `nil`. ASCII, the usual case, is
+/// recognized without the standard library's generic validation (which looks up type
+/// metadata on every call).
+func utf8String(_ bytes: [UInt8]) -> String? {
+  if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+  return String(validating: bytes, as: UTF8.self)
+}
