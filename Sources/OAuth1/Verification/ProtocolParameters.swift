@@ -21,20 +21,7 @@ struct ProtocolParameters {
   enum Name: Int, CaseIterable {
     case bodyHash, callback, consumerKey, nonce, signature, signatureMethod, timestamp, token, verifier, version
 
-    var text: String {
-      switch self {
-      case .bodyHash: "oauth_body_hash"
-      case .callback: "oauth_callback"
-      case .consumerKey: "oauth_consumer_key"
-      case .nonce: "oauth_nonce"
-      case .signature: "oauth_signature"
-      case .signatureMethod: "oauth_signature_method"
-      case .timestamp: "oauth_timestamp"
-      case .token: "oauth_token"
-      case .verifier: "oauth_verifier"
-      case .version: "oauth_version"
-      }
-    }
+    var text: String { staticText.description }
 
     /// The name these decoded bytes spell, if it is one of ours.
     init?(_ bytes: UnsafeBufferPointer<UInt8>) {
