@@ -15,7 +15,7 @@ public enum PercentEncoding {
   public static func encode(_ string: String) -> String {
     var copy = string
     return copy.withUTF8 { utf8 in
-      if utf8.allSatisfy({ unreserved[Int($0)] }) { return string }
+      if utf8.allSatisfy({ isUnreserved($0) }) { return string }
       return String(unsafeUninitializedCapacity: encodedCount(utf8)) { out in
         encode(utf8, into: out.baseAddress!)
       }
@@ -42,7 +42,10 @@ public enum PercentEncoding {
     return text.withUTF8 { utf8 in
       // Nothing to decode: the common case for names and plain values.
       if !utf8.contains(UInt8(ascii: "%")) && !(plusAsSpace && utf8.contains(UInt8(ascii: "+"))) { return String(string) }
-      return String(validating: decodeBytes(utf8, plusAsSpace: plusAsSpace), as: UTF8.self)
+      let bytes = decodeBytes(utf8, plusAsSpace: plusAsSpace)
+      // ASCII needs no validation (the generic validator looks up type metadata per call).
+      if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+      return String(validating: bytes, as: UTF8.self)
     }
   }
 
@@ -78,10 +81,9 @@ public enum PercentEncoding {
   /// Whether `byte` is in RFC 3986's unreserved set, the only bytes left unencoded.
   @inlinable @inline(__always)
   public static func isUnreserved(_ byte: UInt8) -> Bool {
-    let letter = byte | 0x20
-    return (letter >= UInt8(ascii: "a") && letter <= UInt8(ascii: "z"))
-      || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-      || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
+    // A constant table, one character per byte value ("1": unreserved): one load, no branches.
+    let table: StaticString = "0000000000000000000000000000000000000000000001101111111111000000011111111111111111111111111000010111111111111111111111111110001000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+    return table.utf8Start[Int(byte)] == UInt8(ascii: "1")
   }
 
   /// The uppercase hex digit for a value from 0 to 15.
@@ -125,22 +127,11 @@ public enum PercentEncoding {
     return table.utf8Start[Int(byte)] == UInt8(ascii: "1")
   }
 
-  static let unreserved: [Bool] = (0..<256).map { value in
-    switch UInt8(value) {
-    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-      UInt8(ascii: "_"), UInt8(ascii: "~"):
-      return true
-    default:
-      return false
-    }
-  }
-
   public static let upperHex: [UInt8] = Array("0123456789ABCDEF".utf8)
 
   static func encodedCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
     var count = 0
-    for byte in bytes { count += unreserved[Int(byte)] ? 1 : 3 }
+    for byte in bytes { count += isUnreserved(byte) ? 1 : 3 }
     return count
   }
 
@@ -150,13 +141,13 @@ public enum PercentEncoding {
   static func encode(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
     var written = 0
     for byte in bytes {
-      if unreserved[Int(byte)] {
+      if isUnreserved(byte) {
         out[written] = byte
         written += 1
       } else {
         out[written] = UInt8(ascii: "%")
-        out[written + 1] = upperHex[Int(byte >> 4)]
-        out[written + 2] = upperHex[Int(byte & 0x0F)]
+        out[written + 1] = hexDigit(byte >> 4)
+        out[written + 2] = hexDigit(byte & 0x0F)
         written += 3
       }
     }
