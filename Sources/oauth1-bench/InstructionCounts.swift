@@ -6,7 +6,7 @@ import Foundation
 enum InstructionCounts {
   static let workloads = [
     "baseline: OpenSSL HMAC() one-shot", "sign/twitter-doc: reused signer", "sign/twitter-doc: cold",
-    "sign/twitter-doc: OAuthSignatureGenerator",
+    "sign/twitter-doc: OAuthSignatureGenerator", "verify/twitter-doc (with a nonce store)",
   ]
 
   static func run() {
