@@ -20,6 +20,13 @@ public struct RSAPrivateKey: Sendable {
     key = try EVPKey.read(pem: pem, kind: "private key") { bio in
       PEM_read_bio_PrivateKey(bio, nil, refusePassphrase, nil)
     }
+    // OpenSSL reads a key whose numbers do not fit together (a damaged file, say) without a
+    // word, and such a key makes signatures nobody can verify: check it once, here.
+    guard let context = EVP_PKEY_CTX_new(key.pointer, nil) else { throw OpenSSLBackend.failure("RSA key check") }
+    defer { EVP_PKEY_CTX_free(context) }
+    guard EVP_PKEY_check(context) == 1 else {
+      throw .invalidKey(reason: "the RSA private key is inconsistent: its numbers do not belong together (\(OpenSSLBackend.lastErrorReason())). The file may be damaged")
+    }
   }
 
   /// The key size in bits.

@@ -30,18 +30,20 @@ public struct OAuthURLComponents: Hashable, Sendable {
   /// Splits `url`. Throws when it is relative, has no host or has an invalid port, and,
   /// when `requireHTTP` is true, when its scheme is not `http` or `https`.
   public init(_ url: String, requireHTTP: Bool = false) throws(OAuthError) {
-    var rest = Substring(url)
+    // Split on Unicode scalars, not Characters: a combining mark right after "?" or "/" would
+    // otherwise fuse with it into one Character and hide the delimiter.
+    var rest = Substring(url).unicodeScalars
     if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
 
-    guard let colon = rest.firstIndex(of: ":"), Self.isScheme(rest[..<colon]) else {
+    guard let colon = rest.firstIndex(of: ":"), Self.isScheme(Substring(rest[..<colon])) else {
       throw .relativeURL(url)
     }
-    scheme = rest[..<colon].lowercased()
+    scheme = Substring(rest[..<colon]).lowercased()
     if requireHTTP && scheme != "http" && scheme != "https" {
-      throw .unsupportedScheme(url: url, scheme: String(rest[..<colon]))
+      throw .unsupportedScheme(url: url, scheme: String(Substring(rest[..<colon])))
     }
     rest = rest[rest.index(after: colon)...]
-    guard rest.hasPrefix("//") else { throw .missingHost(url) }
+    guard rest.starts(with: "//".unicodeScalars) else { throw .missingHost(url) }
     rest = rest.dropFirst(2)
 
     let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
@@ -49,18 +51,18 @@ public struct OAuthURLComponents: Hashable, Sendable {
     rest = rest[authorityEnd...]
 
     if let questionMark = rest.firstIndex(of: "?") {
-      query = String(rest[rest.index(after: questionMark)...])
+      query = String(Substring(rest[rest.index(after: questionMark)...]))
       rest = rest[..<questionMark]
     } else {
       query = nil
     }
-    path = rest.isEmpty ? "/" : PercentEncoding.encodePath(rest)
+    path = rest.isEmpty ? "/" : PercentEncoding.encodePath(Substring(rest))
   }
 
   /// Replaces the host and port with those of a `Host` header (`example.com:8080`), which
   /// names the authority the server saw when the request went through a proxy.
   public mutating func override(hostHeader: String) throws(OAuthError) {
-    (host, port) = try Self.parseAuthority(Substring(hostHeader), url: hostHeader)
+    (host, port) = try Self.parseAuthority(Substring(hostHeader).unicodeScalars, url: hostHeader)
   }
 
   /// The port when it is the scheme's default one (80 for http, 443 for https), else `nil`.
@@ -83,31 +85,31 @@ public struct OAuthURLComponents: Hashable, Sendable {
     }
   }
 
-  private static func parseAuthority(_ authority: Substring, url: String) throws(OAuthError) -> (host: String, port: Int?) {
+  private static func parseAuthority(_ authority: Substring.UnicodeScalarView, url: String) throws(OAuthError) -> (host: String, port: Int?) {
     var hostAndPort = authority
     if let at = hostAndPort.lastIndex(of: "@") {
       hostAndPort = hostAndPort[hostAndPort.index(after: at)...]  // userinfo is never signed
     }
     let host: String
     let portText: Substring?
-    if hostAndPort.hasPrefix("[") {
+    if hostAndPort.first == "[" {
       guard let close = hostAndPort.firstIndex(of: "]") else {
         throw .malformedURL(url: url, reason: "the IPv6 address has no closing \"]\"")
       }
-      host = "[" + (try IPv6Address.canonical(hostAndPort[hostAndPort.index(after: hostAndPort.startIndex)..<close], url: url)) + "]"
+      host = "[" + (try IPv6Address.canonical(Substring(hostAndPort[hostAndPort.index(after: hostAndPort.startIndex)..<close]), url: url)) + "]"
       let afterBracket = hostAndPort[hostAndPort.index(after: close)...]
       if afterBracket.isEmpty {
         portText = nil
-      } else if afterBracket.hasPrefix(":") {
-        portText = afterBracket.dropFirst()
+      } else if afterBracket.first == ":" {
+        portText = Substring(afterBracket.dropFirst())
       } else {
-        throw .malformedURL(url: url, reason: "unexpected \"\(afterBracket)\" after the IPv6 address")
+        throw .malformedURL(url: url, reason: "unexpected \"\(Substring(afterBracket))\" after the IPv6 address")
       }
     } else if let colon = hostAndPort.firstIndex(of: ":") {
-      host = hostAndPort[..<colon].lowercased()
-      portText = hostAndPort[hostAndPort.index(after: colon)...]
+      host = Substring(hostAndPort[..<colon]).lowercased()
+      portText = Substring(hostAndPort[hostAndPort.index(after: colon)...])
     } else {
-      host = hostAndPort.lowercased()
+      host = Substring(hostAndPort).lowercased()
       portText = nil
     }
     guard !host.isEmpty else { throw .missingHost(url) }

@@ -13,15 +13,15 @@ public func fuzzBaseStringURI(_ start: UnsafePointer<UInt8>, _ count: Int) -> CI
   let url = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
   if let normalized = try? OAuthBaseStringURI.make(url: url) {
     let again = try? OAuthBaseStringURI.make(url: normalized)
-    precondition(again == normalized, "not idempotent: \(url.debugDescription) -> \(normalized.debugDescription) -> \(String(describing: again))")
+    require(again == normalized, "not idempotent: \(url.debugDescription) -> \(normalized.debugDescription) -> \(String(describing: again))")
   }
   let request = OAuthRequest(method: "GET", url: url)
   let fast = Result { () throws(OAuthError) in try signer.authorizationHeader(for: request) }
   let slow = Result { () throws(OAuthError) in try OAuthSignatureGenerator(consumerCredentials: consumer, request: request, options: options).authorizationHeader }
   switch (fast, slow) {
-  case (.success(let a), .success(let b)): precondition(a == b, "signer and generator disagree on \(url.debugDescription)")
-  case (.failure(let a), .failure(let b)): precondition(a == b, "different errors for \(url.debugDescription): \(a) vs \(b)")
-  default: preconditionFailure("one signed, one failed for \(url.debugDescription): \(fast) vs \(slow)")
+  case (.success(let a), .success(let b)): require(a == b, "signer and generator disagree on \(url.debugDescription)")
+  case (.failure(let a), .failure(let b)): require(a == b, "different errors for \(url.debugDescription): \(a) vs \(b)")
+  default: fatalError("fuzz property failed: one signed, one failed for \(url.debugDescription): \(fast) vs \(slow)")
   }
   return 0
 }

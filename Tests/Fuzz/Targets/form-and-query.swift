@@ -23,9 +23,9 @@ public func fuzzFormAndQuery(_ start: UnsafePointer<UInt8>, _ count: Int) -> CIn
     try OAuthSignatureGenerator(consumerCredentials: consumer, credentials: token, request: request, options: options).authorizationHeader
   }
   switch (fast, slow) {
-  case (.success(let a), .success(let b)): precondition(a == b, "signer and generator disagree on \(request)")
-  case (.failure(let a), .failure(let b)): precondition(a == b, "different errors: \(a) vs \(b)")
-  default: preconditionFailure("one signed, one failed: \(fast) vs \(slow) for \(request)")
+  case (.success(let a), .success(let b)): require(a == b, "signer and generator disagree on \(request)")
+  case (.failure(let a), .failure(let b)): require(a == b, "different errors: \(a) vs \(b)")
+  default: fatalError("fuzz property failed: one signed, one failed: \(fast) vs \(slow) for \(request)")
   }
   _ = try? OAuthParameterCollection.parseForm(body, source: .formBody)
   return 0

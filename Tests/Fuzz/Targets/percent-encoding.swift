@@ -10,17 +10,17 @@ public func fuzzPercentEncoding(_ start: UnsafePointer<UInt8>, _ count: Int) -> 
   let text = String(decoding: bytes, as: UTF8.self)
 
   let encoded = PercentEncoding.encode(text)
-  precondition(PercentEncoding.decode(encoded) == text, "decode(encode(x)) != x")
+  require(PercentEncoding.decode(encoded) == text, "decode(encode(x)) != x")
   var index = encoded.utf8.startIndex
   let utf8 = encoded.utf8
   while index < utf8.endIndex {
     let byte = utf8[index]
     if byte == UInt8(ascii: "%") {
       let high = utf8[utf8.index(after: index)], low = utf8[utf8.index(index, offsetBy: 2)]
-      precondition(PercentEncoding.hexValue(high) != nil && PercentEncoding.hexValue(low) != nil && !(high >= 97) && !(low >= 97), "not %XX uppercase")
+      require(PercentEncoding.hexValue(high) != nil && PercentEncoding.hexValue(low) != nil && !(high >= 97) && !(low >= 97), "not %XX uppercase")
       index = utf8.index(index, offsetBy: 3)
     } else {
-      precondition(PercentEncoding.isUnreserved(byte), "a reserved byte left unencoded")
+      require(PercentEncoding.isUnreserved(byte), "a reserved byte left unencoded")
       index = utf8.index(after: index)
     }
   }
@@ -28,9 +28,9 @@ public func fuzzPercentEncoding(_ start: UnsafePointer<UInt8>, _ count: Int) -> 
   for plus in [false, true] {
     _ = PercentEncoding.decodeBytes(bytes, plusAsSpace: plus)
     if let decoded = PercentEncoding.decode(text, plusAsSpace: plus) {
-      precondition(PercentEncoding.decode(PercentEncoding.encode(decoded)) == decoded, "a decoded value does not round-trip")
+      require(PercentEncoding.decode(PercentEncoding.encode(decoded)) == decoded, "a decoded value does not round-trip")
     }
   }
-  precondition(PercentEncoding.decodeBytes(Array(PercentEncoding.encode(bytes: bytes).utf8)) == Array(bytes), "bytes do not round-trip")
+  require(PercentEncoding.decodeBytes(Array(PercentEncoding.encode(bytes: bytes).utf8)) == Array(bytes), "bytes do not round-trip")
   return 0
 }
