@@ -77,7 +77,7 @@ extension CommandSpec {
       } else {
         guard argument.count == 2, let short = argument.last,
               let option = options.first(where: { $0.short == short }) else {
-          throw UsageError("unknown option \(argument)")
+          throw UsageError("unknown option \(Self.shown(argument, quoted: false))")
         }
         name = option.name
       }
@@ -117,8 +117,15 @@ extension CommandSpec {
       throw UsageError("missing \(missing.joined(separator: " "))")
     }
     if !unbounded && given.count > positionals.count {
-      throw UsageError("unexpected argument \"\(given[positionals.count])\"")
+      throw UsageError("unexpected argument \(Self.shown(given[positionals.count]))")
     }
+  }
+
+  /// An argument quoted for an error message, unless it may be a secret pasted in the wrong
+  /// place: long and not just digits (a tweet id) is described, not shown.
+  static func shown(_ argument: String, quoted: Bool = true) -> String {
+    if argument.count <= 20 || argument.allSatisfy(\.isASCIIDigitCharacter) { return quoted ? "\"\(argument)\"" : argument }
+    return "of \(argument.count) characters (not shown: it may be a secret)"
   }
 
   /// ` (did you mean --x?)` for a near miss, so a typo is quick to fix.
@@ -143,4 +150,8 @@ func editDistance(_ a: String, _ b: String) -> Int {
     previous = current
   }
   return previous[b.count]
+}
+
+extension Character {
+  fileprivate var isASCIIDigitCharacter: Bool { isASCII && isNumber }
 }

@@ -23,8 +23,8 @@ struct ProfileStoreTests {
     let directoryMode = try FileManager.default.attributesOfItem(atPath: store.directory.path)[.posixPermissions] as? NSNumber
     #expect(directoryMode?.intValue == 0o700)
     #expect(store.permissionWarning() == nil)
-    // No temporary files are left behind.
-    #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory.path) == ["credentials.json"])
+    // No temporary files are left behind (the lock file stays, empty).
+    #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory.path).sorted() == [".credentials.lock", "credentials.json"])
     #expect(try store.remove("work"))
     #expect(try !store.remove("work"))
     #expect(!"\(profile)".contains("cs") && !"\(profile)".contains("ats"))
@@ -54,5 +54,32 @@ struct ProfileStoreTests {
     #expect(ProfileStore.defaultDirectory(environment: ["TWEETS_CONFIG_DIR": "/x/y"]).path == "/x/y")
     #expect(ProfileStore.defaultDirectory(environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/h"]).path == "/cfg/tweets")
     #expect(ProfileStore.defaultDirectory(environment: ["HOME": "/h"]).path == "/h/.config/tweets")
+  }
+
+  @Test func aKilledWritersTemporaryFileIsRemovedByTheNextSave() throws {
+    let store = try temporaryStore()
+    defer { try? FileManager.default.removeItem(at: store.directory.deletingLastPathComponent()) }
+    try store.save(Profile(consumerKey: "ck"), as: "default")
+    // A process that no longer exists (pid 2^22 - 1 is above Linux's default pid_max) and
+    // one that does (this one's parent) each left a temporary file.
+    let stale = store.directory.appendingPathComponent(".credentials.json.4194303.12345.tmp")
+    let live = store.directory.appendingPathComponent(".credentials.json.\(getppid()).678.tmp")
+    try Data("{\"profiles\":".utf8).write(to: stale)
+    try Data("{".utf8).write(to: live)
+    try store.save(Profile(consumerKey: "ck2"), as: "default")
+    #expect(!FileManager.default.fileExists(atPath: stale.path), "the dead writer's file is gone")
+    #expect(FileManager.default.fileExists(atPath: live.path), "a live writer's file is left alone")
+  }
+
+  @Test func concurrentSavesKeepEveryProfile() async throws {
+    let store = try temporaryStore()
+    defer { try? FileManager.default.removeItem(at: store.directory.deletingLastPathComponent()) }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for index in 0..<40 {
+        group.addTask { try store.save(Profile(consumerKey: "key-\(index)"), as: "profile-\(index)") }
+      }
+      try await group.waitForAll()
+    }
+    #expect(try store.names().count == 40)
   }
 }

@@ -6,6 +6,8 @@ import Foundation
 /// The file is created with mode 0600 in a 0700 directory and replaced atomically (written to a
 /// temporary file in the same directory, flushed, then renamed over the old one), so a crash or
 /// a kill while saving leaves either the old file or the new one, never a truncated one.
+/// Changes hold an exclusive lock (`flock` on `.credentials.lock`) from reading to renaming, so
+/// two `tweets` processes saving different profiles at once both keep their profile.
 ///
 /// ```swift
 /// let store = ProfileStore(directory: URL(fileURLWithPath: "/home/me/.config/tweets"))
@@ -43,18 +45,55 @@ public struct ProfileStore: Sendable {
   }
 
   public func save(_ profile: Profile, as name: String) throws {
-    var contents = try load()
-    contents.profiles[name] = profile
-    try write(contents)
+    try locked {
+      var contents = try load()
+      contents.profiles[name] = profile
+      try write(contents)
+    }
   }
 
   /// Removes a profile; `false` when there was none.
   @discardableResult
   public func remove(_ name: String) throws -> Bool {
-    var contents = try load()
-    guard contents.profiles.removeValue(forKey: name) != nil else { return false }
-    try write(contents)
-    return true
+    try locked {
+      var contents = try load()
+      guard contents.profiles.removeValue(forKey: name) != nil else { return false }
+      try write(contents)
+      return true
+    }
+  }
+
+  /// Runs `change` holding the store's exclusive lock (released when the process dies, too).
+  func locked<R>(_ change: () throws -> R) throws -> R {
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw TweetsFailure("cannot create \(directory.path): \((error as NSError).localizedDescription)", exitCode: .failure)
+    }
+    let lockFile = directory.appendingPathComponent(".credentials.lock")
+    let descriptor = open(lockFile.path, O_RDWR | O_CREAT, 0o600)
+    guard descriptor >= 0 else {
+      throw TweetsFailure("cannot open \(lockFile.path): \(String(cString: strerror(errno)))", exitCode: .failure)
+    }
+    defer { close(descriptor) }
+    while flock(descriptor, LOCK_EX) != 0 {
+      guard errno == EINTR else { throw TweetsFailure("cannot lock \(lockFile.path): \(String(cString: strerror(errno)))", exitCode: .failure) }
+    }
+    defer { flock(descriptor, LOCK_UN) }
+    Self.removeStaleTemporaries(next: file)
+    return try change()
+  }
+
+  /// Removes temporary files that a killed `tweets` left behind (their process is gone).
+  static func removeStaleTemporaries(next file: URL) {
+    let directory = file.deletingLastPathComponent()
+    let prefix = ".\(file.lastPathComponent)."
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+      let parts = name.dropFirst(prefix.count).split(separator: ".")
+      guard let pid = parts.first.flatMap({ pid_t($0) }), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+      unlink(directory.appendingPathComponent(name).path)
+    }
   }
 
   /// A warning when the file can be read by others than its owner, else `nil`.
@@ -117,6 +156,12 @@ public struct ProfileStore: Sendable {
       let reason = String(cString: strerror(errno))
       unlink(temporary.path)
       throw TweetsFailure("cannot save \(file.path): \(reason)", exitCode: .failure)
+    }
+    // The rename itself is durable once the directory is synced.
+    let directory = open(file.deletingLastPathComponent().path, O_RDONLY)
+    if directory >= 0 {
+      fsync(directory)
+      close(directory)
     }
   }
 
