@@ -1,5 +1,6 @@
 import Foundation
 import NetworkClient
+import TestSupport
 import Testing
 
 @Suite("Request behaviors: hooks and their order")
@@ -137,7 +138,7 @@ struct BehaviorHookTests {
   }
 
   @Test func cancellingTheTaskCancelsTheExchange() async throws {
-    let stub = StubTransport([.delayed(300, .status(200))])
+    let stub = StubTransport([.delayed(TestTiming.seconds(300), .status(200))])
     let task = Task { try await client(stub).send(Request<Data>(path: "slow")) }
     // Cancel once the exchange is in flight (the transport has the request).
     let deadline = Date().addingTimeInterval(10)
@@ -148,7 +149,7 @@ struct BehaviorHookTests {
     let result = await task.result
     // Far below the 300 s the transport would take; generous because other tests may be
     // holding the 2-core machine's threads.
-    #expect(Date().timeIntervalSince(started) < 60, "cancellation took \(Date().timeIntervalSince(started)) s")
+    #expect(Date().timeIntervalSince(started) < TestTiming.seconds(60), "cancellation took \(Date().timeIntervalSince(started)) s")
     guard case .failure(let error) = result, case .cancelled = error as? NetworkError else {
       Issue.record("expected .cancelled, got \(result)")
       return
