@@ -82,4 +82,28 @@ struct ProfileStoreTests {
     }
     #expect(try store.names().count == 40)
   }
+
+  @Test func aSymlinkedCredentialsFileStaysALink() throws {
+    let store = try temporaryStore()
+    defer { try? FileManager.default.removeItem(at: store.directory.deletingLastPathComponent()) }
+    let elsewhere = store.directory.deletingLastPathComponent().appendingPathComponent("dotfiles")
+    try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: store.directory, withIntermediateDirectories: true)
+    let target = elsewhere.appendingPathComponent("tweets-credentials.json")
+    try Data(#"{"profiles":{"old":{"consumer_key":"k"}}}"#.utf8).write(to: target)
+    try FileManager.default.createSymbolicLink(at: store.file, withDestinationURL: target)
+    try store.save(Profile(consumerKey: "new"), as: "new")
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: store.file.path) == target.path)
+    #expect(try store.names() == ["new", "old"])
+  }
+
+  @Test func aCredentialsFileThatCannotBeReadIsNotOverwritten() throws {
+    let store = try temporaryStore()
+    defer { try? FileManager.default.removeItem(at: store.directory.deletingLastPathComponent()) }
+    // Something that exists but is no readable file (tests run as root, so modes do not stop reads).
+    try FileManager.default.createDirectory(at: store.file, withIntermediateDirectories: true)
+    #expect(throws: (any Error).self) { try store.save(Profile(consumerKey: "k"), as: "default") }
+    var isDirectory: ObjCBool = false
+    #expect(FileManager.default.fileExists(atPath: store.file.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+  }
 }

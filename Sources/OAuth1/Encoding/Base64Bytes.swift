@@ -5,7 +5,8 @@ enum Base64Bytes {
   static func encodeForHeader(_ bytes: [UInt8]) -> [UInt8] {
     bytes.withUnsafeBufferPointer { input in
       [UInt8](unsafeUninitializedCapacity: headerCapacity(input.count)) { out, count in
-        count = encodeForHeader(input, into: out.baseAddress!)
+        guard let base = out.baseAddress else { return }
+        count = encodeForHeader(input, into: base)
       }
     }
   }

@@ -36,6 +36,8 @@ public enum OAuthError: Error, Equatable, Sendable {
   case malformedAuthorizationHeader(reason: String)
   /// The crypto backend failed where it should not; the reason is OpenSSL's.
   case cryptoFailure(operation: String, reason: String)
+  /// The query and form body are too large to sign (`bytes`; at most `limit`).
+  case requestTooLarge(bytes: Int, limit: Int)
 }
 
 /// Where a signed parameter came from (RFC 5849, section 3.4.1.3.1).
@@ -76,6 +78,8 @@ extension OAuthError: CustomStringConvertible {
       return "The Authorization header is not a valid OAuth header: \(reason). Expected: OAuth realm=\"...\", oauth_consumer_key=\"...\", ..."
     case .cryptoFailure(let operation, let reason):
       return "OpenSSL failed during \(operation): \(reason)."
+    case .requestTooLarge(let bytes, let limit):
+      return "The query and form body hold \(bytes) bytes; at most \(limit) can be signed. Send large data as a non-form body (covered by oauth_body_hash) instead."
     }
   }
 }

@@ -38,6 +38,10 @@ struct CanonicalParameters {
     _ body: (inout CanonicalParameters) throws(OAuthError) -> R
   ) throws(OAuthError) -> R {
     let rawBytes = query.count + (formBody?.count ?? 0)
+    // Offsets are 32-bit (half the memory per entry); encoding at most triples the input.
+    guard rawBytes <= maximumRawBytes, encodedBytes <= maximumRawBytes else {
+      throw .requestTooLarge(bytes: rawBytes + encodedBytes, limit: maximumRawBytes)
+    }
     let entries = pairCount(query) + (formBody.map(pairCount) ?? 0) + extraEntries
     return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * rawBytes + encodedBytes + 1) { bytes throws(OAuthError) in
       try withUnsafeTemporaryAllocation(of: Entry.self, capacity: entries + 1) { entryBuffer throws(OAuthError) in
@@ -46,6 +50,9 @@ struct CanonicalParameters {
       }
     }
   }
+
+  /// The most query and form body bytes one signature may hold: 3 × this fits an `Int32`.
+  static let maximumRawBytes = Int(Int32.max) / 4
 
   /// At most how many pairs a form holds: one more than its `&`s.
   private static func pairCount(_ raw: UnsafeBufferPointer<UInt8>) -> Int {
@@ -188,7 +195,7 @@ struct CanonicalParameters {
   func decodedRequestParameters() -> [OAuthParameter] {
     entries.compactMap { entry in
       let name = text(Int(entry.nameStart), Int(entry.nameEnd))
-      guard !name.hasPrefix("oauth_") else { return nil }
+      guard !name.utf8.starts(with: "oauth_".utf8) else { return nil }
       let value = text(Int(entry.nameEnd), Int(entry.valueEnd))
       return OAuthParameter(PercentEncoding.decode(name) ?? name, PercentEncoding.decode(value) ?? value)
     }

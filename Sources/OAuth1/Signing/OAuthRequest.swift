@@ -73,9 +73,11 @@ public struct OAuthRequest: Sendable, Hashable {
     }
   }
 
-  /// Lends `body` the form body's bytes when the body is a signed form, else `nil`.
+  /// Lends `body` the form body's bytes when the body is a signed form (empty when there is
+  /// none), else `nil`: `nil` means exactly "not a form".
   func withFormBody<R>(_ body: (UnsafeBufferPointer<UInt8>?) throws(OAuthError) -> R) throws(OAuthError) -> R {
-    guard hasFormBody, let data = self.body, !data.isEmpty else { return try body(nil) }
+    guard hasFormBody else { return try body(nil) }
+    guard let data = self.body, !data.isEmpty else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
     // Data.withUnsafeBytes rethrows untyped errors, so the typed one travels in a Result.
     let outcome: Result<R, OAuthError> = data.withUnsafeBytes { raw in
       Result { () throws(OAuthError) in try body(raw.bindMemory(to: UInt8.self)) }

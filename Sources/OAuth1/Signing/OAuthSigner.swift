@@ -171,10 +171,10 @@ public struct OAuthSigner: Sendable {
             let base = scratch.baseAddress!
             let nonce = try self.nonce(into: base)
             let timestamp = Self.writeDigits(options.timestamp ?? options.clock.secondsSince1970(), into: base + nonceRoom)
-            var parts = Parts(
+            let parts = Parts(
               bodyHash: options.bodyHash != nil && formBody == nil ? bodyHash : nil, nonce: nonce, timestamp: timestamp,
               signature: UnsafeBufferPointer(start: nil, count: 0), baseString: UnsafeBufferPointer(start: nil, count: 0))
-            return try signed(request.method, target, formBody, &parts, scratch: base + nonceRoom + 24, body)
+            return try signed(request.method, target, formBody, parts, scratch: base + nonceRoom + 24, body)
           }
         }
       }
@@ -197,7 +197,7 @@ public struct OAuthSigner: Sendable {
 
   /// The signature of the base string, then `body`.
   private func signed<R>(
-    _ method: String, _ target: RequestTarget, _ formBody: UnsafeBufferPointer<UInt8>?, _ parts: inout Parts,
+    _ method: String, _ target: RequestTarget, _ formBody: UnsafeBufferPointer<UInt8>?, _ parts: Parts,
     scratch: UnsafeMutablePointer<UInt8>, _ body: (Parts) -> R
   ) throws(OAuthError) -> R {
     var protocolBytes = 0, protocolCount = 0

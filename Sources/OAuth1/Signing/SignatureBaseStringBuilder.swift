@@ -27,7 +27,9 @@ enum SignatureBaseStringBuilder {
       let sorted = parameters
       return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer throws(OAuthError) in
         let out = buffer.baseAddress!
-        encodedMethod.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: $0.count) }
+        encodedMethod.withUnsafeBufferPointer { method in
+          if let base = method.baseAddress { out.update(from: base, count: method.count) }
+        }
         var written = encodedMethod.count
         out[written] = UInt8(ascii: "&")
         written += 1

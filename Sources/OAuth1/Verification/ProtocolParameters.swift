@@ -134,6 +134,9 @@ struct ProtocolParameters {
     var foreign: [String] = []
     do {
       try withUTF8Bytes(header) { bytes throws(OAuthError) in
+        guard bytes.count <= CanonicalParameters.maximumRawBytes else {
+          throw .requestTooLarge(bytes: bytes.count, limit: CanonicalParameters.maximumRawBytes)
+        }
         signedBytes.reserveCapacity(3 * bytes.count)
         signedEntries.reserveCapacity(40)
         try AuthorizationHeaderScanner.scan(bytes) { rawName, rawValue throws(OAuthError) in
@@ -146,7 +149,8 @@ struct ProtocolParameters {
           guard let name = utf8String(nameBytes), let value = utf8String(valueBytes) else {
             throw .invalidParameterEncoding(source: .authorizationHeader, parameter: String(decoding: rawName, as: UTF8.self))
           }
-          guard name.hasPrefix("oauth_") else {
+          // Compared on bytes: as Characters, "_" and a combining mark after it are one.
+          guard nameBytes.starts(with: "oauth_".utf8) else {
             foreign.append(name)
             return
           }
@@ -215,7 +219,7 @@ struct ProtocolParameters {
       // Most pairs are not protocol parameters: a name without escapes is checked on its bytes.
       if !rawName.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }), !rawName.starts(with: "oauth_".utf8) { continue }
       let nameBytes = PercentEncoding.decodeBytes(rawName, plusAsSpace: true)
-      guard let name = utf8String(nameBytes), name.hasPrefix("oauth_") else { continue }
+      guard nameBytes.starts(with: "oauth_".utf8), let name = utf8String(nameBytes) else { continue }
       let rawValue = equals < segment.endIndex ? UnsafeBufferPointer(rebasing: segment[(equals + 1)...]) : UnsafeBufferPointer(start: nil, count: 0)
       guard let value = utf8String(PercentEncoding.decodeBytes(rawValue, plusAsSpace: true)) else {
         throw .invalidParameterEncoding(source: source, parameter: name)

@@ -71,7 +71,7 @@ public struct ProfileStore: Sendable {
       throw TweetsFailure("cannot create \(directory.path): \((error as NSError).localizedDescription)", exitCode: .failure)
     }
     let lockFile = directory.appendingPathComponent(".credentials.lock")
-    let descriptor = open(lockFile.path, O_RDWR | O_CREAT, 0o600)
+    let descriptor = open(lockFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
       throw TweetsFailure("cannot open \(lockFile.path): \(String(cString: strerror(errno)))", exitCode: .failure)
     }
@@ -80,7 +80,7 @@ public struct ProfileStore: Sendable {
       guard errno == EINTR else { throw TweetsFailure("cannot lock \(lockFile.path): \(String(cString: strerror(errno)))", exitCode: .failure) }
     }
     defer { flock(descriptor, LOCK_UN) }
-    Self.removeStaleTemporaries(next: file)
+    Self.removeStaleTemporaries(next: file.resolvingSymlinksInPath())
     return try change()
   }
 
@@ -106,10 +106,13 @@ public struct ProfileStore: Sendable {
   // MARK: - Reading and writing
 
   func load() throws -> Contents {
-    guard FileManager.default.fileExists(atPath: file.path) else { return Contents(profiles: [:]) }
     let data: Data
     do {
       data = try Data(contentsOf: file)
+    } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+      // Only "there is no file" means no profiles: any other failure (permissions, a broken
+      // link) must not let the next save replace the profiles it could not read.
+      return Contents(profiles: [:])
     } catch {
       throw TweetsFailure("cannot read \(file.path): \((error as NSError).localizedDescription)", exitCode: .failure)
     }
@@ -126,7 +129,9 @@ public struct ProfileStore: Sendable {
     let data = try encoder.encode(contents)
     do {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-      try Self.atomicWrite(data, to: file)
+      // A credentials file that is a symbolic link (a dotfiles manager's) stays one: the
+      // file it points to is replaced.
+      try Self.atomicWrite(data, to: file.resolvingSymlinksInPath())
     } catch let failure as TweetsFailure {
       throw failure
     } catch {
@@ -138,7 +143,7 @@ public struct ProfileStore: Sendable {
   static func atomicWrite(_ data: Data, to file: URL) throws {
     let temporary = file.deletingLastPathComponent()
       .appendingPathComponent(".\(file.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
       throw TweetsFailure("cannot create \(temporary.path): \(String(cString: strerror(errno)))", exitCode: .failure)
     }
@@ -151,14 +156,15 @@ public struct ProfileStore: Sendable {
       }
       return fsync(descriptor) == 0
     }
+    let writeError = errno
     close(descriptor)
     guard ok, rename(temporary.path, file.path) == 0 else {
-      let reason = String(cString: strerror(errno))
+      let reason = String(cString: strerror(ok ? errno : writeError))
       unlink(temporary.path)
       throw TweetsFailure("cannot save \(file.path): \(reason)", exitCode: .failure)
     }
     // The rename itself is durable once the directory is synced.
-    let directory = open(file.deletingLastPathComponent().path, O_RDONLY)
+    let directory = open(file.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if directory >= 0 {
       fsync(directory)
       close(directory)
