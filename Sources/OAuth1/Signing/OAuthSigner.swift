@@ -32,7 +32,9 @@ public struct OAuthSigner: Sendable {
   private let verifierParameter: EncodedParameter?
   private let nonceParameter: EncodedParameter?
   private let methodParameter: EncodedParameter
-  private static let versionParameter = EncodedParameter(Names.oauthVersion, Array("1.0".utf8))
+  private static let versionParameter = EncodedParameter(nameBytes[ProtocolParameterName.version.rawValue], Array("1.0".utf8))
+  /// Every name's bytes, made once and shared by all signers (a new signer copies none).
+  private static let nameBytes = ProtocolParameterName.allCases.map { Array($0.utf8) }
 
   /// Prepares the signer. Throws when an RSA method has no private key.
   public init(consumer: Credentials, token: Credentials? = nil, options: OAuthSignatureGenerator.Options = .init()) throws(OAuthError) {
@@ -49,15 +51,15 @@ public struct OAuthSigner: Sendable {
       guard let privateKey = options.privateKey else { throw .missingPrivateKey(options.signatureMethod) }
       key = .rsa(privateKey)
     }
-    func encoded(_ name: [UInt8], _ value: String) -> EncodedParameter {
-      EncodedParameter(name, Array(PercentEncoding.encode(value).utf8))
+    func encoded(_ name: ProtocolParameterName, _ value: String) -> EncodedParameter {
+      EncodedParameter(Self.nameBytes[name.rawValue], Array(PercentEncoding.encode(value).utf8))
     }
-    consumerKeyParameter = encoded(Names.oauthConsumerKey, consumer.key)
-    tokenParameter = token.map { encoded(Names.oauthToken, $0.key) }
-    callbackParameter = options.callback.map { encoded(Names.oauthCallback, $0) }
-    verifierParameter = options.verifier.map { encoded(Names.oauthVerifier, $0) }
-    nonceParameter = options.nonce.map { encoded(Names.oauthNonce, $0) }
-    methodParameter = encoded(Names.oauthSignatureMethod, options.signatureMethod.rawValue)
+    consumerKeyParameter = encoded(.consumerKey, consumer.key)
+    tokenParameter = token.map { encoded(.token, $0.key) }
+    callbackParameter = options.callback.map { encoded(.callback, $0) }
+    verifierParameter = options.verifier.map { encoded(.verifier, $0) }
+    nonceParameter = options.nonce.map { encoded(.nonce, $0) }
+    methodParameter = encoded(.signatureMethod, options.signatureMethod.rawValue)
   }
 
   /// The value of the `Authorization` header for `request` (the same as
@@ -95,22 +97,22 @@ public struct OAuthSigner: Sendable {
     var baseString: UnsafeBufferPointer<UInt8>
   }
 
-  /// Calls `body` with every protocol parameter in name order, `oauth_signature` included.
-  private func forEachProtocolParameter(_ parts: Parts, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
+  /// Calls `body` with every protocol parameter in name order (the base string's and the
+  /// header's) and its `%` count; `oauth_signature` only when `includingSignature`.
+  private func forEachProtocolParameter(
+    _ parts: Parts, includingSignature: Bool, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>, Int32) -> Void
+  ) {
     func constant(_ parameter: EncodedParameter?) {
       guard let parameter else { return }
-      parameter.name.withUnsafeBufferPointer { name in parameter.value.withUnsafeBufferPointer { body(name, $0) } }
+      parameter.name.withUnsafeBufferPointer { name in parameter.value.withUnsafeBufferPointer { body(name, $0, parameter.percents) } }
     }
-    func name(_ text: StaticString) -> UnsafeBufferPointer<UInt8> {
-      UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-    }
-    if let bodyHash = parts.bodyHash { body(name("oauth_body_hash"), bodyHash) }
+    if let bodyHash = parts.bodyHash { body(ProtocolParameterName.bodyHash.utf8, bodyHash, Self.percents(bodyHash)) }
     constant(callbackParameter)
     constant(consumerKeyParameter)
-    body(name("oauth_nonce"), parts.nonce)
-    body(name("oauth_signature"), parts.signature)
+    body(ProtocolParameterName.nonce.utf8, parts.nonce, Self.percents(parts.nonce))
+    if includingSignature { body(ProtocolParameterName.signature.utf8, parts.signature, 0) }
     constant(methodParameter)
-    body(name("oauth_timestamp"), parts.timestamp)
+    body(ProtocolParameterName.timestamp.utf8, parts.timestamp, 0)
     constant(tokenParameter)
     constant(verifierParameter)
     if options.includeVersion { constant(Self.versionParameter) }
@@ -119,7 +121,7 @@ public struct OAuthSigner: Sendable {
   private func header(_ parts: Parts) -> String {
     let realm = options.realm.map(OAuthAuthorizationHeader.quote)
     var length = 6 + (realm.map { $0.utf8.count + 10 } ?? 0)
-    forEachProtocolParameter(parts) { name, value in length += name.count + value.count + 5 }
+    forEachProtocolParameter(parts, includingSignature: true) { name, value, _ in length += name.count + value.count + 5 }
     return String(unsafeUninitializedCapacity: length) { buffer in
       let out = buffer.baseAddress!
       var written = CanonicalParameters.put("OAuth ", out)
@@ -129,7 +131,7 @@ public struct OAuthSigner: Sendable {
         written += CanonicalParameters.put("\", ", out + written)
       }
       var first = true
-      forEachProtocolParameter(parts) { name, value in
+      forEachProtocolParameter(parts, includingSignature: true) { name, value, _ in
         if !first { written += CanonicalParameters.put(", ", out + written) }
         first = false
         (out + written).update(from: name.baseAddress!, count: name.count)
@@ -146,7 +148,7 @@ public struct OAuthSigner: Sendable {
 
   private func decodedProtocolParameters(_ parts: Parts) -> [OAuthParameter] {
     var parameters: [OAuthParameter] = []
-    forEachProtocolParameter(parts) { name, value in
+    forEachProtocolParameter(parts, includingSignature: true) { name, value, _ in
       let encoded = String(decoding: value, as: UTF8.self)
       parameters.append(OAuthParameter(String(decoding: name, as: UTF8.self), PercentEncoding.decode(encoded) ?? encoded))
     }
@@ -201,7 +203,7 @@ public struct OAuthSigner: Sendable {
     scratch: UnsafeMutablePointer<UInt8>, _ body: (Parts) -> R
   ) throws(OAuthError) -> R {
     var protocolBytes = 0, protocolCount = 0
-    forEachSignedProtocolParameter(parts) { name, value, _ in
+    forEachProtocolParameter(parts, includingSignature: false) { name, value, _ in
       protocolBytes += name.count + value.count
       protocolCount += 1
     }
@@ -209,7 +211,7 @@ public struct OAuthSigner: Sendable {
     return try SignatureBaseStringBuilder.withBaseString(
       method: method, target: target, formBody: formBody, protocolBytes: protocolBytes, protocolCount: protocolCount,
       addProtocolParameters: { parameters in
-        forEachSignedProtocolParameter(partsSoFar) { name, value, percents in parameters.append(name: name, value: value, percents: percents) }
+        forEachProtocolParameter(partsSoFar, includingSignature: false) { name, value, percents in parameters.append(name: name, value: value, percents: percents) }
       }
     ) { baseString, _ throws(OAuthError) in
       var parts = partsSoFar
@@ -234,26 +236,6 @@ public struct OAuthSigner: Sendable {
         }
       }
     }
-  }
-
-  /// The protocol parameters that are signed (all but `oauth_signature`), with their `%` counts.
-  private func forEachSignedProtocolParameter(_ parts: Parts, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>, Int32) -> Void) {
-    func constant(_ parameter: EncodedParameter?) {
-      guard let parameter else { return }
-      parameter.name.withUnsafeBufferPointer { name in parameter.value.withUnsafeBufferPointer { body(name, $0, parameter.percents) } }
-    }
-    func name(_ text: StaticString) -> UnsafeBufferPointer<UInt8> {
-      UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-    }
-    if let bodyHash = parts.bodyHash { body(name("oauth_body_hash"), bodyHash, Self.percents(bodyHash)) }
-    constant(callbackParameter)
-    constant(consumerKeyParameter)
-    body(name("oauth_nonce"), parts.nonce, Self.percents(parts.nonce))
-    constant(methodParameter)
-    body(name("oauth_timestamp"), parts.timestamp, 0)
-    constant(tokenParameter)
-    constant(verifierParameter)
-    if options.includeVersion { constant(Self.versionParameter) }
   }
 
   private static func percents(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
@@ -304,20 +286,6 @@ struct EncodedParameter {
     for byte in value where byte == UInt8(ascii: "%") { percents += 1 }
     self.percents = percents
   }
-}
-
-/// The protocol parameters' names as bytes, made once.
-enum Names {
-  static let oauthBodyHash = Array("oauth_body_hash".utf8)
-  static let oauthCallback = Array("oauth_callback".utf8)
-  static let oauthConsumerKey = Array("oauth_consumer_key".utf8)
-  static let oauthNonce = Array("oauth_nonce".utf8)
-  static let oauthSignature = Array("oauth_signature".utf8)
-  static let oauthSignatureMethod = Array("oauth_signature_method".utf8)
-  static let oauthTimestamp = Array("oauth_timestamp".utf8)
-  static let oauthToken = Array("oauth_token".utf8)
-  static let oauthVerifier = Array("oauth_verifier".utf8)
-  static let oauthVersion = Array("oauth_version".utf8)
 }
 
 /// One request signed by ``OAuthSigner``.

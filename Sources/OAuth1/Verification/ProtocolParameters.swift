@@ -17,37 +17,7 @@ struct ProtocolParameters {
   /// Per parameter: name start, name end (= value start), value end, `%` count.
   var signedEntries: [Int32] = []
 
-  /// The protocol parameter names the verifier reads.
-  enum Name: Int, CaseIterable {
-    case bodyHash, callback, consumerKey, nonce, signature, signatureMethod, timestamp, token, verifier, version
-
-    var text: String { staticText.description }
-
-    /// The name these decoded bytes spell, if it is one of ours.
-    init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-      guard bytes.count >= 11, let found = Name.allCases.first(where: { Self.matches(bytes, $0.staticText) }) else { return nil }
-      self = found
-    }
-
-    private var staticText: StaticString {
-      switch self {
-      case .bodyHash: "oauth_body_hash"
-      case .callback: "oauth_callback"
-      case .consumerKey: "oauth_consumer_key"
-      case .nonce: "oauth_nonce"
-      case .signature: "oauth_signature"
-      case .signatureMethod: "oauth_signature_method"
-      case .timestamp: "oauth_timestamp"
-      case .token: "oauth_token"
-      case .verifier: "oauth_verifier"
-      case .version: "oauth_version"
-      }
-    }
-
-    private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
-      bytes.count == text.utf8CodeUnitCount && memcmp(bytes.baseAddress!, text.utf8Start, bytes.count) == 0
-    }
-  }
+  typealias Name = ProtocolParameterName
 
   /// The `oauth_*` values of one request, in fixed slots (no hashing, no searching).
   struct Values {

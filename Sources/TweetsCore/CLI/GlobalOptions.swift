@@ -35,6 +35,12 @@ public struct GlobalOptions: Sendable {
   public var limit: Int?
   public var sinceID: String?
   public var untilID: String?
+
+  /// `--since-id` and `--until-id` as v1.1 asks for them: `max_id` is inclusive, so it is the
+  /// id just before `--until-id`.
+  var v1Window: V1TimelineOptions {
+    V1TimelineOptions(sinceID: sinceID, maxID: untilID.flatMap(V1TimelineOptions.inclusive(before:)))
+  }
   public var noWait: Bool
   public var maxWait: TimeInterval
   public var timeout: TimeInterval

@@ -30,9 +30,8 @@ struct TimelineCommand: TweetsCommand {
         pages = client.v2.homeTimeline(userID: id, options: fields, limit: options.limit)
       }
     case .v1:
-      let v1 = V1TimelineOptions(sinceID: options.sinceID, maxID: options.untilID.flatMap(V1TimelineOptions.inclusive(before:)))
-      pages = username.map { client.v1.userTimeline(screenName: $0, options: v1, limit: options.limit) }
-        ?? client.v1.homeTimeline(options: v1, limit: options.limit)
+      pages = username.map { client.v1.userTimeline(screenName: $0, options: options.v1Window, limit: options.limit) }
+        ?? client.v1.homeTimeline(options: options.v1Window, limit: options.limit)
     }
     try await TweetStream.print(pages, session)
     return .success
@@ -53,7 +52,7 @@ struct SearchCommand: TweetsCommand {
     let options = session.options
     let pages = options.api == .v2
       ? client.v2.searchRecent(query: query, options: TimelineOptions(sinceID: options.sinceID, untilID: options.untilID), limit: options.limit)
-      : client.v1.search(query: query, options: V1TimelineOptions(sinceID: options.sinceID, maxID: options.untilID.flatMap(V1TimelineOptions.inclusive(before:))), limit: options.limit)
+      : client.v1.search(query: query, options: options.v1Window, limit: options.limit)
     try await TweetStream.print(pages, session)
     return .success
   }
