@@ -58,40 +58,49 @@ struct CredentialsDurabilityTests {
     }
     try JSONSerialization.data(withJSONObject: profiles).write(to: file)
 
-    // How long one login takes here, to spread the kills over its whole life.
-    let clock = ContinuousClock()
-    let start = clock.now
-    let probe = login(tweets, profile: "probe")
-    try probe.run()
-    probe.waitUntilExit()
-    #expect(probe.terminationStatus == 0)
-    let lifetime = clock.now - start
-    let microseconds = max(1_000, Int(lifetime.components.seconds * 1_000_000 + lifetime.components.attoseconds / 1_000_000_000_000))
+    // The kills block (sleeps, waits for processes) for many seconds: on a thread of their
+    // own, not one that other tests share. Findings come back as text and are checked here.
+    let suite = self
+    let (kills, landed, microseconds, problems) = try await onOwnThread { () throws -> (Int, Int, Int, [String]) in
+      // How long one login takes here, to spread the kills over its whole life.
+      let clock = ContinuousClock()
+      let start = clock.now
+      let probe = suite.login(tweets, profile: "probe")
+      try probe.run()
+      probe.waitUntilExit()
+      var problems = probe.terminationStatus == 0 ? [] : ["the probe login failed"]
+      let lifetime = clock.now - start
+      let microseconds = max(1_000, Int(lifetime.components.seconds * 1_000_000 + lifetime.components.attoseconds / 1_000_000_000_000))
 
-    // Each attempt saves one more profile: after a kill the file must hold every profile
-    // saved before, plus at most the one being saved, complete.
-    var generator = SystemRandomNumberGenerator()
-    var saved = Set(try read(file).profiles.keys)
-    var landed = 0
-    let kills = 200
-    for index in 0..<kills {
-      let name = "kill-\(index)"
-      let process = login(tweets, profile: name)
-      try process.run()
-      usleep(UInt32(Int.random(in: 0...microseconds, using: &generator)))
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
+      // Each attempt saves one more profile: after a kill the file must hold every profile
+      // saved before, plus at most the one being saved, complete.
+      var generator = SystemRandomNumberGenerator()
+      var saved = Set(try suite.read(file).profiles.keys)
+      var landed = 0
+      let kills = 200
+      for index in 0..<kills {
+        let name = "kill-\(index)"
+        let process = suite.login(tweets, profile: name)
+        try process.run()
+        usleep(UInt32(Int.random(in: 0...microseconds, using: &generator)))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
 
-      let profiles = try read(file).profiles  // throws, failing the test, if the file is truncated or empty
-      #expect(saved.isSubset(of: profiles.keys), "kill \(index): lost \(saved.subtracting(profiles.keys))")
-      #expect(Set(profiles.keys).subtracting(saved).subtracting([name]).isEmpty)
-      #expect(profiles.values.allSatisfy { $0.access_token == FakeXAPI.accessToken && $0.access_token_secret == FakeXAPI.accessTokenSecret })
-      #expect(try mode(file) == 0o600)
-      if profiles[name] != nil {
-        saved.insert(name)
-        landed += 1
+        let profiles = try suite.read(file).profiles  // throws, failing the test, if the file is truncated or empty
+        if !saved.isSubset(of: profiles.keys) { problems.append("kill \(index): lost \(saved.subtracting(profiles.keys))") }
+        if !Set(profiles.keys).subtracting(saved).subtracting([name]).isEmpty { problems.append("kill \(index): unexpected profiles") }
+        if !profiles.values.allSatisfy({ $0.access_token == FakeXAPI.accessToken && $0.access_token_secret == FakeXAPI.accessTokenSecret }) {
+          problems.append("kill \(index): a profile changed")
+        }
+        if try suite.mode(file) != 0o600 { problems.append("kill \(index): mode \(String(try suite.mode(file), radix: 8))") }
+        if profiles[name] != nil {
+          saved.insert(name)
+          landed += 1
+        }
       }
+      return (kills, landed, microseconds, problems)
     }
+    #expect(problems.isEmpty, "\(problems)")
     // The next normal login cleans up what the killed ones left.
     let result = try tweets.run(["login", "--profile", "final", "--access-token", FakeXAPI.accessToken, "--access-token-secret", FakeXAPI.accessTokenSecret] + tweets.consumer)
     #expect(result.status == 0, "\(result.stderr)")

@@ -52,10 +52,10 @@ struct ErrorTests {
     } catch {
       guard case .timestampOutOfBounds(let skew) = error else { Issue.record("\(error)"); return }
       let measured = try #require(skew)
-      #expect(abs(measured - 3600) < TestTiming.seconds(30))
-      if TestTiming.scale == 1 {
-        #expect(error.description.contains(/X's clock is \+3(59\d|60\d) s/), "\(error.description)")
-      }
+      // Measured from the response's Date header when the answer is read: a loaded machine
+      // may read it late, so the bound is loose; the message must carry the measured value.
+      #expect(abs(measured - 3600) < TestTiming.seconds(60))
+      #expect(error.description.contains(String(format: "X's clock is %+.0f s", measured)), "\(error.description)")
     }
   }
 
@@ -68,7 +68,7 @@ struct ErrorTests {
     } catch {
       guard case .rateLimited(let reset, let limit) = error else { Issue.record("\(error)"); return }
       let wait = try #require(reset).timeIntervalSinceNow
-      #expect(wait > 600 - TestTiming.seconds(10) && wait <= 601)
+      #expect(wait > 600 - TestTiming.seconds(60) && wait <= 601)
       #expect(limit?.remaining == 0)
     }
   }
