@@ -42,6 +42,7 @@ enum SignCommand {
     await CommandRunner.run(spec, arguments) { parsed in
       let example = try SigningExample.selected(by: parsed)
       let input = try example?.input ?? SignInput(parsed, environment: ProcessInfo.processInfo.environment)
+      for note in input.notes { Output.stderr("oauth1: note: \(note)") }
       let generator = try input.sign()
       let report = SigningReport(generator: generator, example: example)
       print(parsed.flag("json") ? report.json() : report.text(), terminator: "")

@@ -8,6 +8,8 @@ struct SignInput {
   var consumer: Credentials
   var token: Credentials?
   var options: OAuthSignatureGenerator.Options
+  /// What is unusual about the request but signed anyway, for stderr.
+  var notes: [String] = []
 
   init(_ arguments: ParsedArguments, environment: [String: String]) throws {
     guard let url = arguments.value("url") else { throw UsageError("missing --url") }
@@ -26,7 +28,9 @@ struct SignInput {
     }
     let tokenSecret = arguments.value("token-secret") ?? environment["OAUTH1_TOKEN_SECRET"]
     if arguments.value("token") == nil && arguments.value("token-secret") != nil {
-      throw UsageError("--token-secret needs --token")
+      // oauthlib's client signs this way (a resource owner secret without its key): a
+      // debugging tool reproduces it, and says so.
+      notes.append("a token secret without --token: it is part of the signing key, but no oauth_token is sent")
     }
 
     let (body, contentType) = try RequestBodyInput.read(arguments)
@@ -44,6 +48,7 @@ struct SignInput {
       method: arguments.value("method") ?? "GET", url: url, body: body, contentType: contentType, host: arguments.value("host"))
     consumer = Credentials(key: consumerKey, secret: consumerSecret ?? "")
     token = arguments.value("token").map { Credentials(key: $0, secret: tokenSecret ?? "") }
+      ?? arguments.value("token-secret").map { Credentials(key: "", secret: $0) }
     options = OAuthSignatureGenerator.Options(
       signatureMethod: method,
       privateKey: privateKey,

@@ -97,8 +97,9 @@ struct BehaviorHookTests {
     await #expect {
       try await client(stub).send(Request<Data>(path: "x"))
     } throws: { error in
-      guard case .transport(let line, let underlying) = error as? NetworkError else { return false }
-      return line == "GET https://api.example.com/2/x" && (underlying as? URLError)?.code == .cannotConnectToHost
+      guard case .transport(let failure) = error as? NetworkError else { return false }
+      return failure.requestLine == "GET https://api.example.com/2/x" && (failure.underlying as? URLError)?.code == .cannotConnectToHost
+        && failure.kind == .refused && failure.attempts == 1
     }
   }
 

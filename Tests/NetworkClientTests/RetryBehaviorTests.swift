@@ -14,7 +14,7 @@ struct RetryBehaviorTests {
     return behavior
   }
 
-  @Test(arguments: [429, 502, 503, 504])
+  @Test(arguments: [429, 500, 502, 503, 504])
   func retriesPassingFailuresThenSucceeds(status: Int) async throws {
     let stub = StubTransport([.status(status), .status(status), .status(200, body: Data("ok".utf8))])
     let body = try await client(stub, behavior: retry()).send(Request<Data>(path: "x"))
@@ -30,7 +30,7 @@ struct RetryBehaviorTests {
   }
 
   @Test func otherStatusesAreNotRetried() async throws {
-    for status in [400, 401, 403, 404, 500] {
+    for status in [400, 401, 403, 404, 501, 505] {
       let stub = StubTransport([.status(status), .status(200)])
       await #expect(throws: NetworkError.self) { try await client(stub, behavior: retry()).send(Request<Data>(path: "x")) }
       #expect(stub.requests.count == 1, "\(status) must not be retried")
@@ -128,7 +128,111 @@ struct RetryBehaviorTests {
     #expect(RetryAfter.httpDate("Sunday, 06-Nov-94 08:49:37 GMT") == expected)
     #expect(RetryAfter.httpDate("Sun Nov  6 08:49:37 1994") == expected)
     #expect(RetryAfter.httpDate("soon") == nil)
-    #expect(RetryAfter.delay(in: ["Retry-After": "-5"]) == 0)
-    #expect(RetryAfter.delay(in: [:]) == nil)
+    #expect(RetryAfter.delay(in: ["Retry-After": "-5"], statusCode: 503) == 0)
+    #expect(RetryAfter.delay(in: [:], statusCode: 503) == nil)
+  }
+
+  /// X's headers on a 503 of a limited endpoint with requests left: the reset is the end of the
+  /// window, 900 s away, and must not become the wait (it did: `retrying in 900.0 s`).
+  @Test func aServerErrorWithRequestsLeftWaitsTheBackoffNotTheReset() async throws {
+    let window: HTTPHeaders = ["x-rate-limit-limit": "900", "x-rate-limit-remaining": "897", "x-rate-limit-reset": "1700000900"]
+    let stub = StubTransport([.status(503, headers: window), .status(200)])
+    _ = try await client(stub, behavior: retry()).send(Request<Data>(path: "x"))
+    #expect(sleeper.waits == [1])
+
+    let usedUp: HTTPHeaders = ["x-rate-limit-remaining": "0", "x-rate-limit-reset": "1700000030"]
+    let exhausted = StubTransport([.status(503, headers: usedUp), .status(200)])
+    let waits = RecordingSleeper()
+    _ = try await client(exhausted, behavior: retry { $0.sleeper = waits }).send(Request<Data>(path: "x"))
+    #expect(waits.waits == [30], "with nothing left, the reset is when requests are accepted again")
+    #expect(HTTPStatusFailure(response: HTTPResponse(statusCode: 503, headers: window, request: HTTPRequest(method: .get, url: api)), now: now).retryAfter == nil)
+  }
+
+  @Test func backoffIsCappedPerWait() async throws {
+    let stub = StubTransport([], fallback: .status(503))
+    _ = try? await client(stub, behavior: retry { $0.maxAttempts = 6; $0.maxBackoff = 4; $0.jitter = { 0.99 } }).send(Request<Data>(path: "x"))
+    #expect(sleeper.waits.count == 5)
+    #expect(sleeper.waits.allSatisfy { $0 <= 4 }, "\(sleeper.waits)")
+    #expect(sleeper.waits.first.map { $0 > 1.4 } == true, "jitter adds up to half")
+  }
+
+  @Test func theFinalErrorStatesTheRealNumberOfAttempts() async throws {
+    let stub = StubTransport([], fallback: .status(503))
+    do {
+      _ = try await client(stub, behavior: retry()).send(Request<Data>(path: "x"))
+      Issue.record("must give up")
+    } catch {
+      #expect(error.attempts == 4)
+      #expect(error.description.contains("failed with HTTP 503 after 4 attempts"), "\(error)")
+    }
+    let once = StubTransport([.status(503)])
+    do {
+      _ = try await client(once, behavior: retry()).send(Request<Data>(method: .post, path: "x"))
+      Issue.record("a POST is not retried after a 503")
+    } catch {
+      #expect(error.attempts == 1 && !error.description.contains("attempts"), "\(error)")
+    }
+  }
+
+  @Test func transportFailuresFollowWhatTheyMeanForResending() async throws {
+    let refused = StubTransport([.failure(URLError(.cannotConnectToHost)), .status(200)])
+    _ = try await client(refused, behavior: retry()).send(Request<Data>(method: .post, path: "x"))
+    #expect(refused.requests.count == 2, "a refused connection sent nothing, so even a POST is sent again")
+
+    for code in [URLError.Code.timedOut, .networkConnectionLost] {
+      let post = StubTransport([.failure(URLError(code)), .status(200)])
+      await #expect(throws: NetworkError.self) { try await client(post, behavior: retry()).send(Request<Data>(method: .post, path: "x")) }
+      #expect(post.requests.count == 1, "the server may have acted on the POST (\(code))")
+      let get = StubTransport([.failure(URLError(code)), .status(200)])
+      _ = try await client(get, behavior: retry()).send(Request<Data>(path: "x"))
+      #expect(get.requests.count == 2)
+    }
+    for code in [URLError.Code.cannotFindHost, .serverCertificateUntrusted] {
+      let stub = StubTransport([.failure(URLError(code)), .status(200)])
+      await #expect(throws: NetworkError.self) { try await client(stub, behavior: retry()).send(Request<Data>(path: "x")) }
+      #expect(stub.requests.count == 1, "\(code) does not pass in seconds")
+    }
+  }
+
+  @Test func timeoutsSayHowManyAttemptsOfHowLong() async throws {
+    let stub = StubTransport([], fallback: .failure(URLError(.timedOut)))
+    do {
+      _ = try await client(stub, behavior: retry { $0.maxAttempts = 3 }).send(Request<Data>(path: "x", timeout: 2))
+      Issue.record("must time out")
+    } catch {
+      #expect(error.description.contains("timed out after 3 attempts of 2 s each"), "\(error)")
+    }
+  }
+
+  @Test func theDeadlineBoundsTheWholeExchange() async throws {
+    let clock = SteppingClock(start: now)
+    let stub = StubTransport([], fallback: .status(503))
+    do {
+      _ = try await client(stub, behavior: retry {
+        $0.now = { clock.now }
+        $0.sleeper = clock
+        $0.deadline = 2.5
+      }).send(Request<Data>(path: "x"))
+      Issue.record("must give up")
+    } catch {
+      #expect(error.attempts == 2)
+    }
+    #expect(clock.waits == [1], "a second wait of 2 s would end 3 s in, past the 2.5 s deadline")
+  }
+}
+
+/// A clock that moves only when slept on.
+final class SteppingClock: Sleeper, @unchecked Sendable {
+  private let lock = NSLock()
+  private var current: Date
+  private var slept: [TimeInterval] = []
+  init(start: Date) { current = start }
+  var now: Date { lock.withLock { current } }
+  var waits: [TimeInterval] { lock.withLock { slept } }
+  func sleep(seconds: TimeInterval) async throws {
+    lock.withLock {
+      slept.append(seconds)
+      current += seconds
+    }
   }
 }

@@ -57,8 +57,9 @@ final class URLSessionTransportTests {
       _ = try await client.send(Request<Data>(path: "/slow", query: [("seconds", "20")], timeout: 1))
       Issue.record("must time out")
     } catch {
-      guard case .transport(_, let underlying) = error else { Issue.record("expected transport, got \(error)"); return }
-      #expect((underlying as? URLError)?.code == .timedOut)
+      guard case .transport(let failure) = error else { Issue.record("expected transport, got \(error)"); return }
+      #expect((failure.underlying as? URLError)?.code == .timedOut && failure.kind == .timedOut)
+      #expect(failure.description.contains("timed out after 1 s"), "\(failure)")
     }
     #expect(Date().timeIntervalSince(started) < 15, "the 1 s timeout, well before the server's 20 s")
   }
@@ -94,8 +95,8 @@ final class URLSessionTransportTests {
     await #expect {
       try await closed.send(Request<Data>(path: "/"))
     } throws: { error in
-      guard case .transport(let line, _) = error as? NetworkError else { return false }
-      return line == "GET \(gone.baseURL.absoluteString)/"
+      guard case .transport(let failure) = error as? NetworkError else { return false }
+      return failure.requestLine == "GET \(gone.baseURL.absoluteString)/" && failure.kind == .refused
     }
   }
 
@@ -124,8 +125,8 @@ final class URLSessionTransportTests {
       #expect(response.response.request.url.absoluteString == "http://[::1]:\(server6.port)/base/status/200")
     } catch {
       #if canImport(FoundationNetworking)
-        guard case .transport(_, let underlying) = error else { Issue.record("\(error)"); return }
-        #expect((underlying as? URLError)?.code == .badURL)
+        guard case .transport(let failure) = error else { Issue.record("\(error)"); return }
+        #expect((failure.underlying as? URLError)?.code == .badURL)
         print("[loopback] FoundationNetworking cannot send to IPv6 literals (swift-corelibs-foundation #5496)")
       #else
         Issue.record("IPv6 loopback failed: \(error)")

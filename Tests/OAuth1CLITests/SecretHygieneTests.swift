@@ -19,7 +19,7 @@ struct OAuth1SecretHygieneTests {
       ["sign", "--url", "https://a.example/", "--timestamp", "soon"] + Self.credentials,
       ["sign", "--url", "https://a.example/", "--frobnicate"] + Self.credentials,
       ["sign", "--url", "https://a.example/", Self.consumerSecret + "-pasted-here-by-mistake"] + Self.credentials,
-      ["sign", "--url", "https://a.example/", "--token-secret", Self.tokenSecret, "--consumer-key", "k", "--consumer-secret", Self.consumerSecret],
+      ["sign", "--url", "https://a.example/", "--signature-method", "RSA-SHA1", "--token-secret", Self.tokenSecret, "--consumer-key", "k", "--consumer-secret", Self.consumerSecret],
     ]
     let verifyErrors: [[String]] = [
       ["verify", "--url", "https://a.example/", "--authorization", "OAuth oauth_consumer_key=\"k\", oauth_signature=\"x\""] + Self.credentials.filter { $0 != "--token" && $0 != "t" },

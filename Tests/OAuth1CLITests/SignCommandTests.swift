@@ -83,6 +83,20 @@ struct SignCommandTests {
     #expect(checked >= 15)
   }
 
+  /// oauthlib's client signs with a resource-owner secret and no key; the command reproduces
+  /// the published value and says on stderr what is unusual.
+  @Test func aTokenSecretWithoutATokenIsSignedWithANote() throws {
+    let result = try oauth1([
+      "sign", "--url", "http://example.com", "--consumer-key", "client_key", "--consumer-secret", "foo", "--token-secret", "bar",
+      "--signature-method", "PLAINTEXT", "--nonce", "abc", "--timestamp", "1234567890", "--json",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    #expect(json["signature"] as? String == "foo&bar")
+    #expect((json["authorization_header"] as? String)?.contains("oauth_token") == false)
+    #expect(result.stderr.contains("note: a token secret without --token"), "\(result.stderr)")
+  }
+
   @Test func rfc5849ExamplesAreAmongThem() throws {
     let rfc = try #require(try VectorFile.loadAll().first { $0.name == "rfc5849.json" })
     let requests = try rfc.vectors.compactMap(PublishedRequest.init)

@@ -16,7 +16,6 @@ struct UsageAndErrorTests {
     (minimal + ["--timestamp", "yesterday"], "--timestamp takes a whole number"),
     (minimal + ["--signature-method", "HMAC-MD5"], "Unknown signature method \"HMAC-MD5\""),
     (minimal + ["--signature-method", "RSA-SHA1"], "RSA-SHA1 needs --private-key FILE"),
-    (minimal + ["--token-secret", "t"], "--token-secret needs --token"),
     (["sign", "--example", "twitter", "--nonce", "x"], "--example signs a fixed request; leave out --nonce"),
     (["sign", "--example", "nope"], "unknown example \"nope\""),
     (["frobnicate"], "unknown command \"frobnicate\""),

@@ -39,6 +39,27 @@ struct VerifyCommandTests {
     #expect(result.status == 0, "\(result.stdout)")
   }
 
+  /// PLAINTEXT signs nothing of the request: a JSON body changed after its oauth_body_hash was
+  /// computed must fail on the hash (it answered `valid`).
+  @Test func aPlaintextRequestWithAChangedBodyFailsOnItsBodyHash() throws {
+    let json = OAuthRequest(method: "POST", url: "https://api.example.com/v1/payments", body: Data(#"{"amount":100}"#.utf8), contentType: "application/json")
+    let header = try OAuthSignatureGenerator(
+      consumerCredentials: consumer, credentials: token, request: json,
+      options: .init(signatureMethod: .plaintext, nonce: "n-1", timestamp: now, bodyHash: .sha1)).authorizationHeader
+    func verify(_ body: String) throws -> ProcessResult {
+      try oauth1([
+        "verify", "--method", "POST", "--url", json.url, "--body", body, "--content-type", "application/json",
+        "--consumer-secret", consumer.secret, "--token-secret", token.secret, "--now", String(now), "--authorization", header,
+      ])
+    }
+    let intact = try verify(#"{"amount":100}"#)
+    #expect(intact.status == 0 && intact.stdout.hasPrefix("valid\n"), "\(intact.stdout)\(intact.stderr)")
+    let changed = try verify(#"{"amount":100000}"#)
+    #expect(changed.status == 1)
+    #expect(changed.stdout.hasPrefix("invalid: signature_invalid\n"), "\(changed.stdout)")
+    #expect(changed.stdout.contains("oauth_body_hash does not match the body"), "\(changed.stdout)")
+  }
+
   @Test func aChangedBodyIsInvalidAndShowsTheBaseString() throws {
     var arguments = common + ["--authorization", try signed().authorizationHeader]
     arguments[arguments.firstIndex(of: "status=Hello%20%2B%20world")!] = "status=Hello%20world"

@@ -27,7 +27,12 @@ Control API (no auth, JSON):
        {"status": 500|502|503 (any), "body"?: str, "content_type"?: str, "headers"?: {}},
        {"delay": s} (alone: then the normal answer), {"truncate": true}, {"invalid_json": true},
        {"html": true}, {"reset_connection": true} (before any answer), {"reset_mid_body": true}
-       (headers and half the body, then a reset); a 429 with "bare": true has no x-rate-limit-*
+       (headers and half the body, then a reset); a 429 with "bare": true has no x-rate-limit-*;
+       every other scripted status of a rate-limited endpoint carries the window's x-rate-limit-*
+       headers, as X sends them on error answers too (remaining > 0, reset = end of the window).
+       {"redirect": url-or-path, "status"?: 301|302|303|307|308 (default 307), "keep_query"?: bool}
+       is answered at the edge, before authentication, for any path with the prefix (a moved
+       endpoint, an old host forwarding to a new one); path prefixes need not be API paths.
   POST /_control/clock       {"skew": seconds}
   POST /_control/revoke      {"token": "..."}
   POST /_control/rate_limit  {"path_prefix": "...", "remaining": n, "reset_in"?: s}
@@ -35,7 +40,8 @@ Control API (no auth, JSON):
        verified: OAuth 1.0a requests that passed every check; rejected: every auth failure, by
        reason (bad_signature, unknown_consumer, unknown_token, revoked_token, timestamp_out_of_bounds,
        nonce_reused, missing_auth, bearer_invalid, app_only_forbidden, bad_verifier, ...);
-       requests: {"method", "path", "query", "auth": "oauth1"|"bearer"|"none", "status"} (0: reset)
+       requests: {"method", "path", "query", "auth": "oauth1"|"bearer"|"none", "status",
+       "authorization": whether an Authorization header arrived} (status 0: reset)
   GET  /_control/pin?oauth_token=T   {"pin": "1234567"} (the authorize page shows the same)
   GET  /_control/tweets?user_id=1001 {"ids": [...]} (newest first)
   POST /_control/reset       clears scripts, skew, stats, rate-limit counters, revocations
@@ -318,12 +324,22 @@ class State:
             self.tweets.insert(0, tweet)
             return tweet
 
-    def pop_script(self, path):
+    def pop_script(self, path, redirects=False):
+        """The next scripted action for path; with redirects=True only a redirect, which the edge
+        answers before authentication."""
         with self.lock:
             for prefix, queue in self.scripts:
                 if queue and path.startswith(prefix):
+                    if redirects and "redirect" not in queue[0]:
+                        return None
                     return queue.popleft()
         return None
+
+    def window_headers(self, endpoint, limit, identity):
+        """The rate-limit headers of the current window, counting this request."""
+        _, limit, remaining, reset = self.take_rate_limit(endpoint, limit, identity, "")
+        return [("x-rate-limit-limit", str(limit)), ("x-rate-limit-remaining", str(remaining)),
+                ("x-rate-limit-reset", str(reset))]
 
     def take_rate_limit(self, endpoint, limit, identity, path):
         """Returns (allowed, limit, remaining, reset) and counts the request when allowed."""
@@ -462,9 +478,14 @@ class Handler(BaseHTTPRequestHandler):
         body = self.read_body()
         if path.startswith("/_control/"):
             return self.control(path, query, body)
-        record = {"method": self.command, "path": path, "query": query, "auth": "none", "status": None}
+        record = {"method": self.command, "path": path, "query": query, "auth": "none", "status": None,
+                  "authorization": bool(self.headers.get("Authorization"))}
         with STATE.lock:
             STATE.stats["requests"].append(record)
+        edge = STATE.pop_script(path, redirects=True)
+        if edge:
+            target = edge["redirect"] + ("?" + query if query and edge.get("keep_query") else "")
+            return self.send(Resp(int(edge.get("status", 307)), b"", "text/plain", [("Location", target)]), record)
         family = "v2" if path.startswith("/2/") else "v1" if path.startswith("/1.1/") else \
             "oauth" if path in ("/oauth/request_token", "/oauth/access_token") else None
 
@@ -493,9 +514,9 @@ class Handler(BaseHTTPRequestHandler):
         params = parse_qsl(query, keep_blank_values=True)
         context = {"auth": auth, "params": params, "query": dict(reversed(params)), "body": body,
                    "match": match, "family": family}
-        return self.finish_request(record, path, route, lambda: self.run_route(route, context))
+        return self.finish_request(record, path, route, lambda: self.run_route(route, context), auth.identity)
 
-    def finish_request(self, record, path, route, produce):
+    def finish_request(self, record, path, route, produce, identity=None):
         action = STATE.pop_script(path)
         family = "v2" if path.startswith("/2/") else "v1"
         if action:
@@ -515,11 +536,13 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send(html_resp(502, BAD_GATEWAY_HTML), record)
             status = action.get("status")
             if status:
-                return self.send(self.scripted_status(int(status), action, family, route), record)
+                return self.send(self.scripted_status(int(status), action, family, route, identity), record)
         return self.send(produce(), record)
 
-    def scripted_status(self, status, action, family, route):
+    def scripted_status(self, status, action, family, route, identity):
         headers = list((action.get("headers") or {}).items())
+        if status != 429 and route is not None and route.limit:
+            headers += STATE.window_headers(route.name, route.limit, identity)
         if status == 429 and not action.get("bare"):
             reset = int(STATE.now() + float(action.get("reset_in", WINDOW)))
             limit = route.limit if route and route.limit else 300

@@ -61,6 +61,10 @@ public final class FakeXAPI: @unchecked Sendable {
     public let method: String
     public let path: String
     public let status: Int?
+    /// Whether the request carried an `Authorization` header at all.
+    public let authorization: Bool
+    /// `oauth1` when its signature verified for the URL it was sent to, `bearer`, or `none`.
+    public let auth: String
   }
 
   /// Clears scripts, clock skew, statistics, rate-limit counters and revocations.

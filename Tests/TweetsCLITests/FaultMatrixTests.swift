@@ -21,7 +21,7 @@ struct FaultMatrixTests {
     /// Scripted answers for the endpoint (empty: none).
     var script: [[String: any Sendable]] = []
     var setUp: @Sendable (FakeXAPI) async throws -> Void = { _ in }
-    /// Extra `tweets` arguments.
+    /// Extra `tweets` arguments (`--max-wait 3` unless they set it).
     var arguments: [String] = []
     /// The library's outcome: `nil` means it must succeed.
     let library: (@Sendable (XError) -> Bool)?
@@ -40,18 +40,20 @@ struct FaultMatrixTests {
 
   static let faults: [Fault] = [
     Fault(name: "reset before any answer", script: Array(repeating: ["reset_connection": true], count: 10),
-          library: isTransport, exitStatus: 1, message: "no response", maxAttempts: 3, seconds: 20),
+          library: isTransport, exitStatus: 1, message: "failed after %d attempts", maxAttempts: 3, seconds: 20),
     Fault(name: "reset mid-body", script: Array(repeating: ["reset_mid_body": true], count: 10),
-          library: isTransport, exitStatus: 1, message: "no response", maxAttempts: 3, seconds: 20),
+          library: isTransport, exitStatus: 1, message: "failed after %d attempts", maxAttempts: 3, seconds: 20),
     Fault(name: "truncated body (closed early)", script: Array(repeating: ["truncate": true], count: 10),
           library: { if case .network = $0 { return true }; return false }, exitStatus: 1, message: "GET", maxAttempts: 3, seconds: 20),
     Fault(name: "invalid JSON (HTTP 200)", script: [["invalid_json": true], ["invalid_json": true]],
-          library: { if case .unexpectedResponse(200, _) = $0 { return true }; return false }, exitStatus: 1, message: "not the API's JSON", maxAttempts: 1, seconds: 10),
+          library: { if case .unexpectedResponse(200, _, _) = $0 { return true }; return false }, exitStatus: 1, message: "not the API's JSON", maxAttempts: 1, seconds: 10),
     Fault(name: "HTML error page (502)", script: Array(repeating: ["html": true], count: 10),
-          library: { if case .unexpectedResponse(502, _) = $0 { return true }; if case .api(502, _, _) = $0 { return true }; return false },
+          library: { if case .unexpectedResponse(502, _, _) = $0 { return true }; if case .api(502, _, _, _) = $0 { return true }; return false },
           exitStatus: 6, message: "502", maxAttempts: 3, seconds: 20),
-    Fault(name: "hang (no answer for 20 s; timeout 1 s)", script: Array(repeating: ["delay": 20], count: 10), arguments: ["--timeout", "1"],
-          library: isTransport, exitStatus: 1, message: "no response", maxAttempts: 3, seconds: 20),
+    // It took over 35 s (six attempts, waits growing to 19.6 s) and said "failed (no response)".
+    Fault(name: "answers after 4 s; timeout 1 s", script: Array(repeating: ["delay": 4], count: 10), arguments: ["--timeout", "1", "--max-wait", "900"],
+          library: { $0.description.contains("timed out after 3 attempts of 1 s each") },
+          exitStatus: 1, message: "timed out after %d attempts of 1 s each", maxAttempts: 3, seconds: 20),
     Fault(name: "429 without Retry-After, reset in 1 s", script: [["status": 429, "reset_in": 1]],
           library: nil, exitStatus: 0, message: "Rate limited on GET", maxAttempts: 2, seconds: 10),
     Fault(name: "429 with no rate-limit headers at all", script: [["status": 429, "bare": true]],
@@ -61,12 +63,17 @@ struct FaultMatrixTests {
     Fault(name: "429, reset in 2 hours", script: [["status": 429, "reset_in": 7200]],
           library: { if case .rateLimited(let reset?, _) = $0 { return reset.timeIntervalSinceNow > 7000 }; return false },
           exitStatus: 5, message: "Rate limit exceeded", maxAttempts: 1, seconds: 10),
+    // A GET that met one 500 is tried again (it was not, and the message spoke of retries).
     Fault(name: "500 once", script: [["status": 500]],
-          library: { if case .api(500, _, _) = $0 { return true }; return false }, exitStatus: 6, message: "500", maxAttempts: 1, seconds: 10),
+          library: nil, exitStatus: 0, message: "HTTP 500, attempt 1 of 4); retrying in", maxAttempts: 2, seconds: 10),
+    // X's rate-limit headers on a 503 (requests left, reset 900 s away) are not a wait: it was 900 s.
+    Fault(name: "503 with X's rate-limit headers, reset 900 s away", script: [["status": 503]],
+          library: nil, exitStatus: 0, message: "HTTP 503, attempt 1 of 4); retrying in 1.", maxAttempts: 2, seconds: 10),
     Fault(name: "502, 503 burst of 2, then success", script: [["status": 502], ["status": 503]], arguments: ["--max-wait", "10"],
           library: nil, exitStatus: 0, message: "retrying", maxAttempts: 3, seconds: 15),
     Fault(name: "503 burst of 10", script: Array(repeating: ["status": 503], count: 10),
-          library: { if case .api(503, _, _) = $0 { return true }; return false }, exitStatus: 6, message: "503", maxAttempts: 3, seconds: 20),
+          library: { if case .api(503, _, _, 3) = $0 { return true }; return false }, exitStatus: 6, message: "HTTP 503 on each of %d attempts",
+          maxAttempts: 3, seconds: 20),
     Fault(name: "clock skew 1 h (code 135)", setUp: { try await $0.skewClock(by: 3600) },
           library: { if case .timestampOutOfBounds = $0 { return true }; return false }, exitStatus: 3, message: "code 135", maxAttempts: 1, seconds: 10),
     Fault(name: "revoked token, v1.1 (code 89)", v1: true, setUp: { try await $0.revoke(token: FakeXAPI.accessToken) }, arguments: ["--api", "1.1"],
@@ -118,7 +125,9 @@ struct FaultMatrixTests {
       let cliTime = clock.now - cliStart
       let cliAttempts = try await server.stats().attempts(path)
       #expect(result.status == fault.exitStatus, "\(fault.name): exit \(result.status), stderr: \(result.stderr)")
-      #expect(result.stderr.contains(fault.message), "\(fault.name): stderr lacks \"\(fault.message)\": \(result.stderr)")
+      // "%d" stands for the attempts the server saw: every message states the real number.
+      let message = fault.message.replacingOccurrences(of: "%d", with: "\(cliAttempts)")
+      #expect(result.stderr.contains(message), "\(fault.name): stderr lacks \"\(message)\": \(result.stderr)")
       #expect(cliTime < .seconds(fault.seconds), "\(fault.name): the CLI took \(cliTime)")
       #expect(cliAttempts <= 6, "\(fault.name): the CLI made \(cliAttempts) attempts")
 
@@ -130,10 +139,47 @@ struct FaultMatrixTests {
     let start = ContinuousClock.now
     let refused = try tweets.run(["whoami", "--max-wait", "3"], baseURL: "http://127.0.0.1:\(closed)")
     let elapsed = ContinuousClock.now - start
-    #expect(refused.status == 1 && refused.stderr.contains("no response"), "\(refused.stderr)")
+    #expect(refused.status == 1 && refused.stderr.contains("attempts: could not connect (connection refused)"), "\(refused.stderr)")
     #expect(elapsed < .seconds(20))
     print("[faults] connection refused | tweets whoami: exit \(refused.status), \(Self.seconds(elapsed)) | \(refused.stderr.split(separator: "\n").last.map(String.init) ?? "")")
     try TweetsCommandTests().expectNoSecrets(tweets)
+  }
+
+  /// The issue's own case: `tweets timeline` meets one 503 that carries X's rate-limit headers
+  /// (requests left, reset at the end of the 15-minute window). It printed `retrying in 900.0 s`.
+  @Test func aTimelineThroughOne503WaitsSecondsNotTheWindow() async throws {
+    let server = try FakeXAPI()
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    try await server.reset()
+    // What the fake sends, as X does: the window's headers on the error answer.
+    try await server.script("/2/users/1002/tweets", [["status": 503]])
+    let client = XClient(
+      authentication: .oauth1(consumer: Credentials(key: FakeXAPI.consumerKey, secret: FakeXAPI.consumerSecret),
+                              token: Credentials(key: FakeXAPI.accessToken, secret: FakeXAPI.accessTokenSecret)),
+      baseURL: server.baseURL, retry: nil)
+    do {
+      _ = try await client.rawResponse(Request<HTTPResponse>(path: "2/users/1002/tweets"))
+      Issue.record("scripted 503")
+    } catch {
+      guard case .httpStatus(let failure) = error, let limit = failure.rateLimit, let remaining = limit.remaining, let reset = limit.reset else {
+        Issue.record("no rate-limit headers on the 503: \(error)"); return
+      }
+      #expect(failure.statusCode == 503 && remaining > 0 && reset.timeIntervalSinceNow > 800)
+      #expect(failure.retryAfter == nil, "the reset of a window with requests left is no time to wait for")
+    }
+    try await server.reset()
+    try await server.script("/2/users/1002/tweets", [["status": 503]])
+    let start = ContinuousClock.now
+    let result = try tweets.run(["timeline", "oauth_friend", "--limit", "5", "--format", "jsonl"])
+    let elapsed = ContinuousClock.now - start
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.split(separator: "\n").count == 5)
+    #expect(result.stderr.contains("failed (HTTP 503, attempt 1 of 4); retrying in 1."), "\(result.stderr)")
+    #expect(elapsed < .seconds(TestTiming.seconds(10)), "\(elapsed)")
+    let answered = try await server.stats().requests.filter { $0.path == "/2/users/1002/tweets" }.map(\.status)
+    #expect(answered == [503, 200])
+    print("[faults] tweets timeline through one 503 with X's rate-limit headers: exit \(result.status), \(Self.seconds(elapsed)) | \(result.stderr.split(separator: "\n").first ?? "")")
   }
 
   static func seconds(_ duration: Duration) -> String {

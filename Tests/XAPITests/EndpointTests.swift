@@ -110,7 +110,7 @@ struct EndpointTests {
     await #expect {
       try await app.v2.me()
     } throws: { error in
-      guard case .api(let status, _, let message) = error as? XError else { return false }
+      guard case .api(let status, _, let message, _) = error as? XError else { return false }
       return status == 403 && message.contains("Application-Only is forbidden")
     }
   }

@@ -117,7 +117,7 @@ struct ErrorTests {
         Issue.record("must fail (\(expected))")
       } catch {
         switch (error, expected) {
-        case (.unexpectedResponse(502, _), "unexpectedResponse(502)"), (.unexpectedResponse(200, _), "unexpectedResponse(200)"), (.network, "network"):
+        case (.unexpectedResponse(502, _, _), "unexpectedResponse(502)"), (.unexpectedResponse(200, _, _), "unexpectedResponse(200)"), (.network, "network"):
           break
         default:
           Issue.record("expected \(expected), got \(error)")

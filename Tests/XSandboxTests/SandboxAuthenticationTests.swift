@@ -137,13 +137,13 @@ struct SandboxAuthenticationTests {
     #expect(found.count == 15 && found.allSatisfy { $0.author?.username == "swift_lang" })
     #expect(try await app.v2.tweet(id: found[0].id).text == found[0].text)
     #expect(try await app.v1.userTimeline(screenName: "swift_lang", limit: 3).tweets().collect().map(\.id) == found.prefix(3).map(\.id))
-    guard case .api(403, _, let message) = await xError({ _ = try await app.v2.me() }) else { Issue.record("me"); return }
+    guard case .api(403, _, let message, _) = await xError({ _ = try await app.v2.me() }) else { Issue.record("me"); return }
     #expect(message.contains("Application-Only is forbidden"))
-    guard case .api(403, _, _) = await xError({ _ = try await app.v2.homeTimeline(userID: "1001").tweets().collect() }) else {
+    guard case .api(403, _, _, _) = await xError({ _ = try await app.v2.homeTimeline(userID: "1001").tweets().collect() }) else {
       Issue.record("home"); return
     }
-    guard case .api(403, _, _) = await xError({ _ = try await app.v2.post(text: "hi") }) else { Issue.record("post"); return }
-    guard case .api(403, 220, _) = await xError({ _ = try await app.v1.updateStatus("hi") }) else { Issue.record("update"); return }
+    guard case .api(403, _, _, _) = await xError({ _ = try await app.v2.post(text: "hi") }) else { Issue.record("post"); return }
+    guard case .api(403, 220, _, _) = await xError({ _ = try await app.v1.updateStatus("hi") }) else { Issue.record("update"); return }
     let wrong = XClient(authentication: .bearer("not-the-token"), transport: sandbox, retry: nil)
     guard case .unauthorized = await xError({ _ = try await wrong.v2.searchRecent(query: "swift").collect() }) else {
       Issue.record("wrong bearer"); return

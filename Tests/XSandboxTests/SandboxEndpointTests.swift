@@ -44,7 +44,7 @@ struct SandboxEndpointTests {
     #expect(try await client.v2.userTweets(userID: "1002").tweets().collect() == tweets)
     // X's range for max_results is enforced.
     let error = await xError { _ = try await client.raw(Request<HTTPResponse>(path: "2/users/1002/tweets", query: [("max_results", "4")])) }
-    guard case .api(400, nil, let message) = error else { Issue.record("expected a 400, got \(String(describing: error))"); return }
+    guard case .api(400, nil, let message, _) = error else { Issue.record("expected a 400, got \(String(describing: error))"); return }
     #expect(message.contains("The `max_results` query parameter value [4] is not between 5 and 100"))
   }
 
@@ -63,7 +63,7 @@ struct SandboxEndpointTests {
     #expect(v1.map(\.text) == home.prefix(30).map(\.text), "v1.1 escapes / and writes emoji as surrogate pairs; both decode")
     // Only your own home timeline.
     let error = await xError { _ = try await client.v2.homeTimeline(userID: "1002").tweets().collect() }
-    guard case .api(403, _, _) = error else { Issue.record("expected a 403, got \(String(describing: error))"); return }
+    guard case .api(403, _, _, _) = error else { Issue.record("expected a 403, got \(String(describing: error))"); return }
   }
 
   @Test func generatedTweetsAreVariedAndValid() async throws {
@@ -115,7 +115,7 @@ struct SandboxEndpointTests {
     #expect(shown.id == first.id && shown.text == first.text && shown.author?.username == "sandbox_user")
     guard case .notFound = await xError({ _ = try await client.v2.tweet(id: "3") }) else { Issue.record("v2 tweet 3"); return }
     guard case .notFound = await xError({ _ = try await client.v1.show(id: "3") }) else { Issue.record("v1 show 3"); return }
-    guard case .api(400, _, let message) = await xError({ _ = try await client.v2.tweets(ids: ["12a"]) }) else { Issue.record("bad id"); return }
+    guard case .api(400, _, let message, _) = await xError({ _ = try await client.v2.tweets(ids: ["12a"]) }) else { Issue.record("bad id"); return }
     #expect(message.contains("does not match ^[0-9]{1,19}$"))
   }
 
@@ -138,7 +138,7 @@ struct SandboxEndpointTests {
     #expect(try await client.v1.userTimeline(limit: 2).tweets().collect().map(\.text) == [second, text])
     #expect(try await client.v2.homeTimeline(userID: "1001", limit: 1).tweets().collect().first?.id == viaV1.id)
     guard case .duplicate = await xError({ _ = try await client.v1.updateStatus(second) }) else { Issue.record("v1 duplicate"); return }
-    guard case .api(403, _, let message) = await xError({ _ = try await client.v2.post(text: String(repeating: "a", count: 281)) }) else {
+    guard case .api(403, _, let message, _) = await xError({ _ = try await client.v2.post(text: String(repeating: "a", count: 281)) }) else {
       Issue.record("too long"); return
     }
     #expect(message.contains("too long"))
@@ -175,7 +175,7 @@ struct SandboxEndpointTests {
     guard case .notFound = await xError({ _ = try await client.raw(Request<HTTPResponse>(path: "1.1/nothing/here.json")) }) else {
       Issue.record("v1.1"); return
     }
-    guard case .api(400, _, let message) = await xError({
+    guard case .api(400, _, let message, _) = await xError({
       _ = try await client.raw(Request<HTTPResponse>(path: "2/users/me", query: [("colour", "blue")]))
     }) else { Issue.record("unknown parameter"); return }
     #expect(message.contains("The query parameter [colour] is not one of"))

@@ -27,11 +27,24 @@ public struct CombinedRequestBehavior: RequestBehavior {
     return headers
   }
 
+  /// Every behavior's credential headers.
+  public var credentialHeaders: [String] { behaviors.flatMap(\.credentialHeaders) }
+
   /// Non-signers in order, then signers in order.
   public func modify(_ request: HTTPRequest) async throws -> HTTPRequest {
+    try await modify(request, withCredentials: true)
+  }
+
+  /// Without credentials, only the non-signers run, and every credential header is removed
+  /// afterwards: the request for an origin that must not receive them.
+  func modify(_ request: HTTPRequest, withCredentials: Bool) async throws -> HTTPRequest {
     var request = request
     for behavior in behaviors where !behavior.isSigner {
       request = try await Self.tagging(behavior) { try await behavior.modify(request) }
+    }
+    guard withCredentials else {
+      for name in ["Authorization", "Proxy-Authorization", "Cookie"] + credentialHeaders { request.headers[name] = nil }
+      return request
     }
     for behavior in behaviors where behavior.isSigner {
       request = try await Self.tagging(behavior) { try await behavior.modify(request) }

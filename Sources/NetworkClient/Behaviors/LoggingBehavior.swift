@@ -1,7 +1,8 @@
 import Foundation
 
-/// Logs each attempt to a sink you supply: the request line and headers before it is sent, and
-/// the status, duration and size of the answer, or the failure. Credentials are redacted
+/// Logs each attempt to a sink you supply: the request line and headers before it is sent (and,
+/// for a redirect the client follows, where it was redirected from), and the status, duration
+/// and size of the answer, or the failure. Credentials are redacted
 /// (`Authorization`, `Cookie`, `oauth_*` values, tokens; see ``Redaction``).
 ///
 /// ```swift
@@ -22,7 +23,12 @@ public struct LoggingBehavior: RequestBehavior {
 
   public func beforeSend(_ request: HTTPRequest) async {
     started.withLock { $0[request.id] = Date() }
-    var lines = ["→ \(request.requestLine)"]
+    var lines: [String] = []
+    if let hop = request.redirections.last {
+      let credentials = hop.keptCredentials ? "" : " (another origin: sent without credentials)"
+      lines.append("↪ \(hop.statusCode): redirected from \(Redaction.url(hop.from.absoluteString)) to \(Redaction.url(hop.to.absoluteString))\(credentials)")
+    }
+    lines.append("→ \(request.requestLine)")
     if includeHeaders {
       lines += Redaction.headers(request.headers).map { "  \($0.name): \($0.value)" }
       if let body = request.body, !body.isEmpty { lines.append("  (body: \(body.count) bytes)") }

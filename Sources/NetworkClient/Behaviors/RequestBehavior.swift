@@ -10,7 +10,9 @@
 /// 2. ``additionalHeaders`` (a header the request sets itself wins),
 /// 3. ``modify(_:)`` of every behavior in order, then of the signers (``isSigner``), so a
 ///    signature covers the final request, on every attempt,
-/// 4. ``beforeSend(_:)``, the transport, then a status check (not 2xx fails the attempt),
+/// 4. ``beforeSend(_:)``, the transport; a redirect the ``RedirectPolicy`` follows goes back
+///    to step 2 with the new URL (its ``HTTPRequest/redirections`` say where it came from);
+///    then a status check (not 2xx fails the attempt),
 /// 5. ``afterSuccess(_:)`` in order; the first that throws fails the attempt,
 /// 6. ``afterFailure(_:request:)`` in order, when anything in 3–5 failed.
 ///
@@ -23,8 +25,14 @@ public protocol RequestBehavior: Sendable {
   /// Headers for every request.
   var additionalHeaders: HTTPHeaders { get }
 
-  /// Whether this behavior signs requests: signers modify after every other behavior.
+  /// Whether this behavior signs requests: signers modify after every other behavior, and
+  /// never on a redirect to an origin the ``RedirectPolicy`` does not trust.
   var isSigner: Bool { get }
+
+  /// Headers this behavior adds that are credentials (an API key, a session token): removed
+  /// from a request redirected to an origin the ``RedirectPolicy`` does not trust, along with
+  /// `Authorization`, `Proxy-Authorization` and `Cookie`, which always are.
+  var credentialHeaders: [String] { get }
 
   /// Changes the request before it is sent (add a header, sign it ...).
   func modify(_ request: HTTPRequest) async throws -> HTTPRequest
@@ -46,6 +54,7 @@ public protocol RequestBehavior: Sendable {
 extension RequestBehavior {
   public var additionalHeaders: HTTPHeaders { [:] }
   public var isSigner: Bool { false }
+  public var credentialHeaders: [String] { [] }
   public func modify(_ request: HTTPRequest) async throws -> HTTPRequest { request }
   public func beforeSend(_ request: HTTPRequest) async {}
   public func afterSuccess(_ response: HTTPResponse) async throws {}

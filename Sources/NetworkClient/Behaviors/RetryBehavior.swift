@@ -1,41 +1,78 @@
 import Foundation
 
-/// Retries a request that failed for a reason that may pass: a transport failure or a status
-/// of 429, 502, 503 or 504.
+/// Sends a request again after a failure that may pass, by one written policy:
 ///
-/// It waits as long as the server asks (`Retry-After` in seconds or as an HTTP date, else
-/// `x-rate-limit-reset`), otherwise backs off exponentially with jitter, and gives up after
-/// `maxAttempts` or when the next wait would pass `maxTotalWait`, with the last error. Only
-/// idempotent requests are retried unless `retryNonIdempotent` is set, except after a 429,
-/// which says the server did not act on the request. Every retry goes
-/// through the whole behavior chain again, so a signer signs it afresh.
+/// | answer | retried | for | the wait |
+/// |---|---|---|---|
+/// | 429 | yes | every method: the server did not act on it | `Retry-After`, else `x-rate-limit-reset`, else backoff |
+/// | 500, 502, 503, 504 | yes | idempotent methods | `Retry-After`, else the reset when `x-rate-limit-remaining` is 0, else backoff |
+/// | connection refused | yes | every method: nothing was sent | backoff |
+/// | timed out, connection lost or reset | yes | idempotent methods | backoff |
+/// | host not found, TLS failure | no | | |
+/// | any other status, a decoding failure, a refused redirect | no | | |
+///
+/// Idempotent methods are GET, HEAD, PUT, DELETE, OPTIONS and TRACE, or any request whose
+/// ``HTTPRequest/isIdempotent`` says so; ``retryNonIdempotent`` extends the 5xx and
+/// interrupted-connection rows to every method. Backoff is `baseDelay × 2^(attempt − 1)` with
+/// up to 50 % jitter, never more than ``maxBackoff``: a few seconds, so a failing server costs
+/// seconds, not minutes. A rate-limit reset means something only when the limit is used up
+/// (a 429, or `remaining` 0): X sends its rate-limit headers on every answer, and on a 503 the
+/// reset is just the end of the current window.
+///
+/// It gives up, with the last error and the number of attempts in it
+/// (``NetworkError/attempts``), after ``maxAttempts`` attempts, or when the next wait would pass
+/// ``maxTotalWait`` or the whole exchange would pass ``deadline``. Each attempt is bounded by
+/// the request's timeout, so against a server that never answers the exchange ends within
+/// about `maxAttempts × timeout` plus the capped waits. Every retry goes through the whole
+/// behavior chain again, so a signer signs it afresh.
 ///
 /// ```swift
 /// let retry = RetryBehavior(maxAttempts: 4, maxTotalWait: 120)
 /// ```
 public struct RetryBehavior: RequestBehavior {
+  /// The most times one request is sent (at least 1).
   public var maxAttempts: Int
-  /// The longest the behavior waits in all, in seconds.
+  /// The longest the behavior waits between attempts, in all, in seconds. A server that asks
+  /// for a longer wait (a rate-limit reset in an hour) gets an immediate failure instead.
   public var maxTotalWait: TimeInterval
-  /// The first backoff; each further one doubles, up to `maxBackoff`.
+  /// The longest the whole exchange may take, attempts and waits, from the first attempt; no
+  /// retry starts a wait that would end after it. `nil`: bounded by attempts and waits only.
+  public var deadline: TimeInterval?
+  /// The first backoff; each further one doubles, up to ``maxBackoff``.
   public var baseDelay: TimeInterval
+  /// The longest single backoff wait (waits the server asks for are not capped by it).
   public var maxBackoff: TimeInterval
+  /// The statuses that may be retried; take 429 out to fail at once on a rate limit.
   public var retryableStatuses: Set<Int>
+  /// Whether non-idempotent requests (POST, PATCH) are retried after a 5xx or a lost connection,
+  /// which may apply them twice.
   public var retryNonIdempotent: Bool
   public var sleeper: any Sleeper
-  /// The current time, for HTTP-date and reset headers.
+  /// The current time, for HTTP-date and reset headers and the deadline.
   public var now: @Sendable () -> Date
   /// A number in 0..<1 for jitter.
   public var jitter: @Sendable () -> Double
   /// Told before every wait, so a program can say what it is waiting for (on stderr, say).
   public var onWait: (@Sendable (RetryWait) -> Void)?
 
+  /// - Parameters:
+  ///   - maxAttempts: sends at most this many times; clamped to at least 1.
+  ///   - maxTotalWait: seconds of waiting between attempts, in all.
+  ///   - deadline: seconds the whole exchange may take; `nil` for no bound beyond the others.
+  ///   - baseDelay: the first backoff, doubled on each retry.
+  ///   - maxBackoff: the cap of one backoff wait.
+  ///   - retryableStatuses: the statuses the table above retries; remove 429 to fail on rate
+  ///     limits at once.
+  ///   - retryNonIdempotent: retry POST and PATCH after a 5xx or a lost connection too.
+  ///   - sleeper, now, jitter: injectable for tests.
+  ///   - onWait: told before each wait.
   public init(
     maxAttempts: Int = 3,
     maxTotalWait: TimeInterval = 60,
+    deadline: TimeInterval? = nil,
     baseDelay: TimeInterval = 0.5,
-    maxBackoff: TimeInterval = 30,
-    retryableStatuses: Set<Int> = [429, 502, 503, 504],
+    maxBackoff: TimeInterval = 5,
+    retryableStatuses: Set<Int> = [429, 500, 502, 503, 504],
     retryNonIdempotent: Bool = false,
     sleeper: any Sleeper = TaskSleeper(),
     now: @escaping @Sendable () -> Date = { Date() },
@@ -44,6 +81,7 @@ public struct RetryBehavior: RequestBehavior {
   ) {
     self.maxAttempts = max(1, maxAttempts)
     self.maxTotalWait = maxTotalWait
+    self.deadline = deadline
     self.baseDelay = baseDelay
     self.maxBackoff = maxBackoff
     self.retryableStatuses = retryableStatuses
@@ -55,19 +93,21 @@ public struct RetryBehavior: RequestBehavior {
   }
 
   public func around(_ request: HTTPRequest, send: @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
+    let start = now()
     var waited: TimeInterval = 0
     var attempt = 1
     while true {
       do {
         return try await send(request)
       } catch let error as NetworkError {
-        // A 429 means the server did not act on the request, so even a POST may be sent again.
-        let mayResend = request.isIdempotent || retryNonIdempotent || error.statusCode == 429
-        guard attempt < maxAttempts, mayResend, let delay = delay(after: error, attempt: attempt),
-              waited + delay <= maxTotalWait else {
-          throw error
+        guard attempt < maxAttempts, let delay = delay(after: error, attempt: attempt, request: request),
+              waited + delay <= maxTotalWait,
+              deadline.map({ now().timeIntervalSince(start) + delay <= $0 }) ?? true else {
+          throw error.after(attempts: attempt)
         }
-        onWait?(RetryWait(requestLine: request.requestLine, attempt: attempt, seconds: delay, until: now().addingTimeInterval(delay), error: error))
+        onWait?(RetryWait(
+          requestLine: request.requestLine, attempt: attempt, maxAttempts: maxAttempts, seconds: delay,
+          until: now().addingTimeInterval(delay), error: error))
         do {
           try await sleeper.sleep(seconds: delay)
         } catch {
@@ -79,35 +119,51 @@ public struct RetryBehavior: RequestBehavior {
     }
   }
 
-  /// How long to wait before the next attempt, or `nil` when `error` is not worth a retry.
-  public func delay(after error: NetworkError, attempt: Int) -> TimeInterval? {
+  /// How long to wait before sending `request` again after `error` on attempt number
+  /// `attempt`, or `nil` when the policy does not retry it.
+  public func delay(after error: NetworkError, attempt: Int, request: HTTPRequest) -> TimeInterval? {
+    let mayRepeat = request.isIdempotent || retryNonIdempotent
     switch error {
-    case .transport:
-      return backoff(attempt: attempt)
+    case .transport(let failure):
+      switch failure.kind {
+      case .refused: return backoff(attempt: attempt)
+      case .timedOut, .interrupted, .other: return mayRepeat ? backoff(attempt: attempt) : nil
+      case .hostNotFound, .tls: return nil
+      }
     case .httpStatus(let failure) where retryableStatuses.contains(failure.statusCode):
-      if let asked = RetryAfter.delay(in: failure.headers, now: now()) { return asked }
-      return backoff(attempt: attempt)
+      guard failure.statusCode == 429 || mayRepeat else { return nil }
+      return RetryAfter.delay(in: failure.headers, statusCode: failure.statusCode, now: now()) ?? backoff(attempt: attempt)
     default:
       return nil
     }
   }
 
-  /// `baseDelay * 2^(attempt-1)`, capped, with up to 50 % random jitter added.
+  /// `baseDelay × 2^(attempt − 1)` with up to 50 % random jitter added, at most `maxBackoff`.
   func backoff(attempt: Int) -> TimeInterval {
-    let exponential = min(maxBackoff, baseDelay * pow(2, Double(attempt - 1)))
-    return exponential * (1 + 0.5 * jitter())
+    min(maxBackoff, baseDelay * pow(2, Double(attempt - 1)) * (1 + 0.5 * jitter()))
   }
 }
 
-/// A wait before a retry: what failed, and until when the behavior waits.
+/// A wait before a retry: what failed, on which attempt, and until when the behavior waits.
 public struct RetryWait: Sendable {
   public let requestLine: String
   /// The attempt that failed (1 for the first).
   public let attempt: Int
+  /// The most attempts the behavior makes.
+  public let maxAttempts: Int
   public let seconds: TimeInterval
   public let until: Date
   public let error: NetworkError
 
   /// Whether the wait is for a rate limit (HTTP 429).
   public var isRateLimit: Bool { error.statusCode == 429 }
+
+  /// What failed, shortly: `HTTP 503`, `timed out after 1 s`, `connection refused`.
+  public var failure: String {
+    switch error {
+    case .httpStatus(let failure): return "HTTP \(failure.statusCode)"
+    case .transport(let failure): return failure.summary
+    default: return "\(error)"
+    }
+  }
 }

@@ -2,8 +2,9 @@ import Foundation
 import PercentEncoding
 
 /// A client for one API: it builds requests against a base URL, runs them through request
-/// behaviors and a transport, and decodes the answers. It knows nothing about any particular
-/// authentication scheme: that, like logging, retries and caching, is a behavior.
+/// behaviors and a transport, follows redirects (``RedirectPolicy``), and decodes the answers.
+/// It knows nothing about any particular authentication scheme: that, like logging, retries
+/// and caching, is a behavior.
 ///
 /// ```swift
 /// let client = NetworkClient(configuration: RequestConfiguration(
@@ -35,10 +36,10 @@ public struct NetworkClient: Sendable {
     let response: HTTPResponse
     do {
       response = try await behavior.around(prepared) { request in
-        try await attempt(request, behavior: behavior)
+        try await exchange(request, behavior: behavior)
       }
     } catch {
-      throw Self.networkError(error, requestLine: prepared.requestLine)
+      throw Self.networkError(error, request: prepared)
     }
     do {
       return Response(value: try request.decode(response, configuration.decoder), response: response)
@@ -49,30 +50,41 @@ public struct NetworkClient: Sendable {
     }
   }
 
-  /// One attempt: headers, modifications (signers last), before-send, transport, status check,
-  /// after-success; after-failure when any of it fails.
-  private func attempt(_ base: HTTPRequest, behavior: CombinedRequestBehavior) async throws(NetworkError) -> HTTPResponse {
-    if Task.isCancelled { throw .cancelled }
-    var request = base
-    for field in behavior.additionalHeaders where !request.headers.contains(field.name) {
-      request.headers.add(name: field.name, value: field.value)
-    }
-    do {
-      request = try await behavior.modify(request)
-      await behavior.beforeSend(request)
-      let response: HTTPResponse
+  /// One attempt: for each hop of its redirects, headers, modifications (signers last, and only
+  /// while the credentials may go along), before-send and the transport; then the status check
+  /// and after-success; after-failure when any of it fails.
+  private func exchange(_ first: HTTPRequest, behavior: CombinedRequestBehavior) async throws(NetworkError) -> HTTPResponse {
+    let origin = HTTPOrigin(first.url)
+    var hop = first
+    var credentialed = true
+    while true {
+      if Task.isCancelled { throw .cancelled }
+      var request = hop
       do {
-        response = try await configuration.transport.send(request)
+        for field in behavior.additionalHeaders where !request.headers.contains(field.name) {
+          request.headers.add(name: field.name, value: field.value)
+        }
+        request = try await behavior.modify(request, withCredentials: credentialed)
+        await behavior.beforeSend(request)
+        let response: HTTPResponse
+        do {
+          response = try await configuration.transport.send(request)
+        } catch {
+          throw Self.networkError(error, request: request)
+        }
+        if let next = try configuration.redirects.next(after: response, to: hop, origin: origin, credentialed: credentialed) {
+          credentialed = next.redirections.last?.keptCredentials ?? credentialed
+          hop = next
+          continue
+        }
+        guard response.isSuccess else { throw NetworkError.httpStatus(HTTPStatusFailure(response: response)) }
+        try await behavior.afterSuccess(response)
+        return response
       } catch {
-        throw Self.networkError(error, requestLine: request.requestLine)
+        let failure = Self.networkError(error, request: request)
+        await behavior.afterFailure(failure, request: request)
+        throw failure
       }
-      guard response.isSuccess else { throw NetworkError.httpStatus(HTTPStatusFailure(response: response)) }
-      try await behavior.afterSuccess(response)
-      return response
-    } catch {
-      let failure = Self.networkError(error, requestLine: request.requestLine)
-      await behavior.afterFailure(failure, request: request)
-      throw failure
     }
   }
 
@@ -104,12 +116,12 @@ public struct NetworkClient: Sendable {
       timeout: request.timeout ?? configuration.timeout)
   }
 
-  static func networkError(_ error: any Error, requestLine: String) -> NetworkError {
+  static func networkError(_ error: any Error, request: HTTPRequest) -> NetworkError {
     switch error {
     case let error as NetworkError: return error
     case is CancellationError: return .cancelled
     case let error as URLError where error.code == .cancelled: return .cancelled
-    default: return .transport(requestLine: requestLine, underlying: error)
+    default: return .transport(TransportFailure(request: request, underlying: error))
     }
   }
 }

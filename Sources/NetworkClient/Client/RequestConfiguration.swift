@@ -17,6 +17,8 @@ public struct RequestConfiguration: Sendable {
   public var encoder: JSONEncoder
   /// Seconds to wait for a response when a request does not say.
   public var timeout: TimeInterval
+  /// Which redirects the client follows, and which origins may receive credentials.
+  public var redirects: RedirectPolicy
 
   public init(
     baseURL: URL,
@@ -24,7 +26,8 @@ public struct RequestConfiguration: Sendable {
     transport: any HTTPTransport = URLSessionTransport(),
     decoder: JSONDecoder = JSONDecoder(),
     encoder: JSONEncoder = JSONEncoder(),
-    timeout: TimeInterval = 30
+    timeout: TimeInterval = 30,
+    redirects: RedirectPolicy = .default
   ) {
     self.baseURL = baseURL
     self.defaultBehavior = defaultBehavior
@@ -32,5 +35,6 @@ public struct RequestConfiguration: Sendable {
     self.decoder = decoder
     self.encoder = encoder
     self.timeout = timeout
+    self.redirects = redirects
   }
 }

@@ -17,9 +17,12 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
   /// encode).
   case invalidRequest(reason: String)
   /// No HTTP response: connection refused, reset, timed out, DNS ...
-  case transport(requestLine: String, underlying: any Error)
-  /// The server answered with a status outside 200–299.
+  case transport(TransportFailure)
+  /// The server answered with a status outside 200–299 (a redirect that was not followed
+  /// included).
   case httpStatus(HTTPStatusFailure)
+  /// A redirect the client refused to follow (see ``RedirectPolicy``).
+  case redirect(RedirectFailure)
   /// The body did not decode as the expected type.
   case decoding(DecodingFailure)
   /// A behavior refused the request or the response (for example an API verification).
@@ -31,9 +34,11 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     switch self {
     case .invalidRequest(let reason):
       return "The request could not be built: \(reason)."
-    case .transport(let requestLine, let underlying):
-      return "\(requestLine) failed: \(Redaction.text(Self.explain(underlying))). Check the URL, the network and that the server is up."
+    case .transport(let failure):
+      return failure.description
     case .httpStatus(let failure):
+      return failure.description
+    case .redirect(let failure):
       return failure.description
     case .decoding(let failure):
       return failure.description
@@ -44,36 +49,34 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     }
   }
 
-  /// A transport failure in words: what happened, then the system's own detail (curl's message
-  /// on Linux), instead of the raw `NSError` dump.
-  static func explain(_ error: any Error) -> String {
-    let nsError = error as NSError
-    guard nsError.domain == NSURLErrorDomain else { return String(describing: error) }
-    let what: String
-    switch URLError.Code(rawValue: nsError.code) {
-    case .cannotConnectToHost: what = "could not connect (connection refused)"
-    case .timedOut: what = "timed out waiting for the server"
-    case .networkConnectionLost: what = "the connection was lost before the response was complete"
-    case .cannotFindHost, .dnsLookupFailed: what = "the host name could not be resolved"
-    case .notConnectedToInternet: what = "this computer is not connected to a network"
-    case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
-      .serverCertificateHasUnknownRoot, .clientCertificateRejected:
-      what = "the TLS connection could not be established"
-    case .badServerResponse, .cannotParseResponse: what = "the server's response was not valid HTTP or ended early"
-    case .badURL, .unsupportedURL: what = "the URL cannot be requested"
-    case .cancelled: what = "cancelled"
-    case .unknown: what = "the transfer failed"
-    default: what = "network error \(nsError.code)"
-    }
-    let detail = nsError.userInfo[NSLocalizedDescriptionKey] as? String
-    guard let detail, !detail.isEmpty, detail != "(null)" else { return what }
-    return "\(what) (\(detail))"
-  }
-
   /// The status code, for an HTTP status failure.
   public var statusCode: Int? {
     if case .httpStatus(let failure) = self { return failure.statusCode }
     return nil
+  }
+
+  /// How many times the request was sent before this failure: more than 1 after retries.
+  public var attempts: Int {
+    switch self {
+    case .transport(let failure): return failure.attempts
+    case .httpStatus(let failure): return failure.attempts
+    default: return 1
+    }
+  }
+
+  /// The same failure, saying it came after `attempts` attempts (``RetryBehavior`` sets it when
+  /// it gives up).
+  public func after(attempts: Int) -> NetworkError {
+    switch self {
+    case .transport(var failure):
+      failure.attempts = attempts
+      return .transport(failure)
+    case .httpStatus(var failure):
+      failure.attempts = attempts
+      return .httpStatus(failure)
+    default:
+      return self
+    }
   }
 }
 
@@ -83,23 +86,33 @@ public struct HTTPStatusFailure: Sendable, CustomStringConvertible {
   public let headers: HTTPHeaders
   public let body: Data
   public let requestLine: String
-  /// Seconds until the server accepts requests again (`Retry-After`, else `x-rate-limit-reset`),
-  /// measured when the response arrived.
+  /// Seconds until the server accepts requests again, measured when the response arrived
+  /// (see ``RetryAfter/delay(in:statusCode:now:)``).
   public let retryAfter: TimeInterval?
   /// The server's rate-limit state, if it sent one.
   public let rateLimit: RateLimit?
+  /// The redirects followed before this answer.
+  public let redirections: [Redirection]
+  /// How many times the request was sent; more than 1 after retries.
+  public internal(set) var attempts: Int = 1
 
   public init(response: HTTPResponse, now: Date = Date()) {
     statusCode = response.statusCode
     headers = response.headers
     body = response.body
     requestLine = response.request.requestLine
-    retryAfter = RetryAfter.delay(in: response.headers, now: now)
+    retryAfter = RetryAfter.delay(in: response.headers, statusCode: response.statusCode, now: now)
     rateLimit = response.rateLimit
+    redirections = response.request.redirections
   }
 
+  /// Whether a redirect took the request to an origin that did not get its credentials, which
+  /// explains an authentication failure better than the server's own words.
+  public var lostCredentialsInRedirect: Bool { redirections.contains { !$0.keptCredentials } }
+
   public var description: String {
-    var text = "\(requestLine) failed with HTTP \(statusCode)"
+    var text = "\(requestLine)\(Redirection.note(redirections)) failed with HTTP \(statusCode)"
+    if attempts > 1 { text += " after \(attempts) attempts" }
     if let excerpt = Redaction.excerpt(of: body) { text += ": \(excerpt)" }
     if let retryAfter { text += " (the server accepts requests again in \(Int(retryAfter.rounded(.up))) s)" }
     return text

@@ -23,6 +23,8 @@ public struct HTTPRequest: Sendable, Hashable {
   public var isIdempotent: Bool
   /// Seconds to wait for the response; the configuration's default when `nil`.
   public var timeout: TimeInterval?
+  /// The redirects that led to this request, oldest first; empty for the first hop.
+  public var redirections: [Redirection] = []
 
   public init(method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: Data? = nil, isIdempotent: Bool? = nil, timeout: TimeInterval? = nil) {
     self.id = UUID()

@@ -28,16 +28,25 @@ public struct RateLimit: Sendable, Hashable {
 }
 
 /// When a server says to try again: `Retry-After` (seconds or an HTTP date, RFC 9110 10.2.3),
-/// else `x-rate-limit-reset`.
+/// else, when the rate limit is used up, `x-rate-limit-reset`.
 public enum RetryAfter {
   /// Seconds from `now` until the server accepts requests again; `nil` when it does not say.
   /// Never negative: a time in the past means "now".
-  public static func delay(in headers: HTTPHeaders, now: Date = Date()) -> TimeInterval? {
+  ///
+  /// `Retry-After` counts for any status. The rate-limit reset counts only for a 429 or when
+  /// `x-rate-limit-remaining` is 0: X sends the three rate-limit headers on every answer of a
+  /// limited endpoint, errors included, and on a 503 with requests left the reset is merely the
+  /// end of the current 15-minute window, not a time to wait for.
+  ///
+  /// ```swift
+  /// RetryAfter.delay(in: ["Retry-After": "7"], statusCode: 503)  // 7
+  /// ```
+  public static func delay(in headers: HTTPHeaders, statusCode: Int, now: Date = Date()) -> TimeInterval? {
     if let value = headers["Retry-After"]?.trimmingCharacters(in: .whitespaces) {
       if let seconds = TimeInterval(value), seconds.isFinite { return max(0, seconds) }
       if let date = httpDate(value) { return max(0, date.timeIntervalSince(now)) }
     }
-    if let reset = RateLimit(headers: headers)?.reset {
+    if let limit = RateLimit(headers: headers), let reset = limit.reset, statusCode == 429 || limit.remaining == 0 {
       return max(0, reset.timeIntervalSince(now))
     }
     return nil

@@ -7,8 +7,10 @@ import Foundation
 /// The default transport, on `URLSession` (FoundationNetworking on Linux).
 ///
 /// Its session keeps no cache and no cookies, so that what a behavior sees is what the server
-/// sent (conditional requests are ``ConditionalRequestBehavior``'s job). Cancelling the task
-/// cancels the data task.
+/// sent (conditional requests are ``ConditionalRequestBehavior``'s job), and follows no
+/// redirect: the client does, through the behaviors (``RedirectPolicy``), so that a signature
+/// is made for the URL that is requested and credentials stay with their origin. A session you
+/// pass in keeps its own redirect handling. Cancelling the task cancels the data task.
 ///
 /// ```swift
 /// let transport = URLSessionTransport()
@@ -26,7 +28,18 @@ public struct URLSessionTransport: HTTPTransport {
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     configuration.httpCookieStorage = nil
     configuration.httpShouldSetCookies = false
-    return URLSession(configuration: configuration)
+    return URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
+  }
+
+  /// Hands every redirect back as the response. A session-wide delegate: FoundationNetworking
+  /// does not consult a per-task one for redirects.
+  private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+      _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+      newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+      completionHandler(nil)
+    }
   }
 
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -39,7 +52,7 @@ public struct URLSessionTransport: HTTPTransport {
     }
     try Task.checkCancellation()
     guard let http = response as? HTTPURLResponse else {
-      throw NetworkError.transport(requestLine: request.requestLine, underlying: URLError(.badServerResponse))
+      throw NetworkError.transport(TransportFailure(request: request, underlying: URLError(.badServerResponse)))
     }
     var headers = HTTPHeaders()
     for (name, value) in http.allHeaderFields {

@@ -1,7 +1,9 @@
 /// A key and its shared secret: the consumer (client) credentials, or the token
 /// credentials obtained through the three-legged flow.
 ///
-/// `description` never shows the secret, so credentials can be logged safely.
+/// `description` never shows the secret, so credentials can be logged safely. Token
+/// credentials with an empty key send no `oauth_token` while their secret still signs, as
+/// oauthlib's client does with a resource-owner secret and no key.
 ///
 /// ```swift
 /// let consumer = Credentials(key: "xvz1evFS4wEEPTGEFPHBog", secret: "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw")

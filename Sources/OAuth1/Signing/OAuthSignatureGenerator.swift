@@ -113,7 +113,7 @@ public struct OAuthSignatureGenerator: Sendable {
       OAuthParameter("oauth_signature_method", options.signatureMethod.rawValue),
       OAuthParameter("oauth_timestamp", String(options.timestamp ?? options.clock.secondsSince1970())),
     ]
-    if let credentials { oauth.append(OAuthParameter("oauth_token", credentials.key)) }
+    if let credentials, !credentials.key.isEmpty { oauth.append(OAuthParameter("oauth_token", credentials.key)) }
     if options.includeVersion { oauth.append(OAuthParameter("oauth_version", "1.0")) }
     if let callback = options.callback { oauth.append(OAuthParameter("oauth_callback", callback)) }
     if let verifier = options.verifier { oauth.append(OAuthParameter("oauth_verifier", verifier)) }

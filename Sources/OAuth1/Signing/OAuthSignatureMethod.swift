@@ -51,4 +51,13 @@ public enum OAuthDigestAlgorithm: String, CaseIterable, Sendable, Hashable {
   case sha1 = "SHA-1"
   case sha256 = "SHA-256"
   case sha512 = "SHA-512"
+
+  /// The length of a digest, in bytes.
+  var byteCount: Int {
+    switch self {
+    case .sha1: return 20
+    case .sha256: return 32
+    case .sha512: return 64
+    }
+  }
 }

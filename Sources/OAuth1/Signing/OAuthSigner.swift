@@ -55,7 +55,7 @@ public struct OAuthSigner: Sendable {
       EncodedParameter(Self.nameBytes[name.rawValue], Array(PercentEncoding.encode(value).utf8))
     }
     consumerKeyParameter = encoded(.consumerKey, consumer.key)
-    tokenParameter = token.map { encoded(.token, $0.key) }
+    tokenParameter = token.flatMap { $0.key.isEmpty ? nil : encoded(.token, $0.key) }
     callbackParameter = options.callback.map { encoded(.callback, $0) }
     verifierParameter = options.verifier.map { encoded(.verifier, $0) }
     nonceParameter = options.nonce.map { encoded(.nonce, $0) }

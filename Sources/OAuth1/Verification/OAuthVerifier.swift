@@ -10,10 +10,15 @@ import PercentEncoding
 /// 2. `oauth_version`, when present, is 1.0 → `version_rejected`;
 /// 3. required parameters present → `parameter_absent`;
 /// 4. signature method known and allowed (PLAINTEXT only over https unless allowed) →
-///    `signature_method_rejected`;
+///    `signature_method_rejected`; no `oauth_body_hash` on a form body, whose parameters are
+///    signed themselves → `parameter_rejected`;
 /// 5. timestamp within ±`maxClockSkew` → `timestamp_refused` (with the accepted range);
 /// 6. consumer known → `consumer_key_unknown`; 7. token known → `token_rejected`;
-/// 8. signature, compared in constant time → `signature_invalid` (with our base string);
+/// 8. signature, compared in constant time → `signature_invalid` (with our base string), and
+///    `oauth_body_hash`, when present, equal to the hash of the body as received →
+///    `signature_invalid` naming it (OAuth Request Body Hash draft, section 4.2). Under
+///    PLAINTEXT, which signs nothing of the request, this comparison is all that ties the body
+///    to the request (oauthlib's client sends a body hash with PLAINTEXT too);
 /// 9. nonce not seen before → `nonce_used` (recorded only for requests that passed 1–8, so
 ///    unsigned garbage cannot fill the store).
 ///
@@ -87,6 +92,11 @@ public struct OAuthVerifier: Sendable {
     if method == .plaintext && !options.allowPlaintextOverHTTP && !request.url.lowercased().hasPrefix("https:") {
       throw OAuthVerificationError(.signatureMethodRejected, advice: "PLAINTEXT sends the secrets in clear and is accepted over https only")
     }
+    if oauth[.bodyHash] != nil && request.hasFormBody {
+      throw OAuthVerificationError(
+        .parameterRejected, advice: "oauth_body_hash is not sent with a form body, whose parameters are signed themselves; leave it out",
+        parameters: ["oauth_body_hash"])
+    }
 
     var timestamp: Int64?
     if let text = oauth[.timestamp] {
@@ -121,6 +131,7 @@ public struct OAuthVerifier: Sendable {
 
     let computation = try Self.baseString(request: request, located: located)
     try checkSignature(signature, method: method, baseString: computation.baseString, consumer: consumer, tokenSecret: tokenSecret)
+    if let bodyHash = oauth[.bodyHash] { try Self.checkBodyHash(bodyHash, body: request.body) }
 
     if let nonce = oauth[.nonce], let timestamp {
       guard await nonceStore.insert(nonce: nonce, timestamp: timestamp, consumerKey: consumerKey, token: token) else {
@@ -132,6 +143,22 @@ public struct OAuthVerifier: Sendable {
       parameters: computation.parameters,
       callback: oauth[.callback], verifier: oauth[.verifier],
       signatureBaseString: computation.baseString)
+  }
+
+  /// The signature covers `oauth_body_hash`, not the body: the body is proved only when it
+  /// hashes to that value. The digest is told by the hash's length (SHA-1 as the draft says,
+  /// SHA-256 or SHA-512 as Mastercard and others use).
+  private static func checkBodyHash(_ value: String, body: Data?) throws(OAuthVerificationError) {
+    let length = OAuthBase64.decode(value)?.count
+    let algorithm = OAuthDigestAlgorithm.allCases.first { $0.byteCount == length }
+    let body = body.map { [UInt8]($0) } ?? []
+    guard let algorithm, let expected = try? OAuthBodyHash.compute(body: body, algorithm: algorithm),
+          Crypto.constantTimeEquals(Array(expected.utf8), Array(value.utf8)) else {
+      throw OAuthVerificationError(
+        .signatureInvalid,
+        advice: "oauth_body_hash does not match the body received (\(body.count) bytes): the body changed after it was hashed, or was hashed with another digest",
+        parameters: ["oauth_body_hash"])
+    }
   }
 
   private func absent(_ names: [ProtocolParameters.Name]) -> OAuthVerificationError {

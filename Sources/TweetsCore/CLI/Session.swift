@@ -77,19 +77,21 @@ struct Session {
     return { baseString in terminal.err("[verbose] signature base string: \(baseString)") }
   }
 
-  /// Waits out rate limits (up to --max-wait, saying so on stderr) unless --no-wait, and retries
-  /// 502/503/504 and transport failures a few times.
+  /// The retry policy of ``RetryBehavior`` with at most 4 attempts, backoff waits of 1, 2 and
+  /// at most 4 s, rate limits waited out up to --max-wait (saying so on stderr) unless
+  /// --no-wait. Each attempt is bounded by --timeout, so a server that never answers costs about
+  /// 4 × timeout + 8 s.
   var retry: RetryBehavior {
     let terminal = self.terminal
     return RetryBehavior(
-      maxAttempts: options.noWait ? 3 : 6, maxTotalWait: options.maxWait, baseDelay: 1,
-      retryableStatuses: options.noWait ? [502, 503, 504] : [429, 502, 503, 504],
+      maxAttempts: 4, maxTotalWait: options.maxWait, baseDelay: 1, maxBackoff: 4,
+      retryableStatuses: options.noWait ? [500, 502, 503, 504] : [429, 500, 502, 503, 504],
       onWait: { wait in
         let until = ISO8601DateFormatter().string(from: wait.until)
         if wait.isRateLimit {
           terminal.err("Rate limited on \(wait.requestLine): waiting \(Int(wait.seconds.rounded(.up))) s, until \(until), for the limit to reset (--no-wait to fail instead).")
         } else {
-          terminal.err("\(wait.requestLine) failed (\(Self.short(wait.error))); retrying in \(String(format: "%.1f", wait.seconds)) s.")
+          terminal.err("\(wait.requestLine) failed (\(wait.failure), attempt \(wait.attempt) of \(wait.maxAttempts)); retrying in \(String(format: "%.1f", wait.seconds)) s.")
         }
       })
   }
@@ -100,11 +102,5 @@ struct Session {
     return [LoggingBehavior(includeHeaders: true) { text in
       for line in text.split(separator: "\n") { terminal.err("[verbose] \(line)") }
     }]
-  }
-
-  static func short(_ error: NetworkError) -> String {
-    if let status = error.statusCode { return "HTTP \(status)" }
-    if case .transport = error { return "no response" }
-    return "\(error)"
   }
 }

@@ -92,7 +92,7 @@ public enum TweetsCLI {
       case .couldNotAuthenticate, .unauthorized: message += " Run with --verbose to see the signature base string."
       default: break
       }
-      if ExitCode.for(error) == .serverError { message += " (X kept failing after retries; try again later.)" }
+      if ExitCode.for(error) == .serverError { message += (message.hasSuffix(".") ? "" : ".") + " Try again later." }
       return (message, ExitCode.for(error))
     case let error as OAuthFlowError: return (error.description, ExitCode.for(error))
     case let error as NetworkError: return (error.description, .failure)

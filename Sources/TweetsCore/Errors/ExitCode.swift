@@ -14,13 +14,13 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
   case notFound = 4
   /// Rate limited, and not waiting (`--no-wait`, or the reset is beyond `--max-wait`).
   case rateLimited = 5
-  /// The server kept failing (5xx) after retries.
+  /// The server failed (5xx), after retries where the request could be repeated.
   case serverError = 6
 
   static let documentation = """
     Exit status: 0 success; 1 network or unexpected error; 2 usage error; 3 authentication or
     permission failure (keys, token, clock, access tier, no stored profile); 4 not found;
-    5 rate limited; 6 server error after retries.
+    5 rate limited; 6 server error (after retries where safe).
     """
 
   /// The status for an API error.
@@ -35,7 +35,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
       return .notFound
     case .duplicate:
       return .failure
-    case .api(let status, _, _), .unexpectedResponse(let status, _):
+    case .api(let status, _, _, _), .unexpectedResponse(let status, _, _):
       if status >= 500 { return .serverError }
       if status == 401 || status == 403 { return .authentication }
       if status == 404 { return .notFound }

@@ -38,10 +38,11 @@ public enum XError: Error, Sendable, CustomStringConvertible {
   case notFound(message: String)
   /// Codes 187, or v2 duplicate content.
   case duplicate(message: String)
-  /// Any other error X reported.
-  case api(status: Int, code: Int?, message: String)
-  /// A response that is not the API's JSON (an HTML page from a proxy, a truncated body ...).
-  case unexpectedResponse(status: Int, excerpt: String)
+  /// Any other error X reported; `attempts` is more than 1 when it kept failing after retries.
+  case api(status: Int, code: Int?, message: String, attempts: Int = 1)
+  /// A response that is not the API's JSON (an HTML page from a proxy, a truncated body ...);
+  /// `attempts` is more than 1 when it kept coming after retries.
+  case unexpectedResponse(status: Int, excerpt: String, attempts: Int = 1)
   /// No usable answer: transport failure, cancellation, an invalid request.
   case network(NetworkError)
 
@@ -74,12 +75,23 @@ public enum XError: Error, Sendable, CustomStringConvertible {
       return "Not found: \(message)"
     case .duplicate(let message):
       return "X refused a duplicate: \(message)"
-    case .api(let status, let code, let message):
-      return "X answered HTTP \(status)\(code.map { " (code \($0))" } ?? ""): \(message)"
-    case .unexpectedResponse(let status, let excerpt):
-      return "X answered HTTP \(status) with something that is not the API's JSON, so a proxy, a captive portal or an outage may be in the way: \(excerpt)"
+    case .api(let status, let code, let message, let attempts):
+      return "X answered HTTP \(status)\(code.map { " (code \($0))" } ?? "")\(Self.after(attempts)): \(message)"
+    case .unexpectedResponse(let status, let excerpt, let attempts):
+      return "X answered HTTP \(status)\(Self.after(attempts)) with something that is not the API's JSON, so a proxy, a captive portal or an outage may be in the way: \(excerpt)"
     case .network(let error):
       return error.description
+    }
+  }
+
+  static func after(_ attempts: Int) -> String { attempts > 1 ? " on each of \(attempts) attempts" : "" }
+
+  /// How many times the request was sent: more than 1 when it kept failing after retries.
+  public var attempts: Int {
+    switch self {
+    case .api(_, _, _, let attempts), .unexpectedResponse(_, _, let attempts): return attempts
+    case .network(let error): return error.attempts
+    default: return 1
     }
   }
 
@@ -94,6 +106,10 @@ extension XError {
   /// Reads X's error out of a failed exchange (for requests sent outside `XClient`).
   public init(_ error: NetworkError, now: Date = Date()) {
     switch error {
+    case .httpStatus(let failure) where failure.lostCredentialsInRedirect:
+      // The answer judges a request that went, by a redirect, to another origin without its
+      // credentials: the redirect is the news, not X's words about authentication.
+      self = .network(error)
     case .httpStatus(let failure):
       self = XError(failure, now: now)
     case .decoding(let failure):
@@ -136,10 +152,12 @@ extension XError {
     if status == 401 && body.isJSON { self = .unauthorized(message: message); return }
     if !body.isJSON {
       let excerpt = Redaction.excerpt(of: failure.body) ?? "an empty body"
-      self = status == 404 ? .notFound(message: "\(failure.requestLine) does not exist (HTTP 404)") : .unexpectedResponse(status: status, excerpt: excerpt)
+      self = status == 404
+        ? .notFound(message: "\(failure.requestLine) does not exist (HTTP 404)")
+        : .unexpectedResponse(status: status, excerpt: excerpt, attempts: failure.attempts)
       return
     }
-    self = .api(status: status, code: body.codes.first, message: message)
+    self = .api(status: status, code: body.codes.first, message: message, attempts: failure.attempts)
   }
 }
 

@@ -216,3 +216,49 @@ enum RSATestKeys {
     return (try RSAPrivateKey(pem: privatePEM), try RSAPublicKey(pem: certificate))
   }
 }
+
+/// `oauth_body_hash` ties a body that is not a form to the request only if the verifier
+/// compares it with the body: the signature covers the parameter, not the body.
+@Suite("OAuthVerifier: oauth_body_hash")
+struct BodyHashVerificationTests {
+  let tests = VerifierTests()
+  let json = OAuthRequest(
+    method: "POST", url: "https://api.example.com/v1/payments", body: Data(#"{"amount":100}"#.utf8), contentType: "application/json")
+
+  func tampered(_ request: OAuthRequest) -> OAuthRequest {
+    OAuthRequest(method: request.method, url: request.url, body: Data(#"{"amount":100000}"#.utf8), contentType: request.contentType)
+  }
+
+  func problem(_ request: OAuthRequest, _ authorization: String, rsaKey: RSAPublicKey? = nil) async -> OAuthVerificationError? {
+    do {
+      _ = try await tests.verifier(rsaKey: rsaKey).verify(request, authorization: authorization)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test(arguments: OAuthSignatureMethod.allCases, [OAuthDigestAlgorithm.sha1, .sha256])
+  func aChangedBodyFailsUnderEveryMethod(method: OAuthSignatureMethod, digest: OAuthDigestAlgorithm) async throws {
+    let (privateKey, publicKey) = try RSATestKeys.pair()
+    let header = try OAuthSignatureGenerator(
+      consumerCredentials: tests.consumer, credentials: tests.token, request: json,
+      options: .init(signatureMethod: method, privateKey: privateKey, nonce: UUID().uuidString, timestamp: VerifierTests.now, bodyHash: digest)
+    ).authorizationHeader
+    #expect(header.contains("oauth_body_hash="))
+    #expect(await problem(json, header, rsaKey: publicKey) == nil, "the body as signed verifies (\(method.rawValue), \(digest.rawValue))")
+    let failure = try #require(await problem(tampered(json), header, rsaKey: publicKey), "\(method.rawValue): a changed body must fail")
+    #expect(failure.problem == .signatureInvalid && failure.parameters == ["oauth_body_hash"], "\(failure)")
+    #expect(failure.advice.contains("oauth_body_hash does not match the body"))
+  }
+
+  @Test func aBodyHashOnAFormIsRejected() async throws {
+    let form = OAuthRequest(method: "POST", url: "https://api.example.com/v1/x", body: Data("a=1".utf8), contentType: "application/x-www-form-urlencoded")
+    let header = try OAuthSignatureGenerator(
+      consumerCredentials: tests.consumer, credentials: tests.token,
+      request: OAuthRequest(method: "POST", url: form.url, body: form.body, contentType: "text/plain"),
+      options: .init(nonce: "n", timestamp: VerifierTests.now, bodyHash: .sha1)).authorizationHeader
+    let failure = try #require(await problem(form, header))
+    #expect(failure.problem == .parameterRejected && failure.parameters == ["oauth_body_hash"])
+  }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// The scheme, host and port of a URL: what decides whether credentials may follow a redirect
+/// (RFC 6454). The default port is filled in, so `https://a.example` and
+/// `https://a.example:443` are one origin.
+///
+/// ```swift
+/// HTTPOrigin(URL(string: "https://API.x.com/2/users/me")!) == HTTPOrigin(scheme: "https", host: "api.x.com")  // true
+/// ```
+public struct HTTPOrigin: Sendable, Hashable, CustomStringConvertible {
+  public let scheme: String
+  public let host: String
+  public let port: Int
+
+  public init(scheme: String, host: String, port: Int? = nil) {
+    self.scheme = scheme.lowercased()
+    self.host = host.lowercased()
+    self.port = port ?? (self.scheme == "https" ? 443 : 80)
+  }
+
+  /// `nil` for a URL without a scheme or host.
+  public init?(_ url: URL) {
+    guard let scheme = url.scheme, let host = url.host, !host.isEmpty else { return nil }
+    self.init(scheme: scheme, host: host, port: url.port)
+  }
+
+  public var description: String { "\(scheme)://\(host):\(port)" }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// How a ``NetworkClient`` follows redirects. The client follows them itself (the transport
+/// never does), so each hop runs through the behaviors again and a signer signs the URL that is
+/// actually requested.
+///
+/// | status | next request |
+/// |---|---|
+/// | 301, 302 | GET and HEAD are repeated at the new URL; any other method is not followed (``RedirectFailure/Reason/methodNotRepeatable``) |
+/// | 303 | GET without a body (HEAD stays HEAD) |
+/// | 307, 308 | the same method and body |
+///
+/// A hop to another origin (scheme, host or port) that is not in ``trustedOrigins`` goes
+/// without credentials: no signer runs, and `Authorization`, `Proxy-Authorization`, `Cookie`
+/// and every header a behavior lists in ``RequestBehavior/credentialHeaders`` are removed; it
+/// stays so for the rest of the chain. A hop from https to http is refused. More than
+/// ``maxRedirects`` hops end in ``RedirectFailure/Reason/tooMany(limit:)``.
+///
+/// ```swift
+/// var configuration = RequestConfiguration(baseURL: URL(string: "https://api.example.com")!)
+/// configuration.redirects = RedirectPolicy(trustedOrigins: [HTTPOrigin(scheme: "https", host: "upload.example.com")])
+/// configuration.redirects = .none  // a 3xx is then an answer like any other
+/// ```
+public struct RedirectPolicy: Sendable {
+  /// The most redirects one request follows; 0 follows none.
+  public var maxRedirects: Int
+  /// Origins besides the request's own that may receive its credentials.
+  public var trustedOrigins: Set<HTTPOrigin>
+
+  public init(maxRedirects: Int = 5, trustedOrigins: Set<HTTPOrigin> = []) {
+    self.maxRedirects = max(0, maxRedirects)
+    self.trustedOrigins = trustedOrigins
+  }
+
+  /// Follows up to five redirects, keeping credentials within the request's own origin.
+  public static let `default` = RedirectPolicy()
+  /// Follows none: a 3xx fails like any other status that is not 2xx, with its `Location`.
+  public static let none = RedirectPolicy(maxRedirects: 0)
+
+  static let statuses: Set<Int> = [301, 302, 303, 307, 308]
+
+  /// The request for the next hop after `response` to `hop` (the request as it was before the
+  /// behaviors ran), or `nil` when `response` is not a redirect to follow.
+  ///
+  /// - Parameters:
+  ///   - origin: the origin of the first request, whose credentials the chain carries.
+  ///   - credentialed: whether the hop that got `response` carried credentials.
+  /// - Throws: ``NetworkError/redirect(_:)`` for a redirect it refuses.
+  func next(after response: HTTPResponse, to hop: HTTPRequest, origin: HTTPOrigin?, credentialed: Bool) throws(NetworkError) -> HTTPRequest? {
+    guard maxRedirects > 0, Self.statuses.contains(response.statusCode),
+          let location = response.headers["Location"]?.trimmingCharacters(in: .whitespaces), !location.isEmpty else { return nil }
+    func refuse(_ reason: RedirectFailure.Reason) -> NetworkError {
+      .redirect(RedirectFailure(reason: reason, statusCode: response.statusCode, request: hop, location: location))
+    }
+    guard hop.redirections.count < maxRedirects else { throw refuse(.tooMany(limit: maxRedirects)) }
+    guard let target = URL(string: location, relativeTo: hop.url)?.absoluteURL,
+          let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", let targetOrigin = HTTPOrigin(target) else {
+      throw refuse(.unsupportedLocation)
+    }
+    if hop.url.scheme?.lowercased() == "https" && scheme == "http" { throw refuse(.insecure) }
+
+    var next = hop
+    switch response.statusCode {
+    case 303:
+      if next.method != .head { next.method = .get }
+      next.body = nil
+      next.headers["Content-Type"] = nil
+      next.headers["Content-Length"] = nil
+      next.isIdempotent = true
+    case 301, 302:
+      guard hop.method == .get || hop.method == .head else { throw refuse(.methodNotRepeatable) }
+    default:
+      break
+    }
+    next.url = target
+    let keeps = credentialed && (targetOrigin == origin || trustedOrigins.contains(targetOrigin))
+    next.redirections.append(Redirection(statusCode: response.statusCode, from: hop.url, to: target, keptCredentials: keeps))
+    return next
+  }
+}
+
+/// A redirect the client would not follow, with where it pointed.
+public struct RedirectFailure: Sendable, CustomStringConvertible {
+  public enum Reason: Sendable, Hashable {
+    /// More hops than the policy allows: a loop, or a chain too long to trust.
+    case tooMany(limit: Int)
+    /// From https to http: the request, and its credentials, would travel in clear.
+    case insecure
+    /// `Location` is not an http or https URL.
+    case unsupportedLocation
+    /// A 301 or 302 of a method other than GET or HEAD, which HTTP leaves ambiguous (clients
+    /// have turned such a POST into a GET): the request is not repeated on a guess.
+    case methodNotRepeatable
+  }
+
+  public let reason: Reason
+  public let statusCode: Int
+  /// The hop that was redirected, secrets redacted.
+  public let requestLine: String
+  /// The `Location` it pointed to, secrets redacted.
+  public let location: String
+  /// The redirects followed before this one.
+  public let redirections: [Redirection]
+
+  init(reason: Reason, statusCode: Int, request: HTTPRequest, location: String) {
+    self.reason = reason
+    self.statusCode = statusCode
+    requestLine = request.requestLine
+    self.location = Redaction.url(location)
+    redirections = request.redirections
+  }
+
+  public var description: String {
+    let start = "\(requestLine)\(Redirection.note(redirections)) was redirected (HTTP \(statusCode)) to \(location)"
+    switch reason {
+    case .tooMany(let limit):
+      return "\(start), more than \(limit) redirects: the server sends the request in a loop or down too long a chain. Request the final URL directly."
+    case .insecure:
+      return "\(start), from https to http: not followed, since the request and its credentials would travel in clear. Use the https URL, or ask the provider why it redirects."
+    case .unsupportedLocation:
+      return "\(start), which is not an http or https URL: not followed."
+    case .methodNotRepeatable:
+      return "\(start): not followed, since a \(statusCode) does not say whether to repeat the request's method and body there. Send it to the new URL directly."
+    }
+  }
+}
