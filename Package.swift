@@ -27,7 +27,7 @@ let package = Package(
     // A generic HTTP client whose side effects live in request behaviors. Knows no OAuth.
     .target(name: "NetworkClient", dependencies: ["PercentEncoding"]),
     // The bridge: signs NetworkClient requests with OAuth1, and the three-legged flow.
-    .target(name: "OAuthNetworking", dependencies: ["OAuth1", "NetworkClient"]),
+    .target(name: "OAuthNetworking", dependencies: ["OAuth1", "NetworkClient", "PercentEncoding"]),
     // The X (Twitter) API client, v2 and v1.1.
     .target(name: "XAPI", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking"]),
     // An in-process, offline X API that verifies signatures with OAuthVerifier (tweets --sandbox).

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkClient
 import OAuth1
+import PercentEncoding
 
 /// Signs every request a ``NetworkClient`` sends with OAuth 1.0a: the bridge between the
 /// signer, which knows no networking, and the client, which knows no OAuth.
@@ -66,6 +67,8 @@ public struct OAuthRequestBehavior: RequestBehavior {
       onSign?(signedRequest.signatureBaseString)
       signed.headers["Authorization"] = signedRequest.authorizationHeader
     case .query:
+      // A redirect's Location may repeat the signed query: sign without the old parameters.
+      let oauthRequest = Self.withoutProtocolParameters(oauthRequest)
       let signedRequest = try signer.signedRequest(for: oauthRequest)
       onSign?(signedRequest.signatureBaseString)
       let url = OAuthFormEncoding.appending(signedRequest.signedProtocolParameters, toQueryOf: oauthRequest.url)
@@ -75,6 +78,25 @@ public struct OAuthRequestBehavior: RequestBehavior {
       signed.url = signedURL
     }
     return signed
+  }
+}
+
+extension OAuthRequestBehavior {
+  /// `request` without `oauth_*` pairs in its query.
+  static func withoutProtocolParameters(_ request: OAuthRequest) -> OAuthRequest {
+    guard let questionMark = request.url.firstIndex(of: "?"), request.url[questionMark...].contains("oauth_") else { return request }
+    var query = request.url[request.url.index(after: questionMark)...]
+    var fragment: Substring = ""
+    if let hash = query.firstIndex(of: "#") {
+      fragment = query[hash...]
+      query = query[..<hash]
+    }
+    let kept = query.split(separator: "&", omittingEmptySubsequences: false).filter { pair in
+      let name = pair.prefix { $0 != "=" }
+      return !(PercentEncoding.decode(name, plusAsSpace: true) ?? String(name)).hasPrefix("oauth_")
+    }
+    let url = String(request.url[..<questionMark]) + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&")) + fragment
+    return OAuthRequest(method: request.method, url: url, body: request.body, contentType: request.contentType, host: request.host)
   }
 }
 

@@ -21,6 +21,25 @@ struct OAuthRequestBehaviorTests {
     return expected.signature == value("oauth_signature")
   }
 
+  /// A server redirecting a query-signed request often repeats the query in `Location`, old
+  /// signature included: the next hop is signed afresh, with one set of protocol parameters.
+  @Test func aQuerySignedRedirectIsSignedOnceAgain() async throws {
+    let stub = StubTransport([.handler { request in
+      let moved = request.url.absoluteString.replacingOccurrences(of: "/old/", with: "/new/")
+      return HTTPResponse(statusCode: 307, headers: ["Location": moved], request: request)
+    }, .status(200)])
+    let behavior = OAuthRequestBehavior(consumer: consumer, token: token, placement: .query)
+    let client = NetworkClient(baseURL: api, behavior: behavior, transport: stub)
+    _ = try await client.send(Request<Data>(path: "old/items", query: [("page", "2")]))
+    let sent = try #require(stub.requests.last)
+    let names = (URLComponents(url: sent.url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map(\.name)
+    #expect(names.filter { $0 == "oauth_signature" }.count == 1 && names.contains("page"), "\(sent.url)")
+    let verifier = OAuthVerifier(credentials: InMemoryCredentialLookup(
+      consumers: [consumer.key: OAuthConsumer(secret: consumer.secret)], tokens: [token.key: token.secret]))
+    let verified = try await verifier.verify(OAuthRequest(method: "GET", url: sent.url.absoluteString), authorization: nil)
+    #expect(verified.parameters.map(\.name) == ["page"])
+  }
+
   @Test func signsTheFinalRequestIncludingQueryAndFormBody() async throws {
     struct AddParameter: RequestBehavior {
       func modify(_ request: HTTPRequest) async throws -> HTTPRequest {

@@ -54,7 +54,6 @@ public struct NetworkClient: Sendable {
   /// while the credentials may go along), before-send and the transport; then the status check
   /// and after-success; after-failure when any of it fails.
   private func exchange(_ first: HTTPRequest, behavior: CombinedRequestBehavior) async throws(NetworkError) -> HTTPResponse {
-    let origin = HTTPOrigin(first.url)
     var hop = first
     var credentialed = true
     while true {
@@ -72,7 +71,7 @@ public struct NetworkClient: Sendable {
         } catch {
           throw Self.networkError(error, request: request)
         }
-        if let next = try configuration.redirects.next(after: response, to: hop, origin: origin, credentialed: credentialed) {
+        if let next = try configuration.redirects.next(after: response, to: hop, start: first.url, credentialed: credentialed) {
           credentialed = next.redirections.last?.keptCredentials ?? credentialed
           hop = next
           continue

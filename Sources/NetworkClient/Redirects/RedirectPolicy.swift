@@ -43,10 +43,10 @@ public struct RedirectPolicy: Sendable {
   /// behaviors ran), or `nil` when `response` is not a redirect to follow.
   ///
   /// - Parameters:
-  ///   - origin: the origin of the first request, whose credentials the chain carries.
+  ///   - start: the URL of the first request, whose origin owns the credentials.
   ///   - credentialed: whether the hop that got `response` carried credentials.
   /// - Throws: ``NetworkError/redirect(_:)`` for a redirect it refuses.
-  func next(after response: HTTPResponse, to hop: HTTPRequest, origin: HTTPOrigin?, credentialed: Bool) throws(NetworkError) -> HTTPRequest? {
+  func next(after response: HTTPResponse, to hop: HTTPRequest, start: URL, credentialed: Bool) throws(NetworkError) -> HTTPRequest? {
     guard maxRedirects > 0, Self.statuses.contains(response.statusCode),
           let location = response.headers["Location"]?.trimmingCharacters(in: .whitespaces), !location.isEmpty else { return nil }
     func refuse(_ reason: RedirectFailure.Reason) -> NetworkError {
@@ -73,7 +73,7 @@ public struct RedirectPolicy: Sendable {
       break
     }
     next.url = target
-    let keeps = credentialed && (targetOrigin == origin || trustedOrigins.contains(targetOrigin))
+    let keeps = credentialed && (targetOrigin == HTTPOrigin(start) || trustedOrigins.contains(targetOrigin))
     next.redirections.append(Redirection(statusCode: response.statusCode, from: hop.url, to: target, keptCredentials: keeps))
     return next
   }
