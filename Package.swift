@@ -31,7 +31,7 @@ let package = Package(
     // The X (Twitter) API client, v2 and v1.1.
     .target(name: "XAPI", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking"]),
     // An in-process, offline X API that verifies signatures with OAuthVerifier (tweets --sandbox).
-    .target(name: "XSandbox", dependencies: ["OAuth1", "NetworkClient"]),
+    .target(name: "XSandbox", dependencies: ["OAuth1", "NetworkClient", "PercentEncoding"]),
     // The logic of the tweets command: profiles, output formats, exit codes, wiring.
     .target(name: "TweetsCore", dependencies: ["XAPI", "XSandbox", "OAuthNetworking", "NetworkClient", "OAuth1", "CommandLineSupport"]),
     // The small argument parser shared by the command-line tools.

@@ -1,5 +1,6 @@
 import Foundation
 import NetworkClient
+import PercentEncoding
 
 /// Why a step of the three-legged flow failed, in words a user can act on.
 public enum OAuthFlowError: Error, Sendable, CustomStringConvertible {
@@ -38,11 +39,7 @@ enum FormResponse {
   static func fields(_ body: Data) -> [String: String] {
     var fields: [String: String] = [:]
     let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    for pair in text.split(separator: "&") {
-      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      guard let name = decode(parts[0]) else { continue }
-      fields[name] = parts.count > 1 ? decode(parts[1]) ?? "" : ""
-    }
+    for (name, value) in PercentEncoding.decodeForm(text) { fields[name] = value }
     return fields
   }
 
@@ -66,7 +63,4 @@ enum FormResponse {
     return Redaction.text(String(text.prefix(300)))
   }
 
-  private static func decode(_ text: Substring) -> String? {
-    text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-  }
 }

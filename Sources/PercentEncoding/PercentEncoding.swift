@@ -108,12 +108,77 @@ public enum PercentEncoding {
       if isPathSafe(byte) {
         bytes.append(byte)
       } else {
-        bytes.append(UInt8(ascii: "%"))
-        bytes.append(upperHex[Int(byte >> 4)])
-        bytes.append(upperHex[Int(byte & 0x0F)])
+        bytes.append(contentsOf: [UInt8(ascii: "%"), hexDigit(byte >> 4), hexDigit(byte & 0x0F)])
       }
     }
     return String(decoding: bytes, as: UTF8.self)
+  }
+
+  // MARK: - Forms
+
+  /// Splits form text (a query, or an `application/x-www-form-urlencoded` body) into its raw
+  /// `name=value` pairs, in order, decoding nothing: the one form splitter of the package, whose
+  /// callers decode as they must. `&` separates pairs, empty segments are skipped, and a segment
+  /// without `=` is a name with an empty value.
+  ///
+  /// ```swift
+  /// PercentEncoding.formPairs(Array("a=1&&b".utf8)).count  // 2: ("a", "1"), ("b", "")
+  /// ```
+  public static func formPairs<Bytes: Collection<UInt8>>(_ form: Bytes) -> [(name: Bytes.SubSequence, value: Bytes.SubSequence)] {
+    form.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).map { segment in
+      guard let equals = segment.firstIndex(of: UInt8(ascii: "=")) else { return (segment, segment[segment.endIndex...]) }
+      return (segment[..<equals], segment[segment.index(after: equals)...])
+    }
+  }
+
+  /// The pairs of form text, decoded (`+` as a space); a name or value whose bytes are not
+  /// UTF-8 once decoded is kept as it was sent.
+  ///
+  /// ```swift
+  /// PercentEncoding.decodeForm("oauth_token=a%2Bb&note=x+y")  // [("oauth_token", "a+b"), ("note", "x y")]
+  /// ```
+  public static func decodeForm(_ text: some StringProtocol) -> [(name: String, value: String)] {
+    func decoded(_ raw: ArraySlice<UInt8>) -> String {
+      String(validating: decodeBytes(raw, plusAsSpace: true), as: UTF8.self) ?? String(decoding: raw, as: UTF8.self)
+    }
+    return formPairs(Array(text.utf8)).map { (decoded($0.name), decoded($0.value)) }
+  }
+
+  // MARK: - Writing into memory the caller owns
+
+  /// Writes `%XX` (uppercase hex) for `byte` at `out`, which must have room for 3 bytes: the
+  /// one escape writer of the package, used by every encoder that works in place.
+  @inlinable @inline(__always)
+  public static func writeEscape(_ byte: UInt8, to out: UnsafeMutablePointer<UInt8>) {
+    out[0] = UInt8(ascii: "%")
+    out[1] = hexDigit(byte >> 4)
+    out[2] = hexDigit(byte & 0x0F)
+  }
+
+  /// How many bytes ``encode(_:into:)`` writes for `bytes`: one per unreserved byte, three per
+  /// other byte.
+  @inlinable
+  public static func encodedCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var count = 0
+    for byte in bytes { count &+= isUnreserved(byte) ? 1 : 3 }
+    return count
+  }
+
+  /// Writes the encoding of `bytes` at `out`, which must have room for
+  /// ``encodedCount(_:)`` bytes (at most 3 × `bytes.count`); returns the number written.
+  @inlinable @discardableResult
+  public static func encode(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+    var written = 0
+    for byte in bytes {
+      if isUnreserved(byte) {
+        out[written] = byte
+        written &+= 1
+      } else {
+        writeEscape(byte, to: out + written)
+        written &+= 3
+      }
+    }
+    return written
   }
 
   // MARK: - Implementation
@@ -125,33 +190,6 @@ public enum PercentEncoding {
     // A constant table, one character per byte value ("1": safe): no lazy global to check.
     let table: StaticString = "0000000000000000000000000000000001001111111111111111111111110100111111111111111111111111111000010111111111111111111111111110001000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
     return table.utf8Start[Int(byte)] == UInt8(ascii: "1")
-  }
-
-  public static let upperHex: [UInt8] = Array("0123456789ABCDEF".utf8)
-
-  static func encodedCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-    var count = 0
-    for byte in bytes { count += isUnreserved(byte) ? 1 : 3 }
-    return count
-  }
-
-  /// Writes the encoding of `bytes` to `out`, which must hold `encodedCount(bytes)` bytes;
-  /// returns the number written.
-  @discardableResult
-  static func encode(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
-    var written = 0
-    for byte in bytes {
-      if isUnreserved(byte) {
-        out[written] = byte
-        written += 1
-      } else {
-        out[written] = UInt8(ascii: "%")
-        out[written + 1] = hexDigit(byte >> 4)
-        out[written + 2] = hexDigit(byte & 0x0F)
-        written += 3
-      }
-    }
-    return written
   }
 
   static func hexValue(_ byte: UInt8) -> UInt8? {

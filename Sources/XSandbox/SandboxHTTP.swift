@@ -1,5 +1,6 @@
 import Foundation
 import OAuth1
+import PercentEncoding
 
 /// A response under construction: status, headers in order, body.
 struct SandboxResponse: Sendable {
@@ -148,12 +149,7 @@ struct SandboxURL {
 
   /// `a=1&b=x+y` → `[("a", "1"), ("b", "x y")]`; blank values kept.
   static func pairs(_ text: String) -> [(String, String)] {
-    text.split(separator: "&").map { pair in
-      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      let name = OAuthPercentEncoding.decode(parts[0], plusAsSpace: true) ?? String(parts[0])
-      let value = parts.count > 1 ? OAuthPercentEncoding.decode(parts[1], plusAsSpace: true) ?? String(parts[1]) : ""
-      return (name, value)
-    }
+    PercentEncoding.decodeForm(text).map { ($0.name, $0.value) }
   }
 }
 

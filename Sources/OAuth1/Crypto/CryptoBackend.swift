@@ -2,8 +2,6 @@
 /// implement it and import `COpenSSL`; nothing of OpenSSL reaches the public API, so another
 /// backend (CommonCrypto, say) could replace it without a visible change.
 protocol CryptoBackend {
-  /// HMAC of `message` keyed with `key`.
-  static func hmac(_ algorithm: OAuthDigestAlgorithm, key: some Collection<UInt8>, message: some Collection<UInt8>) throws(OAuthError) -> [UInt8]
   /// The digest of `data`.
   static func digest(_ algorithm: OAuthDigestAlgorithm, data: some Collection<UInt8>) throws(OAuthError) -> [UInt8]
   /// `count` bytes from a cryptographically secure generator.

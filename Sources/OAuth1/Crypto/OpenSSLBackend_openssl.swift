@@ -2,22 +2,6 @@ internal import COpenSSL
 
 /// ``CryptoBackend`` on the system's OpenSSL `libcrypto` (1.1.1 or 3.x).
 enum OpenSSLBackend: CryptoBackend {
-  static func hmac(_ algorithm: OAuthDigestAlgorithm, key: some Collection<UInt8>, message: some Collection<UInt8>) throws(OAuthError) -> [UInt8] {
-    var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-    var length: UInt32 = 0
-    // An empty key still needs a valid pointer: some OpenSSL versions reject NULL.
-    let keyBytes = key.isEmpty ? [0] : Array(key)
-    let ok = keyBytes.withUnsafeBufferPointer { keyBuffer in
-      withContiguousBytes(message) { messageBuffer in
-        output.withUnsafeMutableBufferPointer { out in
-          HMAC(md(algorithm), keyBuffer.baseAddress, Int32(key.count), messageBuffer.baseAddress, messageBuffer.count, out.baseAddress, &length) != nil
-        }
-      }
-    }
-    guard ok else { throw failure("HMAC") }
-    return Array(output.prefix(Int(length)))
-  }
-
   static func digest(_ algorithm: OAuthDigestAlgorithm, data: some Collection<UInt8>) throws(OAuthError) -> [UInt8] {
     var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
     var length: UInt32 = 0

@@ -36,11 +36,14 @@ final class PreparedHMACKey: @unchecked Sendable {
   }
 
   /// The digest length in bytes: 20, 32 or 64.
-  var length: Int {
-    switch algorithm {
-    case .sha1: return 20
-    case .sha256: return 32
-    case .sha512: return 64
+  var length: Int { algorithm.byteCount }
+
+  /// The MAC of `message`, as a new array (the String-level stages and the verifier).
+  func mac(_ message: some Collection<UInt8>) -> [UInt8] {
+    let message = Array(message)
+    return [UInt8](unsafeUninitializedCapacity: length) { out, count in
+      message.withUnsafeBufferPointer { sign($0, into: out.baseAddress!) }
+      count = length
     }
   }
 

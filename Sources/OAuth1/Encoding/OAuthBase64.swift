@@ -9,7 +9,7 @@ import Foundation
 public enum OAuthBase64 {
   /// Encodes `bytes` with the standard alphabet and `=` padding.
   public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-    Data(bytes).base64EncodedString()
+    Base64.string(bytes, .standard)
   }
 
   /// Decodes standard base64 with padding; `nil` when `string` is not valid base64.

@@ -47,10 +47,7 @@ public enum OAuthParameterCollection {
     source: OAuthParameterSource
   ) throws(OAuthError) -> [OAuthParameter] {
     var parameters: [OAuthParameter] = []
-    for segment in form.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-      let equals = segment.firstIndex(of: UInt8(ascii: "="))
-      let rawName = segment[..<(equals ?? segment.endIndex)]
-      let rawValue = equals.map { segment[segment.index(after: $0)...] } ?? segment[segment.endIndex...]
+    for (rawName, rawValue) in PercentEncoding.formPairs(form) {
       guard let name = decode(rawName) else {
         throw .invalidParameterEncoding(source: source, parameter: String(decoding: rawName, as: UTF8.self))
       }

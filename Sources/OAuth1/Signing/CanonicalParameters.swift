@@ -161,9 +161,7 @@ struct CanonicalParameters {
         position &+= 1
       } else {
         if byte >= 0x80 { ascii = false }
-        out[position] = UInt8(ascii: "%")
-        out[position &+ 1] = PercentEncoding.hexDigit(byte >> 4)
-        out[position &+ 2] = PercentEncoding.hexDigit(byte & 0x0F)
+        PercentEncoding.writeEscape(byte, to: out + position)
         position &+= 3
         escapes &+= 1
       }
@@ -276,9 +274,7 @@ struct CanonicalParameters {
       written += length
       index += length
       if found != nil {
-        out[written] = UInt8(ascii: "%")
-        out[written + 1] = UInt8(ascii: "2")
-        out[written + 2] = UInt8(ascii: "5")
+        PercentEncoding.writeEscape(UInt8(ascii: "%"), to: out + written)
         written += 3
         index += 1
       }

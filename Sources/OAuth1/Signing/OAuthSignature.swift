@@ -30,12 +30,12 @@ public enum OAuthSignature {
     signingKey: String,
     privateKey: RSAPrivateKey? = nil
   ) throws(OAuthError) -> [UInt8] {
-    switch method {
-    case .hmacSHA1, .hmacSHA256, .hmacSHA512:
-      return try Crypto.hmac(method.digest!, key: signingKey.utf8, message: baseString.utf8)
-    case .rsaSHA1, .rsaSHA256, .rsaSHA512:
+    switch method.kind {
+    case .hmac(let digest):
+      return PreparedHMACKey(digest, key: signingKey.utf8).mac(baseString.utf8)
+    case .rsa(let digest):
       guard let privateKey else { throw .missingPrivateKey(method) }
-      return try privateKey.sign(baseString.utf8, digest: method.digest!)
+      return try privateKey.sign(baseString.utf8, digest: digest)
     case .plaintext:
       return Array(signingKey.utf8)
     }

@@ -29,18 +29,37 @@ public enum OAuthSignatureMethod: String, CaseIterable, Sendable, Hashable {
 
   /// Whether this method signs with an RSA private key instead of the shared secrets.
   public var usesRSA: Bool {
+    if case .rsa = kind { return true }
+    return false
+  }
+
+  /// What the method computes, with its digest: the one place signers and the verifier
+  /// dispatch on, so none of them unwraps a digest.
+  public enum Kind: Sendable, Hashable {
+    /// A MAC keyed with `enc(consumer secret)&enc(token secret)`.
+    case hmac(OAuthDigestAlgorithm)
+    /// A PKCS #1 v1.5 signature with the consumer's RSA private key.
+    case rsa(OAuthDigestAlgorithm)
+    /// The signing key itself, in clear.
+    case plaintext
+  }
+
+  public var kind: Kind {
     switch self {
-    case .rsaSHA1, .rsaSHA256, .rsaSHA512: return true
-    case .hmacSHA1, .hmacSHA256, .hmacSHA512, .plaintext: return false
+    case .hmacSHA1: return .hmac(.sha1)
+    case .hmacSHA256: return .hmac(.sha256)
+    case .hmacSHA512: return .hmac(.sha512)
+    case .rsaSHA1: return .rsa(.sha1)
+    case .rsaSHA256: return .rsa(.sha256)
+    case .rsaSHA512: return .rsa(.sha512)
+    case .plaintext: return .plaintext
     }
   }
 
   /// The digest behind an HMAC or RSA method; `nil` for PLAINTEXT.
   public var digest: OAuthDigestAlgorithm? {
-    switch self {
-    case .hmacSHA1, .rsaSHA1: return .sha1
-    case .hmacSHA256, .rsaSHA256: return .sha256
-    case .hmacSHA512, .rsaSHA512: return .sha512
+    switch kind {
+    case .hmac(let digest), .rsa(let digest): return digest
     case .plaintext: return nil
     }
   }

@@ -21,7 +21,7 @@ public struct OAuthSigner: Sendable {
   private enum Key: Sendable {
     case hmac(PreparedHMACKey)
     case plaintext(String)
-    case rsa(RSAPrivateKey)
+    case rsa(RSAPrivateKey, OAuthDigestAlgorithm)
   }
 
   private let key: Key
@@ -42,14 +42,14 @@ public struct OAuthSigner: Sendable {
     self.token = token
     self.options = options
     let signingKey = OAuthSigningKey.make(consumerSecret: consumer.secret, tokenSecret: token?.secret)
-    switch options.signatureMethod {
-    case .hmacSHA1, .hmacSHA256, .hmacSHA512:
-      key = .hmac(PreparedHMACKey(options.signatureMethod.digest!, key: signingKey.utf8))
+    switch options.signatureMethod.kind {
+    case .hmac(let digest):
+      key = .hmac(PreparedHMACKey(digest, key: signingKey.utf8))
     case .plaintext:
       key = .plaintext(signingKey)
-    case .rsaSHA1, .rsaSHA256, .rsaSHA512:
+    case .rsa(let digest):
       guard let privateKey = options.privateKey else { throw .missingPrivateKey(options.signatureMethod) }
-      key = .rsa(privateKey)
+      key = .rsa(privateKey, digest)
     }
     func encoded(_ name: ProtocolParameterName, _ value: String) -> EncodedParameter {
       EncodedParameter(Self.nameBytes[name.rawValue], Array(PercentEncoding.encode(value).utf8))
@@ -184,7 +184,7 @@ public struct OAuthSigner: Sendable {
   }
 
   /// Room for the largest digest (SHA-512) and its encoding.
-  private static let signatureRoom = 64 + Base64Bytes.headerCapacity(64)
+  private static let signatureRoom = 64 + Base64.capacity(64, .header)
 
   /// Writes the nonce at `out`: the fixed one, encoded, or a fresh random one.
   private func nonce(into out: UnsafeMutablePointer<UInt8>) throws(OAuthError) -> UnsafeBufferPointer<UInt8> {
@@ -220,7 +220,7 @@ public struct OAuthSigner: Sendable {
       case .hmac(let prepared):
         prepared.sign(baseString, into: scratch)
         let encoded = scratch + 64
-        let count = Base64Bytes.encodeForHeader(UnsafeBufferPointer(start: scratch, count: prepared.length), into: encoded)
+        let count = Base64.encode(UnsafeBufferPointer(start: scratch, count: prepared.length), .header, into: encoded)
         parts.signature = UnsafeBufferPointer(start: encoded, count: count)
         return body(parts)
       case .plaintext(let signingKey):
@@ -228,8 +228,8 @@ public struct OAuthSigner: Sendable {
           parts.signature = signature
           return body(parts)
         }
-      case .rsa(let privateKey):
-        let signature = Base64Bytes.encodeForHeader(try privateKey.sign(baseString, digest: options.signatureMethod.digest!))
+      case .rsa(let privateKey, let digest):
+        let signature = Array(Base64.string(try privateKey.sign(baseString, digest: digest), .header).utf8)
         return signature.withUnsafeBufferPointer { signature in
           parts.signature = signature
           return body(parts)

@@ -74,21 +74,7 @@ struct RequestTarget {
         }
       }
       if path.isEmpty { return position + CanonicalParameters.put("%2F", out + position) }
-      index = path.lowerBound
-      while index < path.upperBound {
-        let byte = bytes[index]
-        index &+= 1
-        if PercentEncoding.isUnreserved(byte) {
-          out[position] = byte
-          position &+= 1
-        } else {
-          out[position] = UInt8(ascii: "%")
-          out[position &+ 1] = PercentEncoding.hexDigit(byte >> 4)
-          out[position &+ 2] = PercentEncoding.hexDigit(byte & 0x0F)
-          position &+= 3
-        }
-      }
-      return position
+      return position + PercentEncoding.encode(UnsafeBufferPointer(rebasing: bytes[path]), into: out + position)
     }
   }
 

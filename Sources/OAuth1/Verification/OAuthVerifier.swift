@@ -201,34 +201,27 @@ public struct OAuthVerifier: Sendable {
         .signatureInvalid, advice: "the signature does not match the request; compare the sender's signature base string with the verifier's",
         signatureBaseString: baseString)
     }
-    if method.usesRSA {
+    var sharedKey: String {
+      get throws(OAuthVerificationError) {
+        guard let secret = consumer.secret else {
+          throw OAuthVerificationError(.signatureMethodRejected, advice: "this consumer has no shared secret, so \(method.rawValue) cannot be verified")
+        }
+        return OAuthSigningKey.make(consumerSecret: secret, tokenSecret: tokenSecret)
+      }
+    }
+    switch method.kind {
+    case .rsa(let digest):
       guard let key = consumer.rsaPublicKey else {
         throw OAuthVerificationError(.signatureMethodRejected, advice: "this consumer has no RSA public key, so \(method.rawValue) cannot be verified")
       }
       guard let bytes = OAuthBase64.decode(signature),
-            (try? key.isValidSignature(bytes, for: Array(baseString.utf8), digest: method.digest!)) == true else { throw invalid }
-      return
+            (try? key.isValidSignature(bytes, for: Array(baseString.utf8), digest: digest)) == true else { throw invalid }
+    case .plaintext:
+      guard Crypto.constantTimeEquals(Array(try sharedKey.utf8), Array(signature.utf8)) else { throw invalid }
+    case .hmac(let digest):
+      let expected = PreparedHMACKey(digest, key: try sharedKey.utf8).mac(baseString.utf8)
+      guard Crypto.constantTimeEquals(expected, OAuthBase64.decode(signature) ?? []) else { throw invalid }
     }
-    guard let secret = consumer.secret else {
-      throw OAuthVerificationError(.signatureMethodRejected, advice: "this consumer has no shared secret, so \(method.rawValue) cannot be verified")
-    }
-    let key = OAuthSigningKey.make(consumerSecret: secret, tokenSecret: tokenSecret)
-    let expected: [UInt8]
-    let received: [UInt8]
-    if method == .plaintext {
-      expected = Array(key.utf8)
-      received = Array(signature.utf8)
-    } else {
-      let prepared = PreparedHMACKey(method.digest!, key: key.utf8)
-      var digest = [UInt8](repeating: 0, count: prepared.length)
-      var message = baseString
-      message.withUTF8 { message in
-        digest.withUnsafeMutableBufferPointer { prepared.sign(message, into: $0.baseAddress!) }
-      }
-      expected = digest
-      received = OAuthBase64.decode(signature) ?? []
-    }
-    guard Crypto.constantTimeEquals(expected, received) else { throw invalid }
   }
 }
 

@@ -148,18 +148,9 @@ struct ProtocolParameters {
     let end = signedBytes.withUnsafeMutableBufferPointer { buffer in
       var position = start
       func encode(_ bytes: [UInt8]) {
-        for byte in bytes {
-          if PercentEncoding.isUnreserved(byte) {
-            buffer[position] = byte
-            position += 1
-          } else {
-            buffer[position] = UInt8(ascii: "%")
-            buffer[position + 1] = PercentEncoding.hexDigit(byte >> 4)
-            buffer[position + 2] = PercentEncoding.hexDigit(byte & 0x0F)
-            position += 3
-            percents += 1
-          }
-        }
+        let written = bytes.withUnsafeBufferPointer { PercentEncoding.encode($0, into: buffer.baseAddress! + position) }
+        percents += Int32((written - bytes.count) / 2)
+        position += written
       }
       encode(name)
       nameEnd = position
