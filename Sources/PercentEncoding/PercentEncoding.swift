@@ -124,6 +124,7 @@ public enum PercentEncoding {
   /// ```swift
   /// PercentEncoding.formPairs(Array("a=1&&b".utf8)).count  // 2: ("a", "1"), ("b", "")
   /// ```
+  @inlinable
   public static func formPairs<Bytes: Collection<UInt8>>(_ form: Bytes) -> [(name: Bytes.SubSequence, value: Bytes.SubSequence)] {
     form.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).map { segment in
       guard let equals = segment.firstIndex(of: UInt8(ascii: "=")) else { return (segment, segment[segment.endIndex...]) }

@@ -40,9 +40,8 @@ final class PreparedHMACKey: @unchecked Sendable {
 
   /// The MAC of `message`, as a new array (the String-level stages and the verifier).
   func mac(_ message: some Collection<UInt8>) -> [UInt8] {
-    let message = Array(message)
-    return [UInt8](unsafeUninitializedCapacity: length) { out, count in
-      message.withUnsafeBufferPointer { sign($0, into: out.baseAddress!) }
+    [UInt8](unsafeUninitializedCapacity: length) { out, count in
+      withContiguousBytes(message) { sign($0, into: out.baseAddress!) }
       count = length
     }
   }
