@@ -2,6 +2,17 @@
 /// implement it and import `COpenSSL`; nothing of OpenSSL reaches the public API, so another
 /// backend (CommonCrypto, say) could replace it without a visible change.
 protocol CryptoBackend {
+  /// The backend's RSA key, immutable and safe to share (behind ``RSAPrivateKey`` and
+  /// ``RSAPublicKey``).
+  associatedtype RSAKey: Sendable
+  /// Reads an unencrypted PEM private key (PKCS #1 or #8), refusing an inconsistent one.
+  static func readRSAPrivateKey(pem: String) throws(OAuthError) -> RSAKey
+  /// Reads a PEM public key or X.509 certificate.
+  static func readRSAPublicKey(pem: String) throws(OAuthError) -> RSAKey
+  static func bits(of key: RSAKey) -> Int
+  /// RSASSA-PKCS1-v1_5 over `digest`.
+  static func sign(_ message: some Collection<UInt8>, digest: OAuthDigestAlgorithm, with key: RSAKey) throws(OAuthError) -> [UInt8]
+  static func isValidSignature(_ signature: [UInt8], for message: some Collection<UInt8>, digest: OAuthDigestAlgorithm, with key: RSAKey) throws(OAuthError) -> Bool
   /// The digest of `data`.
   static func digest(_ algorithm: OAuthDigestAlgorithm, data: some Collection<UInt8>) throws(OAuthError) -> [UInt8]
   /// `count` bytes from a cryptographically secure generator.
