@@ -35,25 +35,26 @@ public struct OAuthFlow: Sendable {
   public let baseURL: URL
   public let consumer: Credentials
   public let endpoints: Endpoints
-  public let options: OAuthSignatureGenerator.Options
+  /// How the flow's requests are signed; its `callback` and `verifier` are set per step.
+  public let configuration: OAuthSigner.Configuration
   let transport: any HTTPTransport
 
   public init(
     baseURL: URL, consumer: Credentials, endpoints: Endpoints = Endpoints(),
-    options: OAuthSignatureGenerator.Options = .init(), transport: any HTTPTransport = URLSessionTransport()
+    configuration: OAuthSigner.Configuration = .init(), transport: any HTTPTransport = URLSessionTransport()
   ) {
     self.baseURL = baseURL
     self.consumer = consumer
     self.endpoints = endpoints
-    self.options = options
+    self.configuration = configuration
     self.transport = transport
   }
 
   /// Step 1: temporary credentials, signed with the consumer credentials alone.
   public func requestToken(callback: String = "oob", parameters: [(String, String?)] = []) async throws(OAuthFlowError) -> TemporaryCredentials {
-    var options = self.options
-    options.callback = callback
-    let fields = try await post(endpoints.requestToken, query: parameters, token: nil, options: options)
+    var configuration = self.configuration
+    configuration.callback = callback
+    let fields = try await post(endpoints.requestToken, query: parameters, token: nil, configuration: configuration)
     guard let token = fields["oauth_token"], let secret = fields["oauth_token_secret"] else {
       throw .malformedResponse(step: "request token", reason: "no oauth_token and oauth_token_secret in the response")
     }
@@ -74,9 +75,9 @@ public struct OAuthFlow: Sendable {
 
   /// Step 3: token credentials, signed with the temporary ones and the verifier (the PIN).
   public func accessToken(for temporary: TemporaryCredentials, verifier: String) async throws(OAuthFlowError) -> TokenCredentials {
-    var options = self.options
-    options.verifier = verifier.trimmingCharacters(in: .whitespacesAndNewlines)
-    let fields = try await post(endpoints.accessToken, query: [], token: temporary.credentials, options: options)
+    var configuration = self.configuration
+    configuration.verifier = verifier.trimmingCharacters(in: .whitespacesAndNewlines)
+    let fields = try await post(endpoints.accessToken, query: [], token: temporary.credentials, configuration: configuration)
     guard let token = fields["oauth_token"], let secret = fields["oauth_token_secret"] else {
       throw .malformedResponse(step: "access token", reason: "no oauth_token and oauth_token_secret in the response")
     }
@@ -94,8 +95,8 @@ public struct OAuthFlow: Sendable {
     return (try? client.prepare(Request<Data>(path: path, query: query)).url) ?? baseURL
   }
 
-  private func post(_ path: String, query: [(String, String?)], token: Credentials?, options: OAuthSignatureGenerator.Options) async throws(OAuthFlowError) -> [String: String] {
-    let signer = OAuthRequestBehavior(consumer: consumer, token: token, options: options)
+  private func post(_ path: String, query: [(String, String?)], token: Credentials?, configuration: OAuthSigner.Configuration) async throws(OAuthFlowError) -> [String: String] {
+    let signer = OAuthRequestBehavior(consumer: consumer, token: token, configuration: configuration)
     let client = NetworkClient(baseURL: baseURL, behavior: signer, transport: transport)
     let step = path.split(separator: "/").last.map(String.init) ?? path
     do {

@@ -8,8 +8,9 @@ import PercentEncoding
 ///
 /// It is a signer (``RequestBehavior/isSigner``), so it runs after every other behavior's
 /// `modify`, on the final request, and again on every retry with a fresh nonce and timestamp.
-/// Query and form-body parameters are signed; JSON and other bodies are not, unless
-/// `bodyHash` adds `oauth_body_hash`. It holds only immutable values and is safe to share.
+/// Query and form-body parameters are signed; JSON and other bodies are not, unless the
+/// configuration's `bodyHash` adds `oauth_body_hash`. It holds only immutable values and is
+/// safe to share; every request gets its own nonce from the configuration's source.
 ///
 /// ```swift
 /// let signer = OAuthRequestBehavior(
@@ -28,7 +29,7 @@ public struct OAuthRequestBehavior: RequestBehavior {
 
   public let consumer: Credentials
   public let token: Credentials?
-  public let options: OAuthSignatureGenerator.Options
+  public let configuration: OAuthSigner.Configuration
   public let placement: Placement
   /// Told the signature base string of every request signed (it holds no secret), for
   /// `--verbose` output and debugging.
@@ -37,16 +38,16 @@ public struct OAuthRequestBehavior: RequestBehavior {
   public init(
     consumer: Credentials,
     token: Credentials? = nil,
-    options: OAuthSignatureGenerator.Options = .init(),
+    configuration: OAuthSigner.Configuration = .init(),
     placement: Placement = .header,
     onSign: (@Sendable (_ baseString: String) -> Void)? = nil
   ) {
     self.consumer = consumer
     self.token = token
-    self.options = options
+    self.configuration = configuration
     self.placement = placement
     self.onSign = onSign
-    signer = Result { () throws(OAuthError) in try OAuthSigner(consumer: consumer, token: token, options: options) }
+    signer = Result { () throws(OAuthError) in try OAuthSigner(consumer: consumer, token: token, configuration: configuration) }
   }
 
   /// Prepared once per credentials (encoded keys, HMAC pad states); an unusable configuration

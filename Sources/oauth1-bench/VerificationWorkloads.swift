@@ -8,10 +8,9 @@ enum VerificationWorkloads {
   static func run(_ harness: inout Harness) async throws {
     let request = TwitterDocRequest.request()
     // Distinct nonces, so every verification is a first use; the store is renewed per cycle.
-    var options = TwitterDocRequest.options
+    let signer = try OAuthSigner(consumer: TwitterDocRequest.consumer, token: TwitterDocRequest.token)
     let headers: [String] = try (0..<1024).map { index in
-      options.nonce = "nonce-\(index)"
-      return try OAuthSigner(consumer: TwitterDocRequest.consumer, token: TwitterDocRequest.token, options: options).authorizationHeader(for: request)
+      try signer.authorizationHeader(for: request, nonce: "nonce-\(index)", timestamp: TwitterDocRequest.timestamp)
     }
     struct Clock: OAuthClock { func secondsSince1970() -> Int64 { 1318622958 } }
     let lookup = InMemoryCredentialLookup(

@@ -64,7 +64,7 @@ struct OAuthRequestBehaviorTests {
     struct Post: Encodable, Sendable { let text: String }
     let plain = NetworkClient(baseURL: api, behavior: OAuthRequestBehavior(consumer: consumer, token: token), transport: stub)
     _ = try await plain.send(Request<Data>(method: .post, path: "tweets", body: .json(Post(text: "hi"))))
-    let hashed = NetworkClient(baseURL: api, behavior: OAuthRequestBehavior(consumer: consumer, token: token, options: .init(bodyHash: .sha1)), transport: stub)
+    let hashed = NetworkClient(baseURL: api, behavior: OAuthRequestBehavior(consumer: consumer, token: token, configuration: .init(bodyHash: .sha1)), transport: stub)
     _ = try await hashed.send(Request<Data>(method: .post, path: "tweets", body: .json(Post(text: "hi"))))
     #expect(try verify(stub.requests[0]))
     #expect(!(stub.requests[0].headers["Authorization"] ?? "").contains("oauth_body_hash"))
@@ -97,7 +97,7 @@ struct OAuthRequestBehaviorTests {
 
   @Test func aSigningFailureIsATypedRejection() async throws {
     let stub = StubTransport([.status(200)])
-    let rsaWithoutKey = OAuthRequestBehavior(consumer: consumer, options: .init(signatureMethod: .rsaSHA1))
+    let rsaWithoutKey = OAuthRequestBehavior(consumer: consumer, configuration: .init(signatureMethod: .rsaSHA1))
     await #expect {
       try await NetworkClient(baseURL: api, behavior: rsaWithoutKey, transport: stub).send(Request<Data>(path: "x"))
     } throws: { error in

@@ -114,7 +114,7 @@ struct SandboxAuthenticationTests {
   @Test func clockOffByAnHourIsTimestampOutOfBounds() async throws {
     let sandbox = XSandbox()
     let anHourAgo = Int64(Date().timeIntervalSince1970) - 3600
-    let client = sandbox.client(options: OAuthSignatureGenerator.Options(timestamp: anHourAgo))
+    let client = sandbox.client(configuration: .init(clock: FixedClock(seconds: anHourAgo)))
     guard case .timestampOutOfBounds(let skew) = await xError({ _ = try await client.v1.verifyCredentials() }) else {
       Issue.record("v1.1"); return
     }
@@ -164,7 +164,7 @@ struct SandboxAuthenticationTests {
     let account = try await login.finish(pending, pin: try #require(sandbox.pin(forRequestToken: pending.temporary.credentials.key)))
     #expect(try await sandbox.client(token: account.credentials, baseURL: base).v2.me().id == "1001")
     // PLAINTEXT is accepted over http: the sandbox never leaves the process.
-    let plaintext = sandbox.client(options: OAuthSignatureGenerator.Options(signatureMethod: .plaintext), baseURL: base)
+    let plaintext = sandbox.client(configuration: .init(signatureMethod: .plaintext), baseURL: base)
     #expect(try await plaintext.v1.verifyCredentials().id == "1001")
     // A base URL with a path of its own works too.
     #expect(try await sandbox.client(baseURL: URL(string: "https://proxy.example/x-api/")!).v2.me().id == "1001")
@@ -180,7 +180,7 @@ struct SandboxAuthenticationTests {
   @Test func replayedNonceIsRefused() async throws {
     let sandbox = XSandbox()
     let now = Int64(Date().timeIntervalSince1970)
-    let client = sandbox.client(options: OAuthSignatureGenerator.Options(nonce: "the-same-nonce", timestamp: now))
+    let client = sandbox.client(configuration: .init(clock: FixedClock(seconds: now), nonceSource: RepeatedNonce(nonce: "the-same-nonce")))
     #expect(try await client.v2.me().id == "1001")
     guard case .unauthorized = await xError({ _ = try await client.v2.me() }) else { Issue.record("replay"); return }
     #expect(sandbox.rejections == ["nonce_used": 1])

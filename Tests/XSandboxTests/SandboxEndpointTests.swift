@@ -186,7 +186,7 @@ struct SandboxEndpointTests {
   @Test func wireShapesAndHeadersWithAFixedClock() async throws {
     let clock = FixedClock(seconds: mayDay)
     let sandbox = XSandbox(clock: clock, tweetsPerUser: 10)
-    let client = sandbox.client(options: OAuthSignatureGenerator.Options(clock: clock))
+    let client = sandbox.client(configuration: .init(clock: clock))
 
     let v2 = try await client.raw(Request<HTTPResponse>(
       path: "2/users/1001/tweets", query: [("max_results", "5"), ("tweet.fields", "created_at,public_metrics"), ("expansions", "author_id")]))
@@ -221,7 +221,7 @@ struct SandboxEndpointTests {
   @Test func rateLimitsRunOutPerEndpoint() async throws {
     let clock = FixedClock(seconds: mayDay)
     let sandbox = XSandbox(clock: clock, tweetsPerUser: 5)
-    let client = sandbox.client(options: OAuthSignatureGenerator.Options(clock: clock))
+    let client = sandbox.client(configuration: .init(clock: clock))
     for _ in 0..<75 { _ = try await client.v2.me() }
     #expect(client.rateLimits.last?.remaining == 0)
     let error = await xError { _ = try await client.v2.me() }

@@ -10,6 +10,12 @@ struct FixedClock: OAuthClock {
   func secondsSince1970() -> Int64 { seconds }
 }
 
+/// A nonce source that repeats itself: a sender that reuses nonces, for replay tests.
+struct RepeatedNonce: OAuthNonceSource {
+  let nonce: String
+  func nextNonce() -> String { nonce }
+}
+
 /// 2024-05-01T12:00:00Z, a Wednesday.
 let mayDay: Int64 = 1_714_564_800
 
@@ -17,9 +23,9 @@ extension XSandbox {
   /// A client of this sandbox with the demo credentials (or others), no retries.
   func client(
     consumer: Credentials = XSandbox.demoConsumer, token: Credentials? = XSandbox.demoAccessToken,
-    options: OAuthSignatureGenerator.Options = .init(), baseURL: URL = XClient.defaultBaseURL
+    configuration: OAuthSigner.Configuration = .init(), baseURL: URL = XClient.defaultBaseURL
   ) -> XClient {
-    XClient(authentication: .oauth1(consumer: consumer, token: token, options: options), baseURL: baseURL, transport: self, retry: nil)
+    XClient(authentication: .oauth1(consumer: consumer, token: token, configuration: configuration), baseURL: baseURL, transport: self, retry: nil)
   }
 
   /// A request sent straight to the sandbox, unsigned unless `authorization` says otherwise.

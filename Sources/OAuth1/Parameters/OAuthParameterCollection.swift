@@ -23,17 +23,19 @@ public enum OAuthParameterCollection {
     formBody: [UInt8]?,
     protocolParameters: [OAuthParameter]
   ) throws(OAuthError) -> [OAuthParameter] {
-    var parameters: [OAuthParameter] = []
-    if let query {
-      parameters += try parseForm(query.utf8, source: .query)
+    let signed = protocolParameters.filter { isSigned(protocolParameter: $0.name) }
+    return try withUTF8Bytes(query ?? "") { query throws(OAuthError) in
+      try withBytes(formBody) { formBody throws(OAuthError) in
+        try CanonicalParameters.withScratch(
+          query: query, formBody: formBody, encodedBytes: encodedRoom(signed), extraEntries: signed.count
+        ) { parameters throws(OAuthError) in
+          try parameters.appendForm(query, source: .query)
+          if let formBody { try parameters.appendForm(formBody, source: .formBody) }
+          for parameter in signed { parameters.append(decoded: parameter) }
+          return parameters.decoded(includingProtocol: true)
+        }
+      }
     }
-    if let formBody {
-      parameters += try parseForm(formBody, source: .formBody)
-    }
-    for parameter in protocolParameters where isSigned(protocolParameter: parameter.name) {
-      parameters.append(parameter)
-    }
-    return parameters
   }
 
   /// Parses an `application/x-www-form-urlencoded` string (a query or a form body) into
@@ -46,18 +48,13 @@ public enum OAuthParameterCollection {
     _ form: some Collection<UInt8>,
     source: OAuthParameterSource
   ) throws(OAuthError) -> [OAuthParameter] {
-    var parameters: [OAuthParameter] = []
-    for (rawName, rawValue) in PercentEncoding.formPairs(form) {
-      guard let name = decode(rawName) else {
-        throw .invalidParameterEncoding(source: source, parameter: String(decoding: rawName, as: UTF8.self))
+    try withBytes(Array(form)) { form throws(OAuthError) in
+      let form = form ?? UnsafeBufferPointer(start: nil, count: 0)
+      return try CanonicalParameters.withScratch(query: form, formBody: nil, encodedBytes: 0, extraEntries: 0) { parameters throws(OAuthError) in
+        try parameters.appendForm(form, source: source)
+        return parameters.decoded(includingProtocol: true)
       }
-      guard let value = decode(rawValue) else {
-        throw .invalidParameterEncoding(source: source, parameter: name)
-      }
-      if name == "oauth_signature" { continue }
-      parameters.append(OAuthParameter(name, value))
     }
-    return parameters
   }
 
   /// Whether a protocol parameter (from the Authorization header or the signer's own
@@ -66,7 +63,14 @@ public enum OAuthParameterCollection {
     name != "oauth_signature" && name != "realm"
   }
 
-  private static func decode(_ bytes: some Collection<UInt8>) -> String? {
-    String(validating: PercentEncoding.decodeBytes(bytes, plusAsSpace: true), as: UTF8.self)
+  /// The room the encoding of `parameters` may take: three bytes per byte.
+  static func encodedRoom(_ parameters: [OAuthParameter]) -> Int {
+    parameters.reduce(0) { $0 + 3 * ($1.name.utf8.count + $1.value.utf8.count) }
+  }
+
+  private static func withBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafeBufferPointer<UInt8>?) throws(OAuthError) -> R) throws(OAuthError) -> R {
+    guard let bytes else { return try body(nil) }
+    let outcome: Result<R, OAuthError> = bytes.withUnsafeBufferPointer { buffer in Result { () throws(OAuthError) in try body(buffer) } }
+    return try outcome.get()
   }
 }

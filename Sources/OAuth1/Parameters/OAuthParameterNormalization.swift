@@ -15,29 +15,31 @@ import PercentEncoding
 public enum OAuthParameterNormalization {
   /// Returns `parameters` encoded, sorted and joined.
   public static func normalize(_ parameters: [OAuthParameter]) -> String {
-    encodedInSigningOrder(parameters).map { $0.name + "=" + $0.value }.joined(separator: "&")
+    withSorted(parameters) { sorted in ByteWriter.string(capacity: sorted.normalizedLength) { sorted.appendNormalized(to: &$0) } }
   }
 
   /// `parameters` in signing order, still decoded, for display.
   public static func sorted(_ parameters: [OAuthParameter]) -> [OAuthParameter] {
-    zip(parameters, parameters.map(encode))
-      .sorted { inSigningOrder($0.1, $1.1) }
-      .map(\.0)
+    withSorted(parameters) { $0.decoded(includingProtocol: true) }
   }
 
   /// The encoded pairs in signing order.
   public static func encodedInSigningOrder(_ parameters: [OAuthParameter]) -> [OAuthParameter] {
-    parameters.map(encode).sorted(by: inSigningOrder)
+    withSorted(parameters) { $0.encoded }
   }
 
-  private static func encode(_ parameter: OAuthParameter) -> OAuthParameter {
-    OAuthParameter(PercentEncoding.encode(parameter.name), PercentEncoding.encode(parameter.value))
-  }
-
-  /// Byte order on encoded name, then encoded value. Encoded strings are ASCII, so their
-  /// UTF-8 bytes are the octets RFC 5849 compares.
-  private static func inSigningOrder(_ lhs: OAuthParameter, _ rhs: OAuthParameter) -> Bool {
-    if lhs.name != rhs.name { return lhs.name.utf8.lexicographicallyPrecedes(rhs.name.utf8) }
-    return lhs.value.utf8.lexicographicallyPrecedes(rhs.value.utf8)
+  /// The engine's stage 3 (``CanonicalParameters``): encoded, then sorted by encoded name and
+  /// value, comparing bytes.
+  private static func withSorted<R>(_ parameters: [OAuthParameter], _ body: (CanonicalParameters) -> R) -> R {
+    let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+    // Only a request larger than 512 MiB can throw here, and these parameters are in memory already.
+    let result = try? CanonicalParameters.withScratch(
+      query: empty, formBody: nil, encodedBytes: OAuthParameterCollection.encodedRoom(parameters), extraEntries: parameters.count
+    ) { collected throws(OAuthError) in
+      for parameter in parameters { collected.append(decoded: parameter) }
+      collected.sort()
+      return body(collected)
+    }
+    return result!
   }
 }

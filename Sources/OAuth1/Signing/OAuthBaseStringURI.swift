@@ -13,12 +13,13 @@
 public enum OAuthBaseStringURI {
   /// Normalizes `url` (absolute, as sent), optionally with the `Host` header the server sees.
   public static func make(url: String, host: String? = nil) throws(OAuthError) -> String {
-    var components = try OAuthURLComponents(url)
-    if let host { try components.override(hostHeader: host) }
-    return make(components)
+    try RequestTarget.with(url, host: host, requireHTTP: false) { target in
+      ByteWriter.string(capacity: target.uriCapacity) { target.appendURI(to: &$0, encoded: false) }
+    }
   }
 
-  /// Normalizes already split URL components.
+  /// Normalizes already split URL components: the engine's general routine, for any URL
+  /// that is not an ordinary `http(s)://host[:port]/path`.
   public static func make(_ components: OAuthURLComponents) -> String {
     var uri = components.scheme + "://" + components.host
     if let port = components.port, port != components.defaultPort {

@@ -18,8 +18,15 @@ public enum OAuthSignature {
     signingKey: String,
     privateKey: RSAPrivateKey? = nil
   ) throws(OAuthError) -> String {
-    if method == .plaintext { return signingKey }
-    return OAuthBase64.encode(try digest(baseString: baseString, method: method, signingKey: signingKey, privateKey: privateKey))
+    let key = try SignatureKey(method, signingKey: signingKey, privateKey: privateKey)
+    return try withUTF8Bytes(baseString) { baseString throws(OAuthError) in
+      let room = key.room
+      return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { buffer throws(OAuthError) in
+        var out = ByteWriter(buffer.baseAddress!, capacity: room)
+        try key.appendSignature(of: baseString, encoded: false, to: &out)
+        return out.string
+      }
+    }
   }
 
   /// The raw signature bytes of an HMAC or RSA method, before base64; for PLAINTEXT the
@@ -30,14 +37,7 @@ public enum OAuthSignature {
     signingKey: String,
     privateKey: RSAPrivateKey? = nil
   ) throws(OAuthError) -> [UInt8] {
-    switch method.kind {
-    case .hmac(let digest):
-      return PreparedHMACKey(digest, key: signingKey.utf8).mac(baseString.utf8)
-    case .rsa(let digest):
-      guard let privateKey else { throw .missingPrivateKey(method) }
-      return try privateKey.sign(baseString.utf8, digest: digest)
-    case .plaintext:
-      return Array(signingKey.utf8)
-    }
+    let signature = try sign(baseString: baseString, method: method, signingKey: signingKey, privateKey: privateKey)
+    return method == .plaintext ? Array(signature.utf8) : OAuthBase64.decode(signature) ?? []
   }
 }

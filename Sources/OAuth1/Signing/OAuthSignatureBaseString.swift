@@ -1,5 +1,3 @@
-import PercentEncoding
-
 /// The signature base string (RFC 5849, section 3.4.1.1): the one string that is signed.
 ///
 /// `METHOD&enc(base string URI)&enc(normalized parameters)`, with the method uppercased.
@@ -11,7 +9,6 @@ import PercentEncoding
 /// ```
 public enum OAuthSignatureBaseString {
   public static func make(method: String, baseStringURI: String, normalizedParameters: String) -> String {
-    PercentEncoding.encode(method.uppercased()) + "&" + PercentEncoding.encode(baseStringURI) + "&"
-      + PercentEncoding.encode(normalizedParameters)
+    BaseString.make(method: method, baseStringURI: baseStringURI, normalizedParameters: normalizedParameters)
   }
 }

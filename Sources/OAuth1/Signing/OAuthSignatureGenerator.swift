@@ -1,24 +1,31 @@
 import Foundation
 
-/// Signs one request with OAuth 1.0a and exposes every intermediate value.
+/// Signs one request with OAuth 1.0a and shows every intermediate value: the tool that
+/// explains a signature.
 ///
-/// The generator only composes the public stages (``OAuthParameterCollection``,
-/// ``OAuthParameterNormalization``, ``OAuthBaseStringURI``, ``OAuthSignatureBaseString``,
-/// ``OAuthSigningKey``, ``OAuthSignature``, ``OAuthAuthorizationHeader``), so each value it
-/// shows can be compared with a provider's documentation when a request is refused.
+/// The generator runs the engine of ``OAuthSigner`` with a trace, so each value it shows (the
+/// collected parameters, the normalized string, the base string URI, the base string, the
+/// signing key, the signature, the header) is what was signed, ready to compare with a
+/// provider's documentation when a request is refused. Each stage is also public on its own
+/// (``OAuthParameterCollection``, ``OAuthParameterNormalization``, ``OAuthBaseStringURI``,
+/// ``OAuthSignatureBaseString``, ``OAuthSigningKey``, ``OAuthSignature``,
+/// ``OAuthAuthorizationHeader``), each a front on the engine's routine for that stage.
 ///
 /// ```swift
 /// let generator = try OAuthSignatureGenerator(
 ///   consumerCredentials: Credentials(key: "xvz1evFS4wEEPTGEFPHBog", secret: consumerSecret),
 ///   credentials: Credentials(key: "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", secret: tokenSecret),
 ///   request: OAuthRequest(method: "POST", url: "https://api.x.com/1.1/statuses/update.json"))
-/// urlRequest.setValue(generator.authorizationHeader, forHTTPHeaderField: "Authorization")
+/// print(generator.signatureBaseString)
+/// print(generator.authorizationHeader)
 /// ```
 ///
-/// Sign the final request: anything that changes the URL, the query or a form body after
-/// signing breaks the signature.
+/// To sign many requests, keep an ``OAuthSigner``: it prepares the key once. Sign the final
+/// request: anything that changes the URL, the query or a form body after signing breaks the
+/// signature.
 public struct OAuthSignatureGenerator: Sendable {
-  /// What the generator adds to the request besides the credentials.
+  /// A signer's ``OAuthSigner/Configuration`` plus, for this one signature, a fixed nonce
+  /// and timestamp (to reproduce a documented example or a captured request).
   public struct Options: Sendable {
     /// The signature method; HMAC-SHA1 unless the provider asks for another.
     public var signatureMethod: OAuthSignatureMethod
@@ -64,6 +71,21 @@ public struct OAuthSignatureGenerator: Sendable {
       self.includeVersion = includeVersion
       self.bodyHash = bodyHash
     }
+
+    /// `configuration`, with this signature's nonce and timestamp.
+    public init(_ configuration: OAuthSigner.Configuration, nonce: String? = nil, timestamp: Int64? = nil) {
+      self.init(
+        signatureMethod: configuration.signatureMethod, privateKey: configuration.privateKey, nonce: nonce, timestamp: timestamp,
+        clock: configuration.clock, realm: configuration.realm, callback: configuration.callback, verifier: configuration.verifier,
+        includeVersion: configuration.includeVersion, bodyHash: configuration.bodyHash)
+    }
+
+    /// What a signer with these options is configured with (the nonce and timestamp are per call).
+    public var configuration: OAuthSigner.Configuration {
+      OAuthSigner.Configuration(
+        signatureMethod: signatureMethod, privateKey: privateKey, realm: realm, callback: callback, verifier: verifier,
+        includeVersion: includeVersion, bodyHash: bodyHash, clock: clock)
+    }
   }
 
   public let consumerCredentials: Credentials
@@ -86,70 +108,48 @@ public struct OAuthSignatureGenerator: Sendable {
   public let signingKey: String?
   /// Stages 7 and 8: the value of `oauth_signature`.
   public let signature: String
+  /// The protocol parameters with `oauth_signature`, in name order: what is transmitted.
+  public let signedProtocolParameters: [OAuthParameter]
+  /// The value of the `Authorization` header (RFC 5849, section 3.5.1).
+  public let authorizationHeader: String
 
-  /// Signs `request`. Throws an ``OAuthError`` for a URL that is not absolute http(s), a
-  /// form body that does not decode to UTF-8, or an RSA method without a usable key.
+  /// Signs `request`, the design's original spelling of ``init(consumer:token:request:options:)``.
+  /// - Throws: ``OAuthError`` for a URL that is not absolute http(s), a form body that does
+  ///   not decode to UTF-8, or an RSA method without a usable key.
   public init(
     consumerCredentials: Credentials,
     credentials: Credentials? = nil,
     request: OAuthRequest,
     options: Options = Options()
   ) throws(OAuthError) {
-    self.consumerCredentials = consumerCredentials
-    self.credentials = credentials
+    try self.init(consumer: consumerCredentials, token: credentials, request: request, options: options)
+  }
+
+  /// Signs `request` with the consumer and, for user context, the token credentials.
+  /// - Throws: ``OAuthError`` for a URL that is not absolute http(s), a form body that does
+  ///   not decode to UTF-8, or an RSA method without a usable key.
+  public init(consumer: Credentials, token: Credentials? = nil, request: OAuthRequest, options: Options = Options()) throws(OAuthError) {
+    consumerCredentials = consumer
+    credentials = token
     self.request = request
     self.options = options
 
-    var components = try OAuthURLComponents(request.url, requireHTTP: true)
-    if let host = request.host { try components.override(hostHeader: host) }
-    let isForm = request.hasFormBody
-    let formBody = isForm ? request.body.map { [UInt8]($0) } : nil
-
-    let nonce: String
-    if let fixed = options.nonce { nonce = fixed } else { nonce = try OAuthNonce.random() }
-    var oauth: [OAuthParameter] = [
-      OAuthParameter("oauth_consumer_key", consumerCredentials.key),
-      OAuthParameter("oauth_nonce", nonce),
-      OAuthParameter("oauth_signature_method", options.signatureMethod.rawValue),
-      OAuthParameter("oauth_timestamp", String(options.timestamp ?? options.clock.secondsSince1970())),
-    ]
-    if let credentials, !credentials.key.isEmpty { oauth.append(OAuthParameter("oauth_token", credentials.key)) }
-    if options.includeVersion { oauth.append(OAuthParameter("oauth_version", "1.0")) }
-    if let callback = options.callback { oauth.append(OAuthParameter("oauth_callback", callback)) }
-    if let verifier = options.verifier { oauth.append(OAuthParameter("oauth_verifier", verifier)) }
-    if let algorithm = options.bodyHash, !isForm {
-      let hash = try OAuthBodyHash.compute(body: request.body.map { [UInt8]($0) } ?? [], algorithm: algorithm)
-      oauth.append(OAuthParameter("oauth_body_hash", hash))
-    }
-    oauth.sort { $0.name < $1.name }
-    protocolParameters = oauth
-
-    parameters = try OAuthParameterCollection.collect(query: components.query, formBody: formBody, protocolParameters: oauth)
-    normalizedParameters = OAuthParameterNormalization.normalize(parameters)
-    baseStringURI = OAuthBaseStringURI.make(components)
-    signatureBaseString = OAuthSignatureBaseString.make(
-      method: request.method, baseStringURI: baseStringURI, normalizedParameters: normalizedParameters)
-    let key = OAuthSigningKey.make(consumerSecret: consumerCredentials.secret, tokenSecret: credentials?.secret)
-    signingKey = options.signatureMethod.usesRSA ? nil : key
-    signature = try OAuthSignature.sign(
-      baseString: signatureBaseString, method: options.signatureMethod, signingKey: key, privateKey: options.privateKey)
+    let engine = try SigningEngine(consumer: consumer, token: token, configuration: options.configuration)
+    let trace = SigningTrace()
+    try engine.sign(request, nonce: options.nonce, timestamp: options.timestamp, trace: trace) { _ in }
+    protocolParameters = trace.protocolParameters
+    parameters = trace.parameters
+    normalizedParameters = trace.normalizedParameters
+    baseStringURI = trace.baseStringURI
+    signatureBaseString = trace.signatureBaseString
+    signingKey = options.signatureMethod.usesRSA ? nil : OAuthSigningKey.make(consumerSecret: consumer.secret, tokenSecret: token?.secret)
+    signature = trace.signature
+    signedProtocolParameters = trace.signedProtocolParameters
+    authorizationHeader = trace.authorizationHeader
   }
 
   /// The signed parameters in signing order, decoded, for display.
   public var sortedParameters: [OAuthParameter] { OAuthParameterNormalization.sorted(parameters) }
-
-  /// The protocol parameters with `oauth_signature`, in name order: what is transmitted.
-  public var signedProtocolParameters: [OAuthParameter] {
-    var signed = protocolParameters
-    let index = signed.firstIndex { $0.name > "oauth_signature" } ?? signed.endIndex
-    signed.insert(OAuthParameter("oauth_signature", signature), at: index)
-    return signed
-  }
-
-  /// The value of the `Authorization` header (RFC 5849, section 3.5.1).
-  public var authorizationHeader: String {
-    OAuthAuthorizationHeader.make(parameters: signedProtocolParameters, realm: options.realm)
-  }
 
   /// The request URL with the protocol parameters appended to its query (section 3.5.3),
   /// for providers that take them there instead of in a header.

@@ -171,22 +171,12 @@ public struct OAuthVerifier: Sendable {
   private static func baseString(request: OAuthRequest, located: ProtocolParameters) throws(OAuthVerificationError) -> (baseString: String, parameters: [OAuthParameter]) {
     do {
       return try RequestTarget.with(request.url, host: request.host) { target throws(OAuthError) in
-        try request.withFormBody { formBody throws(OAuthError) in
-          try SignatureBaseStringBuilder.withBaseString(
-            method: request.method, target: target, formBody: formBody,
-            protocolBytes: located.signedBytes.count, protocolCount: located.signedEntries.count / 4,
-            addProtocolParameters: { parameters in
-              located.signedBytes.withUnsafeBufferPointer { bytes in
-                let entries = located.signedEntries
-                for index in stride(from: 0, to: entries.count, by: 4) {
-                  let nameStart = Int(entries[index]), nameEnd = Int(entries[index + 1]), valueEnd = Int(entries[index + 2])
-                  parameters.append(
-                    name: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]),
-                    value: UnsafeBufferPointer(rebasing: bytes[nameEnd..<valueEnd]), percents: entries[index + 3])
-                }
-              }
+        try request.withFormBody { form throws(OAuthError) in
+          try located.withSignedPairs { pairs throws(OAuthError) in
+            try SigningEngine.withBaseString(method: request.method, target: target, form: form, protocolParameters: pairs) { baseString, parameters in
+              (String(decoding: baseString, as: UTF8.self), parameters.decoded(includingProtocol: false))
             }
-          ) { baseString, parameters in (String(decoding: baseString, as: UTF8.self), parameters.decodedRequestParameters()) }
+          }
         }
       }
     } catch {

@@ -99,6 +99,22 @@ struct ProtocolParameters {
     return located
   }
 
+  /// Lends `body` the header's signed parameters as pairs pointing into ``signedBytes``.
+  func withSignedPairs<R>(_ body: (UnsafeBufferPointer<EncodedPair>) throws(OAuthError) -> R) throws(OAuthError) -> R {
+    let outcome: Result<R, OAuthError> = signedBytes.withUnsafeBufferPointer { bytes in
+      withUnsafeTemporaryAllocation(of: EncodedPair.self, capacity: max(signedEntries.count / 4, 1)) { pairs in
+        let entries = signedEntries
+        for index in stride(from: 0, to: entries.count, by: 4) {
+          let nameStart = Int(entries[index]), nameEnd = Int(entries[index + 1]), valueEnd = Int(entries[index + 2])
+          pairs[index / 4] = EncodedPair(
+            name: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]), value: UnsafeBufferPointer(rebasing: bytes[nameEnd..<valueEnd]))
+        }
+        return Result { () throws(OAuthError) in try body(UnsafeBufferPointer(rebasing: pairs[..<(entries.count / 4)])) }
+      }
+    }
+    return try outcome.get()
+  }
+
   /// Reads the header's fields: `realm`, and `oauth_*` parameters only.
   private mutating func readHeader(_ header: String) throws(OAuthVerificationError) {
     var foreign: [String] = []

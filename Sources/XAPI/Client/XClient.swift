@@ -82,14 +82,14 @@ public struct XClient: Sendable {
 /// How an ``XClient`` authenticates.
 public enum XAuthentication: Sendable {
   /// OAuth 1.0a: the app's consumer credentials and, for user context, the user's access token.
-  case oauth1(consumer: Credentials, token: Credentials?, options: OAuthSignatureGenerator.Options = .init())
+  case oauth1(consumer: Credentials, token: Credentials?, configuration: OAuthSigner.Configuration = .init())
   /// App-only: an OAuth 2.0 bearer token (public data only).
   case bearer(String)
 
   func behavior(onSign: (@Sendable (String) -> Void)?) -> any RequestBehavior {
     switch self {
-    case .oauth1(let consumer, let token, let options):
-      return OAuthRequestBehavior(consumer: consumer, token: token, options: options, onSign: onSign)
+    case .oauth1(let consumer, let token, let configuration):
+      return OAuthRequestBehavior(consumer: consumer, token: token, configuration: configuration, onSign: onSign)
     case .bearer(let token):
       return BearerTokenBehavior(token: token)
     }

@@ -10,7 +10,7 @@ struct FuzzRegressionTests {
     let consumer = Credentials(key: "fuzz-key", secret: "fuzz-secret")
     let options = OAuthSignatureGenerator.Options(nonce: "fuzz-nonce", timestamp: 1_700_000_000)
     let request = OAuthRequest(method: "POST", url: "https://api.example.com/1/items?\u{0746}++=\u{FFFD}\u{FFFD}\u{FFFD}+", body: Data(), contentType: "application/x-www-form-urlencoded")
-    let signed = try OAuthSigner(consumer: consumer, options: options).signedRequest(for: request)
+    let signed = try OAuthSigner(consumer: consumer, configuration: options.configuration).signedRequest(for: request, nonce: options.nonce, timestamp: options.timestamp)
     let generator = try OAuthSignatureGenerator(consumerCredentials: consumer, request: request, options: options)
     #expect(signed.signatureBaseString == generator.signatureBaseString)
   }

@@ -20,9 +20,12 @@ struct PublishedVectorVerificationTests {
             consumers: [generator.consumerCredentials.key: OAuthConsumer(secret: generator.consumerCredentials.secret, rsaPublicKey: publicKey)],
             tokens: tokens),
           options: .init(allowPlaintextOverHTTP: true, clock: FixedClock(seconds: generator.options.timestamp ?? 0)))
-        let signer = try OAuthSigner(consumer: generator.consumerCredentials, token: generator.credentials, options: generator.options)
-        #expect(try signer.authorizationHeader(for: generator.request) == generator.authorizationHeader, "OAuthSigner differs on \(vector.id)")
-        #expect(try signer.signedProtocolParameters(for: generator.request) == generator.signedProtocolParameters)
+        let options = generator.options
+        let signer = try OAuthSigner(consumer: generator.consumerCredentials, token: generator.credentials, configuration: options.configuration)
+        #expect(
+          try signer.authorizationHeader(for: generator.request, nonce: options.nonce, timestamp: options.timestamp) == generator.authorizationHeader,
+          "OAuthSigner differs on \(vector.id)")
+        #expect(try signer.signedProtocolParameters(for: generator.request, nonce: options.nonce, timestamp: options.timestamp) == generator.signedProtocolParameters)
         do {
           _ = try await verifier.verify(generator.request, authorization: generator.authorizationHeader)
           verified += 1

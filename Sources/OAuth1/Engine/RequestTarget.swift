@@ -1,7 +1,6 @@
 import PercentEncoding
 
-/// The parts of a request URL the fast signer needs: the raw query and the base string URI,
-/// already encoded for the base string.
+/// Stage 4's input, read once: the raw query and the base string URI of a request URL.
 ///
 /// Ordinary URLs (`http`/`https`, a plain host name or IPv4 address, an optional port, a path
 /// that needs no encoding) are read straight from the bytes; anything else — userinfo, IPv6,
@@ -15,13 +14,16 @@ struct RequestTarget {
   private enum URI {
     /// An ordinary URL read in place: the bytes and where its parts are.
     case parsed(bytes: UnsafeBufferPointer<UInt8>, secure: Bool, host: Range<Int>, port: Int, path: Range<Int>)
-    /// Anything else, as ``OAuthURLComponents`` normalized and encoded it.
-    case encoded(UnsafeBufferPointer<UInt8>)
+    /// Anything else: the base string URI as ``OAuthBaseStringURI/make(_:)`` normalized it.
+    case normalized(UnsafeBufferPointer<UInt8>)
   }
 
   /// Lends `body` the parts of `url` (with `host`, the request's `Host` header, overriding the
   /// URL's authority); the parts point into memory that lives only as long as the call.
-  static func with<R>(_ url: String, host: String?, _ body: (RequestTarget) throws(OAuthError) -> R) throws(OAuthError) -> R {
+  /// Throws for a URL that is not absolute (nor, when `requireHTTP`, http or https).
+  static func with<R>(
+    _ url: String, host: String?, requireHTTP: Bool = true, _ body: (RequestTarget) throws(OAuthError) -> R
+  ) throws(OAuthError) -> R {
     if host == nil {
       let done: R? = try withUTF8Bytes(url) { bytes throws(OAuthError) in
         guard let fast = fast(bytes) else { return nil }
@@ -29,52 +31,55 @@ struct RequestTarget {
       }
       if let done { return done }
     }
-    var components = try OAuthURLComponents(url, requireHTTP: true)
+    var components = try OAuthURLComponents(url, requireHTTP: requireHTTP)
     if let host { try components.override(hostHeader: host) }
     let query = Array((components.query ?? "").utf8)
-    let encoded = Array(PercentEncoding.encode(OAuthBaseStringURI.make(components)).utf8)
+    let normalized = Array(OAuthBaseStringURI.make(components).utf8)
     return try query.withUnsafeBufferPointer { query throws(OAuthError) in
-      try encoded.withUnsafeBufferPointer { encoded throws(OAuthError) in
-        try body(RequestTarget(query: query, uri: .encoded(encoded)))
+      try normalized.withUnsafeBufferPointer { normalized throws(OAuthError) in
+        try body(RequestTarget(query: query, uri: .normalized(normalized)))
       }
     }
   }
 
-  /// An upper bound of ``writeEncodedURI(into:)``'s length.
-  var encodedURICapacity: Int {
+  /// An upper bound of what ``appendURI(to:encoded:)`` writes.
+  var uriCapacity: Int {
     switch uri {
-    case .encoded(let bytes): return bytes.count
+    case .normalized(let bytes): return 3 * bytes.count
     case .parsed(_, _, let host, _, let path): return 14 + host.count + 8 + 3 * max(path.count, 1)
     }
   }
 
-  /// Writes `enc(base string URI)`: `scheme://host[:port]/path` with `:` and `/` as `%3A` and
-  /// `%2F` and the path's own escapes as `%25XX`. Returns the bytes written.
-  func writeEncodedURI(into out: UnsafeMutablePointer<UInt8>) -> Int {
+  /// Appends the base string URI, `scheme://host[:port]/path`, or with `encoded` its
+  /// encoding for the base string (`:` and `/` as `%3A` and `%2F`, the path's escapes as `%25XX`).
+  func appendURI(to out: inout ByteWriter, encoded: Bool) {
     switch uri {
-    case .encoded(let bytes):
-      out.update(from: bytes.baseAddress!, count: bytes.count)
-      return bytes.count
+    case .normalized(let bytes):
+      if encoded { out.appendEncoded(bytes) } else { out.append(bytes) }
     case .parsed(let bytes, let secure, let host, let port, let path):
-      var position = CanonicalParameters.put(secure ? "https%3A%2F%2F" : "http%3A%2F%2F", out)
-      var index = host.lowerBound
-      while index < host.upperBound {
-        out[position] = Self.lower(bytes[index])
-        position &+= 1
-        index &+= 1
+      switch (secure, encoded) {
+      case (true, true): out.append("https%3A%2F%2F")
+      case (false, true): out.append("http%3A%2F%2F")
+      case (true, false): out.append("https://")
+      case (false, false): out.append("http://")
       }
+      for index in host { out.append(Self.lower(bytes[index])) }
       if port != 0 && port != (secure ? 443 : 80) {
-        position += CanonicalParameters.put("%3A", out + position)
+        if encoded { out.append("%3A") } else { out.append(UInt8(ascii: ":")) }
         var divisor = 10_000
         while divisor > port { divisor /= 10 }
         while divisor > 0 {
-          out[position] = UInt8(ascii: "0") + UInt8(port / divisor % 10)
-          position += 1
+          out.append(UInt8(ascii: "0") + UInt8(port / divisor % 10))
           divisor /= 10
         }
       }
-      if path.isEmpty { return position + CanonicalParameters.put("%2F", out + position) }
-      return position + PercentEncoding.encode(UnsafeBufferPointer(rebasing: bytes[path]), into: out + position)
+      let pathBytes = UnsafeBufferPointer(rebasing: bytes[path])
+      switch (path.isEmpty, encoded) {
+      case (true, true): out.append("%2F")
+      case (true, false): out.append(UInt8(ascii: "/"))
+      case (false, true): out.appendEncoded(pathBytes)
+      case (false, false): out.append(pathBytes)
+      }
     }
   }
 

@@ -3,10 +3,8 @@ import PercentEncoding
 
 /// The signed parameters of one request in their canonical encoded form (RFC 5849 3.4.1.3.2:
 /// decoded, then re-encoded with the strict set), kept as byte ranges of one scratch buffer and
-/// sorted in signing order. This is the byte-level path of ``OAuthSigner`` and
-/// ``OAuthVerifier``; the stage functions (``OAuthParameterCollection``,
-/// ``OAuthParameterNormalization``) compute the same thing on Strings, and the tests hold the
-/// two to the same output.
+/// sorted in signing order: stages 2 and 3 of the engine, for the signer, the verifier and the
+/// public stage fronts (``OAuthParameterCollection``, ``OAuthParameterNormalization``).
 ///
 /// The memory is borrowed from ``withScratch(query:formBody:encodedBytes:extraEntries:_:)``
 /// (on the stack when it is small), so a signature allocates nothing here; the value must not
@@ -80,10 +78,21 @@ struct CanonicalParameters {
   }
 
   /// Adds a pair whose name and value are already canonically encoded.
-  mutating func append(_ parameter: EncodedParameter) {
-    parameter.name.withUnsafeBufferPointer { name in
-      parameter.value.withUnsafeBufferPointer { value in append(name: name, value: value, percents: parameter.percents) }
-    }
+  mutating func append(_ pair: EncodedPair) {
+    append(name: pair.name, value: pair.value, percents: pair.percents)
+  }
+
+  /// Adds a decoded pair, encoding it (room: three bytes per byte, counted by the caller).
+  mutating func append(decoded parameter: OAuthParameter) {
+    var parameter = parameter
+    let start = count
+    let nameEnd = parameter.name.withUTF8 { start + PercentEncoding.encode($0, into: storage + start) }
+    count = parameter.value.withUTF8 { nameEnd + PercentEncoding.encode($0, into: storage + nameEnd) }
+    let pair = EncodedPair(
+      name: UnsafeBufferPointer(start: storage + start, count: nameEnd - start),
+      value: UnsafeBufferPointer(start: storage + nameEnd, count: count - nameEnd))
+    entryStorage[entryCount] = Entry(nameStart: Int32(start), nameEnd: Int32(nameEnd), valueEnd: Int32(count), percents: pair.percents)
+    entryCount += 1
   }
 
   /// Adds every pair of an `application/x-www-form-urlencoded` string (a query or a form
@@ -189,18 +198,28 @@ struct CanonicalParameters {
     }
   }
 
-  /// The pairs, decoded, in signing order, leaving out the protocol parameters (`oauth_*`).
-  func decodedRequestParameters() -> [OAuthParameter] {
+  /// The pairs in their current order (source order before ``sort()``, signing order after),
+  /// decoded; without the protocol parameters (`oauth_*`) unless `includingProtocol`.
+  func decoded(includingProtocol: Bool) -> [OAuthParameter] {
     entries.compactMap { entry in
-      let name = text(Int(entry.nameStart), Int(entry.nameEnd))
-      guard !name.utf8.starts(with: "oauth_".utf8) else { return nil }
-      let value = text(Int(entry.nameEnd), Int(entry.valueEnd))
-      return OAuthParameter(PercentEncoding.decode(name) ?? name, PercentEncoding.decode(value) ?? value)
+      let pair = self.pair(entry)
+      guard includingProtocol || !pair.name.starts(with: "oauth_".utf8) else { return nil }
+      return pair.decoded
     }
   }
 
-  private func text(_ start: Int, _ end: Int) -> String {
-    String(decoding: UnsafeBufferPointer(start: storage + start, count: end - start), as: UTF8.self)
+  /// The pairs in their current order, still encoded.
+  var encoded: [OAuthParameter] {
+    entries.map { entry in
+      let pair = self.pair(entry)
+      return OAuthParameter(String(decoding: pair.name, as: UTF8.self), String(decoding: pair.value, as: UTF8.self))
+    }
+  }
+
+  private func pair(_ entry: Entry) -> EncodedPair {
+    EncodedPair(
+      name: UnsafeBufferPointer(start: storage + Int(entry.nameStart), count: Int(entry.nameEnd - entry.nameStart)),
+      value: UnsafeBufferPointer(start: storage + Int(entry.nameEnd), count: Int(entry.valueEnd - entry.nameEnd)))
   }
 
   /// Sorts by encoded name, then encoded value, comparing bytes.
@@ -225,6 +244,24 @@ struct CanonicalParameters {
     return lengthA - lengthB
   }
 
+  /// The length of the normalized parameters (stage 3): `name=value` joined with `&`.
+  var normalizedLength: Int {
+    var length = 0
+    for entry in entries { length += Int(entry.valueEnd - entry.nameStart) + 1 }
+    return max(0, length + entryCount - 1)
+  }
+
+  /// Appends the normalized parameters (stage 3), for a trace or the public stage.
+  func appendNormalized(to out: inout ByteWriter) {
+    for (position, entry) in entries.enumerated() {
+      if position > 0 { out.append(UInt8(ascii: "&")) }
+      let pair = self.pair(entry)
+      out.append(pair.name)
+      out.append(UInt8(ascii: "="))
+      out.append(pair.value)
+    }
+  }
+
   /// The length of the normalized parameters once encoded again for the base string
   /// (every `%` becomes `%25`, `=` `%3D` and `&` `%26`).
   var baseStringLength: Int {
@@ -235,56 +272,42 @@ struct CanonicalParameters {
     return entryCount == 0 ? 0 : length + 3 * (entryCount - 1)
   }
 
-  /// Writes `enc(normalized parameters)` at `out`; returns the bytes written.
-  func writeBaseString(into out: UnsafeMutablePointer<UInt8>) -> Int {
-    var written = 0
-    let bytes = UnsafePointer(storage)
+  /// Appends `enc(normalized parameters)`, the base string's third part, without writing the
+  /// normalized string first: each pair goes straight to its encoding.
+  func appendBaseString(to out: inout ByteWriter) {
     for position in 0..<entryCount {
       let entry = entryStorage[position]
-      if position > 0 { written += Self.put("%26", out + written) }
+      if position > 0 { out.append("%26") }
+      let pair = self.pair(entry)
       if entry.percents == 0 {
         // Nothing to escape again: name, "%3D", value.
-        let nameCount = Int(entry.nameEnd - entry.nameStart)
-        (out + written).update(from: bytes + Int(entry.nameStart), count: nameCount)
-        written += nameCount
-        written += Self.put("%3D", out + written)
-        let valueCount = Int(entry.valueEnd - entry.nameEnd)
-        (out + written).update(from: bytes + Int(entry.nameEnd), count: valueCount)
-        written += valueCount
+        out.append(pair.name)
+        out.append("%3D")
+        out.append(pair.value)
       } else {
-        written += Self.copyEncodingPercent(bytes, Int(entry.nameStart), Int(entry.nameEnd), out + written)
-        written += Self.put("%3D", out + written)
-        written += Self.copyEncodingPercent(bytes, Int(entry.nameEnd), Int(entry.valueEnd), out + written)
+        Self.appendEncodingPercent(pair.name, to: &out)
+        out.append("%3D")
+        Self.appendEncodingPercent(pair.value, to: &out)
       }
     }
-    return written
   }
 
+  /// Appends canonically encoded bytes as the base string carries them: runs between escapes
+  /// whole, each `%` as `%25`.
   @inline(__always)
-  private static func copyEncodingPercent(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ out: UnsafeMutablePointer<UInt8>) -> Int {
-    // Runs between escapes are copied whole; each `%` is written as `%25`.
-    var written = 0
-    var index = start
-    while index < end {
-      let run = bytes + index
-      let found: UnsafeMutableRawPointer? = memchr(run, 0x25, end - index)  // 0x25: "%"
-      var length = end - index
-      if let found { length = UnsafeRawPointer(found) - UnsafeRawPointer(run) }
-      (out + written).update(from: run, count: length)
-      written += length
+  private static func appendEncodingPercent(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout ByteWriter) {
+    guard let base = bytes.baseAddress else { return }
+    var index = 0
+    while index < bytes.count {
+      let run = base + index
+      let found: UnsafeMutableRawPointer? = memchr(run, 0x25, bytes.count - index)  // 0x25: "%"
+      let length = found.map { UnsafeRawPointer($0) - UnsafeRawPointer(run) } ?? bytes.count - index
+      out.append(UnsafeBufferPointer(start: run, count: length))
       index += length
       if found != nil {
-        PercentEncoding.writeEscape(UInt8(ascii: "%"), to: out + written)
-        written += 3
+        out.append("%25")
         index += 1
       }
     }
-    return written
-  }
-
-  @inline(__always)
-  static func put(_ text: StaticString, _ out: UnsafeMutablePointer<UInt8>) -> Int {
-    out.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
-    return text.utf8CodeUnitCount
   }
 }
