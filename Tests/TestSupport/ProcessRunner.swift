@@ -41,7 +41,7 @@ public enum ProcessRunner {
     for (pipe, isOutput) in [(output, true), (errors, false)] {
       group.enter()
       DispatchQueue.global().async {
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let data = readToEnd(pipe.fileHandleForReading)
         collected.set(data, isOutput: isOutput)
         group.leave()
       }
@@ -75,5 +75,24 @@ public enum ProcessRunner {
     }
     var output: Data { lock.lock(); defer { lock.unlock() }; return _output }
     var errors: Data { lock.lock(); defer { lock.unlock() }; return _errors }
+  }
+}
+
+/// Everything `handle` yields until end of file. Foundation's `readDataToEndOfFile()` stops
+/// the process (a `try!`) when a signal interrupts its read (EINTR, seen under load when child
+/// processes exit); this loop reads again instead.
+func readToEnd(_ handle: FileHandle) -> Data {
+  var data = Data()
+  var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+  let descriptor = handle.fileDescriptor
+  while true {
+    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+    if count > 0 {
+      data.append(contentsOf: buffer[0..<count])
+    } else if count < 0 && errno == EINTR {
+      continue
+    } else {
+      return data
+    }
   }
 }

@@ -20,7 +20,7 @@ protocol CryptoBackend {
   /// Fills `buffer` from the same generator, without an allocation.
   static func fillRandom(_ buffer: UnsafeMutableBufferPointer<UInt8>) throws(OAuthError)
   /// Whether `a` and `b` are equal, in time that depends only on their length.
-  static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool
+  static func constantTimeEquals(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool
 }
 
 /// The backend in use.

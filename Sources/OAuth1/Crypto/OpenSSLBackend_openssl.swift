@@ -24,12 +24,10 @@ enum OpenSSLBackend: CryptoBackend {
     guard buffer.isEmpty || RAND_bytes(buffer.baseAddress, Int32(buffer.count)) == 1 else { throw failure("random generation") }
   }
 
-  static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+  static func constantTimeEquals(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
     guard a.count == b.count else { return false }
     guard !a.isEmpty else { return true }
-    return a.withUnsafeBytes { left in
-      b.withUnsafeBytes { right in CRYPTO_memcmp(left.baseAddress, right.baseAddress, a.count) == 0 }
-    }
+    return CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0
   }
 
   static func md(_ algorithm: OAuthDigestAlgorithm) -> OpaquePointer? {

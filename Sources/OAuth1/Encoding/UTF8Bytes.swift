@@ -16,3 +16,14 @@ func utf8String(_ bytes: [UInt8]) -> String? {
   if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
   return String(validating: bytes, as: UTF8.self)
 }
+
+/// The same for bytes in place.
+func utf8String(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+  var ascii = true
+  for byte in bytes where byte >= 0x80 {
+    ascii = false
+    break
+  }
+  if ascii { return String(decoding: bytes, as: UTF8.self) }
+  return String(validating: bytes, as: UTF8.self)
+}

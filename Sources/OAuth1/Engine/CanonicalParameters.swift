@@ -203,7 +203,7 @@ struct CanonicalParameters {
   func decoded(includingProtocol: Bool) -> [OAuthParameter] {
     entries.compactMap { entry in
       let pair = self.pair(entry)
-      guard includingProtocol || !pair.name.starts(with: "oauth_".utf8) else { return nil }
+      guard includingProtocol || !ProtocolParameters.hasOAuthPrefix(pair.name) else { return nil }
       return pair.decoded
     }
   }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads an `Authorization: OAuth ...` header on its bytes: the one parser behind
 /// ``OAuthAuthorizationHeader/parse(_:)`` (which makes Strings of every field) and the
 /// verifier (which makes Strings of only the values it needs).
@@ -44,9 +46,20 @@ enum AuthorizationHeaderScanner {
       // The quoted-string: found first, unescaped only when it holds a backslash.
       let valueStart = index
       var escaped = false
-      while index < count, bytes[index] != UInt8(ascii: "\"") {
-        if bytes[index] == UInt8(ascii: "\\") { escaped = true; index += 1 }
-        index += 1
+      // The closing quote, found with memchr; a backslash before it means quoted-pairs, which
+      // are walked byte by byte (a `\"` does not close the string).
+      if let quote = memchr(bytes.baseAddress! + index, 0x22, count - index) {  // 0x22: `"`
+        let end = UnsafeRawPointer(quote) - UnsafeRawPointer(bytes.baseAddress!)
+        escaped = memchr(bytes.baseAddress! + index, 0x5C, end - index) != nil  // 0x5C: `\`
+        if !escaped { index = end }
+      } else {
+        index = count
+      }
+      if escaped {
+        while index < count, bytes[index] != UInt8(ascii: "\"") {
+          if bytes[index] == UInt8(ascii: "\\") { index += 1 }
+          index += 1
+        }
       }
       guard index < count else {
         throw .malformedAuthorizationHeader(reason: "the value of \"\(text(name))\" has no closing quote")

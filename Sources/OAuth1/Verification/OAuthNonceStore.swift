@@ -24,9 +24,9 @@ public final class InMemoryNonceStore: OAuthNonceStore, @unchecked Sendable {
   public let capacity: Int
   private let clock: any OAuthClock
   private let lock = NSLock()
-  private var seen: Set<String> = []
+  private var seen: Set<Key> = []
   /// Insertion order, for expiry and eviction: (expiry, key).
-  private var queue: [(expiry: Int64, key: String)] = []
+  private var queue: [(expiry: Int64, key: Key)] = []
   private var head = 0
   private var evicted = 0
 
@@ -37,14 +37,7 @@ public final class InMemoryNonceStore: OAuthNonceStore, @unchecked Sendable {
   }
 
   public func insert(nonce: String, timestamp: Int64, consumerKey: String, token: String?) async -> Bool {
-    // Length-prefixed parts, so that no two different tuples give the same key.
-    var key = ""
-    key.reserveCapacity(consumerKey.utf8.count + (token?.utf8.count ?? 0) + nonce.utf8.count + 40)
-    for part in [consumerKey, token ?? "", String(timestamp), nonce] {
-      key += String(part.utf8.count)
-      key += ":"
-      key += part
-    }
+    let key = Key(nonce: nonce, timestamp: timestamp, consumerKey: consumerKey, token: token)
     let now = clock.secondsSince1970()
     return lock.withLock {
       expire(now: now)
@@ -78,6 +71,28 @@ public final class InMemoryNonceStore: OAuthNonceStore, @unchecked Sendable {
     if head > 1024 && head * 2 > queue.count {
       queue.removeFirst(head)
       head = 0
+    }
+  }
+
+  /// One (consumer, token, timestamp, nonce), as length-prefixed bytes in one array (so no two
+  /// different tuples give the same key), hashed as bytes.
+  private struct Key: Hashable {
+    private let bytes: [UInt8]
+
+    init(nonce: String, timestamp: Int64, consumerKey: String, token: String?) {
+      let parts = [consumerKey.utf8, (token ?? "").utf8, nonce.utf8]
+      var bytes: [UInt8] = []
+      bytes.reserveCapacity(parts.reduce(8) { $0 + $1.count + 4 })
+      for part in parts {
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: part.count).littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: part)
+      }
+      withUnsafeBytes(of: timestamp.littleEndian) { bytes.append(contentsOf: $0) }
+      self.bytes = bytes
+    }
+
+    func hash(into hasher: inout Hasher) {
+      bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
   }
 }

@@ -54,6 +54,8 @@ public struct OAuthVerifier: Sendable {
   public let credentials: any OAuthCredentialLookup
   public let nonceStore: any OAuthNonceStore
   public let options: Options
+  /// HMAC keys prepared once per (consumer, token).
+  private let preparedKeys = PreparedKeyCache()
 
   public init(credentials: any OAuthCredentialLookup, nonceStore: (any OAuthNonceStore)? = nil, options: Options = Options()) {
     self.credentials = credentials
@@ -129,8 +131,8 @@ public struct OAuthVerifier: Sendable {
       }
     }
 
-    let computation = try Self.baseString(request: request, located: located)
-    try checkSignature(signature, method: method, baseString: computation.baseString, consumer: consumer, tokenSecret: tokenSecret)
+    let key = try verificationKey(method, consumerKey: consumerKey, consumer: consumer, token: token, tokenSecret: tokenSecret)
+    let computation = try Self.checkSignature(signature, with: key, request: request, located: located)
     if let bodyHash = oauth[.bodyHash] { try Self.checkBodyHash(bodyHash, body: request.body) }
 
     if let nonce = oauth[.nonce], let timestamp {
@@ -152,8 +154,9 @@ public struct OAuthVerifier: Sendable {
     let length = OAuthBase64.decode(value)?.count
     let algorithm = OAuthDigestAlgorithm.allCases.first { $0.byteCount == length }
     let body = body.map { [UInt8]($0) } ?? []
-    guard let algorithm, let expected = try? OAuthBodyHash.compute(body: body, algorithm: algorithm),
-          Crypto.constantTimeEquals(Array(expected.utf8), Array(value.utf8)) else {
+    var value = value
+    guard let algorithm, var expected = try? OAuthBodyHash.compute(body: body, algorithm: algorithm),
+          expected.withUTF8({ expected in value.withUTF8 { Crypto.constantTimeEquals(expected, $0) } }) else {
       throw OAuthVerificationError(
         .signatureInvalid,
         advice: "oauth_body_hash does not match the body received (\(body.count) bytes): the body changed after it was hashed, or was hashed with another digest",
@@ -166,15 +169,18 @@ public struct OAuthVerifier: Sendable {
     return OAuthVerificationError(.parameterAbsent, advice: "the request lacks \(names.joined(separator: ", "))", parameters: names)
   }
 
-  /// The base string and the request's own parameters, through the same byte-level builder
-  /// as ``OAuthSigner``.
-  private static func baseString(request: OAuthRequest, located: ProtocolParameters) throws(OAuthVerificationError) -> (baseString: String, parameters: [OAuthParameter]) {
+  /// Computes the base string through the signing engine's stages 2 to 5 and checks the
+  /// signature against it; returns the base string and the request's own parameters.
+  private static func checkSignature(
+    _ signature: String, with key: VerificationKey, request: OAuthRequest, located: ProtocolParameters
+  ) throws(OAuthVerificationError) -> (baseString: String, parameters: [OAuthParameter]) {
+    let outcome: (accepted: Bool, baseString: String, parameters: [OAuthParameter])
     do {
-      return try RequestTarget.with(request.url, host: request.host) { target throws(OAuthError) in
+      outcome = try RequestTarget.with(request.url, host: request.host) { target throws(OAuthError) in
         try request.withFormBody { form throws(OAuthError) in
           try located.withSignedPairs { pairs throws(OAuthError) in
             try SigningEngine.withBaseString(method: request.method, target: target, form: form, protocolParameters: pairs) { baseString, parameters in
-              (String(decoding: baseString, as: UTF8.self), parameters.decoded(includingProtocol: false))
+              (key.accepts(signature, for: baseString), String(decoding: baseString, as: UTF8.self), parameters.decoded(includingProtocol: false))
             }
           }
         }
@@ -182,36 +188,30 @@ public struct OAuthVerifier: Sendable {
     } catch {
       throw OAuthVerificationError(.parameterRejected, advice: "the request cannot be verified: \(error)")
     }
+    guard outcome.accepted else {
+      throw OAuthVerificationError(
+        .signatureInvalid, advice: "the signature does not match the request; compare the sender's signature base string with the verifier's",
+        signatureBaseString: outcome.baseString)
+    }
+    return (outcome.baseString, outcome.parameters)
   }
 
-  private func checkSignature(_ signature: String, method: OAuthSignatureMethod, baseString: String, consumer: OAuthConsumer, tokenSecret: String?) throws(OAuthVerificationError) {
-    // Made only when it is thrown: the base string as text is for the failure report.
-    var invalid: OAuthVerificationError {
-      OAuthVerificationError(
-        .signatureInvalid, advice: "the signature does not match the request; compare the sender's signature base string with the verifier's",
-        signatureBaseString: baseString)
-    }
-    var sharedKey: String {
-      get throws(OAuthVerificationError) {
-        guard let secret = consumer.secret else {
-          throw OAuthVerificationError(.signatureMethodRejected, advice: "this consumer has no shared secret, so \(method.rawValue) cannot be verified")
-        }
-        return OAuthSigningKey.make(consumerSecret: secret, tokenSecret: tokenSecret)
-      }
-    }
-    switch method.kind {
-    case .rsa(let digest):
+  /// The key that checks `method`'s signatures for these credentials: for HMAC, the prepared
+  /// key cached per (consumer, token).
+  private func verificationKey(
+    _ method: OAuthSignatureMethod, consumerKey: String, consumer: OAuthConsumer, token: String?, tokenSecret: String?
+  ) throws(OAuthVerificationError) -> VerificationKey {
+    if case .rsa(let digest) = method.kind {
       guard let key = consumer.rsaPublicKey else {
         throw OAuthVerificationError(.signatureMethodRejected, advice: "this consumer has no RSA public key, so \(method.rawValue) cannot be verified")
       }
-      guard let bytes = OAuthBase64.decode(signature),
-            (try? key.isValidSignature(bytes, for: Array(baseString.utf8), digest: digest)) == true else { throw invalid }
-    case .plaintext:
-      guard Crypto.constantTimeEquals(Array(try sharedKey.utf8), Array(signature.utf8)) else { throw invalid }
-    case .hmac(let digest):
-      let expected = PreparedHMACKey(digest, key: try sharedKey.utf8).mac(baseString.utf8)
-      guard Crypto.constantTimeEquals(expected, OAuthBase64.decode(signature) ?? []) else { throw invalid }
+      return .rsa(key, digest)
     }
+    guard let secret = consumer.secret else {
+      throw OAuthVerificationError(.signatureMethodRejected, advice: "this consumer has no shared secret, so \(method.rawValue) cannot be verified")
+    }
+    guard case .hmac(let digest) = method.kind else { return .plaintext(OAuthSigningKey.make(consumerSecret: secret, tokenSecret: tokenSecret)) }
+    return .hmac(preparedKeys.key(digest, consumerKey: consumerKey, consumerSecret: secret, token: token, tokenSecret: tokenSecret))
   }
 }
 

@@ -11,9 +11,11 @@ struct ProtocolParameters {
   var values = Values()
   /// The header's realm.
   var realm: String?
-  /// The header's signed parameters (all but `oauth_signature`), canonically encoded in one
-  /// buffer: query and form body ones are collected with the rest of their source.
+  /// The header's signed parameters (all but `oauth_signature`), canonically encoded in the
+  /// first `signedCount` bytes of one buffer: query and form body ones are collected with the
+  /// rest of their source.
   var signedBytes: [UInt8] = []
+  var signedCount = 0
   /// Per parameter: name start, name end (= value start), value end, `%` count.
   var signedEntries: [Int32] = []
 
@@ -22,9 +24,17 @@ struct ProtocolParameters {
   /// The `oauth_*` values of one request, in fixed slots (no hashing, no searching).
   struct Values {
     private var bodyHash, callback, consumerKey, nonce, signature, signatureMethod, timestamp, token, verifier, version: String?
-    /// Every `oauth_*` name seen, in order, with repeats: for the error reports.
-    private(set) var names: [String] = []
+    /// The known names seen (a bit per name), and the other `oauth_*` names: for the checks
+    /// and the error reports, without a String per name.
+    private var seen: UInt16 = 0
+    private var otherNames: [String] = []
     private(set) var duplicates: [String] = []
+
+    /// Every `oauth_*` name seen, once each.
+    var names: [String] {
+      Name.allCases.filter { seen & (1 << $0.rawValue) != 0 }.map(\.text) + otherNames
+    }
+    var isEmpty: Bool { seen == 0 && otherNames.isEmpty }
 
     subscript(name: Name) -> String? {
       get {
@@ -57,10 +67,17 @@ struct ProtocolParameters {
       }
     }
 
-    mutating func add(name: String, known: Name?, value: String) {
-      if names.contains(name) { duplicates.append(name) }
-      names.append(name)
-      if let known { self[known] = value }
+    mutating func add(_ name: Name, value: String) {
+      let bit: UInt16 = 1 << name.rawValue
+      if seen & bit != 0 { duplicates.append(name.text) }
+      seen |= bit
+      self[name] = value
+    }
+
+    /// An `oauth_*` name this verifier does not know: signed, and checked for repeats.
+    mutating func add(other name: String) {
+      if otherNames.contains(name) { duplicates.append(name) }
+      otherNames.append(name)
     }
   }
 
@@ -70,7 +87,7 @@ struct ProtocolParameters {
     do {
       if let authorization, isOAuthScheme(authorization) {
         try located.readHeader(authorization)
-        if !located.values.names.isEmpty { sources.append(.authorizationHeader) }
+        if !located.values.isEmpty { sources.append(.authorizationHeader) }
       }
       try withUTF8Bytes(request.url) { url throws(OAuthError) in
         // Only the query is needed here; the URL itself is checked when the base string is built.
@@ -102,7 +119,8 @@ struct ProtocolParameters {
   /// Lends `body` the header's signed parameters as pairs pointing into ``signedBytes``.
   func withSignedPairs<R>(_ body: (UnsafeBufferPointer<EncodedPair>) throws(OAuthError) -> R) throws(OAuthError) -> R {
     let outcome: Result<R, OAuthError> = signedBytes.withUnsafeBufferPointer { bytes in
-      withUnsafeTemporaryAllocation(of: EncodedPair.self, capacity: max(signedEntries.count / 4, 1)) { pairs in
+      let bytes = UnsafeBufferPointer(rebasing: bytes[..<signedCount])
+      return withUnsafeTemporaryAllocation(of: EncodedPair.self, capacity: max(signedEntries.count / 4, 1)) { pairs in
         let entries = signedEntries
         for index in stride(from: 0, to: entries.count, by: 4) {
           let nameStart = Int(entries[index]), nameEnd = Int(entries[index + 1]), valueEnd = Int(entries[index + 2])
@@ -123,26 +141,29 @@ struct ProtocolParameters {
         guard bytes.count <= CanonicalParameters.maximumRawBytes else {
           throw .requestTooLarge(bytes: bytes.count, limit: CanonicalParameters.maximumRawBytes)
         }
-        signedBytes.reserveCapacity(3 * bytes.count)
+        // Encoding at most triples a byte: the buffer never grows.
+        signedBytes = [UInt8](repeating: 0, count: 3 * bytes.count)
         signedEntries.reserveCapacity(40)
         try AuthorizationHeaderScanner.scan(bytes) { rawName, rawValue throws(OAuthError) in
           if rawName.count == 5, memcmp(rawName.baseAddress!, "realm", 5) == 0 {
             realm = String(decoding: rawValue, as: UTF8.self)
             return
           }
-          let nameBytes = PercentEncoding.decodeBytes(rawName)
-          let valueBytes = PercentEncoding.decodeBytes(rawValue)
-          guard let name = utf8String(nameBytes), let value = utf8String(valueBytes) else {
-            throw .invalidParameterEncoding(source: .authorizationHeader, parameter: String(decoding: rawName, as: UTF8.self))
+          try Self.withDecoded(rawName) { name throws(OAuthError) in
+            // Compared on bytes: as Characters, "_" and a combining mark after it are one.
+            guard Self.hasOAuthPrefix(name) else {
+              foreign.append(String(decoding: name, as: UTF8.self))
+              return
+            }
+            try Self.withDecoded(rawValue) { value throws(OAuthError) in
+              guard let valueText = utf8String(value), let nameText = utf8String(name) else {
+                throw .invalidParameterEncoding(source: .authorizationHeader, parameter: String(decoding: rawName, as: UTF8.self))
+              }
+              let known = Name(name)
+              if let known { values.add(known, value: valueText) } else { values.add(other: nameText) }
+              if known != .signature { appendSigned(name, value) }
+            }
           }
-          // Compared on bytes: as Characters, "_" and a combining mark after it are one.
-          guard nameBytes.starts(with: "oauth_".utf8) else {
-            foreign.append(name)
-            return
-          }
-          let known = nameBytes.withUnsafeBufferPointer { Name($0) }
-          values.add(name: name, known: known, value: value)
-          if known != .signature { appendSigned(nameBytes, valueBytes) }
         }
       }
     } catch {
@@ -153,56 +174,52 @@ struct ProtocolParameters {
     }
   }
 
+  /// Lends `body` the bytes of `raw` with `%XX` decoded: `raw` itself when it has no escape.
+  private static func withDecoded<R>(
+    _ raw: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool = false, _ body: (UnsafeBufferPointer<UInt8>) throws(OAuthError) -> R
+  ) throws(OAuthError) -> R {
+    let escaped = raw.contains { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }
+    guard escaped else { return try body(raw) }
+    let decoded = PercentEncoding.decodeBytes(raw, plusAsSpace: plusAsSpace)
+    let outcome: Result<R, OAuthError> = decoded.withUnsafeBufferPointer { bytes in Result { () throws(OAuthError) in try body(bytes) } }
+    return try outcome.get()
+  }
+
+  /// Whether decoded bytes begin with `oauth_`.
+  static func hasOAuthPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    bytes.count >= 6 && memcmp(bytes.baseAddress!, "oauth_", 6) == 0
+  }
+
   /// Keeps a header parameter, strictly encoded, for the base string.
-  private mutating func appendSigned(_ name: [UInt8], _ value: [UInt8]) {
-    let start = signedBytes.count
-    var percents: Int32 = 0
-    var nameEnd = start
-    // Written in place: at most three bytes per byte.
-    let room = 3 * (name.count + value.count)
-    signedBytes.append(contentsOf: repeatElement(0, count: room))
-    let end = signedBytes.withUnsafeMutableBufferPointer { buffer in
-      var position = start
-      func encode(_ bytes: [UInt8]) {
-        let written = bytes.withUnsafeBufferPointer { PercentEncoding.encode($0, into: buffer.baseAddress! + position) }
-        percents += Int32((written - bytes.count) / 2)
-        position += written
-      }
-      encode(name)
-      nameEnd = position
-      encode(value)
-      return position
+  private mutating func appendSigned(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) {
+    let start = signedCount
+    let (nameEnd, end) = signedBytes.withUnsafeMutableBufferPointer { buffer in
+      let out = buffer.baseAddress!
+      let nameEnd = start + PercentEncoding.encode(name, into: out + start)
+      return (nameEnd, nameEnd + PercentEncoding.encode(value, into: out + nameEnd))
     }
-    signedBytes.removeLast(start + room - end)
+    signedCount = end
     signedEntries.append(Int32(start))
     signedEntries.append(Int32(nameEnd))
     signedEntries.append(Int32(end))
-    signedEntries.append(percents)
+    signedEntries.append(Int32((end - start - name.count - value.count) / 2))
   }
 
   /// Reads the `oauth_*` pairs of a query or form body; `true` when there was one.
   private mutating func readForm(_ raw: UnsafeBufferPointer<UInt8>, _ source: OAuthParameterSource) throws(OAuthError) -> Bool {
     var found = false
-    var segmentStart = 0
-    while segmentStart < raw.count {
-      var segmentEnd = segmentStart
-      while segmentEnd < raw.count, raw[segmentEnd] != UInt8(ascii: "&") { segmentEnd += 1 }
-      defer { segmentStart = segmentEnd + 1 }
-      if segmentEnd == segmentStart { continue }
-      let segment = raw[segmentStart..<segmentEnd]
-      var equals = segmentStart
-      while equals < segmentEnd, raw[equals] != UInt8(ascii: "=") { equals += 1 }
-      let rawName = UnsafeBufferPointer(rebasing: segment[..<equals])
+    for (rawName, rawValue) in PercentEncoding.formPairs(raw) {
+      let rawName = UnsafeBufferPointer(rebasing: rawName), rawValue = UnsafeBufferPointer(rebasing: rawValue)
       // Most pairs are not protocol parameters: a name without escapes is checked on its bytes.
-      if !rawName.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }), !rawName.starts(with: "oauth_".utf8) { continue }
-      let nameBytes = PercentEncoding.decodeBytes(rawName, plusAsSpace: true)
-      guard nameBytes.starts(with: "oauth_".utf8), let name = utf8String(nameBytes) else { continue }
-      let rawValue = equals < segment.endIndex ? UnsafeBufferPointer(rebasing: segment[(equals + 1)...]) : UnsafeBufferPointer(start: nil, count: 0)
-      guard let value = utf8String(PercentEncoding.decodeBytes(rawValue, plusAsSpace: true)) else {
-        throw .invalidParameterEncoding(source: source, parameter: name)
+      if !rawName.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }), !Self.hasOAuthPrefix(rawName) { continue }
+      try Self.withDecoded(rawName, plusAsSpace: true) { name throws(OAuthError) in
+        guard Self.hasOAuthPrefix(name), let nameText = utf8String(name) else { return }
+        try Self.withDecoded(rawValue, plusAsSpace: true) { value throws(OAuthError) in
+          guard let valueText = utf8String(value) else { throw .invalidParameterEncoding(source: source, parameter: nameText) }
+          if let known = Name(name) { values.add(known, value: valueText) } else { values.add(other: nameText) }
+          found = true
+        }
       }
-      values.add(name: name, known: nameBytes.withUnsafeBufferPointer { Name($0) }, value: value)
-      found = true
     }
     return found
   }

@@ -1,0 +1,70 @@
+import Foundation
+
+/// What a verifier checks a signature with: the same prepared HMAC key a signer signs with,
+/// the signing key itself (PLAINTEXT), or the consumer's RSA public key.
+enum VerificationKey {
+  case hmac(PreparedHMACKey)
+  case plaintext(String)
+  case rsa(RSAPublicKey, OAuthDigestAlgorithm)
+
+  /// Whether `signature` (decoded, as received) is the signature of `baseString`, compared in
+  /// constant time.
+  func accepts(_ signature: String, for baseString: UnsafeBufferPointer<UInt8>) -> Bool {
+    var signature = signature
+    switch self {
+    case .hmac(let prepared):
+      // Our MAC in canonical base64 against the received text: no decoding of the input.
+      return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SignatureKey.hmacRoom) { scratch in
+        let out = scratch.baseAddress!
+        prepared.sign(baseString, into: out)
+        let count = Base64.encode(UnsafeBufferPointer(start: out, count: prepared.length), .standard, into: out + prepared.length)
+        return signature.withUTF8 { Crypto.constantTimeEquals(UnsafeBufferPointer(start: out + prepared.length, count: count), $0) }
+      }
+    case .plaintext(let signingKey):
+      var signingKey = signingKey
+      return signingKey.withUTF8 { key in signature.withUTF8 { Crypto.constantTimeEquals(key, $0) } }
+    case .rsa(let publicKey, let digest):
+      guard let bytes = OAuthBase64.decode(signature) else { return false }
+      return (try? publicKey.isValidSignature(bytes, for: baseString, digest: digest)) == true
+    }
+  }
+}
+
+/// Prepared HMAC keys by (consumer, token), so that a verifier hashes a key's pad states once
+/// and not on every request. An entry is used only while the secrets it was made from are
+/// still the ones the credential lookup returns (a rotated secret makes a new entry). Bounded:
+/// past `capacity` entries the cache starts again empty. Safe to use from many tasks at once.
+final class PreparedKeyCache: @unchecked Sendable {
+  private struct Entry {
+    let consumerSecret: String
+    let tokenSecret: String?
+    let key: PreparedHMACKey
+  }
+  private struct Name: Hashable {
+    let digest: OAuthDigestAlgorithm
+    let consumerKey: String
+    let token: String?
+  }
+
+  private let lock = NSLock()
+  private var entries: [Name: Entry] = [:]
+  let capacity: Int
+
+  init(capacity: Int = 4096) {
+    self.capacity = capacity
+  }
+
+  /// The prepared key for these credentials and digest, made on first use.
+  func key(_ digest: OAuthDigestAlgorithm, consumerKey: String, consumerSecret: String, token: String?, tokenSecret: String?) -> PreparedHMACKey {
+    let name = Name(digest: digest, consumerKey: consumerKey, token: token)
+    if let entry = lock.withLock({ entries[name] }), entry.consumerSecret == consumerSecret, entry.tokenSecret == tokenSecret {
+      return entry.key
+    }
+    let key = PreparedHMACKey(digest, key: OAuthSigningKey.make(consumerSecret: consumerSecret, tokenSecret: tokenSecret).utf8)
+    lock.withLock {
+      if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+      entries[name] = Entry(consumerSecret: consumerSecret, tokenSecret: tokenSecret, key: key)
+    }
+    return key
+  }
+}
