@@ -9,6 +9,39 @@ import Testing
 /// The README's "Sign a request" sample, compiled and run, so the README stays true.
 @Suite("README samples")
 struct ReadmeSampleTests {
+  @Test func signARequestWithASigner() async throws {
+    let (consumerKey, consumerSecret, accessToken, accessTokenSecret) = ("app-key", "app-secret", "user-token", "user-secret")
+    let signer = try OAuthSigner(
+      consumer: Credentials(key: consumerKey, secret: consumerSecret),
+      token: Credentials(key: accessToken, secret: accessTokenSecret))
+
+    var request = URLRequest(url: URL(string: "https://api.x.com/2/users/me")!)
+    try signer.sign(&request)
+
+    let header = try #require(request.value(forHTTPHeaderField: "Authorization"))
+    #expect(header.hasPrefix("OAuth oauth_consumer_key=\"app-key\", oauth_nonce=\""))
+    let verifier = OAuthVerifier(credentials: InMemoryCredentialLookup(
+      consumers: [consumerKey: OAuthConsumer(secret: consumerSecret)], tokens: [accessToken: accessTokenSecret]))
+    let verified = try await verifier.verify(try OAuthRequest(request), authorization: header)
+    #expect(verified.token == accessToken)
+  }
+
+  @Test func configurations() throws {
+    let consumer = Credentials(key: "k", secret: "s"), token = Credentials(key: "t", secret: "u")
+    let pemText = try SignatureTests.publishedRSAKey()
+    let netsuite = try OAuthSigner(consumer: consumer, token: token,
+                                   configuration: .init(signatureMethod: .hmacSHA256, realm: "123456_SB1"))
+    let mastercard = try OAuthSigner(consumer: consumer,
+                                     configuration: .init(signatureMethod: .rsaSHA256, privateKey: try RSAPrivateKey(pem: pemText), bodyHash: .sha256))
+    let get = OAuthRequest(method: "GET", url: "https://123456-sb1.suitetalk.api.netsuite.com/services/rest/record/v1/customer")
+    #expect(try netsuite.authorizationHeader(for: get).hasPrefix("OAuth realm=\"123456_SB1\", "))
+    let post = OAuthRequest(method: "POST", url: "https://sandbox.api.mastercard.com/x", body: Data(), contentType: "application/json")
+    let parameters = try mastercard.signedProtocolParameters(for: post)
+    // SHA-256 of the empty body, as Mastercard documents.
+    #expect(parameters.contains(OAuthParameter("oauth_body_hash", "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=")))
+    #expect(parameters.contains(OAuthParameter("oauth_signature_method", "RSA-SHA256")))
+  }
+
   @Test func signARequest() throws {
     var urlRequest = URLRequest(url: URL(string: "https://api.x.com/1.1/statuses/update.json?include_entities=true")!)
 
@@ -23,6 +56,7 @@ struct ReadmeSampleTests {
       options: .init(nonce: "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", timestamp: 1318622958))  // fixed, to compare
 
     urlRequest.setValue(generator.authorizationHeader, forHTTPHeaderField: "Authorization")
+    #expect(generator.signatureBaseString.hasPrefix("POST&https%3A%2F%2Fapi.x.com%2F1.1%2Fstatuses%2Fupdate.json&include_entities%3Dtrue%26oauth_consumer_key%3D"))
     #expect(generator.signature == "Ls93hJiZbQ3akF3HF3x1Bz8/zU4=")  // the current X docs' value
     #expect(urlRequest.value(forHTTPHeaderField: "Authorization")?.contains("Ls93hJiZbQ3akF3HF3x1Bz8%2FzU4%3D") == true)
   }

@@ -80,11 +80,16 @@ struct EncodedPair {
   var percents: Int32
 
   init(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-    self.name = name
-    self.value = value
     var percents: Int32 = 0
     for byte in name where byte == UInt8(ascii: "%") { percents &+= 1 }
     for byte in value where byte == UInt8(ascii: "%") { percents &+= 1 }
+    self.init(name: name, value: value, percents: percents)
+  }
+
+  /// A pair whose `%` count the caller knows (it wrote the value).
+  init(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, percents: Int32) {
+    self.name = name
+    self.value = value
     self.percents = percents
   }
 

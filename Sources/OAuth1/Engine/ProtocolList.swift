@@ -36,16 +36,17 @@ struct ProtocolList {
       if var bodyHash { try list.appendValue(.bodyHash) { out in bodyHash.withUTF8 { out.append($0) } } }
       list.append(constants.callback)
       list.append(constants.consumerKey)
-      try list.appendValue(.nonce) { out throws(OAuthError) in
+      try list.appendValue(.nonce, percents: nonce == nil ? 0 : nil) { out throws(OAuthError) in
         if var nonce {
           nonce.withUTF8 { out.appendEncoded($0) }
         } else {
+          // URL-safe base64: nothing to encode.
           try out.appendInPlace(room: OAuthNonce.length) { place throws(OAuthError) in try OAuthNonce.write(into: place) }
         }
       }
       list.signatureIndex = list.count
       list.append(constants.signatureMethod)
-      try list.appendValue(.timestamp) { out throws(OAuthError) in try Self.appendDigits(timestamp, to: &out) }
+      try list.appendValue(.timestamp, percents: 0) { out throws(OAuthError) in try Self.appendDigits(timestamp, to: &out) }
       list.append(constants.token)
       list.append(constants.verifier)
       list.append(constants.version)
@@ -65,11 +66,15 @@ struct ProtocolList {
     count += 1
   }
 
-  /// Lists `name` with the value `write` appends to this request's scratch.
-  private mutating func appendValue(_ name: ProtocolParameterName, _ write: (inout ByteWriter) throws(OAuthError) -> Void) throws(OAuthError) {
+  /// Lists `name` with the value `write` appends to this request's scratch; its `%` are
+  /// counted unless `percents` says how many there are.
+  private mutating func appendValue(
+    _ name: ProtocolParameterName, percents: Int32? = nil, _ write: (inout ByteWriter) throws(OAuthError) -> Void
+  ) throws(OAuthError) {
     let start = values.count
     try write(&values)
-    append(EncodedPair(name: name.utf8, value: UnsafeBufferPointer(rebasing: values.written[start...])))
+    let value = UnsafeBufferPointer(rebasing: values.written[start...])
+    append(percents.map { EncodedPair(name: name.utf8, value: value, percents: $0) } ?? EncodedPair(name: name.utf8, value: value))
   }
 
   /// Lists `oauth_signature`, which `write` appends encoded, in its place in name order.
@@ -82,7 +87,8 @@ struct ProtocolList {
       slots[index] = slots[index - 1]
       index -= 1
     }
-    slots[signatureIndex] = EncodedPair(name: ProtocolParameterName.signature.utf8, value: UnsafeBufferPointer(rebasing: values.written[start...]))
+    // Never part of a base string, so its `%` need no count.
+    slots[signatureIndex] = EncodedPair(name: ProtocolParameterName.signature.utf8, value: UnsafeBufferPointer(rebasing: values.written[start...]), percents: 0)
     count += 1
   }
 
