@@ -116,19 +116,34 @@ public enum PercentEncoding {
 
   // MARK: - Forms
 
-  /// Splits form text (a query, or an `application/x-www-form-urlencoded` body) into its raw
-  /// `name=value` pairs, in order, decoding nothing: the one form splitter of the package, whose
-  /// callers decode as they must. `&` separates pairs, empty segments are skipped, and a segment
-  /// without `=` is a name with an empty value.
+  /// Calls `body` with each raw `name=value` pair of form text (a query, or an
+  /// `application/x-www-form-urlencoded` body), in order, decoding nothing: the one form splitter
+  /// of the package (the signer, the verifier, token answers, the sandbox), whose callers decode
+  /// as they must. `&` separates pairs, empty segments are skipped, and a segment without `=` is
+  /// a name with an empty value. Allocates nothing.
   ///
   /// ```swift
-  /// PercentEncoding.formPairs(Array("a=1&&b".utf8)).count  // 2: ("a", "1"), ("b", "")
+  /// Array("a=1&&b".utf8).withUnsafeBufferPointer { form in
+  ///   PercentEncoding.forEachFormPair(in: form) { name, value in print(name.count, value.count) }  // 1 1, then 1 0
+  /// }
   /// ```
   @inlinable
-  public static func formPairs<Bytes: Collection<UInt8>>(_ form: Bytes) -> [(name: Bytes.SubSequence, value: Bytes.SubSequence)] {
-    form.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).map { segment in
-      guard let equals = segment.firstIndex(of: UInt8(ascii: "=")) else { return (segment, segment[segment.endIndex...]) }
-      return (segment[..<equals], segment[segment.index(after: equals)...])
+  public static func forEachFormPair<E: Error>(
+    in form: UnsafeBufferPointer<UInt8>, _ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) throws(E) -> Void
+  ) throws(E) {
+    guard let base = form.baseAddress else { return }
+    let total = form.count
+    var start = 0
+    while start < total {
+      var end = start
+      while end < total && base[end] != UInt8(ascii: "&") { end &+= 1 }
+      if end > start {
+        var equals = start
+        while equals < end && base[equals] != UInt8(ascii: "=") { equals &+= 1 }
+        let valueStart = equals < end ? equals &+ 1 : end
+        try body(UnsafeBufferPointer(start: base + start, count: equals - start), UnsafeBufferPointer(start: base + valueStart, count: end - valueStart))
+      }
+      start = end &+ 1
     }
   }
 
@@ -139,10 +154,14 @@ public enum PercentEncoding {
   /// PercentEncoding.decodeForm("oauth_token=a%2Bb&note=x+y")  // [("oauth_token", "a+b"), ("note", "x y")]
   /// ```
   public static func decodeForm(_ text: some StringProtocol) -> [(name: String, value: String)] {
-    func decoded(_ raw: ArraySlice<UInt8>) -> String {
+    func decoded(_ raw: UnsafeBufferPointer<UInt8>) -> String {
       String(validating: decodeBytes(raw, plusAsSpace: true), as: UTF8.self) ?? String(decoding: raw, as: UTF8.self)
     }
-    return formPairs(Array(text.utf8)).map { (decoded($0.name), decoded($0.value)) }
+    var pairs: [(name: String, value: String)] = []
+    Array(text.utf8).withUnsafeBufferPointer { form in
+      forEachFormPair(in: form) { name, value in pairs.append((decoded(name), decoded(value))) }
+    }
+    return pairs
   }
 
   // MARK: - Writing into memory the caller owns

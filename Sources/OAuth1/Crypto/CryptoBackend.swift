@@ -13,6 +13,14 @@ protocol CryptoBackend {
   /// RSASSA-PKCS1-v1_5 over `digest`.
   static func sign(_ message: some Collection<UInt8>, digest: OAuthDigestAlgorithm, with key: RSAKey) throws(OAuthError) -> [UInt8]
   static func isValidSignature(_ signature: [UInt8], for message: some Collection<UInt8>, digest: OAuthDigestAlgorithm, with key: RSAKey) throws(OAuthError) -> Bool
+  /// The backend's prepared HMAC key (behind ``PreparedHMACKey``), immutable and safe to share.
+  associatedtype HMACKey: Sendable
+  /// Hashes the pad states of `key` for `digest` once.
+  static func prepareHMAC(_ digest: OAuthDigestAlgorithm, key: UnsafeBufferPointer<UInt8>) -> HMACKey
+  /// Writes the MAC of `message` to `out`, which holds at least the digest's length.
+  static func mac(_ message: UnsafeBufferPointer<UInt8>, with key: HMACKey, into out: UnsafeMutablePointer<UInt8>)
+  /// Overwrites key material in a way the optimizer does not remove.
+  static func wipe(_ buffer: UnsafeMutableBufferPointer<UInt8>)
   /// The digest of `data`.
   static func digest(_ algorithm: OAuthDigestAlgorithm, data: some Collection<UInt8>) throws(OAuthError) -> [UInt8]
   /// `count` bytes from a cryptographically secure generator.

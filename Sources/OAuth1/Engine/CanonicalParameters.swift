@@ -98,43 +98,34 @@ struct CanonicalParameters {
   /// Adds every pair of an `application/x-www-form-urlencoded` string (a query or a form
   /// body), decoding `+` and `%XX` and re-encoding strictly; `oauth_signature` is skipped.
   mutating func appendForm(_ raw: UnsafeBufferPointer<UInt8>, source: OAuthParameterSource) throws(OAuthError) {
-    guard let input = raw.baseAddress else { return }
-    var index = 0
-    let total = raw.count
-    while index < total {
-      var end = index
-      while end < total && input[end] != UInt8(ascii: "&") { end += 1 }
-      if end > index {
-        var equals = index
-        while equals < end && input[equals] != UInt8(ascii: "=") { equals += 1 }
-        let start = count
-        var percents: Int32 = 0
-        guard canonicalize(input, from: index, to: equals, percents: &percents) else {
-          count = start
-          throw .invalidParameterEncoding(source: source, parameter: String(decoding: UnsafeBufferPointer(rebasing: raw[index..<equals]), as: UTF8.self))
-        }
-        let nameEnd = count
-        guard canonicalize(input, from: equals < end ? equals + 1 : end, to: end, percents: &percents) else {
-          let encodedName = String(decoding: UnsafeBufferPointer(start: storage + start, count: nameEnd - start), as: UTF8.self)
-          count = start
-          throw .invalidParameterEncoding(source: source, parameter: PercentEncoding.decode(encodedName) ?? encodedName)
-        }
-        if nameEnd - start == 15, memcmp(storage + start, Self.signatureName.utf8Start, 15) == 0 {
-          count = start
-        } else {
-          entryStorage[entryCount] = Entry(nameStart: Int32(start), nameEnd: Int32(nameEnd), valueEnd: Int32(count), percents: percents)
-          entryCount += 1
-        }
+    try PercentEncoding.forEachFormPair(in: raw) { name, value throws(OAuthError) in
+      let start = count
+      var percents: Int32 = 0
+      guard canonicalize(name, percents: &percents) else {
+        count = start
+        throw .invalidParameterEncoding(source: source, parameter: String(decoding: name, as: UTF8.self))
       }
-      index = end + 1
+      let nameEnd = count
+      guard canonicalize(value, percents: &percents) else {
+        let encodedName = String(decoding: UnsafeBufferPointer(start: storage + start, count: nameEnd - start), as: UTF8.self)
+        count = start
+        throw .invalidParameterEncoding(source: source, parameter: PercentEncoding.decode(encodedName) ?? encodedName)
+      }
+      if nameEnd - start == 15, memcmp(storage + start, Self.signatureName.utf8Start, 15) == 0 {
+        count = start
+      } else {
+        entryStorage[entryCount] = Entry(nameStart: Int32(start), nameEnd: Int32(nameEnd), valueEnd: Int32(count), percents: percents)
+        entryCount += 1
+      }
     }
   }
 
   private static let signatureName: StaticString = "oauth_signature"
 
-  /// Decodes `input[from..<to]` and appends its strict encoding; `false` when the decoded bytes
-  /// are not UTF-8.
-  private mutating func canonicalize(_ input: UnsafePointer<UInt8>, from: Int, to: Int, percents: inout Int32) -> Bool {
+  /// Decodes `raw` and appends its strict encoding; `false` when the decoded bytes are not UTF-8.
+  private mutating func canonicalize(_ raw: UnsafeBufferPointer<UInt8>, percents: inout Int32) -> Bool {
+    guard let input = raw.baseAddress else { return true }
+    let from = 0, to = raw.count
     let start = count
     let out = storage
     var position = count  // a local: no exclusivity check per byte

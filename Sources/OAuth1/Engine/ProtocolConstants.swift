@@ -18,35 +18,28 @@ final class ProtocolConstants: @unchecked Sendable {
   private let storage: UnsafeMutablePointer<UInt8>
 
   init(consumer: Credentials, token: Credentials?, configuration: OAuthSigner.Configuration) {
-    let values: [(ProtocolParameterName, String?)] = [
-      (.callback, configuration.callback),
-      (.consumerKey, consumer.key),
-      (.signatureMethod, configuration.signatureMethod.rawValue),
-      // Token credentials with an empty key sign with their secret but send no oauth_token.
-      (.token, token.flatMap { $0.key.isEmpty ? nil : $0.key }),
-      (.verifier, configuration.verifier),
-      (.version, configuration.includeVersion ? "1.0" : nil),
-    ]
-    let capacity = values.reduce(0) { $0 + 3 * ($1.1?.utf8.count ?? 0) }
-    storage = .allocate(capacity: max(capacity, 1))
+    // Token credentials with an empty key sign with their secret but send no oauth_token.
+    let tokenKey = token.flatMap { $0.key.isEmpty ? nil : $0.key }
+    let version: String? = configuration.includeVersion ? "1.0" : nil
+    let method = configuration.signatureMethod.rawValue
+    var capacity = 3 * (consumer.key.utf8.count + method.utf8.count + (version?.utf8.count ?? 0))
+    capacity += 3 * ((tokenKey?.utf8.count ?? 0) + (configuration.callback?.utf8.count ?? 0) + (configuration.verifier?.utf8.count ?? 0))
+    let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity, 1))
     var out = ByteWriter(storage, capacity: capacity)
-    var pairs: [EncodedPair?] = []
-    for (name, value) in values {
-      guard var value else {
-        pairs.append(nil)
-        continue
-      }
+    func encoded(_ name: ProtocolParameterName, _ value: String?) -> EncodedPair? {
+      guard var value else { return nil }
       let start = out.count
       value.withUTF8 { out.appendEncoded($0) }
-      pairs.append(EncodedPair(name: name.utf8, value: UnsafeBufferPointer(start: storage + start, count: out.count - start)))
+      return EncodedPair(name: name.utf8, value: UnsafeBufferPointer(rebasing: out.written[start...]))
     }
-    callback = pairs[0]
-    consumerKey = pairs[1]!
-    signatureMethod = pairs[2]!
-    self.token = pairs[3]
-    verifier = pairs[4]
-    version = pairs[5]
+    callback = encoded(.callback, configuration.callback)
+    consumerKey = encoded(.consumerKey, consumer.key)!
+    signatureMethod = encoded(.signatureMethod, method)!
+    self.token = encoded(.token, tokenKey)
+    verifier = encoded(.verifier, configuration.verifier)
+    self.version = encoded(.version, version)
     quotedRealm = configuration.realm.map(OAuthAuthorizationHeader.quote)
+    self.storage = storage
   }
 
   deinit { storage.deallocate() }

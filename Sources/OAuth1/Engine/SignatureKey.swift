@@ -17,13 +17,30 @@ enum SignatureKey: Sendable {
   init(_ method: OAuthSignatureMethod, signingKey: String, privateKey: RSAPrivateKey?) throws(OAuthError) {
     switch method.kind {
     case .hmac(let digest):
-      self = .hmac(PreparedHMACKey(digest, key: signingKey.utf8))
+      self = .hmac(PreparedHMACKey(digest, key: signingKey))
     case .plaintext:
       self = .plaintext(signingKey)
     case .rsa(let digest):
       guard let privateKey else { throw .missingPrivateKey(method) }
       self = .rsa(privateKey, digest)
     }
+  }
+
+  /// Prepares `method` for these credentials: for HMAC, the signing key is written into scratch
+  /// memory (no String) and its pad states hashed.
+  init(_ method: OAuthSignatureMethod, consumerSecret: String, tokenSecret: String?, privateKey: RSAPrivateKey?) throws(OAuthError) {
+    guard case .hmac(let digest) = method.kind else {
+      try self.init(method, signingKey: OAuthSigningKey.make(consumerSecret: consumerSecret, tokenSecret: tokenSecret), privateKey: privateKey)
+      return
+    }
+    var consumerSecret = consumerSecret, tokenSecret = tokenSecret ?? ""
+    let room = 3 * (consumerSecret.utf8.count + tokenSecret.utf8.count) + 1
+    self = .hmac(withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { buffer in
+      var key = ByteWriter(buffer.baseAddress!, capacity: room)
+      OAuthSigningKey.write(&consumerSecret, &tokenSecret, to: &key)
+      defer { Crypto.wipe(buffer) }  // the key does not outlive this call
+      return PreparedHMACKey(digest, key: key.written)
+    })
   }
 
   /// Room for the largest HMAC digest (SHA-512) and its base64, percent-encoded or not.

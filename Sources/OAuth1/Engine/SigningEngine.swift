@@ -25,8 +25,7 @@ struct SigningEngine: Sendable {
   init(consumer: Credentials, token: Credentials?, configuration: OAuthSigner.Configuration) throws(OAuthError) {
     self.configuration = configuration
     key = try SignatureKey(
-      configuration.signatureMethod, signingKey: OAuthSigningKey.make(consumerSecret: consumer.secret, tokenSecret: token?.secret),
-      privateKey: configuration.privateKey)
+      configuration.signatureMethod, consumerSecret: consumer.secret, tokenSecret: token?.secret, privateKey: configuration.privateKey)
     constants = ProtocolConstants(consumer: consumer, token: token, configuration: configuration)
   }
 

@@ -1,5 +1,3 @@
-import PercentEncoding
-
 /// The HMAC and PLAINTEXT signing key (RFC 5849, section 3.4.2):
 /// `enc(consumer secret)&enc(token secret)`.
 ///
@@ -13,6 +11,17 @@ import PercentEncoding
 /// ```
 public enum OAuthSigningKey {
   public static func make(consumerSecret: String, tokenSecret: String?) -> String {
-    PercentEncoding.encode(consumerSecret) + "&" + PercentEncoding.encode(tokenSecret ?? "")
+    var consumerSecret = consumerSecret, tokenSecret = tokenSecret ?? ""
+    return ByteWriter.string(capacity: 3 * (consumerSecret.utf8.count + tokenSecret.utf8.count) + 1) {
+      write(&consumerSecret, &tokenSecret, to: &$0)
+    }
+  }
+
+  /// The engine's routine: `enc(consumer secret)&enc(token secret)` appended to `out`, which
+  /// has room for three bytes per byte of the secrets, plus one.
+  static func write(_ consumerSecret: inout String, _ tokenSecret: inout String, to out: inout ByteWriter) {
+    consumerSecret.withUTF8 { out.appendEncoded($0) }
+    out.append(UInt8(ascii: "&"))
+    tokenSecret.withUTF8 { out.appendEncoded($0) }
   }
 }

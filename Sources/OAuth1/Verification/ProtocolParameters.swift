@@ -208,10 +208,9 @@ struct ProtocolParameters {
   /// Reads the `oauth_*` pairs of a query or form body; `true` when there was one.
   private mutating func readForm(_ raw: UnsafeBufferPointer<UInt8>, _ source: OAuthParameterSource) throws(OAuthError) -> Bool {
     var found = false
-    for (rawName, rawValue) in PercentEncoding.formPairs(raw) {
-      let rawName = UnsafeBufferPointer(rebasing: rawName), rawValue = UnsafeBufferPointer(rebasing: rawValue)
+    try PercentEncoding.forEachFormPair(in: raw) { rawName, rawValue throws(OAuthError) in
       // Most pairs are not protocol parameters: a name without escapes is checked on its bytes.
-      if !rawName.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }), !Self.hasOAuthPrefix(rawName) { continue }
+      if !rawName.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }), !Self.hasOAuthPrefix(rawName) { return }
       try Self.withDecoded(rawName, plusAsSpace: true) { name throws(OAuthError) in
         guard Self.hasOAuthPrefix(name), let nameText = utf8String(name) else { return }
         try Self.withDecoded(rawValue, plusAsSpace: true) { value throws(OAuthError) in

@@ -60,7 +60,7 @@ final class PreparedKeyCache: @unchecked Sendable {
     if let entry = lock.withLock({ entries[name] }), entry.consumerSecret == consumerSecret, entry.tokenSecret == tokenSecret {
       return entry.key
     }
-    let key = PreparedHMACKey(digest, key: OAuthSigningKey.make(consumerSecret: consumerSecret, tokenSecret: tokenSecret).utf8)
+    let key = PreparedHMACKey(digest, key: OAuthSigningKey.make(consumerSecret: consumerSecret, tokenSecret: tokenSecret))
     lock.withLock {
       if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
       entries[name] = Entry(consumerSecret: consumerSecret, tokenSecret: tokenSecret, key: key)
