@@ -212,7 +212,10 @@ public enum PercentEncoding {
     return table.utf8Start[Int(byte)] == UInt8(ascii: "1")
   }
 
-  static func hexValue(_ byte: UInt8) -> UInt8? {
+  /// The value of a hex digit of either case, or `nil`: the one `%XX` reader of the package
+  /// (``decodeBytes(_:plusAsSpace:)`` and the signer's canonical re-encoding).
+  @inlinable @inline(__always)
+  public static func hexValue(_ byte: UInt8) -> UInt8? {
     switch byte {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
     case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10

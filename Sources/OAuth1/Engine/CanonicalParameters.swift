@@ -147,7 +147,7 @@ struct CanonicalParameters {
         byte = UInt8(ascii: " ")
         kind = Self.escape
       } else if kind == Self.percent {
-        if index &+ 2 < to, let high = Self.hexValue(input[index &+ 1]), let low = Self.hexValue(input[index &+ 2]) {
+        if index &+ 2 < to, let high = PercentEncoding.hexValue(input[index &+ 1]), let low = PercentEncoding.hexValue(input[index &+ 2]) {
           byte = high << 4 | low
           index &+= 2
           kind = classes[Int(byte)] == Self.copy ? Self.copy : Self.escape
@@ -177,16 +177,6 @@ struct CanonicalParameters {
   private static let copy = UInt8(ascii: "0"), escape = UInt8(ascii: "1"), plus = UInt8(ascii: "2"), percent = UInt8(ascii: "3")
   private static var byteClasses: StaticString {
     "1111111111111111111111111111111111111311111210010000000000111111100000000000000000000000000111101000000000000000000000000001110111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111"
-  }
-
-  @inline(__always)
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-    default: return nil
-    }
   }
 
   /// The pairs in their current order (source order before ``sort()``, signing order after),
