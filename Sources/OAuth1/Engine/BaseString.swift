@@ -6,15 +6,16 @@ import PercentEncoding
 /// from the request (``RequestTarget``) and the sorted pairs (``CanonicalParameters``);
 /// ``OAuthSignatureBaseString`` writes them from its strings, through the same routine.
 enum BaseString {
-  /// Lends `body` the base string of a request: its method, its target and its sorted
-  /// parameters. The bytes live in scratch memory for the duration of the call.
+  /// Lends `body` the base string of a request: its method, its target, and its sorted
+  /// parameters with the (sorted) protocol parameters merged in. The bytes live in scratch
+  /// memory for the duration of the call.
   static func with<R>(
-    method: String, target: RequestTarget, parameters: CanonicalParameters,
+    method: String, target: RequestTarget, parameters: CanonicalParameters, protocolPairs: UnsafeBufferPointer<EncodedPair>,
     _ body: (UnsafeBufferPointer<UInt8>) throws(OAuthError) -> R
   ) throws(OAuthError) -> R {
     try with(
-      method: method, room: target.uriCapacity + parameters.baseStringLength,
-      uri: { target.appendURI(to: &$0, encoded: true) }, parameters: { parameters.appendBaseString(to: &$0) }, body)
+      method: method, room: target.uriCapacity + parameters.baseStringLength(merging: protocolPairs),
+      uri: { target.appendURI(to: &$0, encoded: true) }, parameters: { parameters.appendBaseString(to: &$0, merging: protocolPairs) }, body)
   }
 
   /// The same from the two strings the public stages produce.

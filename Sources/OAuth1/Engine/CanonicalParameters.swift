@@ -197,10 +197,53 @@ struct CanonicalParameters {
     }
   }
 
+  @inline(__always)
   private func pair(_ entry: Entry) -> EncodedPair {
     EncodedPair(
       name: UnsafeBufferPointer(start: storage + Int(entry.nameStart), count: Int(entry.nameEnd - entry.nameStart)),
-      value: UnsafeBufferPointer(start: storage + Int(entry.nameEnd), count: Int(entry.valueEnd - entry.nameEnd)))
+      value: UnsafeBufferPointer(start: storage + Int(entry.nameEnd), count: Int(entry.valueEnd - entry.nameEnd)),
+      percents: entry.percents)
+  }
+
+  /// Calls `body` with every pair in signing order: these pairs, sorted, merged with
+  /// `protocolPairs`, which are sorted too (a signer's protocol parameters are listed in name
+  /// order), so the protocol parameters are slotted in where they sort without being copied
+  /// or sorted again.
+  @inline(__always)
+  func forEachInSigningOrder(merging protocolPairs: UnsafeBufferPointer<EncodedPair>, _ body: (EncodedPair) -> Void) {
+    var index = 0, protocolIndex = 0
+    while index < entryCount {
+      let next = pair(entryStorage[index])
+      while protocolIndex < protocolPairs.count, Self.precedes(protocolPairs[protocolIndex], next) {
+        body(protocolPairs[protocolIndex])
+        protocolIndex += 1
+      }
+      body(next)
+      index += 1
+    }
+    while protocolIndex < protocolPairs.count {
+      body(protocolPairs[protocolIndex])
+      protocolIndex += 1
+    }
+  }
+
+  /// Signing order: encoded name, then encoded value, comparing bytes.
+  @inline(__always)
+  static func precedes(_ lhs: EncodedPair, _ rhs: EncodedPair) -> Bool {
+    let order = compare(lhs.name, rhs.name)
+    return order != 0 ? order < 0 : compare(lhs.value, rhs.value) < 0
+  }
+
+  @inline(__always)
+  private static func compare(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Int {
+    // Names mostly differ in their first byte: no call for those.
+    if !lhs.isEmpty, !rhs.isEmpty, lhs[0] != rhs[0] { return Int(lhs[0]) - Int(rhs[0]) }
+    let common = min(lhs.count, rhs.count)
+    if common > 0 {
+      let order = memcmp(lhs.baseAddress!, rhs.baseAddress!, common)
+      if order != 0 { return Int(order) }
+    }
+    return lhs.count - rhs.count
   }
 
   /// Sorts by encoded name, then encoded value, comparing bytes.
@@ -225,42 +268,47 @@ struct CanonicalParameters {
     return lengthA - lengthB
   }
 
-  /// The length of the normalized parameters (stage 3): `name=value` joined with `&`.
-  var normalizedLength: Int {
+  /// The length of the normalized parameters (stage 3), `name=value` joined with `&`, with
+  /// `protocolPairs` merged in.
+  func normalizedLength(merging protocolPairs: UnsafeBufferPointer<EncodedPair> = .init(start: nil, count: 0)) -> Int {
+    // Order does not change a length: no merge needed.
     var length = 0
-    for entry in entries { length += Int(entry.valueEnd - entry.nameStart) + 1 }
-    return max(0, length + entryCount - 1)
+    for entry in entries { length += Int(entry.valueEnd - entry.nameStart) + 2 }  // "=" and "&"
+    for pair in protocolPairs { length += pair.name.count + pair.value.count + 2 }
+    return max(0, length - 1)
   }
 
-  /// Appends the normalized parameters (stage 3), for a trace or the public stage.
-  func appendNormalized(to out: inout ByteWriter) {
-    for (position, entry) in entries.enumerated() {
-      if position > 0 { out.append(UInt8(ascii: "&")) }
-      let pair = self.pair(entry)
+  /// Appends the normalized parameters (stage 3), with `protocolPairs` merged in.
+  func appendNormalized(to out: inout ByteWriter, merging protocolPairs: UnsafeBufferPointer<EncodedPair> = .init(start: nil, count: 0)) {
+    var first = true
+    forEachInSigningOrder(merging: protocolPairs) { pair in
+      if !first { out.append(UInt8(ascii: "&")) }
+      first = false
       out.append(pair.name)
       out.append(UInt8(ascii: "="))
       out.append(pair.value)
     }
   }
 
-  /// The length of the normalized parameters once encoded again for the base string
-  /// (every `%` becomes `%25`, `=` `%3D` and `&` `%26`).
-  var baseStringLength: Int {
+  /// The length of the normalized parameters once encoded again for the base string (every
+  /// `%` becomes `%25`, `=` `%3D` and `&` `%26`), with `protocolPairs` merged in.
+  func baseStringLength(merging protocolPairs: UnsafeBufferPointer<EncodedPair>) -> Int {
+    // Order does not change a length: no merge needed.
     var length = 0
-    for entry in entries {
-      length += Int(entry.valueEnd - entry.nameStart) + 2 * Int(entry.percents) + 3
-    }
-    return entryCount == 0 ? 0 : length + 3 * (entryCount - 1)
+    for entry in entries { length += Int(entry.valueEnd - entry.nameStart) + 2 * Int(entry.percents) + 6 }
+    for pair in protocolPairs { length += pair.name.count + pair.value.count + 2 * Int(pair.percents) + 6 }
+    return max(0, length - 3)
   }
 
-  /// Appends `enc(normalized parameters)`, the base string's third part, without writing the
-  /// normalized string first: each pair goes straight to its encoding.
-  func appendBaseString(to out: inout ByteWriter) {
-    for position in 0..<entryCount {
-      let entry = entryStorage[position]
-      if position > 0 { out.append("%26") }
-      let pair = self.pair(entry)
-      if entry.percents == 0 {
+  /// Appends `enc(normalized parameters)`, the base string's third part, with `protocolPairs`
+  /// merged in, without writing the normalized string first: each pair goes straight to its
+  /// encoding.
+  func appendBaseString(to out: inout ByteWriter, merging protocolPairs: UnsafeBufferPointer<EncodedPair>) {
+    var first = true
+    forEachInSigningOrder(merging: protocolPairs) { pair in
+      if !first { out.append("%26") }
+      first = false
+      if pair.percents == 0 {
         // Nothing to escape again: name, "%3D", value.
         out.append(pair.name)
         out.append("%3D")

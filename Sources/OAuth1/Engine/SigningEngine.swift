@@ -9,8 +9,9 @@ import PercentEncoding
 /// 1. the request's target and form body are read in place (``RequestTarget``);
 /// 2. the per-request protocol values (nonce, timestamp, body hash) are written to scratch
 ///    memory and listed, with the signer's constants, in name order (``ProtocolList``);
-/// 3. query, form body and protocol pairs are collected, canonically encoded, and sorted
-///    (``CanonicalParameters``);
+/// 3. query and form body pairs are collected, canonically encoded and sorted
+///    (``CanonicalParameters``), and the protocol pairs, already in order, are merged in where
+///    they sort as the base string is written;
 /// 4. the base string is written once (``BaseString``), signed (``SignatureKey``) and base64'd
 ///    into the scratch, and slotted into the list as `oauth_signature`;
 /// 5. the caller reads the result (the header is written once, in
@@ -77,26 +78,22 @@ struct SigningEngine: Sendable {
     }
   }
 
-  /// Stages 2 to 5, shared by the signer and the verifier: collects the query, the form body
-  /// and the signed protocol parameters, sorts them, and lends `body` the base string and the
-  /// sorted parameters.
+  /// Stages 2 to 5, shared by the signer and the verifier: collects and sorts the query and
+  /// form body, merges in the protocol parameters (which must be sorted, as ``ProtocolList``
+  /// lists them), and lends `body` the base string and the request's own sorted parameters.
   static func withBaseString<R>(
     method: String, target: RequestTarget, form: UnsafeBufferPointer<UInt8>?, protocolParameters: UnsafeBufferPointer<EncodedPair>,
     trace: SigningTrace? = nil, _ body: (UnsafeBufferPointer<UInt8>, CanonicalParameters) throws(OAuthError) -> R
   ) throws(OAuthError) -> R {
-    let protocolBytes = protocolParameters.reduce(0) { $0 + $1.name.count + $1.value.count }
-    return try CanonicalParameters.withScratch(
-      query: target.query, formBody: form, encodedBytes: protocolBytes, extraEntries: protocolParameters.count
-    ) { parameters throws(OAuthError) in
+    try CanonicalParameters.withScratch(query: target.query, formBody: form, encodedBytes: 0, extraEntries: 0) { parameters throws(OAuthError) in
       try parameters.appendForm(target.query, source: .query)
       if let form { try parameters.appendForm(form, source: .formBody) }
-      for pair in protocolParameters { parameters.append(pair) }
       trace?.recordCollection(parameters, protocolParameters: protocolParameters)
       parameters.sort()
-      trace?.recordNormalization(parameters, target: target)
+      trace?.recordNormalization(parameters, merging: protocolParameters, target: target)
       let sorted = parameters
-      return try BaseString.with(method: method, target: target, parameters: sorted) { baseString throws(OAuthError) in
-        try body(baseString, sorted)
+      return try BaseString.with(method: method, target: target, parameters: sorted, protocolPairs: protocolParameters) {
+        baseString throws(OAuthError) in try body(baseString, sorted)
       }
     }
   }

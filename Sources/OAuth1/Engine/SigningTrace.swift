@@ -20,12 +20,14 @@ final class SigningTrace {
   private(set) var authorizationHeader = ""
 
   func recordCollection(_ collected: CanonicalParameters, protocolParameters: UnsafeBufferPointer<EncodedPair>) {
-    parameters = collected.decoded(includingProtocol: true)
     self.protocolParameters = protocolParameters.map(\.decoded)
+    parameters = collected.decoded(includingProtocol: true) + self.protocolParameters
   }
 
-  func recordNormalization(_ sorted: CanonicalParameters, target: RequestTarget) {
-    normalizedParameters = ByteWriter.string(capacity: sorted.normalizedLength) { sorted.appendNormalized(to: &$0) }
+  func recordNormalization(_ sorted: CanonicalParameters, merging protocolPairs: UnsafeBufferPointer<EncodedPair>, target: RequestTarget) {
+    normalizedParameters = ByteWriter.string(capacity: sorted.normalizedLength(merging: protocolPairs)) {
+      sorted.appendNormalized(to: &$0, merging: protocolPairs)
+    }
     baseStringURI = ByteWriter.string(capacity: target.uriCapacity) { target.appendURI(to: &$0, encoded: false) }
   }
 

@@ -116,7 +116,8 @@ struct ProtocolParameters {
     return located
   }
 
-  /// Lends `body` the header's signed parameters as pairs pointing into ``signedBytes``.
+  /// Lends `body` the header's signed parameters, in signing order, as pairs pointing into
+  /// ``signedBytes``.
   func withSignedPairs<R>(_ body: (UnsafeBufferPointer<EncodedPair>) throws(OAuthError) -> R) throws(OAuthError) -> R {
     let outcome: Result<R, OAuthError> = signedBytes.withUnsafeBufferPointer { bytes in
       let bytes = UnsafeBufferPointer(rebasing: bytes[..<signedCount])
@@ -127,7 +128,10 @@ struct ProtocolParameters {
           pairs[index / 4] = EncodedPair(
             name: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]), value: UnsafeBufferPointer(rebasing: bytes[nameEnd..<valueEnd]))
         }
-        return Result { () throws(OAuthError) in try body(UnsafeBufferPointer(rebasing: pairs[..<(entries.count / 4)])) }
+        // In signing order, as the engine merges them (most senders already send them so).
+        var sorted = UnsafeMutableBufferPointer(rebasing: pairs[..<(entries.count / 4)])
+        sorted.sort(by: CanonicalParameters.precedes)
+        return Result { () throws(OAuthError) in try body(UnsafeBufferPointer(sorted)) }
       }
     }
     return try outcome.get()
