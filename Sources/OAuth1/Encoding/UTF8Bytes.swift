@@ -12,12 +12,6 @@ func withUTF8Bytes<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) throw
 /// `bytes` as a String if they are valid UTF-8, else `nil`. ASCII, the usual case, is
 /// recognized without the standard library's generic validation (which looks up type
 /// metadata on every call).
-func utf8String(_ bytes: [UInt8]) -> String? {
-  if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
-  return String(validating: bytes, as: UTF8.self)
-}
-
-/// The same for bytes in place.
 func utf8String(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
   var ascii = true
   for byte in bytes where byte >= 0x80 {

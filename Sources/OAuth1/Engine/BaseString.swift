@@ -14,8 +14,8 @@ enum BaseString {
     _ body: (UnsafeBufferPointer<UInt8>) throws(OAuthError) -> R
   ) throws(OAuthError) -> R {
     try with(
-      method: method, room: target.uriCapacity + parameters.baseStringLength(merging: protocolPairs),
-      uri: { target.appendURI(to: &$0, encoded: true) }, parameters: { parameters.appendBaseString(to: &$0, merging: protocolPairs) }, body)
+      method: method, room: target.uriCapacity + parameters.length(merging: protocolPairs, forBaseString: true),
+      uri: { target.appendURI(to: &$0, encoded: true) }, parameters: { parameters.append(to: &$0, merging: protocolPairs, forBaseString: true) }, body)
   }
 
   /// The same from the two strings the public stages produce.

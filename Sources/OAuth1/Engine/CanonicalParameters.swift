@@ -67,21 +67,6 @@ struct CanonicalParameters {
   /// The entries in their current order.
   var entries: UnsafeBufferPointer<Entry> { UnsafeBufferPointer(start: entryStorage, count: entryCount) }
 
-  /// Adds a pair whose name and value are already canonically encoded.
-  mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, percents: Int32) {
-    let start = count
-    if let base = name.baseAddress { (storage + start).update(from: base, count: name.count) }
-    if let base = value.baseAddress { (storage + start + name.count).update(from: base, count: value.count) }
-    count = start + name.count + value.count
-    entryStorage[entryCount] = Entry(nameStart: Int32(start), nameEnd: Int32(start + name.count), valueEnd: Int32(count), percents: percents)
-    entryCount += 1
-  }
-
-  /// Adds a pair whose name and value are already canonically encoded.
-  mutating func append(_ pair: EncodedPair) {
-    append(name: pair.name, value: pair.value, percents: pair.percents)
-  }
-
   /// Adds a decoded pair, encoding it (room: three bytes per byte, counted by the caller).
   mutating func append(decoded parameter: OAuthParameter) {
     var parameter = parameter
@@ -268,46 +253,32 @@ struct CanonicalParameters {
     return lengthA - lengthB
   }
 
-  /// The length of the normalized parameters (stage 3), `name=value` joined with `&`, with
-  /// `protocolPairs` merged in.
-  func normalizedLength(merging protocolPairs: UnsafeBufferPointer<EncodedPair> = .init(start: nil, count: 0)) -> Int {
-    // Order does not change a length: no merge needed.
+  /// The length of what ``append(to:merging:forBaseString:)`` writes. Order does not change a
+  /// length, so nothing is merged.
+  func length(merging protocolPairs: UnsafeBufferPointer<EncodedPair> = .init(start: nil, count: 0), forBaseString: Bool) -> Int {
+    // Per pair: "=" and "&" (normalized), or "%3D" and "%26" and two more bytes per "%" (base string).
+    let separators = forBaseString ? 6 : 2, perPercent = forBaseString ? 2 : 0
     var length = 0
-    for entry in entries { length += Int(entry.valueEnd - entry.nameStart) + 2 }  // "=" and "&"
-    for pair in protocolPairs { length += pair.name.count + pair.value.count + 2 }
-    return max(0, length - 1)
+    for entry in entries { length += Int(entry.valueEnd - entry.nameStart) + separators + perPercent * Int(entry.percents) }
+    for pair in protocolPairs { length += pair.name.count + pair.value.count + separators + perPercent * Int(pair.percents) }
+    return max(0, length - separators / 2)
   }
 
-  /// Appends the normalized parameters (stage 3), with `protocolPairs` merged in.
-  func appendNormalized(to out: inout ByteWriter, merging protocolPairs: UnsafeBufferPointer<EncodedPair> = .init(start: nil, count: 0)) {
+  /// Appends the normalized parameters (stage 3), `name=value` joined with `&`, with
+  /// `protocolPairs` merged in; or, `forBaseString`, their encoding as the base string's third
+  /// part (`%` as `%25`, `=` as `%3D`, `&` as `%26`), written straight from the pairs without
+  /// the normalized string in between.
+  func append(to out: inout ByteWriter, merging protocolPairs: UnsafeBufferPointer<EncodedPair> = .init(start: nil, count: 0), forBaseString: Bool) {
     var first = true
     forEachInSigningOrder(merging: protocolPairs) { pair in
-      if !first { out.append(UInt8(ascii: "&")) }
+      if !first { forBaseString ? out.append("%26") : out.append(UInt8(ascii: "&")) }
       first = false
-      out.append(pair.name)
-      out.append(UInt8(ascii: "="))
-      out.append(pair.value)
-    }
-  }
-
-  /// The length of the normalized parameters once encoded again for the base string (every
-  /// `%` becomes `%25`, `=` `%3D` and `&` `%26`), with `protocolPairs` merged in.
-  func baseStringLength(merging protocolPairs: UnsafeBufferPointer<EncodedPair>) -> Int {
-    // Order does not change a length: no merge needed.
-    var length = 0
-    for entry in entries { length += Int(entry.valueEnd - entry.nameStart) + 2 * Int(entry.percents) + 6 }
-    for pair in protocolPairs { length += pair.name.count + pair.value.count + 2 * Int(pair.percents) + 6 }
-    return max(0, length - 3)
-  }
-
-  /// Appends `enc(normalized parameters)`, the base string's third part, with `protocolPairs`
-  /// merged in, without writing the normalized string first: each pair goes straight to its
-  /// encoding.
-  func appendBaseString(to out: inout ByteWriter, merging protocolPairs: UnsafeBufferPointer<EncodedPair>) {
-    var first = true
-    forEachInSigningOrder(merging: protocolPairs) { pair in
-      if !first { out.append("%26") }
-      first = false
+      guard forBaseString else {
+        out.append(pair.name)
+        out.append(UInt8(ascii: "="))
+        out.append(pair.value)
+        return
+      }
       if pair.percents == 0 {
         // Nothing to escape again: name, "%3D", value.
         out.append(pair.name)

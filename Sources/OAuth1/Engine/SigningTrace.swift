@@ -25,8 +25,8 @@ final class SigningTrace {
   }
 
   func recordNormalization(_ sorted: CanonicalParameters, merging protocolPairs: UnsafeBufferPointer<EncodedPair>, target: RequestTarget) {
-    normalizedParameters = ByteWriter.string(capacity: sorted.normalizedLength(merging: protocolPairs)) {
-      sorted.appendNormalized(to: &$0, merging: protocolPairs)
+    normalizedParameters = ByteWriter.string(capacity: sorted.length(merging: protocolPairs, forBaseString: false)) {
+      sorted.append(to: &$0, merging: protocolPairs, forBaseString: false)
     }
     baseStringURI = ByteWriter.string(capacity: target.uriCapacity) { target.appendURI(to: &$0, encoded: false) }
   }

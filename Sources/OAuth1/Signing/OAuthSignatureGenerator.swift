@@ -72,14 +72,6 @@ public struct OAuthSignatureGenerator: Sendable {
       self.bodyHash = bodyHash
     }
 
-    /// `configuration`, with this signature's nonce and timestamp.
-    public init(_ configuration: OAuthSigner.Configuration, nonce: String? = nil, timestamp: Int64? = nil) {
-      self.init(
-        signatureMethod: configuration.signatureMethod, privateKey: configuration.privateKey, nonce: nonce, timestamp: timestamp,
-        clock: configuration.clock, realm: configuration.realm, callback: configuration.callback, verifier: configuration.verifier,
-        includeVersion: configuration.includeVersion, bodyHash: configuration.bodyHash)
-    }
-
     /// What a signer with these options is configured with (the nonce and timestamp are per call).
     public var configuration: OAuthSigner.Configuration {
       OAuthSigner.Configuration(

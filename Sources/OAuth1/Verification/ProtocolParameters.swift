@@ -21,9 +21,9 @@ struct ProtocolParameters {
 
   typealias Name = ProtocolParameterName
 
-  /// The `oauth_*` values of one request, in fixed slots (no hashing, no searching).
+  /// The `oauth_*` values of one request, a slot per known name (no hashing, no searching).
   struct Values {
-    private var bodyHash, callback, consumerKey, nonce, signature, signatureMethod, timestamp, token, verifier, version: String?
+    private var slots = [String?](repeating: nil, count: Name.allCases.count)
     /// The known names seen (a bit per name), and the other `oauth_*` names: for the checks
     /// and the error reports, without a String per name.
     private var seen: UInt16 = 0
@@ -36,42 +36,13 @@ struct ProtocolParameters {
     }
     var isEmpty: Bool { seen == 0 && otherNames.isEmpty }
 
-    subscript(name: Name) -> String? {
-      get {
-        switch name {
-        case .bodyHash: bodyHash
-        case .callback: callback
-        case .consumerKey: consumerKey
-        case .nonce: nonce
-        case .signature: signature
-        case .signatureMethod: signatureMethod
-        case .timestamp: timestamp
-        case .token: token
-        case .verifier: verifier
-        case .version: version
-        }
-      }
-      set {
-        switch name {
-        case .bodyHash: bodyHash = newValue
-        case .callback: callback = newValue
-        case .consumerKey: consumerKey = newValue
-        case .nonce: nonce = newValue
-        case .signature: signature = newValue
-        case .signatureMethod: signatureMethod = newValue
-        case .timestamp: timestamp = newValue
-        case .token: token = newValue
-        case .verifier: verifier = newValue
-        case .version: version = newValue
-        }
-      }
-    }
+    subscript(name: Name) -> String? { slots[name.rawValue] }
 
     mutating func add(_ name: Name, value: String) {
       let bit: UInt16 = 1 << name.rawValue
       if seen & bit != 0 { duplicates.append(name.text) }
       seen |= bit
-      self[name] = value
+      slots[name.rawValue] = value
     }
 
     /// An `oauth_*` name this verifier does not know: signed, and checked for repeats.
