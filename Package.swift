@@ -9,6 +9,10 @@ let package = Package(
     .library(name: "NetworkClient", targets: ["NetworkClient"]),
     .library(name: "OAuthNetworking", targets: ["OAuthNetworking"]),
     .library(name: "XAPI", targets: ["XAPI"]),
+    // Test doubles for your own tests: a scripted transport and a sleeper that does not wait;
+    // a hand-moved clock and predictable nonces.
+    .library(name: "NetworkClientTesting", targets: ["NetworkClientTesting"]),
+    .library(name: "OAuth1Testing", targets: ["OAuth1Testing"]),
     .executable(name: "oauth1", targets: ["oauth1"]),
     .executable(name: "tweets", targets: ["tweets"]),
   ],
@@ -26,6 +30,9 @@ let package = Package(
     .target(name: "OAuth1", dependencies: ["COpenSSL", "PercentEncoding"]),
     // A generic HTTP client whose side effects live in request behaviors. Knows no OAuth.
     .target(name: "NetworkClient", dependencies: ["PercentEncoding"]),
+    // Test doubles, shipped as their own products (not in the production modules).
+    .target(name: "NetworkClientTesting", dependencies: ["NetworkClient"]),
+    .target(name: "OAuth1Testing", dependencies: ["OAuth1"]),
     // The bridge: signs NetworkClient requests with OAuth1, and the three-legged flow.
     .target(name: "OAuthNetworking", dependencies: ["OAuth1", "NetworkClient", "PercentEncoding"]),
     // The X (Twitter) API client, v2 and v1.1.
@@ -43,11 +50,11 @@ let package = Package(
 
     // Test helpers: the vectors in Vectors/, the pinned Python peer, running processes.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
-    .testTarget(name: "OAuth1Tests", dependencies: ["OAuth1", "TestSupport"]),
-    .testTarget(name: "NetworkClientTests", dependencies: ["NetworkClient", "TestSupport"]),
-    .testTarget(name: "OAuthNetworkingTests", dependencies: ["OAuthNetworking"]),
+    .testTarget(name: "OAuth1Tests", dependencies: ["OAuth1", "OAuth1Testing", "TestSupport"]),
+    .testTarget(name: "NetworkClientTests", dependencies: ["NetworkClient", "NetworkClientTesting", "TestSupport"]),
+    .testTarget(name: "OAuthNetworkingTests", dependencies: ["OAuthNetworking", "NetworkClientTesting"]),
     .testTarget(name: "XAPITests", dependencies: ["XAPI", "OAuthNetworking", "TestSupport"]),
-    .testTarget(name: "XSandboxTests", dependencies: ["XSandbox", "XAPI", "OAuthNetworking"]),
+    .testTarget(name: "XSandboxTests", dependencies: ["XSandbox", "XAPI", "OAuthNetworking", "OAuth1Testing"]),
     .testTarget(name: "TweetsCoreTests", dependencies: ["TweetsCore"]),
     .testTarget(name: "TweetsCLITests", dependencies: ["tweets", "XAPI", "NetworkClient", "TestSupport"]),
     .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),

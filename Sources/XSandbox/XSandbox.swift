@@ -62,8 +62,7 @@ public final class XSandbox: HTTPTransport, Sendable {
   /// gives reproducible answers.
   ///
   /// ```swift
-  /// struct Fixed: OAuthClock { func secondsSince1970() -> Int64 { 1_714_564_800 } }
-  /// let sandbox = XSandbox(clock: Fixed(), tweetsPerUser: 25)
+  /// let sandbox = XSandbox(clock: FixedClock(seconds: 1_714_564_800), tweetsPerUser: 25)
   /// ```
   public init(clock: any OAuthClock = SystemClock(), tweetsPerUser: Int = 60) {
     self.clock = clock

@@ -12,16 +12,15 @@ enum VerificationWorkloads {
     let headers: [String] = try (0..<1024).map { index in
       try signer.authorizationHeader(for: request, nonce: "nonce-\(index)", timestamp: TwitterDocRequest.timestamp)
     }
-    struct Clock: OAuthClock { func secondsSince1970() -> Int64 { 1318622958 } }
     let lookup = InMemoryCredentialLookup(
       consumers: [TwitterDocRequest.consumer.key: OAuthConsumer(secret: TwitterDocRequest.consumer.secret)],
       tokens: [TwitterDocRequest.token.key: TwitterDocRequest.token.secret])
-    var verifier = OAuthVerifier(credentials: lookup, options: .init(clock: Clock()))
+    var verifier = OAuthVerifier(credentials: lookup, options: .init(clock: FixedClock(seconds: 1318622958)))
     var index = 0
     try await harness.measure(names[0], baseline: "sign/twitter-doc: reused signer") {
       if index == headers.count {
         index = 0
-        verifier = OAuthVerifier(credentials: lookup, options: .init(clock: Clock()))
+        verifier = OAuthVerifier(credentials: lookup, options: .init(clock: FixedClock(seconds: 1318622958)))
       }
       blackHole(try await verifier.verify(request, authorization: headers[index]))
       index += 1

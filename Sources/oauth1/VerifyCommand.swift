@@ -88,8 +88,4 @@ enum VerifyCommand {
     }
   }
 
-  struct FixedClock: OAuthClock {
-    let seconds: Int64
-    func secondsSince1970() -> Int64 { seconds }
-  }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import NetworkClient
+import NetworkClientTesting
 import Testing
 
 @Suite("Conditional requests, API verification, logging, metrics")

@@ -1,5 +1,6 @@
 import Foundation
 import NetworkClient
+import NetworkClientTesting
 import Testing
 
 // The README's "A client for your API" sample, verbatim from `struct Note` to the last line
@@ -54,6 +55,17 @@ struct ReadmeClientSampleTests {
     #expect(stub.requests[0].url.absoluteString == "https://notes.example.com/v1/notes?tag=shopping%20list")
     #expect(stub.requests.allSatisfy { $0.headers["User-Agent"] == "notes-app/1.0" && $0.headers["X-API-Key"] == "k-123" })
     #expect(stub.requests[1].body == Data("text=eggs%20%2B%20ham".utf8))
+  }
+
+  /// The README's test-doubles sample, run as written.
+  @Test func theTestDoublesSampleWorks() async throws {
+    let stub = StubTransport([.status(503, headers: ["Retry-After": "1"]), .json(#"{"id":"1"}"#)])
+    let sleeper = RecordingSleeper()
+    let client = NetworkClient(baseURL: URL(string: "https://api.example.com")!,
+                               behavior: RetryBehavior(sleeper: sleeper), transport: stub)
+    _ = try await client.send(Request<Data>(path: "items/1"))
+    #expect(stub.requests.count == 2)
+    #expect(sleeper.waits == [1.0])
   }
 
   /// The sample in README.md is the same text as above (whitespace aside).

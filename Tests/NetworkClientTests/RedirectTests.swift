@@ -1,5 +1,6 @@
 import Foundation
 import NetworkClient
+import NetworkClientTesting
 import Testing
 
 /// Redirects are followed by the client, each hop through the behaviors, with credentials kept

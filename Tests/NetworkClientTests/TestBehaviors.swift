@@ -1,5 +1,6 @@
 import Foundation
 import NetworkClient
+import NetworkClientTesting
 
 /// A thread-safe list of what happened, in order.
 final class EventLog: @unchecked Sendable {
@@ -56,17 +57,6 @@ final class CountingSigner: RequestBehavior, @unchecked Sendable {
     var request = request
     request.headers["Authorization"] = "Test signature=\(value) headers=\(request.headers.map(\.name).joined(separator: ","))"
     return request
-  }
-}
-
-/// A sleeper that records the waits and returns at once.
-final class RecordingSleeper: Sleeper, @unchecked Sendable {
-  private let lock = NSLock()
-  private var _waits: [TimeInterval] = []
-  var waits: [TimeInterval] { lock.lock(); defer { lock.unlock() }; return _waits }
-  func sleep(seconds: TimeInterval) async throws {
-    lock.withLock { _waits.append(seconds) }
-    try Task.checkCancellation()
   }
 }
 

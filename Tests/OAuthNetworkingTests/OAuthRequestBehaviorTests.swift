@@ -1,5 +1,6 @@
 import Foundation
 import NetworkClient
+import NetworkClientTesting
 import OAuth1
 import OAuthNetworking
 import Testing

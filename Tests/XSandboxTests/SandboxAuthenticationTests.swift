@@ -1,6 +1,7 @@
 import Foundation
 import NetworkClient
 import OAuth1
+import OAuth1Testing
 import OAuthNetworking
 import Testing
 import XAPI
@@ -180,7 +181,7 @@ struct SandboxAuthenticationTests {
   @Test func replayedNonceIsRefused() async throws {
     let sandbox = XSandbox()
     let now = Int64(Date().timeIntervalSince1970)
-    let client = sandbox.client(configuration: .init(clock: FixedClock(seconds: now), nonceSource: RepeatedNonce(nonce: "the-same-nonce")))
+    let client = sandbox.client(configuration: .init(clock: FixedClock(seconds: now), nonceSource: RepeatedNonce("the-same-nonce")))
     #expect(try await client.v2.me().id == "1001")
     guard case .unauthorized = await xError({ _ = try await client.v2.me() }) else { Issue.record("replay"); return }
     #expect(sandbox.rejections == ["nonce_used": 1])

@@ -4,18 +4,6 @@ import OAuth1
 import XAPI
 import XSandbox
 
-/// A clock stopped at one instant, shared by a sandbox and the clients that sign for it.
-struct FixedClock: OAuthClock {
-  let seconds: Int64
-  func secondsSince1970() -> Int64 { seconds }
-}
-
-/// A nonce source that repeats itself: a sender that reuses nonces, for replay tests.
-struct RepeatedNonce: OAuthNonceSource {
-  let nonce: String
-  func nextNonce() -> String { nonce }
-}
-
 /// 2024-05-01T12:00:00Z, a Wednesday.
 let mayDay: Int64 = 1_714_564_800
 

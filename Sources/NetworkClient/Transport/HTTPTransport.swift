@@ -1,5 +1,5 @@
 /// Sends one request and returns the response, whatever its status. The client's only
-/// contact with the network, so tests can replace it (``StubTransport``) and servers can
+/// contact with the network, so tests can replace it (`StubTransport` in `NetworkClientTesting`) and servers can
 /// bring their own.
 ///
 /// ```swift

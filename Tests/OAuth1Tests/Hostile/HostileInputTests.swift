@@ -12,12 +12,11 @@ struct HostileInputTests {
   static let token = Credentials(key: "hostile-token", secret: "TOKEN-SECRET-0815")
   static let options = OAuthSignatureGenerator.Options(nonce: "hostile-nonce", timestamp: 1_700_000_000)
 
-  struct Clock: OAuthClock { func secondsSince1970() -> Int64 { 1_700_000_000 } }
 
   static func verifier() -> OAuthVerifier {
     OAuthVerifier(
       credentials: InMemoryCredentialLookup(consumers: [consumer.key: OAuthConsumer(secret: consumer.secret)], tokens: [token.key: token.secret]),
-      options: .init(clock: Clock()))
+      options: .init(clock: FixedClock(seconds: 1_700_000_000)))
   }
 
   enum Outcome: Equatable {

@@ -8,10 +8,6 @@ import Testing
 
 @Suite("OAuthSignatureGenerator")
 struct SignatureGeneratorTests {
-  struct FixedClock: OAuthClock {
-    let seconds: Int64
-    func secondsSince1970() -> Int64 { seconds }
-  }
 
   let consumer = Credentials(key: "consumer key", secret: "consumer-SECRET-1")
   let token = Credentials(key: "token", secret: "token-SECRET-2")

@@ -1,19 +1,12 @@
 import Foundation
 import OAuth1
+import OAuth1Testing
 import Testing
 
 @Suite("InMemoryNonceStore")
 struct NonceStoreTests {
-  final class Clock: OAuthClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var now: Int64
-    init(_ now: Int64) { self.now = now }
-    func secondsSince1970() -> Int64 { lock.withLock { now } }
-    func advance(_ seconds: Int64) { lock.withLock { now += seconds } }
-  }
-
   @Test func aNonceIsUniquePerConsumerTokenAndTimestamp() async {
-    let store = InMemoryNonceStore(window: 600, clock: Clock(1000))
+    let store = InMemoryNonceStore(window: 600, clock: ManualClock(seconds: 1000))
     #expect(await store.insert(nonce: "n", timestamp: 1000, consumerKey: "c", token: "t"))
     #expect(await !store.insert(nonce: "n", timestamp: 1000, consumerKey: "c", token: "t"))
     #expect(await store.insert(nonce: "n", timestamp: 1001, consumerKey: "c", token: "t"))
@@ -25,18 +18,18 @@ struct NonceStoreTests {
   }
 
   @Test func entriesExpireAfterTheWindow() async {
-    let clock = Clock(1000)
+    let clock = ManualClock(seconds: 1000)
     let store = InMemoryNonceStore(window: 600, clock: clock)
     for index in 0..<100 { _ = await store.insert(nonce: "n\(index)", timestamp: 1000, consumerKey: "c", token: nil) }
     #expect(store.count == 100)
-    clock.advance(601)
+    clock.advance(by: 601)
     _ = await store.insert(nonce: "fresh", timestamp: 1601, consumerKey: "c", token: nil)
     #expect(store.count == 1)
     #expect(store.evictedBeforeExpiry == 0)
   }
 
   @Test func memoryIsBounded() async {
-    let store = InMemoryNonceStore(window: 600, capacity: 1000, clock: Clock(1000))
+    let store = InMemoryNonceStore(window: 600, capacity: 1000, clock: ManualClock(seconds: 1000))
     for index in 0..<5000 { _ = await store.insert(nonce: "n\(index)", timestamp: 1000, consumerKey: "c", token: nil) }
     #expect(store.count == 1000)
     #expect(store.evictedBeforeExpiry == 4000)
@@ -45,7 +38,7 @@ struct NonceStoreTests {
   }
 
   @Test func concurrentInsertsAcceptEachNonceOnce() async {
-    let store = InMemoryNonceStore(window: 600, clock: Clock(1000))
+    let store = InMemoryNonceStore(window: 600, clock: ManualClock(seconds: 1000))
     let accepted = await withTaskGroup(of: Bool.self) { group in
       for index in 0..<4000 {
         group.addTask { await store.insert(nonce: "n\(index % 1000)", timestamp: 1000, consumerKey: "c", token: nil) }

@@ -3,10 +3,6 @@ import OAuth1
 import TestSupport
 import Testing
 
-struct FixedClock: OAuthClock {
-  let seconds: Int64
-  func secondsSince1970() -> Int64 { seconds }
-}
 
 /// Signs with the generator and verifies with the verifier, field by field.
 @Suite("OAuthVerifier")

@@ -1,6 +1,9 @@
 import Foundation
+import NetworkClient
 
-/// A transport for tests: records every request and answers from a script.
+/// A transport for tests: records every request and answers from a script, so a behavior or a
+/// client can be tested without a server. Part of the `NetworkClientTesting` product, for your
+/// tests as for this package's.
 ///
 /// ```swift
 /// let stub = StubTransport([

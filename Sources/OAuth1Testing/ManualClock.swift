@@ -1,0 +1,27 @@
+import Foundation
+import OAuth1
+
+/// A clock a test moves by hand: to age nonces out of a store, or to step past a rate-limit
+/// reset, without waiting. Safe to share between tasks. (For a clock that never moves, use
+/// ``OAuth1/FixedClock``.)
+///
+/// ```swift
+/// let clock = ManualClock(seconds: 1_000)
+/// let store = InMemoryNonceStore(window: 600, clock: clock)
+/// clock.advance(by: 601)
+/// ```
+public final class ManualClock: OAuthClock, @unchecked Sendable {
+  private let lock = NSLock()
+  private var now: Int64
+
+  public init(seconds: Int64) {
+    now = seconds
+  }
+
+  public func secondsSince1970() -> Int64 { lock.withLock { now } }
+
+  /// Moves the clock by `seconds` (backwards when negative).
+  public func advance(by seconds: Int64) {
+    lock.withLock { now += seconds }
+  }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import OAuth1
+
+/// Nonces a test can predict: `prefix-1`, `prefix-2`, …, never the same twice. Safe to share.
+///
+/// ```swift
+/// let signer = try OAuthSigner(consumer: consumer, configuration: .init(nonceSource: CountingNonces()))
+/// ```
+public final class CountingNonces: OAuthNonceSource, @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+  public let prefix: String
+
+  public init(prefix: String = "nonce") {
+    self.prefix = prefix
+  }
+
+  public func nextNonce() -> String {
+    "\(prefix)-\(lock.withLock { count += 1; return count })"
+  }
+}
+
+/// The same nonce every time: a sender that reuses nonces, to test that a provider refuses the
+/// replay. Never use it to sign real requests.
+public struct RepeatedNonce: OAuthNonceSource {
+  public let nonce: String
+
+  public init(_ nonce: String) {
+    self.nonce = nonce
+  }
+
+  public func nextNonce() -> String { nonce }
+}
