@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The default transport against a real HTTP server on loopback (`Tests/Peers/loopback_server.py`).
-@Suite("URLSessionTransport on loopback", .serialized)
+@Suite("URLSessionTransport on loopback", .serialized, .tags(.peers), .tier(.peers))
 final class URLSessionTransportTests {
   let server: LoopbackServer
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `oauth1`'s error paths with recognisable secrets: no error message may carry one. (`oauth1
 /// sign` prints the signing key and the signature on stdout on success: that is what it is for.)
-@Suite("oauth1: no secret in error messages")
+@Suite("oauth1: no secret in error messages", .tags(.processes), .tier(.processes))
 struct OAuth1SecretHygieneTests {
   static let consumerSecret = "CONSUMER-SECRET-5e8f", tokenSecret = "TOKEN-SECRET-a07c"
   static let secrets = [consumerSecret, tokenSecret, consumerSecret + "&" + tokenSecret]

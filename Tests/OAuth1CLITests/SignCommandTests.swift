@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("oauth1 sign, end to end")
+@Suite("oauth1 sign, end to end", .tags(.processes), .tier(.processes))
 struct SignCommandTests {
   static let jsonKeys: Set = [
     "base_string_uri", "parameters", "normalized_parameters", "signature_base_string", "signing_key", "signature",

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("oauth1: usage, help and errors")
+@Suite("oauth1: usage, help and errors", .tags(.processes), .tier(.processes))
 struct UsageAndErrorTests {
   static let minimal = ["sign", "--url", "https://api.example.com/x", "--consumer-key", "k", "--consumer-secret", "s"]
 

@@ -3,7 +3,7 @@ import OAuth1
 import TestSupport
 import Testing
 
-@Suite("oauth1 verify, end to end")
+@Suite("oauth1 verify, end to end", .tags(.processes), .tier(.processes))
 struct VerifyCommandTests {
   let consumer = Credentials(key: "app-key", secret: "app-secret-XYZ")
   let token = Credentials(key: "user-token", secret: "user-secret-XYZ")

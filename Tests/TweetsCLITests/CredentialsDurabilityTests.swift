@@ -9,7 +9,7 @@ import Testing
 /// The credentials file under hostile conditions: `tweets login` killed at random moments
 /// (SIGKILL, no chance to clean up) many times over, and several logins at once. The file must
 /// always be complete, parseable and mode 0600.
-@Suite("Credentials file: kills and concurrent writers")
+@Suite("Credentials file: kills and concurrent writers", .tags(.peers, .processes), .tier(.peers, .processes))
 struct CredentialsDurabilityTests {
   struct Contents: Decodable {
     struct Stored: Decodable {

@@ -12,7 +12,7 @@ import XAPI
 /// with a bounded retry) and once by the `tweets` process. For each: the typed error, the exit
 /// status and message, how many attempts reached the server, and that it ended in time.
 /// Prints one `[faults]` line per row (the README's table comes from these lines).
-@Suite("Fault matrix: library and CLI against the fake X API", .serialized)
+@Suite("Fault matrix: library and CLI against the fake X API", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
 struct FaultMatrixTests {
   struct Fault: Sendable {
     let name: String

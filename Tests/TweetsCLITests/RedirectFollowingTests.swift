@@ -8,7 +8,7 @@ import XAPI
 /// Redirects from the fake X API, which answers them at the edge (before authentication) and
 /// verifies every signature it receives with oauthlib: the library and `tweets` sign each hop
 /// for its own URL, and send nothing of their credentials to another origin.
-@Suite("Redirects against the fake X API", .serialized)
+@Suite("Redirects against the fake X API", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
 struct RedirectFollowingTests {
   static func client(_ base: URL) -> XClient {
     XClient(

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `tweets --sandbox`: the README's first command, on a fresh machine with nothing stored.
-@Suite("tweets --sandbox")
+@Suite("tweets --sandbox", .tags(.processes), .tier(.processes))
 struct SandboxCommandTests {
   func run(_ arguments: [String], config: URL, stdin: String = "") throws -> ProcessResult {
     var environment = ProcessInfo.processInfo.environment

@@ -5,7 +5,7 @@ import Testing
 /// Every `tweets` command and every error path, normal and `--verbose`, with recognisable
 /// secrets in the flags, the environment, the credentials file and the server's answers:
 /// none may appear in stdout or stderr, and the credentials file stays 0600 throughout.
-@Suite("Secret hygiene: every tweets command and error path")
+@Suite("Secret hygiene: every tweets command and error path", .tags(.peers, .processes), .tier(.peers, .processes))
 struct SecretHygieneTests {
   /// Secrets the tool is given or holds, and what derives from them.
   static let givenSecrets = [

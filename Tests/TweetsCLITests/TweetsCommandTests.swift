@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The built `tweets` binary as a process against the fake X API over loopback HTTP.
-@Suite("tweets, end to end")
+@Suite("tweets, end to end", .tags(.peers, .processes), .tier(.peers, .processes))
 struct TweetsCommandTests {
   @Test func pinLoginOnStandardInputThenWhoami() async throws {
     let server = try FakeXAPI()

@@ -6,7 +6,7 @@ import Testing
 import XAPI
 
 /// Every typed endpoint against the fake server.
-@Suite("X: v2 and v1.1 endpoints")
+@Suite("X: v2 and v1.1 endpoints", .tags(.peers), .tier(.peers))
 struct EndpointTests {
   @Test func v2Users() async throws {
     let server = try FakeXAPI()

@@ -6,7 +6,7 @@ import Testing
 import XAPI
 
 /// X's errors, produced by the fake server, surfacing as the right cases.
-@Suite("X: errors")
+@Suite("X: errors", .tags(.peers), .tier(.peers))
 struct ErrorTests {
   @Test func tamperedSecretsAreRejectedByTheServer() async throws {
     let server = try FakeXAPI()

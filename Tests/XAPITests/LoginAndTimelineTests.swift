@@ -8,7 +8,7 @@ import XAPI
 
 /// The whole story over real HTTP: request token → PIN → access token → paged timeline, with
 /// every signature checked by oauthlib in the fake server.
-@Suite("X: PIN login and timeline, end to end")
+@Suite("X: PIN login and timeline, end to end", .tags(.peers), .tier(.peers))
 struct LoginAndTimelineTests {
   @Test func pinLoginThenThePagedTimeline() async throws {
     let server = try FakeXAPI()

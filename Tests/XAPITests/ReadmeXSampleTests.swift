@@ -27,7 +27,7 @@ func printRecentTweets(baseURL: URL = XClient.defaultBaseURL) async throws -> [S
   return printed
 }
 
-@Suite("README: fetch a user's tweets")
+@Suite("README: fetch a user's tweets", .tags(.peers), .tier(.peers))
 struct ReadmeXSampleTests {
   @Test func theSampleRuns() async throws {
     let server = try FakeXAPI()

@@ -15,7 +15,7 @@ import Testing
 ///   takes for form parameters,
 ///   and requests without `oauth_version`: oauthlib's `Client` refuses or cannot express them,
 ///   so only its stage functions are compared there, not its `Client`.
-@Suite("Differential: oauthlib")
+@Suite("Differential: oauthlib", .tags(.peers), .tier(.peers))
 struct OAuthlibDifferentialTests {
   static let caseCount = 560
   static let seed: UInt64 = 0x0A17_1A20_26
