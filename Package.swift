@@ -59,6 +59,11 @@ let package = Package(
     .testTarget(name: "TweetsCLITests", dependencies: ["tweets", "XAPI", "NetworkClient", "TestSupport"]),
     .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
     .testTarget(name: "OAuth1CLITests", dependencies: ["oauth1", "OAuth1", "TestSupport"]),
+    // The fuzz targets' properties over their stored corpora (.ci/fuzz does the fuzzing).
+    .testTarget(
+      name: "FuzzPropertyTests",
+      dependencies: ["PercentEncoding", "OAuth1", "XAPI", "TweetsCore", "CommandLineSupport"],
+      path: "Tests/Fuzz", exclude: ["Support.swift", "Corpus"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -6,11 +6,15 @@
 import Foundation
 @testable import OAuth1
 
-let consumer = Credentials(key: "fuzz-key", secret: "fuzz-secret")
-let token = Credentials(key: "fuzz-token", secret: "fuzz-token-secret")
-let options = OAuthSignatureGenerator.Options(nonce: "fuzz-nonce", timestamp: 1_700_000_000)
+private let consumer = Credentials(key: "fuzz-key", secret: "fuzz-secret")
+private let token = Credentials(key: "fuzz-token", secret: "fuzz-token-secret")
+private let options = OAuthSignatureGenerator.Options(nonce: "fuzz-nonce", timestamp: 1_700_000_000)
 
+// libFuzzer's entry point in the fuzz build (.ci/fuzz defines FUZZING); in `swift test` the
+// same function runs over the stored corpus (Tests/Fuzz/FuzzPropertyTests.swift).
+#if FUZZING
 @_cdecl("LLVMFuzzerTestOneInput")
+#endif
 public func fuzzFormAndQuery(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   guard count > 0 else { return 0 }
   let bytes = Array(UnsafeBufferPointer(start: start, count: count))
@@ -23,8 +27,8 @@ public func fuzzFormAndQuery(_ start: UnsafePointer<UInt8>, _ count: Int) -> CIn
     _ = try? OAuthParameterCollection.parseForm(body, source: .formBody)
     return 0
   }
-  let components = try! OAuthURLComponents(url)
-  let collected = try? OAuthParameterCollection.collect(query: components.query, formBody: body, protocolParameters: generator.protocolParameters)
+  let components = try? OAuthURLComponents(url)
+  let collected = try? OAuthParameterCollection.collect(query: components?.query, formBody: body, protocolParameters: generator.protocolParameters)
   require(collected == generator.parameters, "collection differs from the trace for \(request)")
   require(OAuthParameterNormalization.normalize(generator.parameters) == generator.normalizedParameters, "normalization differs for \(request)")
   let baseString = OAuthSignatureBaseString.make(method: "POST", baseStringURI: generator.baseStringURI, normalizedParameters: generator.normalizedParameters)

@@ -3,7 +3,11 @@
 import Foundation
 @testable import OAuth1
 
+// libFuzzer's entry point in the fuzz build (.ci/fuzz defines FUZZING); in `swift test` the
+// same function runs over the stored corpus (Tests/Fuzz/FuzzPropertyTests.swift).
+#if FUZZING
 @_cdecl("LLVMFuzzerTestOneInput")
+#endif
 public func fuzzPEMKeys(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
   if let key = try? RSAPrivateKey(pem: text) {

@@ -4,7 +4,11 @@
 import Foundation
 @testable import PercentEncoding
 
+// libFuzzer's entry point in the fuzz build (.ci/fuzz defines FUZZING); in `swift test` the
+// same function runs over the stored corpus (Tests/Fuzz/FuzzPropertyTests.swift).
+#if FUZZING
 @_cdecl("LLVMFuzzerTestOneInput")
+#endif
 public func fuzzPercentEncoding(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   let bytes = UnsafeBufferPointer(start: start, count: count)
   let text = String(decoding: bytes, as: UTF8.self)

@@ -4,7 +4,11 @@
 import Foundation
 @testable import XAPI
 
+// libFuzzer's entry point in the fuzz build (.ci/fuzz defines FUZZING); in `swift test` the
+// same function runs over the stored corpus (Tests/Fuzz/FuzzPropertyTests.swift).
+#if FUZZING
 @_cdecl("LLVMFuzzerTestOneInput")
+#endif
 public func fuzzXJSON(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   let data = Data(bytes: start, count: count)
   let decoder = JSONDecoder()
