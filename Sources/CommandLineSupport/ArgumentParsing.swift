@@ -33,11 +33,12 @@ public struct ParsedArguments: Sendable, Equatable {
   public func integer(_ name: String, in range: ClosedRange<Int64> = Int64.min...Int64.max) throws(UsageError) -> Int64? {
     guard let text = value(name) else { return nil }
     guard let number = Int64(text), range.contains(number) else {
-      let bounds = switch (range.lowerBound, range.upperBound) {
-      case (Int64.min, Int64.max): ""
-      case (let lower, Int64.max): " of at least \(lower)"
-      case (let lower, let upper): " from \(lower) to \(upper)"
-      }
+      let bounds =
+        switch (range.lowerBound, range.upperBound) {
+        case (Int64.min, Int64.max): ""
+        case (let lower, Int64.max): " of at least \(lower)"
+        case (let lower, let upper): " from \(lower) to \(upper)"
+        }
       throw UsageError("--\(name) takes a whole number\(bounds), not \"\(text)\"")
     }
     return number
@@ -76,7 +77,8 @@ extension CommandSpec {
         }
       } else {
         guard argument.count == 2, let short = argument.last,
-              let option = options.first(where: { $0.short == short }) else {
+          let option = options.first(where: { $0.short == short })
+        else {
           throw UsageError("unknown option \(Self.shown(argument, quoted: false))")
         }
         name = option.name

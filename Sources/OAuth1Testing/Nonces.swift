@@ -16,7 +16,11 @@ public final class CountingNonces: OAuthNonceSource, @unchecked Sendable {
   }
 
   public func nextNonce() -> String {
-    "\(prefix)-\(lock.withLock { count += 1; return count })"
+    let number = lock.withLock {
+      count += 1
+      return count
+    }
+    return "\(prefix)-\(number)"
   }
 }
 

@@ -95,7 +95,9 @@ public struct OAuthFlow: Sendable {
     return (try? client.prepare(Request<Data>(path: path, query: query)).url) ?? baseURL
   }
 
-  private func post(_ path: String, query: [(String, String?)], token: Credentials?, configuration: OAuthSigner.Configuration) async throws(OAuthFlowError) -> [String: String] {
+  private func post(_ path: String, query: [(String, String?)], token: Credentials?, configuration: OAuthSigner.Configuration)
+    async throws(OAuthFlowError) -> [String: String]
+  {
     let signer = OAuthRequestBehavior(consumer: consumer, token: token, configuration: configuration)
     let client = NetworkClient(baseURL: baseURL, behavior: signer, transport: transport)
     let step = path.split(separator: "/").last.map(String.init) ?? path

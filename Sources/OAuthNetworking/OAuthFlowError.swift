@@ -25,7 +25,8 @@ public enum OAuthFlowError: Error, Sendable, CustomStringConvertible {
       }
       return "The provider refused the \(step) step (HTTP \(status)): \(message).\(hint)"
     case .callbackNotConfirmed:
-      return "The provider did not confirm the callback (oauth_callback_confirmed is not true), so it is not an OAuth 1.0a server or something altered the response."
+      return
+        "The provider did not confirm the callback (oauth_callback_confirmed is not true), so it is not an OAuth 1.0a server or something altered the response."
     case .malformedResponse(let step, let reason):
       return "The \(step) response cannot be used: \(reason)."
     case .network(let error):

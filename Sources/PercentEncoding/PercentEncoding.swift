@@ -82,7 +82,8 @@ public enum PercentEncoding {
   @inlinable @inline(__always)
   public static func isUnreserved(_ byte: UInt8) -> Bool {
     // A constant table, one character per byte value ("1": unreserved): one load, no branches.
-    let table: StaticString = "0000000000000000000000000000000000000000000001101111111111000000011111111111111111111111111000010111111111111111111111111110001000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+    let table: StaticString =
+      "0000000000000000000000000000000000000000000001101111111111000000011111111111111111111111111000010111111111111111111111111110001000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
     return table.utf8Start[Int(byte)] == UInt8(ascii: "1")
   }
 
@@ -141,7 +142,8 @@ public enum PercentEncoding {
         var equals = start
         while equals < end && base[equals] != UInt8(ascii: "=") { equals &+= 1 }
         let valueStart = equals < end ? equals &+ 1 : end
-        try body(UnsafeBufferPointer(start: base + start, count: equals - start), UnsafeBufferPointer(start: base + valueStart, count: end - valueStart))
+        try body(
+          UnsafeBufferPointer(start: base + start, count: equals - start), UnsafeBufferPointer(start: base + valueStart, count: end - valueStart))
       }
       start = end &+ 1
     }
@@ -208,7 +210,8 @@ public enum PercentEncoding {
   @inlinable @inline(__always)
   public static func isPathSafe(_ byte: UInt8) -> Bool {
     // A constant table, one character per byte value ("1": safe): no lazy global to check.
-    let table: StaticString = "0000000000000000000000000000000001001111111111111111111111110100111111111111111111111111111000010111111111111111111111111110001000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+    let table: StaticString =
+      "0000000000000000000000000000000001001111111111111111111111110100111111111111111111111111111000010111111111111111111111111110001000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
     return table.utf8Start[Int(byte)] == UInt8(ascii: "1")
   }
 

@@ -67,10 +67,11 @@ enum SandboxData {
       remaining[author, default: 0] -= 1
       produced[author, default: 0] += 1
       let i = tweets.count
-      tweets.append(SandboxTweet(
-        id: firstID - 1000 * UInt64(i), text: text(author: author, number: produced[author, default: 0]),
-        authorID: author, createdAt: newest - 60 * Int64(i),
-        retweets: (i * 7) % 13, replies: (i * 3) % 5, likes: (i * 11) % 50, quotes: i % 3))
+      tweets.append(
+        SandboxTweet(
+          id: firstID - 1000 * UInt64(i), text: text(author: author, number: produced[author, default: 0]),
+          authorID: author, createdAt: newest - 60 * Int64(i),
+          retweets: (i * 7) % 13, replies: (i * 3) % 5, likes: (i * 11) % 50, quotes: i % 3))
     }
     return tweets
   }

@@ -77,9 +77,9 @@ enum SandboxDates {
     }
     let separators: [(Int, UInt8)] = [(4, 0x2D), (7, 0x2D), (10, 0x54), (13, 0x3A), (16, 0x3A)]
     guard separators.allSatisfy({ bytes[$0.0] == $0.1 }),
-          let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-          let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-          (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+      let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+      let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+      (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
     else { return nil }
     var index = 19
     if bytes[index] == 0x2E {  // "."

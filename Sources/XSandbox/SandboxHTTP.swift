@@ -62,14 +62,18 @@ enum XBodies {
   ])
   static let appOnlyForbidden = problem(
     title: "Unsupported Authentication",
-    detail: "Authenticating with OAuth 2.0 Application-Only is forbidden for this endpoint.  Supported authentication types are [OAuth 1.0a User Context, OAuth 2.0 User Context].",
+    detail:
+      "Authenticating with OAuth 2.0 Application-Only is forbidden for this endpoint.  Supported authentication types are [OAuth 1.0a User Context, OAuth 2.0 User Context].",
     type: "https://api.twitter.com/2/problems/unsupported-authentication", status: 403)
   static let duplicate = JSON.object([
     ("detail", .string("You are not allowed to create a Tweet with duplicate content.")), ("type", .string("about:blank")),
     ("title", .string("Forbidden")), ("status", .int(403)),
   ])
   static let tooLong = JSON.object([
-    ("detail", .string("Your Tweet text is too long. For more information on how Twitter determines text length see https://github.com/twitter/twitter-text.")),
+    (
+      "detail",
+      .string("Your Tweet text is too long. For more information on how Twitter determines text length see https://github.com/twitter/twitter-text.")
+    ),
     ("type", .string("about:blank")), ("title", .string("Forbidden")), ("status", .int(403)),
   ])
 
@@ -80,9 +84,17 @@ enum XBodies {
 
   /// A v2 400 about one query parameter.
   static func invalidRequest(_ parameter: String, _ values: [String], _ message: String) -> JSON {
-    .object([("errors", .array([.object([
-      ("parameters", .object([(parameter, .array(values.map(JSON.string)))])), ("message", .string(message)),
-    ])]))] + invalidRequestTail)
+    .object(
+      [
+        (
+          "errors",
+          .array([
+            .object([
+              ("parameters", .object([(parameter, .array(values.map(JSON.string)))])), ("message", .string(message)),
+            ])
+          ])
+        )
+      ] + invalidRequestTail)
   }
 
   /// A v2 400 about the body.
@@ -90,9 +102,13 @@ enum XBodies {
     .object([("errors", .array([.object([("message", .string(message))])]))] + invalidRequestTail)
   }
 
-  static let jsonRequired = JSON.object([
-    ("errors", .array([.object([("parameters", .object([])), ("message", .string("Requests with bodies must have content-type of application/json."))])])),
-  ] + invalidRequestTail)
+  static let jsonRequired = JSON.object(
+    [
+      (
+        "errors",
+        .array([.object([("parameters", .object([])), ("message", .string("Requests with bodies must have content-type of application/json."))])])
+      )
+    ] + invalidRequestTail)
 
   /// A v2 partial error (`resource-not-found`), inside a 200.
   static func notFound(_ value: String, resourceType: String, parameter: String, detail: String) -> JSON {

@@ -63,21 +63,33 @@ struct SandboxRoute: Sendable {
 
   static let tweetExtra = ["expansions", "tweet.fields", "user.fields", "media.fields", "place.fields", "poll.fields"]
   static let timelineParameters = ["id", "since_id", "until_id", "max_results", "pagination_token", "exclude", "start_time", "end_time"] + tweetExtra
-  static let searchParameters = ["query", "start_time", "end_time", "since_id", "until_id", "max_results", "next_token", "pagination_token", "sort_order"] + tweetExtra
+  static let searchParameters =
+    ["query", "start_time", "end_time", "since_id", "until_id", "max_results", "next_token", "pagination_token", "sort_order"] + tweetExtra
   static let userParameters = ["expansions", "tweet.fields", "user.fields"]
 
   static let all: [SandboxRoute] = [
     SandboxRoute(method: "GET", pattern: ["2", "users", "me"], name: "v2_me", limit: 75, bearerOK: false, allowed: userParameters) { $0.v2Me($1) },
-    SandboxRoute(method: "GET", pattern: ["2", "users", "by", "username", "*"], name: "v2_user_by_username", limit: 300, allowed: userParameters) { $0.v2UserByUsername($1) },
-    SandboxRoute(method: "GET", pattern: ["2", "users", "*", "tweets"], name: "v2_user_tweets", limit: 1500, allowed: timelineParameters) { $0.v2UserTweets($1) },
-    SandboxRoute(method: "GET", pattern: ["2", "users", "*", "timelines", "reverse_chronological"], name: "v2_home", limit: 180, bearerOK: false, allowed: timelineParameters) { $0.v2Home($1) },
+    SandboxRoute(method: "GET", pattern: ["2", "users", "by", "username", "*"], name: "v2_user_by_username", limit: 300, allowed: userParameters) {
+      $0.v2UserByUsername($1)
+    },
+    SandboxRoute(method: "GET", pattern: ["2", "users", "*", "tweets"], name: "v2_user_tweets", limit: 1500, allowed: timelineParameters) {
+      $0.v2UserTweets($1)
+    },
+    SandboxRoute(
+      method: "GET", pattern: ["2", "users", "*", "timelines", "reverse_chronological"], name: "v2_home", limit: 180, bearerOK: false,
+      allowed: timelineParameters
+    ) { $0.v2Home($1) },
     SandboxRoute(method: "GET", pattern: ["2", "users", "*"], name: "v2_user", limit: 300, allowed: userParameters) { $0.v2User($1) },
-    SandboxRoute(method: "GET", pattern: ["2", "tweets", "search", "recent"], name: "v2_search", limit: 450, allowed: searchParameters) { $0.v2Search($1) },
+    SandboxRoute(method: "GET", pattern: ["2", "tweets", "search", "recent"], name: "v2_search", limit: 450, allowed: searchParameters) {
+      $0.v2Search($1)
+    },
     SandboxRoute(method: "GET", pattern: ["2", "tweets"], name: "v2_tweets", limit: 300, allowed: ["ids"] + tweetExtra) { $0.v2Tweets($1) },
     SandboxRoute(method: "GET", pattern: ["2", "tweets", "*"], name: "v2_tweet", limit: 300, allowed: tweetExtra) { $0.v2Tweet($1) },
     SandboxRoute(method: "POST", pattern: ["2", "tweets"], name: "v2_create", limit: nil, bearerOK: false, allowed: []) { $0.v2Create($1) },
     SandboxRoute(method: "DELETE", pattern: ["2", "tweets", "*"], name: "v2_delete", limit: nil, bearerOK: false, allowed: []) { $0.v2Delete($1) },
-    SandboxRoute(method: "GET", pattern: ["1.1", "account", "verify_credentials.json"], name: "v1_verify", limit: 900, bearerOK: false) { $0.v1Verify($1) },
+    SandboxRoute(method: "GET", pattern: ["1.1", "account", "verify_credentials.json"], name: "v1_verify", limit: 900, bearerOK: false) {
+      $0.v1Verify($1)
+    },
     SandboxRoute(method: "GET", pattern: ["1.1", "statuses", "user_timeline.json"], name: "v1_user_timeline", limit: 900) { $0.v1UserTimeline($1) },
     SandboxRoute(method: "GET", pattern: ["1.1", "statuses", "home_timeline.json"], name: "v1_home", limit: 900, bearerOK: false) { $0.v1Home($1) },
     SandboxRoute(method: "GET", pattern: ["1.1", "statuses", "show.json"], name: "v1_show", limit: 900) { $0.v1Show($1) },
@@ -121,10 +133,14 @@ extension SandboxStore {
     if fields.contains("protected") { out.append(("protected", .bool(false))) }
     if fields.contains("verified") { out.append(("verified", .bool(false))) }
     if fields.contains("public_metrics") {
-      out.append(("public_metrics", .object([
-        ("followers_count", .int(user.followers)), ("following_count", .int(user.following)),
-        ("tweet_count", .int(tweets(of: user.id).count)), ("listed_count", .int(1)),
-      ])))
+      out.append(
+        (
+          "public_metrics",
+          .object([
+            ("followers_count", .int(user.followers)), ("following_count", .int(user.following)),
+            ("tweet_count", .int(tweets(of: user.id).count)), ("listed_count", .int(1)),
+          ])
+        ))
     }
     return .object(out)
   }
@@ -136,10 +152,14 @@ extension SandboxStore {
     if fields.tweet.contains("author_id") || fields.expansions.contains("author_id") { out.append(("author_id", .string(tweet.authorID))) }
     if fields.tweet.contains("created_at") { out.append(("created_at", .string(SandboxDates.iso(tweet.createdAt)))) }
     if fields.tweet.contains("public_metrics") {
-      out.append(("public_metrics", .object([
-        ("retweet_count", .int(tweet.retweets)), ("reply_count", .int(tweet.replies)),
-        ("like_count", .int(tweet.likes)), ("quote_count", .int(tweet.quotes)),
-      ])))
+      out.append(
+        (
+          "public_metrics",
+          .object([
+            ("retweet_count", .int(tweet.retweets)), ("reply_count", .int(tweet.replies)),
+            ("like_count", .int(tweet.likes)), ("quote_count", .int(tweet.quotes)),
+          ])
+        ))
     }
     if fields.tweet.contains("conversation_id") { out.append(("conversation_id", .string(String(tweet.id)))) }
     if fields.tweet.contains("lang") { out.append(("lang", .string("en"))) }
@@ -210,7 +230,14 @@ extension SandboxStore {
   }
 
   func userNotFound(_ value: String, parameter: String) -> SandboxResponse {
-    .v2(200, .object([("errors", .array([XBodies.notFound(value, resourceType: "user", parameter: parameter, detail: "Could not find user with \(parameter): [\(value)].")]))]))
+    .v2(
+      200,
+      .object([
+        (
+          "errors",
+          .array([XBodies.notFound(value, resourceType: "user", parameter: parameter, detail: "Could not find user with \(parameter): [\(value)].")])
+        )
+      ]))
   }
 
   func v2Me(_ ctx: RouteContext) -> SandboxResponse {
@@ -220,9 +247,12 @@ extension SandboxStore {
 
   func v2UserByUsername(_ ctx: RouteContext) -> SandboxResponse {
     let name = ctx.captures[0]
-    let valid = (1...15).contains(name.utf8.count) && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+    let valid =
+      (1...15).contains(name.utf8.count)
+      && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
     guard valid else {
-      return .v2(400, XBodies.invalidRequest("username", [name], "The `username` query parameter value [\(name)] does not match ^[A-Za-z0-9_]{1,15}$"))
+      return .v2(
+        400, XBodies.invalidRequest("username", [name], "The `username` query parameter value [\(name)] does not match ^[A-Za-z0-9_]{1,15}$"))
     }
     guard let user = SandboxData.user(named: name) else { return userNotFound(name, parameter: "username") }
     return .v2(200, .object([("data", v2User(user, fields: Fields(ctx.query).user))]))
@@ -251,7 +281,10 @@ extension SandboxStore {
     let id = ctx.captures[0]
     if let bad = badID(id) { return bad }
     guard let tweet = tweet(id: id) else {
-      return .v2(200, .object([("errors", .array([XBodies.notFound(id, resourceType: "tweet", parameter: "id", detail: "Could not find tweet with id: [\(id)].")]))]))
+      return .v2(
+        200,
+        .object([("errors", .array([XBodies.notFound(id, resourceType: "tweet", parameter: "id", detail: "Could not find tweet with id: [\(id)].")]))]
+        ))
     }
     return .v2(200, envelope([tweet], fields: Fields(ctx.query), single: true))
   }
@@ -263,7 +296,9 @@ extension SandboxStore {
       return .v2(400, XBodies.invalidRequest("ids", [raw ?? ""], "The `ids` query parameter can not be empty"))
     }
     if ids.count > 100 {
-      return .v2(400, XBodies.invalidRequest("ids", [raw ?? ""], "The number of values in the `ids` query parameter list [\(ids.count)] is not between 1 and 100"))
+      return .v2(
+        400,
+        XBodies.invalidRequest("ids", [raw ?? ""], "The number of values in the `ids` query parameter list [\(ids.count)] is not between 1 and 100"))
     }
     if let bad = ids.first(where: { !isID($0) }) {
       return .v2(400, XBodies.invalidRequest("ids", [raw ?? ""], "The `ids` query parameter value [\(bad)] does not match ^[0-9]{1,19}$"))
@@ -309,12 +344,16 @@ extension SandboxStore {
   }
 
   /// A page of `tweets` (newest first) with X's parameter checks and paging tokens.
-  func v2Timeline(_ ctx: RouteContext, _ tweets: [SandboxTweet], range: ClosedRange<Int>, defaultCount: Int, tokenNames: [String]) -> SandboxResponse {
+  func v2Timeline(_ ctx: RouteContext, _ tweets: [SandboxTweet], range: ClosedRange<Int>, defaultCount: Int, tokenNames: [String]) -> SandboxResponse
+  {
     let query = ctx.query
     var count = defaultCount
     if let raw = query["max_results"] {
       guard let value = Int(raw), range.contains(value) else {
-        return .v2(400, XBodies.invalidRequest("max_results", [raw], "The `max_results` query parameter value [\(raw)] is not between \(range.lowerBound) and \(range.upperBound)"))
+        return .v2(
+          400,
+          XBodies.invalidRequest(
+            "max_results", [raw], "The `max_results` query parameter value [\(raw)] is not between \(range.lowerBound) and \(range.upperBound)"))
       }
       count = value
     }
@@ -370,9 +409,16 @@ extension SandboxStore {
     guard let tweet = post(text, by: ctx.caller.userID ?? SandboxData.mainUserID, now: ctx.now) else {
       return .v2(403, XBodies.duplicate)
     }
-    return .v2(201, .object([("data", .object([
-      ("id", .string(String(tweet.id))), ("text", .string(tweet.text)), ("edit_history_tweet_ids", .array([.string(String(tweet.id))])),
-    ]))]))
+    return .v2(
+      201,
+      .object([
+        (
+          "data",
+          .object([
+            ("id", .string(String(tweet.id))), ("text", .string(tweet.text)), ("edit_history_tweet_ids", .array([.string(String(tweet.id))])),
+          ])
+        )
+      ]))
   }
 
   func v2Delete(_ ctx: RouteContext) -> SandboxResponse {
@@ -386,7 +432,9 @@ extension SandboxStore {
 
 extension SandboxStore {
   /// `count`, `since_id` and `max_id` (inclusive) applied to `tweets`.
-  func v1Select(_ tweets: [SandboxTweet], _ query: [String: String], defaultCount: Int, maximum: Int) -> (page: [SandboxTweet], more: Bool, count: Int) {
+  func v1Select(_ tweets: [SandboxTweet], _ query: [String: String], defaultCount: Int, maximum: Int) -> (
+    page: [SandboxTweet], more: Bool, count: Int
+  ) {
     let count = query["count"].flatMap { Int($0) }.map { max(1, min(maximum, $0)) } ?? defaultCount
     let since = query["since_id"].flatMap { UInt64($0) }
     let maxID = query["max_id"].flatMap { UInt64($0) }
@@ -396,10 +444,13 @@ extension SandboxStore {
 
   func v1Verify(_ ctx: RouteContext) -> SandboxResponse {
     let user = SandboxData.usersByID[ctx.caller.userID ?? SandboxData.mainUserID]!
-    return .v1(200, .object(v1UserObject(user) + [
-      ("followers_count", .int(user.followers)), ("friends_count", .int(user.following)),
-      ("statuses_count", .int(tweets(of: user.id).count)), ("created_at", .string(SandboxDates.v1(user.createdAt))),
-    ]))
+    return .v1(
+      200,
+      .object(
+        v1UserObject(user) + [
+          ("followers_count", .int(user.followers)), ("friends_count", .int(user.following)),
+          ("statuses_count", .int(tweets(of: user.id).count)), ("created_at", .string(SandboxDates.v1(user.createdAt))),
+        ]))
   }
 
   func v1UserTimeline(_ ctx: RouteContext) -> SandboxResponse {

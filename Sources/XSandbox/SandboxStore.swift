@@ -81,10 +81,13 @@ final class SandboxStore: @unchecked Sendable {
     let allowed = counter.remaining > 0
     if allowed { counter.remaining -= 1 }
     counters[key] = counter
-    return (allowed, [
-      ("x-rate-limit-limit", String(counter.limit)), ("x-rate-limit-remaining", String(counter.remaining)),
-      ("x-rate-limit-reset", String(counter.reset)),
-    ])
+    return (
+      allowed,
+      [
+        ("x-rate-limit-limit", String(counter.limit)), ("x-rate-limit-remaining", String(counter.remaining)),
+        ("x-rate-limit-reset", String(counter.reset)),
+      ]
+    )
   }
 
   /// X's rate-limit window, in seconds.

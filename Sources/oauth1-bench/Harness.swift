@@ -60,8 +60,9 @@ struct Harness {
     let sorted = samples.sorted()
     let median = sorted[sorted.count / 2]
     let reference = baseline.flatMap { name in results.first { $0.name == name } }
-    let result = Result(name: name, nanosecondsPerOperation: median, baseline: baseline,
-                        ratio: reference.map { median / $0.nanosecondsPerOperation })
+    let result = Result(
+      name: name, nanosecondsPerOperation: median, baseline: baseline,
+      ratio: reference.map { median / $0.nanosecondsPerOperation })
     results.append(result)
     if peersProtocol {
       print("\(name)\tns\t" + samples.map { String(format: "%.1f", $0) }.joined(separator: " "))
@@ -102,7 +103,8 @@ struct Harness {
   }
 
   static func format(_ result: Result) -> String {
-    let time = result.nanosecondsPerOperation >= 10_000
+    let time =
+      result.nanosecondsPerOperation >= 10_000
       ? String(format: "%10.1f µs/op", result.nanosecondsPerOperation / 1000)
       : String(format: "%10.0f ns/op", result.nanosecondsPerOperation)
     let ratio = result.ratio.map { String(format: "  %7.2fx %@", $0, result.baseline ?? "") } ?? "  (baseline)"

@@ -35,12 +35,17 @@ enum InstructionCounts {
   private static func instructions(_ binary: URL, _ name: String, iterations: Int) -> Int? {
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("oauth1-bench-\(getpid()).callgrind")
     defer { try? FileManager.default.removeItem(at: output) }
-    guard let log = shell(
-      ["env", "BENCH_ONLY=\(name)", "BENCH_ITERS=\(iterations)", "valgrind", "--tool=callgrind", "--callgrind-out-file=\(output.path)", binary.path],
-      captureStandardError: true)
+    guard
+      let log = shell(
+        [
+          "env", "BENCH_ONLY=\(name)", "BENCH_ITERS=\(iterations)", "valgrind", "--tool=callgrind", "--callgrind-out-file=\(output.path)",
+          binary.path,
+        ],
+        captureStandardError: true)
     else { return nil }
     guard let line = log.split(separator: "\n").first(where: { $0.contains("Collected :") }),
-          let number = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else { return nil }
+      let number = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
+    else { return nil }
     return number
   }
 

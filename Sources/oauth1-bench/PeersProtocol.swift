@@ -15,17 +15,25 @@ enum PeersProtocol {
     let signer = try OAuthSigner(consumer: TwitterDocRequest.consumer, token: TwitterDocRequest.token)
     let request = TwitterDocRequest.request()
     let workloads: [(String, () throws -> String)] = [
-      ("swift_oauth1_reused", { try signer.authorizationHeader(for: request, nonce: TwitterDocRequest.nonce, timestamp: TwitterDocRequest.timestamp) }),
-      ("swift_oauth1_cold", {
-        try OAuthSigner(
-          consumer: Credentials(key: TwitterDocRequest.consumer.key, secret: TwitterDocRequest.consumer.secret),
-          token: Credentials(key: TwitterDocRequest.token.key, secret: TwitterDocRequest.token.secret)).authorizationHeader(for: request, nonce: TwitterDocRequest.nonce, timestamp: TwitterDocRequest.timestamp)
-      }),
+      (
+        "swift_oauth1_reused",
+        { try signer.authorizationHeader(for: request, nonce: TwitterDocRequest.nonce, timestamp: TwitterDocRequest.timestamp) }
+      ),
+      (
+        "swift_oauth1_cold",
+        {
+          try OAuthSigner(
+            consumer: Credentials(key: TwitterDocRequest.consumer.key, secret: TwitterDocRequest.consumer.secret),
+            token: Credentials(key: TwitterDocRequest.token.key, secret: TwitterDocRequest.token.secret)
+          ).authorizationHeader(for: request, nonce: TwitterDocRequest.nonce, timestamp: TwitterDocRequest.timestamp)
+        }
+      ),
     ]
     for (name, work) in workloads where only.isEmpty || name.contains(only) {
       for (label, version) in [("hdr_v1", "1"), ("hdr_v11", "1.1")] {
         let header = try OAuthSigner(consumer: TwitterDocRequest.consumer, token: TwitterDocRequest.token)
-          .authorizationHeader(for: TwitterDocRequest.request(version: version), nonce: TwitterDocRequest.nonce, timestamp: TwitterDocRequest.timestamp)
+          .authorizationHeader(
+            for: TwitterDocRequest.request(version: version), nonce: TwitterDocRequest.nonce, timestamp: TwitterDocRequest.timestamp)
         print("\(name)\t\(label)\t\(header)")
       }
       if let fixed {

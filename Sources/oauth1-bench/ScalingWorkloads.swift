@@ -12,7 +12,9 @@ enum ScalingWorkloads {
       let query = (0..<count).map { _ in "p\(generator.next() % UInt64(count))=v%20\(generator.next() % 1000)" }.joined(separator: "&")
       let request = OAuthRequest(method: "GET", url: "https://api.example.com/items?" + query)
       let name = "scale/\(count) query parameters"
-      try harness.measureSync(name) { blackHole(try signer.authorizationHeader(for: request, nonce: TwitterDocRequest.nonce, timestamp: TwitterDocRequest.timestamp)) }
+      try harness.measureSync(name) {
+        blackHole(try signer.authorizationHeader(for: request, nonce: TwitterDocRequest.nonce, timestamp: TwitterDocRequest.timestamp))
+      }
       if let median = harness.median(name), harness.fixedIterations == nil {
         print(String(format: "    %.1f ns per parameter", median / Double(count)))
       }
@@ -20,7 +22,9 @@ enum ScalingWorkloads {
     // A 1 MiB form body: one large value, the shape of a bulk upload.
     let body = Data(("data=" + String(repeating: "abc%20def+", count: 1_048_576 / 10)).utf8)
     let bulk = OAuthRequest(method: "POST", url: "https://api.example.com/upload", body: body, contentType: "application/x-www-form-urlencoded")
-    try harness.measureSync("scale/1 MiB form body") { blackHole(try signer.authorizationHeader(for: bulk, nonce: TwitterDocRequest.nonce, timestamp: TwitterDocRequest.timestamp)) }
+    try harness.measureSync("scale/1 MiB form body") {
+      blackHole(try signer.authorizationHeader(for: bulk, nonce: TwitterDocRequest.nonce, timestamp: TwitterDocRequest.timestamp))
+    }
     if let median = harness.median("scale/1 MiB form body"), harness.fixedIterations == nil {
       print(String(format: "    %.2f ns per byte", median / Double(body.count)))
     }

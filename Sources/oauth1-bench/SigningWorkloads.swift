@@ -8,7 +8,7 @@ enum TwitterDocRequest {
   static let token = Credentials(key: "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", secret: "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE")
   static let body = Data("status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21".utf8)
   static let nonce = "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg"
-  static let timestamp: Int64 = 1318622958
+  static let timestamp: Int64 = 1_318_622_958
   static let options = OAuthSignatureGenerator.Options(nonce: nonce, timestamp: timestamp)
 
   static func request(version: String = "1.1") -> OAuthRequest {
@@ -49,9 +49,11 @@ enum SigningWorkloads {
       blackHole(try signer.authorizationHeader(for: request, nonce: TwitterDocRequest.nonce, timestamp: TwitterDocRequest.timestamp))
     }
     try harness.measureSync("sign/twitter-doc: OAuthSignatureGenerator (every stage kept)", baseline: baseline) {
-      blackHole(try OAuthSignatureGenerator(
-        consumerCredentials: TwitterDocRequest.consumer, credentials: TwitterDocRequest.token, request: request,
-        options: TwitterDocRequest.options).authorizationHeader)
+      blackHole(
+        try OAuthSignatureGenerator(
+          consumerCredentials: TwitterDocRequest.consumer, credentials: TwitterDocRequest.token, request: request,
+          options: TwitterDocRequest.options
+        ).authorizationHeader)
     }
 
     // Each stage alone, as the public stage functions do it.
@@ -59,7 +61,9 @@ enum SigningWorkloads {
     harness.measureSync("stage/percent-encoding (status value)", baseline: baseline) { blackHole(OAuthPercentEncoding.encode(status)) }
     let protocolParameters = generator.protocolParameters
     try harness.measureSync("stage/parameter collection", baseline: baseline) {
-      blackHole(try OAuthParameterCollection.collect(query: "include_entities=true", formBody: Array(TwitterDocRequest.body), protocolParameters: protocolParameters))
+      blackHole(
+        try OAuthParameterCollection.collect(
+          query: "include_entities=true", formBody: Array(TwitterDocRequest.body), protocolParameters: protocolParameters))
     }
     let parameters = generator.parameters
     harness.measureSync("stage/normalization", baseline: baseline) { blackHole(OAuthParameterNormalization.normalize(parameters)) }

@@ -15,12 +15,12 @@ enum VerificationWorkloads {
     let lookup = InMemoryCredentialLookup(
       consumers: [TwitterDocRequest.consumer.key: OAuthConsumer(secret: TwitterDocRequest.consumer.secret)],
       tokens: [TwitterDocRequest.token.key: TwitterDocRequest.token.secret])
-    var verifier = OAuthVerifier(credentials: lookup, options: .init(clock: FixedClock(seconds: 1318622958)))
+    var verifier = OAuthVerifier(credentials: lookup, options: .init(clock: FixedClock(seconds: 1_318_622_958)))
     var index = 0
     try await harness.measure(names[0], baseline: "sign/twitter-doc: reused signer") {
       if index == headers.count {
         index = 0
-        verifier = OAuthVerifier(credentials: lookup, options: .init(clock: FixedClock(seconds: 1318622958)))
+        verifier = OAuthVerifier(credentials: lookup, options: .init(clock: FixedClock(seconds: 1_318_622_958)))
       }
       blackHole(try await verifier.verify(request, authorization: headers[index]))
       index += 1

@@ -16,7 +16,8 @@ enum SignCommand {
       CommandRunner.consumerSecret,
       .value("token", placeholder: "TOKEN", help: "Token (access or request token)."),
       CommandRunner.tokenSecret,
-      .value("signature-method", placeholder: "NAME", help: "HMAC-SHA1 (default), HMAC-SHA256, HMAC-SHA512, RSA-SHA1, RSA-SHA256, RSA-SHA512, PLAINTEXT."),
+      .value(
+        "signature-method", placeholder: "NAME", help: "HMAC-SHA1 (default), HMAC-SHA256, HMAC-SHA512, RSA-SHA1, RSA-SHA256, RSA-SHA512, PLAINTEXT."),
       .value("private-key", placeholder: "FILE", help: "PEM RSA private key (PKCS#1 or PKCS#8) for the RSA methods."),
       .value("nonce", placeholder: "NONCE", help: "oauth_nonce (default: 192 random bits)."),
       .value("timestamp", placeholder: "SECONDS", help: "oauth_timestamp (default: now)."),

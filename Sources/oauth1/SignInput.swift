@@ -47,7 +47,8 @@ struct SignInput {
     request = OAuthRequest(
       method: arguments.value("method") ?? "GET", url: url, body: body, contentType: contentType, host: arguments.value("host"))
     consumer = Credentials(key: consumerKey, secret: consumerSecret ?? "")
-    token = arguments.value("token").map { Credentials(key: $0, secret: tokenSecret ?? "") }
+    token =
+      arguments.value("token").map { Credentials(key: $0, secret: tokenSecret ?? "") }
       ?? arguments.value("token-secret").map { Credentials(key: "", secret: $0) }
     options = OAuthSignatureGenerator.Options(
       signatureMethod: method,

@@ -48,7 +48,7 @@ struct SigningExample {
       request: OAuthRequest(method: "GET", url: "http://photos.example.net/photos?file=vacation.jpg&size=original"),
       consumer: Credentials(key: "dpf43f3p2l4k3l03", secret: "kd94hf93k423kf44"),
       token: Credentials(key: "nnch734d00sl2jdk", secret: "pfkkdhi9sl3r4s00"),
-      options: .init(nonce: "chapoH", timestamp: 137131202, realm: "Photos", includeVersion: false)))
+      options: .init(nonce: "chapoH", timestamp: 137_131_202, realm: "Photos", includeVersion: false)))
 
   private static func twitterRequest(url: String) -> SignInput {
     SignInput(
@@ -58,6 +58,6 @@ struct SigningExample {
         contentType: "application/x-www-form-urlencoded"),
       consumer: Credentials(key: "xvz1evFS4wEEPTGEFPHBog", secret: "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw"),
       token: Credentials(key: "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", secret: "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE"),
-      options: .init(nonce: "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", timestamp: 1318622958))
+      options: .init(nonce: "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", timestamp: 1_318_622_958))
   }
 }

@@ -64,9 +64,11 @@ struct SigningReport {
 
     let parameters = generator.sortedParameters
     let width = min(parameters.map(\.name.count).max() ?? 0, 32)
-    section(&lines, 1, "Parameters (decoded, in signing order)", parameters.map { parameter in
-      parameter.name.padding(toLength: max(width, parameter.name.count), withPad: " ", startingAt: 0) + "  " + parameter.value
-    })
+    section(
+      &lines, 1, "Parameters (decoded, in signing order)",
+      parameters.map { parameter in
+        parameter.name.padding(toLength: max(width, parameter.name.count), withPad: " ", startingAt: 0) + "  " + parameter.value
+      })
     section(&lines, 2, "Normalized parameters", [generator.normalizedParameters])
     section(&lines, 3, "Base string URI", [generator.baseStringURI])
     section(&lines, 4, "Signature base string", [generator.signatureBaseString])

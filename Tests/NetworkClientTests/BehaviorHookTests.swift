@@ -9,17 +9,20 @@ struct BehaviorHookTests {
   @Test func everyHookRunsInTheDocumentedOrder() async throws {
     let log = EventLog()
     let stub = StubTransport([.status(200)])
-    let client = client(stub, behavior: CombinedRequestBehavior([
-      RecordingBehavior(name: "default1", log: log), RecordingBehavior(name: "default2", log: log),
-    ]))
+    let client = client(
+      stub,
+      behavior: CombinedRequestBehavior([
+        RecordingBehavior(name: "default1", log: log), RecordingBehavior(name: "default2", log: log),
+      ]))
     _ = try await client.send(Request<Data>(path: "x", behavior: RecordingBehavior(name: "own", log: log)))
-    #expect(log.events == [
-      "default1.around.in", "default2.around.in", "own.around.in",
-      "default1.modify", "default2.modify", "own.modify",
-      "default1.beforeSend", "default2.beforeSend", "own.beforeSend",
-      "default1.afterSuccess", "default2.afterSuccess", "own.afterSuccess",
-      "own.around.out", "default2.around.out", "default1.around.out",
-    ])
+    #expect(
+      log.events == [
+        "default1.around.in", "default2.around.in", "own.around.in",
+        "default1.modify", "default2.modify", "own.modify",
+        "default1.beforeSend", "default2.beforeSend", "own.beforeSend",
+        "default1.afterSuccess", "default2.afterSuccess", "own.afterSuccess",
+        "own.around.out", "default2.around.out", "default1.around.out",
+      ])
     #expect(stub.requests.first?.headers.values(for: "X-Modified-By") == ["default1", "default2", "own"])
   }
 
@@ -37,10 +40,12 @@ struct BehaviorHookTests {
   @Test func additionalHeadersMergeAndTheRequestsOwnWin() async throws {
     let log = EventLog()
     let stub = StubTransport([.status(200)])
-    let client = client(stub, behavior: CombinedRequestBehavior([
-      RecordingBehavior(name: "a", log: log, headers: ["User-Agent": "a", "Accept": "a"]),
-      RecordingBehavior(name: "b", log: log, headers: ["User-Agent": "b"]),
-    ]))
+    let client = client(
+      stub,
+      behavior: CombinedRequestBehavior([
+        RecordingBehavior(name: "a", log: log, headers: ["User-Agent": "a", "Accept": "a"]),
+        RecordingBehavior(name: "b", log: log, headers: ["User-Agent": "b"]),
+      ]))
     _ = try await client.send(Request<Data>(path: "x", headers: ["Accept": "mine"]))
     let sent = try #require(stub.requests.first)
     #expect(sent.headers["User-Agent"] == "b")
@@ -50,9 +55,11 @@ struct BehaviorHookTests {
   @Test func afterSuccessCanFailTheRequest() async throws {
     let log = EventLog()
     let stub = StubTransport([.status(200)])
-    let client = client(stub, behavior: CombinedRequestBehavior([
-      RecordingBehavior(name: "first", log: log, failAfterSuccess: true), RecordingBehavior(name: "second", log: log),
-    ]))
+    let client = client(
+      stub,
+      behavior: CombinedRequestBehavior([
+        RecordingBehavior(name: "first", log: log, failAfterSuccess: true), RecordingBehavior(name: "second", log: log),
+      ]))
     await #expect {
       try await client.send(Request<Data>(path: "x"))
     } throws: { error in
@@ -72,7 +79,10 @@ struct BehaviorHookTests {
       _ = try await client.send(Request<Data>(path: "missing"))
       Issue.record("a 404 must throw")
     } catch {
-      guard case .httpStatus(let failure) = error else { Issue.record("expected httpStatus, got \(error)"); return }
+      guard case .httpStatus(let failure) = error else {
+        Issue.record("expected httpStatus, got \(error)")
+        return
+      }
       #expect(failure.statusCode == 404)
       #expect(failure.body == Data("<html>nope</html>".utf8))
       #expect(failure.description == "GET https://api.example.com/2/missing failed with HTTP 404: <html>nope</html>")
@@ -105,14 +115,20 @@ struct BehaviorHookTests {
   }
 
   @Test func decodingFailuresNameThePathAndShowTheBody() async throws {
-    struct Tweet: Decodable, Sendable { let id: String; let text: String }
+    struct Tweet: Decodable, Sendable {
+      let id: String
+      let text: String
+    }
     struct Page: Decodable, Sendable { let data: [Tweet] }
     let stub = StubTransport([.json(#"{"data":[{"id":"1","text":"a"},{"id":2,"text":"b"}]}"#)])
     do {
       _ = try await client(stub).send(Request<Page>(path: "tweets"))
       Issue.record("must not decode")
     } catch {
-      guard case .decoding(let failure) = error else { Issue.record("expected decoding, got \(error)"); return }
+      guard case .decoding(let failure) = error else {
+        Issue.record("expected decoding, got \(error)")
+        return
+      }
       #expect(failure.codingPath == "data[1].id")
       #expect(failure.type == "Page")
       #expect(failure.excerpt?.hasPrefix(#"{"data":[{"id":"1""#) == true)
@@ -122,12 +138,16 @@ struct BehaviorHookTests {
 
   @Test func anHTMLPageWhereJSONWasExpectedIsADecodingFailureNotACrash() async throws {
     struct User: Decodable, Sendable { let id: String }
-    let stub = StubTransport([.status(200, headers: ["Content-Type": "text/html"], body: Data("<html><body>Sign in to the Wi-Fi</body></html>".utf8))])
+    let stub = StubTransport([.status(200, headers: ["Content-Type": "text/html"], body: Data("<html><body>Sign in to the Wi-Fi</body></html>".utf8))]
+    )
     await #expect(throws: NetworkError.self) { try await client(stub).send(Request<User>(path: "users/me")) }
   }
 
   @Test func theFullResponseIsAvailable() async throws {
-    let stub = StubTransport([.status(200, headers: ["x-rate-limit-limit": "900", "x-rate-limit-remaining": "899", "x-rate-limit-reset": "1700000000"], body: Data("{}".utf8))])
+    let stub = StubTransport([
+      .status(
+        200, headers: ["x-rate-limit-limit": "900", "x-rate-limit-remaining": "899", "x-rate-limit-reset": "1700000000"], body: Data("{}".utf8))
+    ])
     let response = try await client(stub).response(for: Request<Data>(path: "x"))
     #expect(response.response.rateLimit == RateLimit(limit: 900, remaining: 899, reset: Date(timeIntervalSince1970: 1_700_000_000)))
   }

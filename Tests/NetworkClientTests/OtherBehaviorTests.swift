@@ -36,9 +36,11 @@ struct OtherBehaviorTests {
   }
 
   @Test func apiVerificationNeedsTheNonceEchoed() async throws {
-    let echo = StubTransport([], fallback: .handler { request in
-      HTTPResponse(statusCode: 200, headers: ["X-Request-Nonce": request.headers["X-Request-Nonce"] ?? ""], request: request)
-    })
+    let echo = StubTransport(
+      [],
+      fallback: .handler { request in
+        HTTPResponse(statusCode: 200, headers: ["X-Request-Nonce": request.headers["X-Request-Nonce"] ?? ""], request: request)
+      })
     _ = try await client(echo, behavior: APIVerificationBehavior()).send(Request<Data>(path: "x"))
     _ = try await client(echo, behavior: APIVerificationBehavior()).send(Request<Data>(path: "x"))
     let nonces = echo.requests.compactMap { $0.headers["X-Request-Nonce"] }
@@ -61,9 +63,10 @@ struct OtherBehaviorTests {
       .status(401, body: Data("oauth_problem=token_rejected&oauth_token=SECRET-TOKEN".utf8)),
     ])
     let client = client(stub, behavior: logging)
-    _ = try await client.send(Request<Data>(
-      path: "cb", query: [("oauth_token", "SECRET-TOKEN"), ("oauth_verifier", "SECRET-VERIFIER"), ("page", "2")],
-      headers: ["Authorization": "OAuth oauth_signature=\"SECRET-SIG\"", "Cookie": "a=SECRET-COOKIE"]))
+    _ = try await client.send(
+      Request<Data>(
+        path: "cb", query: [("oauth_token", "SECRET-TOKEN"), ("oauth_verifier", "SECRET-VERIFIER"), ("page", "2")],
+        headers: ["Authorization": "OAuth oauth_signature=\"SECRET-SIG\"", "Cookie": "a=SECRET-COOKIE"]))
     _ = try? await client.send(Request<Data>(path: "fail"))
     let text = lines.events.joined(separator: "\n")
     for secret in ["SECRET-TOKEN", "SECRET-VERIFIER", "SECRET-SIG", "SECRET-COOKIE"] {

@@ -30,10 +30,11 @@ struct NotesAPI {
   let client: NetworkClient
 
   init(key: String, transport: any HTTPTransport = URLSessionTransport()) {
-    client = NetworkClient(configuration: RequestConfiguration(
-      baseURL: URL(string: "https://notes.example.com/v1")!,
-      defaultBehavior: CombinedRequestBehavior([UserAgent(), APIKey(key: key), RetryBehavior()]),
-      transport: transport))
+    client = NetworkClient(
+      configuration: RequestConfiguration(
+        baseURL: URL(string: "https://notes.example.com/v1")!,
+        defaultBehavior: CombinedRequestBehavior([UserAgent(), APIKey(key: key), RetryBehavior()]),
+        transport: transport))
   }
 
   func notes(tagged tag: String) async throws(NetworkError) -> [Note] {
@@ -61,8 +62,9 @@ struct ReadmeClientSampleTests {
   @Test func theTestDoublesSampleWorks() async throws {
     let stub = StubTransport([.status(503, headers: ["Retry-After": "1"]), .json(#"{"id":"1"}"#)])
     let sleeper = RecordingSleeper()
-    let client = NetworkClient(baseURL: URL(string: "https://api.example.com")!,
-                               behavior: RetryBehavior(sleeper: sleeper), transport: stub)
+    let client = NetworkClient(
+      baseURL: URL(string: "https://api.example.com")!,
+      behavior: RetryBehavior(sleeper: sleeper), transport: stub)
     _ = try await client.send(Request<Data>(path: "items/1"))
     #expect(stub.requests.count == 2)
     #expect(sleeper.waits == [1.0])
@@ -70,7 +72,9 @@ struct ReadmeClientSampleTests {
 
   /// The sample in README.md is the same text as above (whitespace aside).
   @Test func theReadmeShowsThisCode() throws {
-    let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+    let readme = try String(
+      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("README.md"), encoding: .utf8)
     let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
     let sample = source[source.range(of: "struct Note: Decodable")!.lowerBound..<source.range(of: "@Suite(\"README")!.lowerBound]
     let squash = { (text: Substring) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }

@@ -36,21 +36,26 @@ struct RedirectTests {
   func send(
     _ stub: StubTransport, _ request: Request<Data>, policy: RedirectPolicy = .default, behaviors: [any RequestBehavior] = [APIKey(), URLSigner()]
   ) async throws(NetworkError) -> Response<Data> {
-    let client = NetworkClient(configuration: RequestConfiguration(
-      baseURL: api, defaultBehavior: CombinedRequestBehavior(behaviors), transport: stub, redirects: policy))
+    let client = NetworkClient(
+      configuration: RequestConfiguration(
+        baseURL: api, defaultBehavior: CombinedRequestBehavior(behaviors), transport: stub, redirects: policy))
     return try await client.response(for: request)
   }
 
   @Test func aSameOriginRedirectIsSignedForTheURLActuallyRequested() async throws {
     let stub = StubTransport([Self.redirect(307, to: "/2/moved?page=2"), .status(200)])
     let response = try await send(stub, Request<Data>(path: "items", query: [("page", "2")]))
-    #expect(stub.requests.map { $0.headers["Authorization"] } == [
-      "Signed GET https://api.example.com/2/items?page=2", "Signed GET https://api.example.com/2/moved?page=2",
-    ])
+    #expect(
+      stub.requests.map { $0.headers["Authorization"] } == [
+        "Signed GET https://api.example.com/2/items?page=2", "Signed GET https://api.example.com/2/moved?page=2",
+      ])
     #expect(stub.requests.allSatisfy { $0.headers["X-Api-Key"] == "key-123" })
-    #expect(response.response.request.redirections == [Redirection(
-      statusCode: 307, from: URL(string: "https://api.example.com/2/items?page=2")!,
-      to: URL(string: "https://api.example.com/2/moved?page=2")!, keptCredentials: true)])
+    #expect(
+      response.response.request.redirections == [
+        Redirection(
+          statusCode: 307, from: URL(string: "https://api.example.com/2/items?page=2")!,
+          to: URL(string: "https://api.example.com/2/moved?page=2")!, keptCredentials: true)
+      ])
     #expect(Set(stub.requests.map(\.id)).count == 1, "every hop belongs to one call")
   }
 
@@ -79,7 +84,10 @@ struct RedirectTests {
         _ = try await send(post, form)
         Issue.record("a \(status) of a POST must not be followed")
       } catch {
-        guard case .redirect(let failure) = error else { Issue.record("\(error)"); continue }
+        guard case .redirect(let failure) = error else {
+          Issue.record("\(error)")
+          continue
+        }
         #expect(failure.reason == .methodNotRepeatable)
         #expect(failure.description.contains("POST https://api.example.com/2/items was redirected (HTTP \(status)) to /2/other"), "\(failure)")
       }
@@ -93,10 +101,15 @@ struct RedirectTests {
       _ = try await send(stub, Request<Data>(path: "items"))
       Issue.record("the other origin answered 401")
     } catch {
-      guard case .httpStatus(let failure) = error else { Issue.record("\(error)"); return }
+      guard case .httpStatus(let failure) = error else {
+        Issue.record("\(error)")
+        return
+      }
       #expect(failure.lostCredentialsInRedirect)
-      #expect(failure.description.contains(
-        "GET https://elsewhere.example.net/items (redirected from https://api.example.com/2/items to https://elsewhere.example.net/items, another origin, so without the credentials"),
+      #expect(
+        failure.description.contains(
+          "GET https://elsewhere.example.net/items (redirected from https://api.example.com/2/items to https://elsewhere.example.net/items, another origin, so without the credentials"
+        ),
         "\(failure)")
     }
     let hop = try #require(stub.requests.last)
@@ -104,7 +117,9 @@ struct RedirectTests {
     #expect(hop.headers["X-Trace"] == "kept", "behaviors that are not credentials still run")
 
     // The port and the scheme are part of the origin too: http → https of one host is another origin.
-    for (base, target) in [("https://api.example.com/2", "https://api.example.com:8443/2/items"), ("http://api.example.com/2", "https://api.example.com/2/items")] {
+    for (base, target) in [
+      ("https://api.example.com/2", "https://api.example.com:8443/2/items"), ("http://api.example.com/2", "https://api.example.com/2/items"),
+    ] {
       let other = StubTransport([Self.redirect(308, to: target), .status(200)])
       let client = NetworkClient(configuration: RequestConfiguration(baseURL: URL(string: base)!, defaultBehavior: URLSigner(), transport: other))
       _ = try await client.send(Request<Data>(path: "items"))
@@ -114,7 +129,8 @@ struct RedirectTests {
 
   @Test func aTrustedOriginKeepsThem() async throws {
     let stub = StubTransport([Self.redirect(307, to: "https://upload.example.com/items"), .status(200)])
-    _ = try await send(stub, Request<Data>(path: "items"), policy: RedirectPolicy(trustedOrigins: [HTTPOrigin(scheme: "https", host: "upload.example.com")]))
+    _ = try await send(
+      stub, Request<Data>(path: "items"), policy: RedirectPolicy(trustedOrigins: [HTTPOrigin(scheme: "https", host: "upload.example.com")]))
     #expect(stub.requests.last?.headers["Authorization"] == "Signed GET https://upload.example.com/items")
     #expect(stub.requests.last?.headers["X-Api-Key"] == "key-123")
   }
@@ -163,8 +179,10 @@ struct RedirectTests {
     let stub = StubTransport([Self.redirect(307, to: "https://elsewhere.example.net/x?oauth_token=abc"), .status(200)])
     _ = try await send(stub, Request<Data>(path: "items"), behaviors: [LoggingBehavior { lines.add($0) }, URLSigner()])
     let log = lines.events.joined(separator: "\n")
-    #expect(log.contains(
-      "↪ 307: redirected from https://api.example.com/2/items to https://elsewhere.example.net/x?oauth_token=<redacted> (another origin: sent without credentials)"),
+    #expect(
+      log.contains(
+        "↪ 307: redirected from https://api.example.com/2/items to https://elsewhere.example.net/x?oauth_token=<redacted> (another origin: sent without credentials)"
+      ),
       "\(log)")
   }
 }

@@ -72,7 +72,10 @@ struct RetryBehaviorTests {
       _ = try await client(stub, behavior: retry()).send(Request<Data>(path: "x"))
       Issue.record("a 900 s wait is over the 100 s budget")
     } catch {
-      guard case .httpStatus(let failure) = error else { Issue.record("\(error)"); return }
+      guard case .httpStatus(let failure) = error else {
+        Issue.record("\(error)")
+        return
+      }
       #expect(failure.rateLimit?.reset == Date(timeIntervalSince1970: 1_700_000_900))
     }
     #expect(stub.requests.count == 1)
@@ -146,12 +149,21 @@ struct RetryBehaviorTests {
     let waits = RecordingSleeper()
     _ = try await client(exhausted, behavior: retry { $0.sleeper = waits }).send(Request<Data>(path: "x"))
     #expect(waits.waits == [30], "with nothing left, the reset is when requests are accepted again")
-    #expect(HTTPStatusFailure(response: HTTPResponse(statusCode: 503, headers: window, request: HTTPRequest(method: .get, url: api)), now: now).retryAfter == nil)
+    #expect(
+      HTTPStatusFailure(response: HTTPResponse(statusCode: 503, headers: window, request: HTTPRequest(method: .get, url: api)), now: now).retryAfter
+        == nil)
   }
 
   @Test func backoffIsCappedPerWait() async throws {
     let stub = StubTransport([], fallback: .status(503))
-    _ = try? await client(stub, behavior: retry { $0.maxAttempts = 6; $0.maxBackoff = 4; $0.jitter = { 0.99 } }).send(Request<Data>(path: "x"))
+    _ = try? await client(
+      stub,
+      behavior: retry {
+        $0.maxAttempts = 6
+        $0.maxBackoff = 4
+        $0.jitter = { 0.99 }
+      }
+    ).send(Request<Data>(path: "x"))
     #expect(sleeper.waits.count == 5)
     #expect(sleeper.waits.allSatisfy { $0 <= 4 }, "\(sleeper.waits)")
     #expect(sleeper.waits.first.map { $0 > 1.4 } == true, "jitter adds up to half")
@@ -209,11 +221,14 @@ struct RetryBehaviorTests {
     let clock = SteppingClock(start: now)
     let stub = StubTransport([], fallback: .status(503))
     do {
-      _ = try await client(stub, behavior: retry {
-        $0.now = { clock.now }
-        $0.sleeper = clock
-        $0.deadline = 2.5
-      }).send(Request<Data>(path: "x"))
+      _ = try await client(
+        stub,
+        behavior: retry {
+          $0.now = { clock.now }
+          $0.sleeper = clock
+          $0.deadline = 2.5
+        }
+      ).send(Request<Data>(path: "x"))
       Issue.record("must give up")
     } catch {
       #expect(error.attempts == 2)

@@ -6,8 +6,16 @@ import NetworkClientTesting
 final class EventLog: @unchecked Sendable {
   private let lock = NSLock()
   private var _events: [String] = []
-  func add(_ event: String) { lock.lock(); _events.append(event); lock.unlock() }
-  var events: [String] { lock.lock(); defer { lock.unlock() }; return _events }
+  func add(_ event: String) {
+    lock.lock()
+    _events.append(event)
+    lock.unlock()
+  }
+  var events: [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    return _events
+  }
 }
 
 /// Records every hook it sees, so tests can check which hooks ran and in what order.
@@ -50,10 +58,17 @@ final class CountingSigner: RequestBehavior, @unchecked Sendable {
   private let lock = NSLock()
   private var count = 0
   var isSigner: Bool { true }
-  var signatures: Int { lock.lock(); defer { lock.unlock() }; return count }
+  var signatures: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return count
+  }
 
   func modify(_ request: HTTPRequest) async throws -> HTTPRequest {
-    let value = lock.withLock { count += 1; return count }
+    let value = lock.withLock {
+      count += 1
+      return count
+    }
     var request = request
     request.headers["Authorization"] = "Test signature=\(value) headers=\(request.headers.map(\.name).joined(separator: ","))"
     return request

@@ -42,7 +42,8 @@ struct URLBuildingTests {
     #expect(json.body == Data(#"{"text":"hi"}"#.utf8))
     #expect(json.headers["Content-Type"] == "application/json")
 
-    let raw = try client.prepare(Request<Data>(method: .put, path: "x", headers: ["Content-Type": "text/csv"], body: .data(Data("a,b".utf8), contentType: "text/plain")))
+    let raw = try client.prepare(
+      Request<Data>(method: .put, path: "x", headers: ["Content-Type": "text/csv"], body: .data(Data("a,b".utf8), contentType: "text/plain")))
     #expect(raw.headers["Content-Type"] == "text/csv", "the request's own header wins")
     #expect(raw.timeout == 30)
     #expect(raw.isIdempotent)

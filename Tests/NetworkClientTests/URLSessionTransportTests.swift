@@ -25,9 +25,10 @@ final class URLSessionTransportTests {
   var client: NetworkClient { NetworkClient(baseURL: server.baseURL, transport: URLSessionTransport()) }
 
   @Test func requestsArriveAsBuilt() async throws {
-    let echo = try await client.send(Request<Echo>(
-      method: .post, path: "/echo", query: [("q", "a+b *"), ("q", "2"), ("flag", nil)],
-      headers: ["X-Custom": "yes"], body: .form([("status", "Hello + world!")])))
+    let echo = try await client.send(
+      Request<Echo>(
+        method: .post, path: "/echo", query: [("q", "a+b *"), ("q", "2"), ("flag", nil)],
+        headers: ["X-Custom": "yes"], body: .form([("status", "Hello + world!")])))
     #expect(echo.method == "POST")
     #expect(echo.query == "q=a%2Bb%20%2A&q=2&flag")
     #expect(echo.header("X-Custom") == "yes")
@@ -44,7 +45,10 @@ final class URLSessionTransportTests {
         _ = try await client.send(Request<Data>(path: "/status/\(status)", query: [("header", "Retry-After:2")]))
         Issue.record("\(status) must throw")
       } catch {
-        guard case .httpStatus(let failure) = error else { Issue.record("\(status): \(error)"); continue }
+        guard case .httpStatus(let failure) = error else {
+          Issue.record("\(status): \(error)")
+          continue
+        }
         #expect(failure.statusCode == status)
         #expect(failure.retryAfter == 2)
       }
@@ -57,7 +61,10 @@ final class URLSessionTransportTests {
       _ = try await client.send(Request<Data>(path: "/slow", query: [("seconds", "20")], timeout: 1))
       Issue.record("must time out")
     } catch {
-      guard case .transport(let failure) = error else { Issue.record("expected transport, got \(error)"); return }
+      guard case .transport(let failure) = error else {
+        Issue.record("expected transport, got \(error)")
+        return
+      }
       #expect((failure.underlying as? URLError)?.code == .timedOut && failure.kind == .timedOut)
       #expect(failure.description.contains("timed out after 1 s"), "\(failure)")
     }
@@ -125,7 +132,10 @@ final class URLSessionTransportTests {
       #expect(response.response.request.url.absoluteString == "http://[::1]:\(server6.port)/base/status/200")
     } catch {
       #if canImport(FoundationNetworking)
-        guard case .transport(let failure) = error else { Issue.record("\(error)"); return }
+        guard case .transport(let failure) = error else {
+          Issue.record("\(error)")
+          return
+        }
         #expect((failure.underlying as? URLError)?.code == .badURL)
         print("[loopback] FoundationNetworking cannot send to IPv6 literals (swift-corelibs-foundation #5496)")
       #else

@@ -10,8 +10,9 @@ struct PublishedRequest {
   init?(_ vector: Vector) throws {
     let input = vector.input
     guard let url = input.url, input.params == nil, input.baseStringURI == nil, input.host == nil,
-          let oauth = input.oauthParams, !oauth.isEmpty,
-          vector.expected.signature != nil || vector.expected.baseString != nil else { return nil }
+      let oauth = input.oauthParams, !oauth.isEmpty,
+      vector.expected.signature != nil || vector.expected.baseString != nil
+    else { return nil }
     var values: [String: String] = [:]
     for pair in oauth { values[pair[0]] = pair[1] }
     let options: [String: String] = [

@@ -19,14 +19,20 @@ struct OAuth1SecretHygieneTests {
       ["sign", "--url", "https://a.example/", "--timestamp", "soon"] + Self.credentials,
       ["sign", "--url", "https://a.example/", "--frobnicate"] + Self.credentials,
       ["sign", "--url", "https://a.example/", Self.consumerSecret + "-pasted-here-by-mistake"] + Self.credentials,
-      ["sign", "--url", "https://a.example/", "--signature-method", "RSA-SHA1", "--token-secret", Self.tokenSecret, "--consumer-key", "k", "--consumer-secret", Self.consumerSecret],
+      [
+        "sign", "--url", "https://a.example/", "--signature-method", "RSA-SHA1", "--token-secret", Self.tokenSecret, "--consumer-key", "k",
+        "--consumer-secret", Self.consumerSecret,
+      ],
     ]
     let verifyErrors: [[String]] = [
-      ["verify", "--url", "https://a.example/", "--authorization", "OAuth oauth_consumer_key=\"k\", oauth_signature=\"x\""] + Self.credentials.filter { $0 != "--token" && $0 != "t" },
+      ["verify", "--url", "https://a.example/", "--authorization", "OAuth oauth_consumer_key=\"k\", oauth_signature=\"x\""]
+        + Self.credentials.filter { $0 != "--token" && $0 != "t" },
       ["verify", "--url", "https://a.example/", "--authorization", "Basic Zm9v", "--consumer-secret", Self.consumerSecret],
-      ["verify", "--url", "https://a.example/", "--authorization",
-       "OAuth oauth_consumer_key=\"k\", oauth_token=\"t\", oauth_signature_method=\"PLAINTEXT\", oauth_signature=\"\(Self.consumerSecret)%26\(Self.tokenSecret)\"",
-       "--consumer-secret", "WRONG", "--token-secret", "WRONG"],
+      [
+        "verify", "--url", "https://a.example/", "--authorization",
+        "OAuth oauth_consumer_key=\"k\", oauth_token=\"t\", oauth_signature_method=\"PLAINTEXT\", oauth_signature=\"\(Self.consumerSecret)%26\(Self.tokenSecret)\"",
+        "--consumer-secret", "WRONG", "--token-secret", "WRONG",
+      ],
     ]
     var checked = 0
     for arguments in signErrors + verifyErrors {

@@ -23,8 +23,10 @@ struct SignCommandTests {
   @Test func humanOutputShowsEveryStageAndTheVerdict() throws {
     let result = try oauth1(["sign", "--example", "twitter"])
     #expect(result.status == 0)
-    for heading in ["1. Parameters", "2. Normalized parameters", "3. Base string URI", "4. Signature base string",
-                    "5. Signing key", "6. Signature (HMAC-SHA1, base64)", "7. Authorization header"] {
+    for heading in [
+      "1. Parameters", "2. Normalized parameters", "3. Base string URI", "4. Signature base string",
+      "5. Signing key", "6. Signature (HMAC-SHA1, base64)", "7. Authorization header",
+    ] {
       #expect(result.stdout.contains(heading), "missing \(heading)")
     }
     #expect(result.stdout.contains("Our signature:       hCtSmYh+iHYCEqBWrE7C7hYmtUk=  (matches)"))
@@ -46,10 +48,11 @@ struct SignCommandTests {
       "--token-secret", "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE",
       "--nonce", "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "--timestamp", "1318622958",
     ]
-    let raw = try signJSON(common + [
-      "--body", "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21",
-      "--content-type", "application/x-www-form-urlencoded",
-    ])
+    let raw = try signJSON(
+      common + [
+        "--body", "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21",
+        "--content-type", "application/x-www-form-urlencoded",
+      ])
     #expect(raw["signature"] as? String == "hCtSmYh+iHYCEqBWrE7C7hYmtUk=")
     let form = try signJSON(common + ["--form", "status=Hello Ladies + Gentlemen, a signed OAuth request!"])
     #expect(form["signature"] as? String == "hCtSmYh+iHYCEqBWrE7C7hYmtUk=")
@@ -101,6 +104,6 @@ struct SignCommandTests {
     let rfc = try #require(try VectorFile.loadAll().first { $0.name == "rfc5849.json" })
     let requests = try rfc.vectors.compactMap(PublishedRequest.init)
     #expect(requests.count >= 6, "RFC 5849 sections 1.2, 2.1, 2.3 and 3.1")
-    requests.forEach { $0.cleanUp() }
+    for request in requests { request.cleanUp() }
   }
 }

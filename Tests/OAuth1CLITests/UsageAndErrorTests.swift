@@ -70,10 +70,12 @@ struct UsageAndErrorTests {
   @Test func helpAndVersion() throws {
     let help = try oauth1(["sign", "--help"])
     #expect(help.status == 0)
-    for option in ["--method", "--url", "--body", "--content-type", "--form", "--body-file", "--consumer-key",
-                   "--consumer-secret", "--token", "--token-secret", "--signature-method", "--private-key", "--nonce",
-                   "--timestamp", "--realm", "--callback", "--verifier", "--no-version", "--body-hash", "--json",
-                   "--example", "--help", "--version"] {
+    for option in [
+      "--method", "--url", "--body", "--content-type", "--form", "--body-file", "--consumer-key",
+      "--consumer-secret", "--token", "--token-secret", "--signature-method", "--private-key", "--nonce",
+      "--timestamp", "--realm", "--callback", "--verifier", "--no-version", "--body-hash", "--json",
+      "--example", "--help", "--version",
+    ] {
       #expect(help.stdout.contains(option), "help lacks \(option)")
     }
     #expect(try oauth1(["help", "sign"]).stdout == help.stdout)

@@ -19,9 +19,11 @@ struct VerifyCommandTests {
   }
 
   var common: [String] {
-    ["verify", "--method", "POST", "--url", request.url, "--body", "status=Hello%20%2B%20world",
-     "--content-type", "application/x-www-form-urlencoded", "--consumer-secret", consumer.secret,
-     "--token-secret", token.secret, "--now", String(now)]
+    [
+      "verify", "--method", "POST", "--url", request.url, "--body", "status=Hello%20%2B%20world",
+      "--content-type", "application/x-www-form-urlencoded", "--consumer-secret", consumer.secret,
+      "--token-secret", token.secret, "--now", String(now),
+    ]
   }
 
   @Test func aSignedRequestIsValid() throws {
@@ -42,10 +44,12 @@ struct VerifyCommandTests {
   /// PLAINTEXT signs nothing of the request: a JSON body changed after its oauth_body_hash was
   /// computed must fail on the hash (it answered `valid`).
   @Test func aPlaintextRequestWithAChangedBodyFailsOnItsBodyHash() throws {
-    let json = OAuthRequest(method: "POST", url: "https://api.example.com/v1/payments", body: Data(#"{"amount":100}"#.utf8), contentType: "application/json")
+    let json = OAuthRequest(
+      method: "POST", url: "https://api.example.com/v1/payments", body: Data(#"{"amount":100}"#.utf8), contentType: "application/json")
     let header = try OAuthSignatureGenerator(
       consumerCredentials: consumer, credentials: token, request: json,
-      options: .init(signatureMethod: .plaintext, nonce: "n-1", timestamp: now, bodyHash: .sha1)).authorizationHeader
+      options: .init(signatureMethod: .plaintext, nonce: "n-1", timestamp: now, bodyHash: .sha1)
+    ).authorizationHeader
     func verify(_ body: String) throws -> ProcessResult {
       try oauth1([
         "verify", "--method", "POST", "--url", json.url, "--body", body, "--content-type", "application/json",
@@ -66,7 +70,9 @@ struct VerifyCommandTests {
     let result = try oauth1(arguments)
     #expect(result.status == 1)
     #expect(result.stdout.hasPrefix("invalid: signature_invalid\n"))
-    #expect(result.stdout.contains("POST&https%3A%2F%2Fapi.example.com%2F1.1%2Fstatuses%2Fupdate.json&include_entities%3Dtrue%26oauth_consumer_key%3Dapp-key"))
+    #expect(
+      result.stdout.contains(
+        "POST&https%3A%2F%2Fapi.example.com%2F1.1%2Fstatuses%2Fupdate.json&include_entities%3Dtrue%26oauth_consumer_key%3Dapp-key"))
     for secret in [consumer.secret, token.secret] {
       #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret), "a secret was printed")
     }
@@ -84,12 +90,15 @@ struct VerifyCommandTests {
   @Test func rsaWithAPublicKeyFile() throws {
     let wiki = try #require(try VectorFile.loadAll().first { $0.name == "oauth-wiki-testcases.json" })
     let privateKey = try RSAPrivateKey(pem: try #require(wiki.vectors.compactMap(\.input.rsaPrivateKeyPEM).first))
-    let certificate = try temporaryFile(named: "cert.pem", contents: Data(try #require(wiki.vectors.compactMap(\.input.rsaCertificatePEM).first).utf8))
+    let certificate = try temporaryFile(
+      named: "cert.pem", contents: Data(try #require(wiki.vectors.compactMap(\.input.rsaCertificatePEM).first).utf8))
     defer { try? FileManager.default.removeItem(at: certificate.deletingLastPathComponent()) }
     let header = try signed(.rsaSHA1, privateKey: privateKey).authorizationHeader
-    let result = try oauth1(["verify", "--method", "POST", "--url", request.url, "--body", "status=Hello%20%2B%20world",
-                             "--content-type", "application/x-www-form-urlencoded", "--public-key", certificate.path,
-                             "--token-secret", token.secret, "--now", String(now), "--authorization", header])
+    let result = try oauth1([
+      "verify", "--method", "POST", "--url", request.url, "--body", "status=Hello%20%2B%20world",
+      "--content-type", "application/x-www-form-urlencoded", "--public-key", certificate.path,
+      "--token-secret", token.secret, "--now", String(now), "--authorization", header,
+    ])
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
   }
 

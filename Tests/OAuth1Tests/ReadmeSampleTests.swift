@@ -20,8 +20,9 @@ struct ReadmeSampleTests {
 
     let header = try #require(request.value(forHTTPHeaderField: "Authorization"))
     #expect(header.hasPrefix("OAuth oauth_consumer_key=\"app-key\", oauth_nonce=\""))
-    let verifier = OAuthVerifier(credentials: InMemoryCredentialLookup(
-      consumers: [consumerKey: OAuthConsumer(secret: consumerSecret)], tokens: [accessToken: accessTokenSecret]))
+    let verifier = OAuthVerifier(
+      credentials: InMemoryCredentialLookup(
+        consumers: [consumerKey: OAuthConsumer(secret: consumerSecret)], tokens: [accessToken: accessTokenSecret]))
     let verified = try await verifier.verify(try OAuthRequest(request), authorization: header)
     #expect(verified.token == accessToken)
   }
@@ -29,10 +30,12 @@ struct ReadmeSampleTests {
   @Test func configurations() throws {
     let consumer = Credentials(key: "k", secret: "s"), token = Credentials(key: "t", secret: "u")
     let pemText = try SignatureTests.publishedRSAKey()
-    let netsuite = try OAuthSigner(consumer: consumer, token: token,
-                                   configuration: .init(signatureMethod: .hmacSHA256, realm: "123456_SB1"))
-    let mastercard = try OAuthSigner(consumer: consumer,
-                                     configuration: .init(signatureMethod: .rsaSHA256, privateKey: try RSAPrivateKey(pem: pemText), bodyHash: .sha256))
+    let netsuite = try OAuthSigner(
+      consumer: consumer, token: token,
+      configuration: .init(signatureMethod: .hmacSHA256, realm: "123456_SB1"))
+    let mastercard = try OAuthSigner(
+      consumer: consumer,
+      configuration: .init(signatureMethod: .rsaSHA256, privateKey: try RSAPrivateKey(pem: pemText), bodyHash: .sha256))
     let get = OAuthRequest(method: "GET", url: "https://123456-sb1.suitetalk.api.netsuite.com/services/rest/record/v1/customer")
     #expect(try netsuite.authorizationHeader(for: get).hasPrefix("OAuth realm=\"123456_SB1\", "))
     let post = OAuthRequest(method: "POST", url: "https://sandbox.api.mastercard.com/x", body: Data(), contentType: "application/json")
@@ -53,10 +56,12 @@ struct ReadmeSampleTests {
         url: "https://api.x.com/1.1/statuses/update.json?include_entities=true",
         body: Data("status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21".utf8),
         contentType: "application/x-www-form-urlencoded"),
-      options: .init(nonce: "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", timestamp: 1318622958))  // fixed, to compare
+      options: .init(nonce: "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", timestamp: 1_318_622_958))  // fixed, to compare
 
     urlRequest.setValue(generator.authorizationHeader, forHTTPHeaderField: "Authorization")
-    #expect(generator.signatureBaseString.hasPrefix("POST&https%3A%2F%2Fapi.x.com%2F1.1%2Fstatuses%2Fupdate.json&include_entities%3Dtrue%26oauth_consumer_key%3D"))
+    #expect(
+      generator.signatureBaseString.hasPrefix(
+        "POST&https%3A%2F%2Fapi.x.com%2F1.1%2Fstatuses%2Fupdate.json&include_entities%3Dtrue%26oauth_consumer_key%3D"))
     #expect(generator.signature == "Ls93hJiZbQ3akF3HF3x1Bz8/zU4=")  // the current X docs' value
     #expect(urlRequest.value(forHTTPHeaderField: "Authorization")?.contains("Ls93hJiZbQ3akF3HF3x1Bz8%2FzU4%3D") == true)
   }

@@ -17,13 +17,16 @@ struct OAuthFlowTests {
 
   @Test func theWholeFlow() async throws {
     let (flow, stub) = flow([
-      .status(200, headers: ["Content-Type": "text/html"], body: Data("oauth_token=req&oauth_token_secret=reqsecret&oauth_callback_confirmed=true".utf8)),
+      .status(
+        200, headers: ["Content-Type": "text/html"], body: Data("oauth_token=req&oauth_token_secret=reqsecret&oauth_callback_confirmed=true".utf8)),
       .status(200, body: Data("oauth_token=1001-acc&oauth_token_secret=accsecret&user_id=1001&screen_name=swift_fixture".utf8)),
     ])
     let temporary = try await flow.requestToken()
     #expect(temporary.credentials == Credentials(key: "req", secret: "reqsecret"))
     #expect(flow.authorizeURL(for: temporary).absoluteString == "https://api.example.com/oauth/authorize?oauth_token=req")
-    #expect(flow.authenticateURL(for: temporary, forceLogin: true).absoluteString == "https://api.example.com/oauth/authenticate?oauth_token=req&force_login=true")
+    #expect(
+      flow.authenticateURL(for: temporary, forceLogin: true).absoluteString
+        == "https://api.example.com/oauth/authenticate?oauth_token=req&force_login=true")
     let tokens = try await flow.accessToken(for: temporary, verifier: " 1234567\n")
     #expect(tokens.credentials == Credentials(key: "1001-acc", secret: "accsecret"))
     #expect(tokens.userID == "1001" && tokens.screenName == "swift_fixture")
@@ -39,9 +42,14 @@ struct OAuthFlowTests {
   }
 
   @Test(arguments: [
-    ("Error processing your OAuth request: Invalid oauth_verifier parameter", "Error processing your OAuth request: Invalid oauth_verifier parameter"),
+    (
+      "Error processing your OAuth request: Invalid oauth_verifier parameter", "Error processing your OAuth request: Invalid oauth_verifier parameter"
+    ),
     (#"{"errors":[{"code":32,"message":"Could not authenticate you."}]}"#, "Could not authenticate you. (code 32)"),
-    ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<hash>\n  <error>Desktop applications only support the oauth_callback value 'oob'</error>\n</hash>", "Desktop applications only support the oauth_callback value 'oob'"),
+    (
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<hash>\n  <error>Desktop applications only support the oauth_callback value 'oob'</error>\n</hash>",
+      "Desktop applications only support the oauth_callback value 'oob'"
+    ),
   ])
   func errorBodiesInAnyFormatAreReadable(body: String, message: String) async throws {
     let (flow, _) = flow([.status(401, body: Data(body.utf8))])
@@ -71,7 +79,10 @@ struct OAuthFlowTests {
       _ = try await empty.requestToken()
       Issue.record("must fail")
     } catch {
-      guard case .malformedResponse = error else { Issue.record("\(error)"); return }
+      guard case .malformedResponse = error else {
+        Issue.record("\(error)")
+        return
+      }
     }
   }
 }

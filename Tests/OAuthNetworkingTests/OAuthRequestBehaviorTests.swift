@@ -25,18 +25,21 @@ struct OAuthRequestBehaviorTests {
   /// A server redirecting a query-signed request often repeats the query in `Location`, old
   /// signature included: the next hop is signed afresh, with one set of protocol parameters.
   @Test func aQuerySignedRedirectIsSignedOnceAgain() async throws {
-    let stub = StubTransport([.handler { request in
-      let moved = request.url.absoluteString.replacingOccurrences(of: "/old/", with: "/new/")
-      return HTTPResponse(statusCode: 307, headers: ["Location": moved], request: request)
-    }, .status(200)])
+    let stub = StubTransport([
+      .handler { request in
+        let moved = request.url.absoluteString.replacingOccurrences(of: "/old/", with: "/new/")
+        return HTTPResponse(statusCode: 307, headers: ["Location": moved], request: request)
+      }, .status(200),
+    ])
     let behavior = OAuthRequestBehavior(consumer: consumer, token: token, placement: .query)
     let client = NetworkClient(baseURL: api, behavior: behavior, transport: stub)
     _ = try await client.send(Request<Data>(path: "old/items", query: [("page", "2")]))
     let sent = try #require(stub.requests.last)
     let names = (URLComponents(url: sent.url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map(\.name)
     #expect(names.filter { $0 == "oauth_signature" }.count == 1 && names.contains("page"), "\(sent.url)")
-    let verifier = OAuthVerifier(credentials: InMemoryCredentialLookup(
-      consumers: [consumer.key: OAuthConsumer(secret: consumer.secret)], tokens: [token.key: token.secret]))
+    let verifier = OAuthVerifier(
+      credentials: InMemoryCredentialLookup(
+        consumers: [consumer.key: OAuthConsumer(secret: consumer.secret)], tokens: [token.key: token.secret]))
     let verified = try await verifier.verify(OAuthRequest(method: "GET", url: sent.url.absoluteString), authorization: nil)
     #expect(verified.parameters.map(\.name) == ["page"])
   }
@@ -51,8 +54,10 @@ struct OAuthRequestBehaviorTests {
     }
     let stub = StubTransport([.status(200)])
     // The signer is listed first, yet signs after AddParameter changed the URL.
-    let client = NetworkClient(baseURL: api, behavior: CombinedRequestBehavior([OAuthRequestBehavior(consumer: consumer, token: token), AddParameter()]), transport: stub)
-    _ = try await client.send(Request<Data>(method: .post, path: "statuses/update.json", query: [("include_entities", "true")], body: .form([("status", "Hello + world")])))
+    let client = NetworkClient(
+      baseURL: api, behavior: CombinedRequestBehavior([OAuthRequestBehavior(consumer: consumer, token: token), AddParameter()]), transport: stub)
+    _ = try await client.send(
+      Request<Data>(method: .post, path: "statuses/update.json", query: [("include_entities", "true")], body: .form([("status", "Hello + world")])))
     let sent = try #require(stub.requests.first)
     #expect(sent.url.absoluteString.hasSuffix("&added=late"))
     #expect(try verify(sent))
@@ -65,7 +70,8 @@ struct OAuthRequestBehaviorTests {
     struct Post: Encodable, Sendable { let text: String }
     let plain = NetworkClient(baseURL: api, behavior: OAuthRequestBehavior(consumer: consumer, token: token), transport: stub)
     _ = try await plain.send(Request<Data>(method: .post, path: "tweets", body: .json(Post(text: "hi"))))
-    let hashed = NetworkClient(baseURL: api, behavior: OAuthRequestBehavior(consumer: consumer, token: token, configuration: .init(bodyHash: .sha1)), transport: stub)
+    let hashed = NetworkClient(
+      baseURL: api, behavior: OAuthRequestBehavior(consumer: consumer, token: token, configuration: .init(bodyHash: .sha1)), transport: stub)
     _ = try await hashed.send(Request<Data>(method: .post, path: "tweets", body: .json(Post(text: "hi"))))
     #expect(try verify(stub.requests[0]))
     #expect(!(stub.requests[0].headers["Authorization"] ?? "").contains("oauth_body_hash"))
@@ -76,7 +82,8 @@ struct OAuthRequestBehaviorTests {
   @Test func everyRetryIsSignedAfresh() async throws {
     let stub = StubTransport([.status(503), .status(503), .status(200)])
     let retry = RetryBehavior(baseDelay: 0, jitter: { 0 })
-    let client = NetworkClient(baseURL: api, behavior: CombinedRequestBehavior([retry, OAuthRequestBehavior(consumer: consumer, token: token)]), transport: stub)
+    let client = NetworkClient(
+      baseURL: api, behavior: CombinedRequestBehavior([retry, OAuthRequestBehavior(consumer: consumer, token: token)]), transport: stub)
     _ = try await client.send(Request<Data>(path: "statuses/home_timeline.json"))
     let nonces = try stub.requests.map { request in
       try OAuthAuthorizationHeader.parse(request.headers["Authorization"] ?? "").parameters.first { $0.name == "oauth_nonce" }?.value

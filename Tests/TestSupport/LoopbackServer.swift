@@ -26,8 +26,11 @@ public final class LoopbackServer: @unchecked Sendable {
   ) throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-s", PackagePaths.peers.appendingPathComponent(script).path,
-                         "--host", host, "--lifetime", String(lifetime)] + arguments
+    process.arguments =
+      [
+        "python3", "-s", PackagePaths.peers.appendingPathComponent(script).path,
+        "--host", host, "--lifetime", String(lifetime),
+      ] + arguments
     var env = ProcessInfo.processInfo.environment
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env["PYTHONUNBUFFERED"] = "1"

@@ -70,11 +70,20 @@ public enum ProcessRunner {
     private let lock = NSLock()
     private var _output = Data(), _errors = Data()
     func set(_ data: Data, isOutput: Bool) {
-      lock.lock(); defer { lock.unlock() }
+      lock.lock()
+      defer { lock.unlock() }
       if isOutput { _output = data } else { _errors = data }
     }
-    var output: Data { lock.lock(); defer { lock.unlock() }; return _output }
-    var errors: Data { lock.lock(); defer { lock.unlock() }; return _errors }
+    var output: Data {
+      lock.lock()
+      defer { lock.unlock() }
+      return _output
+    }
+    var errors: Data {
+      lock.lock()
+      defer { lock.unlock() }
+      return _errors
+    }
   }
 }
 

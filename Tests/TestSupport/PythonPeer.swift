@@ -49,15 +49,18 @@ public enum PythonPeer {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let result = try ProcessRunner.run(
       python,
-      ["python3", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-input",
-       "--only-binary=:all:", "--target", folder.path] + requirements,
+      [
+        "python3", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-input",
+        "--only-binary=:all:", "--target", folder.path,
+      ] + requirements,
       timeout: 600)
     guard result.status == 0 else {
-      throw Failure(description: """
-        Could not install the pinned Python peer (\(requirements.joined(separator: " "))) into \(folder.path): \
-        pip exited with \(result.status). It needs python3 with pip and access to PyPI.
-        \(result.stderr.suffix(2000))
-        """)
+      throw Failure(
+        description: """
+          Could not install the pinned Python peer (\(requirements.joined(separator: " "))) into \(folder.path): \
+          pip exited with \(result.status). It needs python3 with pip and access to PyPI.
+          \(result.stderr.suffix(2000))
+          """)
     }
     try wanted.write(to: marker, atomically: true, encoding: .utf8)
     return folder

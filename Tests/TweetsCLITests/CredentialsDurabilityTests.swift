@@ -31,7 +31,8 @@ struct CredentialsDurabilityTests {
   func login(_ tweets: TweetsRunner, profile: String) -> Process {
     let process = Process()
     process.executableURL = PackagePaths.executable("tweets")
-    process.arguments = ["login", "--profile", profile, "--access-token", FakeXAPI.accessToken, "--access-token-secret", FakeXAPI.accessTokenSecret]
+    process.arguments =
+      ["login", "--profile", profile, "--access-token", FakeXAPI.accessToken, "--access-token-secret", FakeXAPI.accessTokenSecret]
       + tweets.consumer + tweets.common
     process.environment = tweets.environment
     process.standardOutput = FileHandle.nullDevice
@@ -102,11 +103,14 @@ struct CredentialsDurabilityTests {
     }
     #expect(problems.isEmpty, "\(problems)")
     // The next normal login cleans up what the killed ones left.
-    let result = try tweets.run(["login", "--profile", "final", "--access-token", FakeXAPI.accessToken, "--access-token-secret", FakeXAPI.accessTokenSecret] + tweets.consumer)
+    let result = try tweets.run(
+      ["login", "--profile", "final", "--access-token", FakeXAPI.accessToken, "--access-token-secret", FakeXAPI.accessTokenSecret] + tweets.consumer)
     #expect(result.status == 0, "\(result.stderr)")
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: tweets.configDirectory.path).filter { $0.hasSuffix(".tmp") }
     #expect(leftovers.isEmpty, "\(leftovers)")
-    print("[durability] \(kills) logins killed at random within their \(microseconds / 1000) ms lifetime: the file was complete, 0600 and lost nothing every time; \(landed) kills came after the save, \(kills - landed) before or during it")
+    print(
+      "[durability] \(kills) logins killed at random within their \(microseconds / 1000) ms lifetime: the file was complete, 0600 and lost nothing every time; \(landed) kills came after the save, \(kills - landed) before or during it"
+    )
   }
 
   @Test func concurrentLoginsToDifferentProfilesAllLand() throws {

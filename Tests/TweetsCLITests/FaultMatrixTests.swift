@@ -1,12 +1,13 @@
 import Foundation
-#if canImport(Glibc)
-  import Glibc
-#endif
 import NetworkClient
 import OAuth1
 import TestSupport
 import Testing
 import XAPI
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The fault matrix: every fault the fake X API can inject, met once by the library (`XClient`
 /// with a bounded retry) and once by the `tweets` process. For each: the typed error, the exit
@@ -39,47 +40,89 @@ struct FaultMatrixTests {
   }
 
   static let faults: [Fault] = [
-    Fault(name: "reset before any answer", script: Array(repeating: ["reset_connection": true], count: 10),
-          library: isTransport, exitStatus: 1, message: "failed after %d attempts", maxAttempts: 3, seconds: 20),
-    Fault(name: "reset mid-body", script: Array(repeating: ["reset_mid_body": true], count: 10),
-          library: isTransport, exitStatus: 1, message: "failed after %d attempts", maxAttempts: 3, seconds: 20),
-    Fault(name: "truncated body (closed early)", script: Array(repeating: ["truncate": true], count: 10),
-          library: { if case .network = $0 { return true }; return false }, exitStatus: 1, message: "GET", maxAttempts: 3, seconds: 20),
-    Fault(name: "invalid JSON (HTTP 200)", script: [["invalid_json": true], ["invalid_json": true]],
-          library: { if case .unexpectedResponse(200, _, _) = $0 { return true }; return false }, exitStatus: 1, message: "not the API's JSON", maxAttempts: 1, seconds: 10),
-    Fault(name: "HTML error page (502)", script: Array(repeating: ["html": true], count: 10),
-          library: { if case .unexpectedResponse(502, _, _) = $0 { return true }; if case .api(502, _, _, _) = $0 { return true }; return false },
-          exitStatus: 6, message: "502", maxAttempts: 3, seconds: 20),
+    Fault(
+      name: "reset before any answer", script: Array(repeating: ["reset_connection": true], count: 10),
+      library: isTransport, exitStatus: 1, message: "failed after %d attempts", maxAttempts: 3, seconds: 20),
+    Fault(
+      name: "reset mid-body", script: Array(repeating: ["reset_mid_body": true], count: 10),
+      library: isTransport, exitStatus: 1, message: "failed after %d attempts", maxAttempts: 3, seconds: 20),
+    Fault(
+      name: "truncated body (closed early)", script: Array(repeating: ["truncate": true], count: 10),
+      library: {
+        if case .network = $0 { return true }
+        return false
+      }, exitStatus: 1, message: "GET", maxAttempts: 3, seconds: 20),
+    Fault(
+      name: "invalid JSON (HTTP 200)", script: [["invalid_json": true], ["invalid_json": true]],
+      library: {
+        if case .unexpectedResponse(200, _, _) = $0 { return true }
+        return false
+      }, exitStatus: 1, message: "not the API's JSON", maxAttempts: 1, seconds: 10),
+    Fault(
+      name: "HTML error page (502)", script: Array(repeating: ["html": true], count: 10),
+      library: {
+        if case .unexpectedResponse(502, _, _) = $0 { return true }
+        if case .api(502, _, _, _) = $0 { return true }
+        return false
+      },
+      exitStatus: 6, message: "502", maxAttempts: 3, seconds: 20),
     // It took over 35 s (six attempts, waits growing to 19.6 s) and said "failed (no response)".
-    Fault(name: "answers after 4 s; timeout 1 s", script: Array(repeating: ["delay": 4], count: 10), arguments: ["--timeout", "1", "--max-wait", "900"],
-          library: { $0.description.contains("timed out after 3 attempts of 1 s each") },
-          exitStatus: 1, message: "timed out after %d attempts of 1 s each", maxAttempts: 3, seconds: 20),
-    Fault(name: "429 without Retry-After, reset in 1 s", script: [["status": 429, "reset_in": 1]],
-          library: nil, exitStatus: 0, message: "Rate limited on GET", maxAttempts: 2, seconds: 10),
-    Fault(name: "429 with no rate-limit headers at all", script: [["status": 429, "bare": true]],
-          library: nil, exitStatus: 0, message: "Rate limited on GET", maxAttempts: 2, seconds: 10),
-    Fault(name: "429, reset in the past", script: [["status": 429, "reset_in": -30]],
-          library: nil, exitStatus: 0, message: "Rate limited on GET", maxAttempts: 2, seconds: 10),
-    Fault(name: "429, reset in 2 hours", script: [["status": 429, "reset_in": 7200]],
-          library: { if case .rateLimited(let reset?, _) = $0 { return reset.timeIntervalSinceNow > 7000 }; return false },
-          exitStatus: 5, message: "Rate limit exceeded", maxAttempts: 1, seconds: 10),
+    Fault(
+      name: "answers after 4 s; timeout 1 s", script: Array(repeating: ["delay": 4], count: 10), arguments: ["--timeout", "1", "--max-wait", "900"],
+      library: { $0.description.contains("timed out after 3 attempts of 1 s each") },
+      exitStatus: 1, message: "timed out after %d attempts of 1 s each", maxAttempts: 3, seconds: 20),
+    Fault(
+      name: "429 without Retry-After, reset in 1 s", script: [["status": 429, "reset_in": 1]],
+      library: nil, exitStatus: 0, message: "Rate limited on GET", maxAttempts: 2, seconds: 10),
+    Fault(
+      name: "429 with no rate-limit headers at all", script: [["status": 429, "bare": true]],
+      library: nil, exitStatus: 0, message: "Rate limited on GET", maxAttempts: 2, seconds: 10),
+    Fault(
+      name: "429, reset in the past", script: [["status": 429, "reset_in": -30]],
+      library: nil, exitStatus: 0, message: "Rate limited on GET", maxAttempts: 2, seconds: 10),
+    Fault(
+      name: "429, reset in 2 hours", script: [["status": 429, "reset_in": 7200]],
+      library: {
+        if case .rateLimited(let reset?, _) = $0 { return reset.timeIntervalSinceNow > 7000 }
+        return false
+      },
+      exitStatus: 5, message: "Rate limit exceeded", maxAttempts: 1, seconds: 10),
     // A GET that met one 500 is tried again (it was not, and the message spoke of retries).
-    Fault(name: "500 once", script: [["status": 500]],
-          library: nil, exitStatus: 0, message: "HTTP 500, attempt 1 of 4); retrying in", maxAttempts: 2, seconds: 10),
+    Fault(
+      name: "500 once", script: [["status": 500]],
+      library: nil, exitStatus: 0, message: "HTTP 500, attempt 1 of 4); retrying in", maxAttempts: 2, seconds: 10),
     // X's rate-limit headers on a 503 (requests left, reset 900 s away) are not a wait: it was 900 s.
-    Fault(name: "503 with X's rate-limit headers, reset 900 s away", script: [["status": 503]],
-          library: nil, exitStatus: 0, message: "HTTP 503, attempt 1 of 4); retrying in 1.", maxAttempts: 2, seconds: 10),
-    Fault(name: "502, 503 burst of 2, then success", script: [["status": 502], ["status": 503]], arguments: ["--max-wait", "10"],
-          library: nil, exitStatus: 0, message: "retrying", maxAttempts: 3, seconds: 15),
-    Fault(name: "503 burst of 10", script: Array(repeating: ["status": 503], count: 10),
-          library: { if case .api(503, _, _, 3) = $0 { return true }; return false }, exitStatus: 6, message: "HTTP 503 on each of %d attempts",
-          maxAttempts: 3, seconds: 20),
-    Fault(name: "clock skew 1 h (code 135)", setUp: { try await $0.skewClock(by: 3600) },
-          library: { if case .timestampOutOfBounds = $0 { return true }; return false }, exitStatus: 3, message: "code 135", maxAttempts: 1, seconds: 10),
-    Fault(name: "revoked token, v1.1 (code 89)", v1: true, setUp: { try await $0.revoke(token: FakeXAPI.accessToken) }, arguments: ["--api", "1.1"],
-          library: { if case .invalidOrExpiredToken = $0 { return true }; return false }, exitStatus: 3, message: "code 89", maxAttempts: 1, seconds: 10),
-    Fault(name: "revoked token, v2 (bare 401)", setUp: { try await $0.revoke(token: FakeXAPI.accessToken) },
-          library: { if case .unauthorized = $0 { return true }; return false }, exitStatus: 3, message: "log in again", maxAttempts: 1, seconds: 10),
+    Fault(
+      name: "503 with X's rate-limit headers, reset 900 s away", script: [["status": 503]],
+      library: nil, exitStatus: 0, message: "HTTP 503, attempt 1 of 4); retrying in 1.", maxAttempts: 2, seconds: 10),
+    Fault(
+      name: "502, 503 burst of 2, then success", script: [["status": 502], ["status": 503]], arguments: ["--max-wait", "10"],
+      library: nil, exitStatus: 0, message: "retrying", maxAttempts: 3, seconds: 15),
+    Fault(
+      name: "503 burst of 10", script: Array(repeating: ["status": 503], count: 10),
+      library: {
+        if case .api(503, _, _, 3) = $0 { return true }
+        return false
+      }, exitStatus: 6, message: "HTTP 503 on each of %d attempts",
+      maxAttempts: 3, seconds: 20),
+    Fault(
+      name: "clock skew 1 h (code 135)", setUp: { try await $0.skewClock(by: 3600) },
+      library: {
+        if case .timestampOutOfBounds = $0 { return true }
+        return false
+      }, exitStatus: 3, message: "code 135", maxAttempts: 1, seconds: 10),
+    Fault(
+      name: "revoked token, v1.1 (code 89)", v1: true, setUp: { try await $0.revoke(token: FakeXAPI.accessToken) }, arguments: ["--api", "1.1"],
+      library: {
+        if case .invalidOrExpiredToken = $0 { return true }
+        return false
+      }, exitStatus: 3, message: "code 89", maxAttempts: 1, seconds: 10),
+    Fault(
+      name: "revoked token, v2 (bare 401)", setUp: { try await $0.revoke(token: FakeXAPI.accessToken) },
+      library: {
+        if case .unauthorized = $0 { return true }
+        return false
+      }, exitStatus: 3, message: "log in again", maxAttempts: 1, seconds: 10),
   ]
 
   @Test func everyFaultEndsInATypedErrorAndTheRightExitStatus() async throws {
@@ -95,8 +138,9 @@ struct FaultMatrixTests {
       let path = fault.v1 ? "/1.1/account/verify_credentials.json" : "/2/users/me"
       if !fault.script.isEmpty { try await server.script(path, fault.script) }
       let client = XClient(
-        authentication: .oauth1(consumer: Credentials(key: FakeXAPI.consumerKey, secret: FakeXAPI.consumerSecret),
-                                token: Credentials(key: FakeXAPI.accessToken, secret: FakeXAPI.accessTokenSecret)),
+        authentication: .oauth1(
+          consumer: Credentials(key: FakeXAPI.consumerKey, secret: FakeXAPI.consumerSecret),
+          token: Credentials(key: FakeXAPI.accessToken, secret: FakeXAPI.accessTokenSecret)),
         baseURL: server.baseURL, retry: RetryBehavior(maxAttempts: 3, maxTotalWait: 3, baseDelay: 0.2), timeout: 1)
       let libraryStart = clock.now
       var libraryOutcome = "ok"
@@ -113,7 +157,8 @@ struct FaultMatrixTests {
       }
       let libraryTime = clock.now - libraryStart
       let libraryAttempts = try await server.stats().attempts(path)
-      #expect(libraryAttempts <= fault.maxAttempts + (fault.library == nil ? 0 : 1) && libraryAttempts >= 1, "\(fault.name): \(libraryAttempts) attempts")
+      #expect(
+        libraryAttempts <= fault.maxAttempts + (fault.library == nil ? 0 : 1) && libraryAttempts >= 1, "\(fault.name): \(libraryAttempts) attempts")
       #expect(libraryTime < .seconds(fault.seconds), "\(fault.name): the library took \(libraryTime)")
 
       // The CLI, with --max-wait 3 so that retries stay short.
@@ -132,7 +177,9 @@ struct FaultMatrixTests {
       #expect(cliAttempts <= 6, "\(fault.name): the CLI made \(cliAttempts) attempts")
 
       let lastLine = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
-      print("[faults] \(fault.name) | library: \(libraryOutcome.prefix(90)) | \(libraryAttempts) attempt(s), \(Self.seconds(libraryTime)) | tweets whoami: exit \(result.status), \(cliAttempts) attempt(s), \(Self.seconds(cliTime)) | \(lastLine.prefix(110))")
+      print(
+        "[faults] \(fault.name) | library: \(libraryOutcome.prefix(90)) | \(libraryAttempts) attempt(s), \(Self.seconds(libraryTime)) | tweets whoami: exit \(result.status), \(cliAttempts) attempt(s), \(Self.seconds(cliTime)) | \(lastLine.prefix(110))"
+      )
     }
     // The connection refused case needs no server at all: a port nobody listens on.
     let closed = try Self.unusedPort()
@@ -141,7 +188,9 @@ struct FaultMatrixTests {
     let elapsed = ContinuousClock.now - start
     #expect(refused.status == 1 && refused.stderr.contains("attempts: could not connect (connection refused)"), "\(refused.stderr)")
     #expect(elapsed < .seconds(20))
-    print("[faults] connection refused | tweets whoami: exit \(refused.status), \(Self.seconds(elapsed)) | \(refused.stderr.split(separator: "\n").last.map(String.init) ?? "")")
+    print(
+      "[faults] connection refused | tweets whoami: exit \(refused.status), \(Self.seconds(elapsed)) | \(refused.stderr.split(separator: "\n").last.map(String.init) ?? "")"
+    )
     try TweetsCommandTests().expectNoSecrets(tweets)
   }
 
@@ -155,15 +204,17 @@ struct FaultMatrixTests {
     // What the fake sends, as X does: the window's headers on the error answer.
     try await server.script("/2/users/1002/tweets", [["status": 503]])
     let client = XClient(
-      authentication: .oauth1(consumer: Credentials(key: FakeXAPI.consumerKey, secret: FakeXAPI.consumerSecret),
-                              token: Credentials(key: FakeXAPI.accessToken, secret: FakeXAPI.accessTokenSecret)),
+      authentication: .oauth1(
+        consumer: Credentials(key: FakeXAPI.consumerKey, secret: FakeXAPI.consumerSecret),
+        token: Credentials(key: FakeXAPI.accessToken, secret: FakeXAPI.accessTokenSecret)),
       baseURL: server.baseURL, retry: nil)
     do {
       _ = try await client.rawResponse(Request<HTTPResponse>(path: "2/users/1002/tweets"))
       Issue.record("scripted 503")
     } catch {
       guard case .httpStatus(let failure) = error, let limit = failure.rateLimit, let remaining = limit.remaining, let reset = limit.reset else {
-        Issue.record("no rate-limit headers on the 503: \(error)"); return
+        Issue.record("no rate-limit headers on the 503: \(error)")
+        return
       }
       #expect(failure.statusCode == 503 && remaining > 0 && reset.timeIntervalSinceNow > 800)
       #expect(failure.retryAfter == nil, "the reset of a window with requests left is no time to wait for")
@@ -179,7 +230,9 @@ struct FaultMatrixTests {
     #expect(elapsed < .seconds(TestTiming.seconds(10)), "\(elapsed)")
     let answered = try await server.stats().requests.filter { $0.path == "/2/users/1002/tweets" }.map(\.status)
     #expect(answered == [503, 200])
-    print("[faults] tweets timeline through one 503 with X's rate-limit headers: exit \(result.status), \(Self.seconds(elapsed)) | \(result.stderr.split(separator: "\n").first ?? "")")
+    print(
+      "[faults] tweets timeline through one 503 with X's rate-limit headers: exit \(result.status), \(Self.seconds(elapsed)) | \(result.stderr.split(separator: "\n").first ?? "")"
+    )
   }
 
   static func seconds(_ duration: Duration) -> String {

@@ -12,8 +12,9 @@ import XAPI
 struct RedirectFollowingTests {
   static func client(_ base: URL) -> XClient {
     XClient(
-      authentication: .oauth1(consumer: Credentials(key: FakeXAPI.consumerKey, secret: FakeXAPI.consumerSecret),
-                              token: Credentials(key: FakeXAPI.accessToken, secret: FakeXAPI.accessTokenSecret)),
+      authentication: .oauth1(
+        consumer: Credentials(key: FakeXAPI.consumerKey, secret: FakeXAPI.consumerSecret),
+        token: Credentials(key: FakeXAPI.accessToken, secret: FakeXAPI.accessTokenSecret)),
       baseURL: base, retry: nil, timeout: 5)
   }
 
@@ -43,7 +44,8 @@ struct RedirectFollowingTests {
     // A 303 after a POST: the answer is fetched with a GET, signed for its URL.
     try await server.reset()
     try await server.script("/old/", [["redirect": "/1.1/account/verify_credentials.json", "status": 303]])
-    let seeOther = try await Self.client(moved).raw(Request<HTTPResponse>(method: .post, path: "1.1/statuses/update.json", body: .form([("status", "x")])))
+    let seeOther = try await Self.client(moved).raw(
+      Request<HTTPResponse>(method: .post, path: "1.1/statuses/update.json", body: .form([("status", "x")])))
     #expect(seeOther.request.method == .get && seeOther.request.body == nil && seeOther.statusCode == 200)
     stats = try await server.stats()
     #expect(stats.requests.map(\.method) == ["POST", "GET"] && stats.verified == 1, "\(stats.reasons)")
@@ -53,7 +55,9 @@ struct RedirectFollowingTests {
     try await server.script("/old/", [["redirect": "/2/users/me", "keep_query": true]])
     let result = try tweets.run(["whoami", "--verbose"], baseURL: moved.absoluteString)
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stderr.contains("↪ 307: redirected from \(moved.absoluteString)/2/users/me to \(server.baseURL.absoluteString)/2/users/me"), "\(result.stderr)")
+    #expect(
+      result.stderr.contains("↪ 307: redirected from \(moved.absoluteString)/2/users/me to \(server.baseURL.absoluteString)/2/users/me"),
+      "\(result.stderr)")
     #expect(try await server.stats().verified == 1)
     try TweetsCommandTests().expectNoSecrets(tweets)
   }
@@ -71,15 +75,19 @@ struct RedirectFollowingTests {
       _ = try await Self.client(server.baseURL).v2.me()
       Issue.record("the other origin cannot authenticate a request without credentials")
     } catch {
-      guard case .network(.httpStatus(let failure)) = error else { Issue.record("\(error)"); return }
+      guard case .network(.httpStatus(let failure)) = error else {
+        Issue.record("\(error)")
+        return
+      }
       #expect(failure.statusCode == 401 && failure.lostCredentialsInRedirect)
     }
 
     try await server.script("/2/users/me", [["redirect": target, "keep_query": true]])
     let result = try tweets.run(["whoami"])
     #expect(result.status == 1, "\(result.stderr)")
-    #expect(result.stderr.contains("redirected from \(server.baseURL.absoluteString)/2/users/me to \(target), another origin, so without the credentials"),
-            "\(result.stderr)")
+    #expect(
+      result.stderr.contains("redirected from \(server.baseURL.absoluteString)/2/users/me to \(target), another origin, so without the credentials"),
+      "\(result.stderr)")
     #expect(!result.stderr.contains("check the consumer key"), "not the misleading advice about keys")
 
     let seen = try await other.stats().requests
@@ -96,7 +104,10 @@ struct RedirectFollowingTests {
       _ = try await Self.client(server.baseURL).v2.me()
       Issue.record("a loop must end")
     } catch {
-      guard case .network(.redirect(let failure)) = error else { Issue.record("\(error)"); return }
+      guard case .network(.redirect(let failure)) = error else {
+        Issue.record("\(error)")
+        return
+      }
       #expect(failure.reason == .tooMany(limit: 5))
     }
     #expect(try await server.stats().attempts("/2/users/me") == 6)

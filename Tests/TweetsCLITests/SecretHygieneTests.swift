@@ -31,7 +31,8 @@ struct SecretHygieneTests {
     // The PIN flow: the server issues a token secret the tool must keep to itself.
     let pinLogin = try tweets.interactive(["login", "--verbose"] + tweets.consumer)
     #expect(pinLogin.waitForError(containing: "PIN: "))
-    let authorize = try #require(pinLogin.stderr.split(separator: "\n").first { $0.contains("/oauth/authorize?oauth_token=") }.map { $0.trimmingCharacters(in: .whitespaces) })
+    let authorize = try #require(
+      pinLogin.stderr.split(separator: "\n").first { $0.contains("/oauth/authorize?oauth_token=") }.map { $0.trimmingCharacters(in: .whitespaces) })
     let page = try await server.browse(try #require(URL(string: authorize)))
     pinLogin.send(String(try #require(page.firstMatch(of: /<code id="oauth_pin">(\d{7})<\/code>/)?.1)))
     let pinResult = pinLogin.wait()
@@ -39,7 +40,8 @@ struct SecretHygieneTests {
     runs.append(("login (PIN flow) --verbose", pinResult))
     #expect(pinResult.status == 0, "\(pinResult.stderr)")
 
-    try run("login with tokens", ["login", "--access-token", FakeXAPI.accessToken, "--access-token-secret", FakeXAPI.accessTokenSecret] + tweets.consumer)
+    try run(
+      "login with tokens", ["login", "--access-token", FakeXAPI.accessToken, "--access-token-secret", FakeXAPI.accessTokenSecret] + tweets.consumer)
     try run("whoami", ["whoami"])
     try run("whoami v1.1", ["whoami", "--api", "1.1"])
     try run("timeline", ["timeline", "--limit", "3"])
@@ -56,7 +58,9 @@ struct SecretHygieneTests {
     // Error paths.
     try run("wrong consumer secret (flag)", ["whoami", "--consumer-secret", "WRONG-CONSUMER-SECRET-7f3a"])
     try run("wrong consumer secret (environment)", ["timeline", "--api", "1.1"], environment: ["X_CONSUMER_SECRET": "ENV-CONSUMER-SECRET-41d2"])
-    try run("login with a wrong token secret", ["login", "--profile", "bad", "--access-token", FakeXAPI.accessToken, "--access-token-secret", "WRONG-TOKEN-SECRET-9c1e"] + tweets.consumer)
+    try run(
+      "login with a wrong token secret",
+      ["login", "--profile", "bad", "--access-token", FakeXAPI.accessToken, "--access-token-secret", "WRONG-TOKEN-SECRET-9c1e"] + tweets.consumer)
     try run("wrong PIN", ["login", "--profile", "pin", "--pin", "0000000"] + tweets.consumer)
     try run("usage error with secrets on the line", ["timeline", "--limit", "0", "--consumer-secret", "WRONG-CONSUMER-SECRET-7f3a"])
     try run("usage: unknown option after a secret", ["whoami", "--consumer-secret", "WRONG-CONSUMER-SECRET-7f3a", "--frobnicate"])
@@ -97,6 +101,8 @@ struct SecretHygieneTests {
       }
     }
     let failures = runs.filter { $0.1.status != 0 }.count
-    print("[secrets] \(runs.count) runs of tweets (\(failures) of them error paths), \(Self.givenSecrets.count + issued.count) secrets and \(Self.forbiddenShapes.count) header shapes: \(checked) checks, none printed; credentials file mode 0600")
+    print(
+      "[secrets] \(runs.count) runs of tweets (\(failures) of them error paths), \(Self.givenSecrets.count + issued.count) secrets and \(Self.forbiddenShapes.count) header shapes: \(checked) checks, none printed; credentials file mode 0600"
+    )
   }
 }

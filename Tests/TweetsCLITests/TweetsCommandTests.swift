@@ -10,7 +10,8 @@ struct TweetsCommandTests {
     let tweets = try TweetsRunner(server: server)
     let login = try tweets.interactive(["login"] + tweets.consumer)
     #expect(login.waitForError(containing: "PIN: "), "stderr: \(login.stderr)")
-    let url = try #require(login.stderr.split(separator: "\n").first { $0.contains("/oauth/authorize?oauth_token=") }.map { $0.trimmingCharacters(in: .whitespaces) })
+    let url = try #require(
+      login.stderr.split(separator: "\n").first { $0.contains("/oauth/authorize?oauth_token=") }.map { $0.trimmingCharacters(in: .whitespaces) })
     let page = try await server.browse(try #require(URL(string: url)))
     let pin = try #require(page.firstMatch(of: /<code id="oauth_pin">(\d{7})<\/code>/)?.1)
     login.send(String(pin))
@@ -84,9 +85,10 @@ struct TweetsCommandTests {
   @Test func showSearchPostAndApi() throws {
     let tweets = try TweetsRunner(server: try FakeXAPI())
     try tweets.loginWithTokens()
-    let newest = try #require(try tweets.run(["timeline", "swift_fixture", "--limit", "2", "--format", "jsonl"]).stdout.split(separator: "\n").compactMap {
-      (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String
-    } as [String]?)
+    let newest = try #require(
+      try tweets.run(["timeline", "swift_fixture", "--limit", "2", "--format", "jsonl"]).stdout.split(separator: "\n").compactMap {
+        (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String
+      } as [String]?)
     #expect(newest.count == 2)
 
     let show = try tweets.run(["show"] + newest + ["--format", "jsonl"])
@@ -162,8 +164,10 @@ struct TweetsCommandTests {
     #expect(missing.status == 3)
     #expect(missing.stderr.contains("tweets login"))
 
-    for arguments in [["timeline", "--limit", "0"], ["timeline", "--format", "xml"], ["frobnicate"], ["timeline", "--nope"],
-                      ["show"], ["show", "12ab"], ["api", "GET"], ["timeline", "--all", "--limit", "5"], ["login", "--access-token", "x"]] {
+    for arguments in [
+      ["timeline", "--limit", "0"], ["timeline", "--format", "xml"], ["frobnicate"], ["timeline", "--nope"],
+      ["show"], ["show", "12ab"], ["api", "GET"], ["timeline", "--all", "--limit", "5"], ["login", "--access-token", "x"],
+    ] {
       let result = try tweets.run(arguments)
       #expect(result.status == 2, "\(arguments): \(result.status) \(result.stderr)")
     }
@@ -200,8 +204,9 @@ struct TweetsCommandTests {
     }
     // The login's own token secret, issued by the server, is in the credentials file only.
     if let data = try? Data(contentsOf: tweets.credentialsFile),
-       let file = try? JSONSerialization.jsonObject(with: data) as? [String: [String: [String: String]]],
-       let secret = file["profiles"]?["default"]?["access_token_secret"] {
+      let file = try? JSONSerialization.jsonObject(with: data) as? [String: [String: [String: String]]],
+      let secret = file["profiles"]?["default"]?["access_token_secret"]
+    {
       #expect(!output.contains(secret), "the access token secret appeared in the output")
     }
   }

@@ -43,24 +43,26 @@ struct TweetWriterTests {
 
   @Test func csvQuotesWhatNeedsQuoting() {
     let output = render([tweet], .csv)
-    #expect(output == """
-      id,created_at,author_id,author_username,author_name,text,retweets,replies,likes,quotes\r
-      1800000000000000000,2024-05-01T12:00:00Z,1001,swift_fixture,"Swift, Fixture","Hello, ""world""
-      second line",3,1,12,0\r
+    #expect(
+      output == """
+        id,created_at,author_id,author_username,author_name,text,retweets,replies,likes,quotes\r
+        1800000000000000000,2024-05-01T12:00:00Z,1001,swift_fixture,"Swift, Fixture","Hello, ""world""
+        second line",3,1,12,0\r
 
-      """)
+        """)
     #expect(render([], .csv) == TweetWriter.csvHeader + "\r\n")
   }
 
   @Test func textIsForPeopleAndColouredOnlyWhenAllowed() {
     let plain = render([tweet], .text)
-    #expect(plain == """
-      @swift_fixture Swift, Fixture · 3m
-        Hello, "world"
-        second line
-        id 1800000000000000000 · 3 retweets · 12 likes · 1 reply
+    #expect(
+      plain == """
+        @swift_fixture Swift, Fixture · 3m
+          Hello, "world"
+          second line
+          id 1800000000000000000 · 3 retweets · 12 likes · 1 reply
 
-      """)
+        """)
     #expect(render([tweet], .text, color: true).contains("\u{1B}[1m@swift_fixture\u{1B}[0m"))
   }
 

@@ -50,7 +50,10 @@ struct ErrorTests {
       _ = try await server.client().v2.me()
       Issue.record("must fail")
     } catch {
-      guard case .timestampOutOfBounds(let skew) = error else { Issue.record("\(error)"); return }
+      guard case .timestampOutOfBounds(let skew) = error else {
+        Issue.record("\(error)")
+        return
+      }
       let measured = try #require(skew)
       // Measured from the response's Date header when the answer is read: a loaded machine
       // may read it late, so the bound is loose; the message must carry the measured value.
@@ -66,7 +69,10 @@ struct ErrorTests {
       _ = try await server.client().v2.me()
       Issue.record("must be rate limited")
     } catch {
-      guard case .rateLimited(let reset, let limit) = error else { Issue.record("\(error)"); return }
+      guard case .rateLimited(let reset, let limit) = error else {
+        Issue.record("\(error)")
+        return
+      }
       let wait = try #require(reset).timeIntervalSinceNow
       #expect(wait > 600 - TestTiming.seconds(60) && wait <= 601)
       #expect(limit?.remaining == 0)
@@ -107,7 +113,10 @@ struct ErrorTests {
       _ = try await client.raw(Request<HTTPResponse>(path: "2/tweets/counts/everything"))
       Issue.record("must fail")
     } catch {
-      guard case .notFound = error else { Issue.record("\(error)"); return }
+      guard case .notFound = error else {
+        Issue.record("\(error)")
+        return
+      }
     }
     // An HTML error page from a proxy, invalid JSON, a truncated body.
     try await server.script("/2/users/me", [["html": true], ["invalid_json": true], ["truncate": true]])
@@ -117,7 +126,8 @@ struct ErrorTests {
         Issue.record("must fail (\(expected))")
       } catch {
         switch (error, expected) {
-        case (.unexpectedResponse(502, _, _), "unexpectedResponse(502)"), (.unexpectedResponse(200, _, _), "unexpectedResponse(200)"), (.network, "network"):
+        case (.unexpectedResponse(502, _, _), "unexpectedResponse(502)"), (.unexpectedResponse(200, _, _), "unexpectedResponse(200)"),
+          (.network, "network"):
           break
         default:
           Issue.record("expected \(expected), got \(error)")
@@ -134,11 +144,31 @@ struct ErrorTests {
     let cases: [(XError, String)] = [
       (map(400, #"{"errors":[{"code":215,"message":"Bad Authentication data."}]}"#), "badAuthenticationData"),
       (map(403, #"{"errors":[{"message":"You currently have access to a subset of Twitter API v2 endpoints","code":453}]}"#), "accessLevel"),
-      (map(403, #"{"client_id":"1","detail":"When authenticating requests to the Twitter API v2 endpoints, you must use keys and tokens from a Twitter developer App that is attached to a Project.","title":"Client Forbidden","reason":"client-not-enrolled","type":"https://api.twitter.com/2/problems/client-forbidden"}"#), "clientNotEnrolled"),
-      (map(402, #"{"title":"CreditsDepleted","detail":"Your enrolled account does not have any credits to fulfill this request.","type":"https://api.twitter.com/2/problems/credits"}"#), "creditsDepleted"),
-      (map(429, #"{"title":"UsageCapExceeded","detail":"Usage cap exceeded: Monthly product cap","type":"https://api.twitter.com/2/problems/usage-capped"}"#), "creditsDepleted"),
+      (
+        map(
+          403,
+          #"{"client_id":"1","detail":"When authenticating requests to the Twitter API v2 endpoints, you must use keys and tokens from a Twitter developer App that is attached to a Project.","title":"Client Forbidden","reason":"client-not-enrolled","type":"https://api.twitter.com/2/problems/client-forbidden"}"#
+        ), "clientNotEnrolled"
+      ),
+      (
+        map(
+          402,
+          #"{"title":"CreditsDepleted","detail":"Your enrolled account does not have any credits to fulfill this request.","type":"https://api.twitter.com/2/problems/credits"}"#
+        ), "creditsDepleted"
+      ),
+      (
+        map(
+          429,
+          #"{"title":"UsageCapExceeded","detail":"Usage cap exceeded: Monthly product cap","type":"https://api.twitter.com/2/problems/usage-capped"}"#
+        ), "creditsDepleted"
+      ),
       (map(403, #"{"errors":[{"code":187,"message":"Status is a duplicate."}]}"#), "duplicate"),
-      (map(400, #"{"errors":[{"parameters":{"max_results":["1"]},"message":"The `max_results` query parameter value [1] is not between 5 and 100"}],"title":"Invalid Request","detail":"One or more parameters to your request was invalid.","type":"https://api.twitter.com/2/problems/invalid-request"}"#), "api"),
+      (
+        map(
+          400,
+          #"{"errors":[{"parameters":{"max_results":["1"]},"message":"The `max_results` query parameter value [1] is not between 5 and 100"}],"title":"Invalid Request","detail":"One or more parameters to your request was invalid.","type":"https://api.twitter.com/2/problems/invalid-request"}"#
+        ), "api"
+      ),
     ]
     for (error, expected) in cases {
       let name = Mirror(reflecting: error).children.first?.label

@@ -48,7 +48,10 @@ struct LoginAndTimelineTests {
       _ = try await login.finish(pending, pin: "0000000")
       Issue.record("a wrong PIN must fail")
     } catch {
-      guard case .rejected(_, let status, let message) = error else { Issue.record("\(error)"); return }
+      guard case .rejected(_, let status, let message) = error else {
+        Issue.record("\(error)")
+        return
+      }
       #expect(status == 401)
       #expect(message == "Error processing your OAuth request: Invalid oauth_verifier parameter")
     }

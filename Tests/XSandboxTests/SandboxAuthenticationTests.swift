@@ -29,7 +29,10 @@ struct SandboxAuthenticationTests {
       _ = try await login.finish(pending, pin: pin == "1234567" ? "7654321" : "1234567")
       Issue.record("a wrong PIN was accepted")
     } catch {
-      guard case .rejected(_, 401, let message) = error else { Issue.record("unexpected \(error)"); return }
+      guard case .rejected(_, 401, let message) = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
       #expect(message == "Error processing your OAuth request: Invalid oauth_verifier parameter")
     }
     #expect(sandbox.pin(forRequestToken: requestToken) == pin)
@@ -44,7 +47,10 @@ struct SandboxAuthenticationTests {
       _ = try await login.finish(pending, pin: pin)
       Issue.record("a request token was exchanged twice")
     } catch {
-      guard case .rejected(_, 401, _) = error else { Issue.record("unexpected \(error)"); return }
+      guard case .rejected(_, 401, _) = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
     }
 
     // The new token works, here and in another sandbox (the next `tweets --sandbox` process).
@@ -60,7 +66,10 @@ struct SandboxAuthenticationTests {
       _ = try await unsigned.send(Request<HTTPResponse>(method: .post, path: "oauth/request_token"))
       Issue.record("a request token without oauth_callback")
     } catch {
-      guard case .httpStatus(let failure) = error else { Issue.record("unexpected \(error)"); return }
+      guard case .httpStatus(let failure) = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
       #expect(failure.statusCode == 401)
       #expect(String(decoding: failure.body, as: UTF8.self) == #"{"errors":[{"code":32,"message":"Could not authenticate you."}]}"#)
     }
@@ -69,7 +78,10 @@ struct SandboxAuthenticationTests {
       _ = try await impostor.start()
       Issue.record("a wrong consumer secret got a request token")
     } catch {
-      guard case .rejected(_, 401, let message) = error else { Issue.record("unexpected \(error)"); return }
+      guard case .rejected(_, 401, let message) = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
       #expect(message.contains("code 32"))
     }
     #expect(sandbox.stats == (verified: 0, rejected: 2))
@@ -79,13 +91,22 @@ struct SandboxAuthenticationTests {
   @Test func wrongConsumerSecretCannotAuthenticate() async throws {
     let sandbox = XSandbox()
     let client = sandbox.client(consumer: Credentials(key: XSandbox.demoConsumer.key, secret: "not-the-secret"))
-    guard case .couldNotAuthenticate = await xError({ _ = try await client.v1.verifyCredentials() }) else { Issue.record("v1.1"); return }
+    guard case .couldNotAuthenticate = await xError({ _ = try await client.v1.verifyCredentials() }) else {
+      Issue.record("v1.1")
+      return
+    }
     #expect(sandbox.stats.rejected == 1)
-    guard case .unauthorized = await xError({ _ = try await client.v2.me() }) else { Issue.record("v2"); return }
+    guard case .unauthorized = await xError({ _ = try await client.v2.me() }) else {
+      Issue.record("v2")
+      return
+    }
     #expect(sandbox.stats == (verified: 0, rejected: 2))
     #expect(sandbox.rejections == ["signature_invalid": 2])
     let stranger = sandbox.client(consumer: Credentials(key: "someone-elses-app", secret: "x"))
-    guard case .couldNotAuthenticate = await xError({ _ = try await stranger.v1.verifyCredentials() }) else { Issue.record("unknown consumer"); return }
+    guard case .couldNotAuthenticate = await xError({ _ = try await stranger.v1.verifyCredentials() }) else {
+      Issue.record("unknown consumer")
+      return
+    }
     #expect(sandbox.rejections["consumer_key_unknown"] == 1)
     // The right credentials still work.
     #expect(try await sandbox.client().v2.me().id == "1001")
@@ -96,19 +117,32 @@ struct SandboxAuthenticationTests {
     let sandbox = XSandbox()
     let client = sandbox.client(token: Credentials(key: "1001-made-up-token", secret: "whatever"))
     guard case .invalidOrExpiredToken(let message) = await xError({ _ = try await client.v1.verifyCredentials() }) else {
-      Issue.record("v1.1"); return
+      Issue.record("v1.1")
+      return
     }
     #expect(message == "Invalid or expired token.")
     // v2 does not say which check failed.
-    guard case .unauthorized = await xError({ _ = try await client.v2.me() }) else { Issue.record("v2"); return }
+    guard case .unauthorized = await xError({ _ = try await client.v2.me() }) else {
+      Issue.record("v2")
+      return
+    }
     // A token that merely looks issued is unknown too.
     let forged = sandbox.client(token: Credentials(key: "1001-" + String(repeating: "A", count: 30), secret: "whatever"))
-    guard case .invalidOrExpiredToken = await xError({ _ = try await forged.v1.verifyCredentials() }) else { Issue.record("forged"); return }
+    guard case .invalidOrExpiredToken = await xError({ _ = try await forged.v1.verifyCredentials() }) else {
+      Issue.record("forged")
+      return
+    }
     // The right token with a wrong secret is a bad signature, and no token at all is refused.
     let wrongSecret = sandbox.client(token: Credentials(key: XSandbox.demoAccessToken.key, secret: "nope"))
-    guard case .couldNotAuthenticate = await xError({ _ = try await wrongSecret.v1.verifyCredentials() }) else { Issue.record("secret"); return }
+    guard case .couldNotAuthenticate = await xError({ _ = try await wrongSecret.v1.verifyCredentials() }) else {
+      Issue.record("secret")
+      return
+    }
     let appOnly = sandbox.client(token: nil)
-    guard case .invalidOrExpiredToken = await xError({ _ = try await appOnly.v1.verifyCredentials() }) else { Issue.record("no token"); return }
+    guard case .invalidOrExpiredToken = await xError({ _ = try await appOnly.v1.verifyCredentials() }) else {
+      Issue.record("no token")
+      return
+    }
     #expect(sandbox.stats == (verified: 0, rejected: 5))
   }
 
@@ -117,16 +151,21 @@ struct SandboxAuthenticationTests {
     let anHourAgo = Int64(Date().timeIntervalSince1970) - 3600
     let client = sandbox.client(configuration: .init(clock: FixedClock(seconds: anHourAgo)))
     guard case .timestampOutOfBounds(let skew) = await xError({ _ = try await client.v1.verifyCredentials() }) else {
-      Issue.record("v1.1"); return
+      Issue.record("v1.1")
+      return
     }
     #expect(abs(try #require(skew)) < 5, "the sandbox's clock is this computer's")
-    guard case .timestampOutOfBounds = await xError({ _ = try await client.v2.me() }) else { Issue.record("v2"); return }
+    guard case .timestampOutOfBounds = await xError({ _ = try await client.v2.me() }) else {
+      Issue.record("v2")
+      return
+    }
     #expect(sandbox.rejections == ["timestamp_refused": 2])
 
     // A sandbox an hour ahead says so in its Date header, which the client measures.
     let ahead = XSandbox(clock: FixedClock(seconds: Int64(Date().timeIntervalSince1970) + 3600))
     guard case .timestampOutOfBounds(let measured) = await xError({ _ = try await ahead.client().v2.me() }) else {
-      Issue.record("ahead"); return
+      Issue.record("ahead")
+      return
     }
     #expect(abs(try #require(measured) - 3600) < 5)
   }
@@ -138,16 +177,27 @@ struct SandboxAuthenticationTests {
     #expect(found.count == 15 && found.allSatisfy { $0.author?.username == "swift_lang" })
     #expect(try await app.v2.tweet(id: found[0].id).text == found[0].text)
     #expect(try await app.v1.userTimeline(screenName: "swift_lang", limit: 3).tweets().collect().map(\.id) == found.prefix(3).map(\.id))
-    guard case .api(403, _, let message, _) = await xError({ _ = try await app.v2.me() }) else { Issue.record("me"); return }
+    guard case .api(403, _, let message, _) = await xError({ _ = try await app.v2.me() }) else {
+      Issue.record("me")
+      return
+    }
     #expect(message.contains("Application-Only is forbidden"))
     guard case .api(403, _, _, _) = await xError({ _ = try await app.v2.homeTimeline(userID: "1001").tweets().collect() }) else {
-      Issue.record("home"); return
+      Issue.record("home")
+      return
     }
-    guard case .api(403, _, _, _) = await xError({ _ = try await app.v2.post(text: "hi") }) else { Issue.record("post"); return }
-    guard case .api(403, 220, _, _) = await xError({ _ = try await app.v1.updateStatus("hi") }) else { Issue.record("update"); return }
+    guard case .api(403, _, _, _) = await xError({ _ = try await app.v2.post(text: "hi") }) else {
+      Issue.record("post")
+      return
+    }
+    guard case .api(403, 220, _, _) = await xError({ _ = try await app.v1.updateStatus("hi") }) else {
+      Issue.record("update")
+      return
+    }
     let wrong = XClient(authentication: .bearer("not-the-token"), transport: sandbox, retry: nil)
     guard case .unauthorized = await xError({ _ = try await wrong.v2.searchRecent(query: "swift").collect() }) else {
-      Issue.record("wrong bearer"); return
+      Issue.record("wrong bearer")
+      return
     }
     #expect(sandbox.stats == (verified: 0, rejected: 5))
     #expect(sandbox.rejections == ["app_only_forbidden": 4, "bearer_invalid": 1])
@@ -174,7 +224,10 @@ struct SandboxAuthenticationTests {
     let moved = XClient(
       authentication: .oauth1(consumer: XSandbox.demoConsumer, token: XSandbox.demoAccessToken),
       transport: HostSwap(target: sandbox, from: "api.x.com", to: "api.twitter.com"), retry: nil)
-    guard case .couldNotAuthenticate = await xError({ _ = try await moved.v1.verifyCredentials() }) else { Issue.record("moved"); return }
+    guard case .couldNotAuthenticate = await xError({ _ = try await moved.v1.verifyCredentials() }) else {
+      Issue.record("moved")
+      return
+    }
     #expect(sandbox.rejections == ["signature_invalid": 1])
   }
 
@@ -183,7 +236,10 @@ struct SandboxAuthenticationTests {
     let now = Int64(Date().timeIntervalSince1970)
     let client = sandbox.client(configuration: .init(clock: FixedClock(seconds: now), nonceSource: RepeatedNonce("the-same-nonce")))
     #expect(try await client.v2.me().id == "1001")
-    guard case .unauthorized = await xError({ _ = try await client.v2.me() }) else { Issue.record("replay"); return }
+    guard case .unauthorized = await xError({ _ = try await client.v2.me() }) else {
+      Issue.record("replay")
+      return
+    }
     #expect(sandbox.rejections == ["nonce_used": 1])
   }
 
@@ -192,11 +248,15 @@ struct SandboxAuthenticationTests {
     let v1 = try await sandbox.raw(.get, "https://api.x.com/1.1/account/verify_credentials.json")
     #expect(v1.statusCode == 400 && v1.text == #"{"errors":[{"code":215,"message":"Bad Authentication data."}]}"#)
     #expect(v1.headers["Content-Type"] == "application/json;charset=utf-8" && v1.headers["Date"] != nil)
-    guard case .badAuthenticationData = XError(.httpStatus(HTTPStatusFailure(response: v1))) else { Issue.record("215"); return }
+    guard case .badAuthenticationData = XError(.httpStatus(HTTPStatusFailure(response: v1))) else {
+      Issue.record("215")
+      return
+    }
     let v2 = try await sandbox.raw(.get, "https://api.x.com/2/users/me")
     #expect(v2.statusCode == 401 && v2.text == #"{"title":"Unauthorized","type":"about:blank","status":401,"detail":"Unauthorized"}"#)
     #expect(v2.headers["Content-Type"] == "application/json; charset=utf-8" && v2.headers["Date"] != nil)
-    let garbage = try await sandbox.raw(.get, "https://api.x.com/1.1/account/verify_credentials.json", authorization: "OAuth oauth_consumer_key=\"x\"")
+    let garbage = try await sandbox.raw(
+      .get, "https://api.x.com/1.1/account/verify_credentials.json", authorization: "OAuth oauth_consumer_key=\"x\"")
     #expect(garbage.statusCode == 401 && garbage.text.contains("\"code\":32"))
     #expect(sandbox.stats == (verified: 0, rejected: 3))
   }

@@ -18,7 +18,10 @@ struct SandboxEndpointTests {
     let limit = try #require(client.rateLimits.rateLimit(forPath: "/2/users/me"))
     #expect(limit.limit == 75 && limit.remaining == 74)
     let error = await xError { _ = try await client.v2.user(username: "nobody_here") }
-    guard case .notFound(let message) = error else { Issue.record("expected notFound, got \(String(describing: error))"); return }
+    guard case .notFound(let message) = error else {
+      Issue.record("expected notFound, got \(String(describing: error))")
+      return
+    }
     #expect(message.contains("nobody_here"))
     #expect(sandbox.stats == (verified: 4, rejected: 0))
   }
@@ -44,7 +47,10 @@ struct SandboxEndpointTests {
     #expect(try await client.v2.userTweets(userID: "1002").tweets().collect() == tweets)
     // X's range for max_results is enforced.
     let error = await xError { _ = try await client.raw(Request<HTTPResponse>(path: "2/users/1002/tweets", query: [("max_results", "4")])) }
-    guard case .api(400, nil, let message, _) = error else { Issue.record("expected a 400, got \(String(describing: error))"); return }
+    guard case .api(400, nil, let message, _) = error else {
+      Issue.record("expected a 400, got \(String(describing: error))")
+      return
+    }
     #expect(message.contains("The `max_results` query parameter value [4] is not between 5 and 100"))
   }
 
@@ -63,7 +69,10 @@ struct SandboxEndpointTests {
     #expect(v1.map(\.text) == home.prefix(30).map(\.text), "v1.1 escapes / and writes emoji as surrogate pairs; both decode")
     // Only your own home timeline.
     let error = await xError { _ = try await client.v2.homeTimeline(userID: "1002").tweets().collect() }
-    guard case .api(403, _, _, _) = error else { Issue.record("expected a 403, got \(String(describing: error))"); return }
+    guard case .api(403, _, _, _) = error else {
+      Issue.record("expected a 403, got \(String(describing: error))")
+      return
+    }
   }
 
   @Test func generatedTweetsAreVariedAndValid() async throws {
@@ -113,9 +122,18 @@ struct SandboxEndpointTests {
     #expect(lookup.rateLimit?.limit == 300)
     let shown = try await client.v1.show(id: first.id)
     #expect(shown.id == first.id && shown.text == first.text && shown.author?.username == "sandbox_user")
-    guard case .notFound = await xError({ _ = try await client.v2.tweet(id: "3") }) else { Issue.record("v2 tweet 3"); return }
-    guard case .notFound = await xError({ _ = try await client.v1.show(id: "3") }) else { Issue.record("v1 show 3"); return }
-    guard case .api(400, _, let message, _) = await xError({ _ = try await client.v2.tweets(ids: ["12a"]) }) else { Issue.record("bad id"); return }
+    guard case .notFound = await xError({ _ = try await client.v2.tweet(id: "3") }) else {
+      Issue.record("v2 tweet 3")
+      return
+    }
+    guard case .notFound = await xError({ _ = try await client.v1.show(id: "3") }) else {
+      Issue.record("v1 show 3")
+      return
+    }
+    guard case .api(400, _, let message, _) = await xError({ _ = try await client.v2.tweets(ids: ["12a"]) }) else {
+      Issue.record("bad id")
+      return
+    }
     #expect(message.contains("does not match ^[0-9]{1,19}$"))
   }
 
@@ -128,7 +146,10 @@ struct SandboxEndpointTests {
     let newest = try #require(try await client.v2.userTweets(userID: "1001", limit: 1).tweets().collect().first)
     #expect(newest.id == posted.id && newest.text == text)
     #expect(abs(try #require(newest.createdAt).timeIntervalSinceNow) < 5)
-    guard case .duplicate = await xError({ _ = try await client.v2.post(text: text) }) else { Issue.record("v2 duplicate"); return }
+    guard case .duplicate = await xError({ _ = try await client.v2.post(text: text) }) else {
+      Issue.record("v2 duplicate")
+      return
+    }
 
     let second = "Second post, via v1.1: 1 + 1 = 2 & done ✅"
     let viaV1 = try await client.v1.updateStatus(second)
@@ -137,9 +158,13 @@ struct SandboxEndpointTests {
     #expect(try await client.v2.userTweets(userID: "1001", limit: 2).tweets().collect().map(\.id) == [viaV1.id, posted.id])
     #expect(try await client.v1.userTimeline(limit: 2).tweets().collect().map(\.text) == [second, text])
     #expect(try await client.v2.homeTimeline(userID: "1001", limit: 1).tweets().collect().first?.id == viaV1.id)
-    guard case .duplicate = await xError({ _ = try await client.v1.updateStatus(second) }) else { Issue.record("v1 duplicate"); return }
+    guard case .duplicate = await xError({ _ = try await client.v1.updateStatus(second) }) else {
+      Issue.record("v1 duplicate")
+      return
+    }
     guard case .api(403, _, let message, _) = await xError({ _ = try await client.v2.post(text: String(repeating: "a", count: 281)) }) else {
-      Issue.record("too long"); return
+      Issue.record("too long")
+      return
     }
     #expect(message.contains("too long"))
     // Search finds it too.
@@ -170,14 +195,21 @@ struct SandboxEndpointTests {
     let sandbox = XSandbox()
     let client = sandbox.client()
     guard case .notFound = await xError({ _ = try await client.raw(Request<HTTPResponse>(path: "2/nothing/here")) }) else {
-      Issue.record("v2"); return
+      Issue.record("v2")
+      return
     }
     guard case .notFound = await xError({ _ = try await client.raw(Request<HTTPResponse>(path: "1.1/nothing/here.json")) }) else {
-      Issue.record("v1.1"); return
+      Issue.record("v1.1")
+      return
     }
-    guard case .api(400, _, let message, _) = await xError({
-      _ = try await client.raw(Request<HTTPResponse>(path: "2/users/me", query: [("colour", "blue")]))
-    }) else { Issue.record("unknown parameter"); return }
+    guard
+      case .api(400, _, let message, _) = await xError({
+        _ = try await client.raw(Request<HTTPResponse>(path: "2/users/me", query: [("colour", "blue")]))
+      })
+    else {
+      Issue.record("unknown parameter")
+      return
+    }
     #expect(message.contains("The query parameter [colour] is not one of"))
     let page = try await sandbox.raw(.get, "https://api.x.com/favicon.ico")
     #expect(page.statusCode == 404 && page.headers["Content-Type"] == "text/html; charset=utf-8" && page.text.contains("Nothing to see here"))
@@ -188,8 +220,9 @@ struct SandboxEndpointTests {
     let sandbox = XSandbox(clock: clock, tweetsPerUser: 10)
     let client = sandbox.client(configuration: .init(clock: clock))
 
-    let v2 = try await client.raw(Request<HTTPResponse>(
-      path: "2/users/1001/tweets", query: [("max_results", "5"), ("tweet.fields", "created_at,public_metrics"), ("expansions", "author_id")]))
+    let v2 = try await client.raw(
+      Request<HTTPResponse>(
+        path: "2/users/1001/tweets", query: [("max_results", "5"), ("tweet.fields", "created_at,public_metrics"), ("expansions", "author_id")]))
     #expect(v2.headers["Date"] == "Wed, 01 May 2024 12:00:00 GMT")
     #expect(v2.headers["Content-Type"] == "application/json; charset=utf-8")
     #expect(v2.rateLimit == RateLimit(limit: 1500, remaining: 1499, reset: Date(timeIntervalSince1970: TimeInterval(mayDay + 900))))
@@ -225,12 +258,18 @@ struct SandboxEndpointTests {
     for _ in 0..<75 { _ = try await client.v2.me() }
     #expect(client.rateLimits.last?.remaining == 0)
     let error = await xError { _ = try await client.v2.me() }
-    guard case .rateLimited(let reset, let limit) = error else { Issue.record("expected 429, got \(String(describing: error))"); return }
+    guard case .rateLimited(let reset, let limit) = error else {
+      Issue.record("expected 429, got \(String(describing: error))")
+      return
+    }
     #expect(reset == Date(timeIntervalSince1970: TimeInterval(mayDay + 900)))
     #expect(limit?.limit == 75 && limit?.remaining == 0)
     // Other endpoints have their own windows.
     #expect(try await client.v2.user(username: "oauth_fan").id == "1003")
-    guard case .rateLimited = await xError({ _ = try await client.v2.me() }) else { Issue.record("still limited"); return }
+    guard case .rateLimited = await xError({ _ = try await client.v2.me() }) else {
+      Issue.record("still limited")
+      return
+    }
   }
 
   @Test func concurrentRequests() async throws {

@@ -26,7 +26,8 @@ public struct LoggingBehavior: RequestBehavior {
     var lines: [String] = []
     if let hop = request.redirections.last {
       let credentials = hop.keptCredentials ? "" : " (another origin: sent without credentials)"
-      lines.append("↪ \(hop.statusCode): redirected from \(Redaction.url(hop.from.absoluteString)) to \(Redaction.url(hop.to.absoluteString))\(credentials)")
+      lines.append(
+        "↪ \(hop.statusCode): redirected from \(Redaction.url(hop.from.absoluteString)) to \(Redaction.url(hop.to.absoluteString))\(credentials)")
     }
     lines.append("→ \(request.requestLine)")
     if includeHeaders {

@@ -101,13 +101,15 @@ public struct RetryBehavior: RequestBehavior {
         return try await send(request)
       } catch let error as NetworkError {
         guard attempt < maxAttempts, let delay = delay(after: error, attempt: attempt, request: request),
-              waited + delay <= maxTotalWait,
-              deadline.map({ now().timeIntervalSince(start) + delay <= $0 }) ?? true else {
+          waited + delay <= maxTotalWait,
+          deadline.map({ now().timeIntervalSince(start) + delay <= $0 }) ?? true
+        else {
           throw error.after(attempts: attempt)
         }
-        onWait?(RetryWait(
-          requestLine: request.requestLine, attempt: attempt, maxAttempts: maxAttempts, seconds: delay,
-          until: now().addingTimeInterval(delay), error: error))
+        onWait?(
+          RetryWait(
+            requestLine: request.requestLine, attempt: attempt, maxAttempts: maxAttempts, seconds: delay,
+            until: now().addingTimeInterval(delay), error: error))
         do {
           try await sleeper.sleep(seconds: delay)
         } catch {

@@ -16,9 +16,11 @@ enum URLBuilder {
       text += "/" + PercentEncoding.encodePath(relative)
     }
     if !query.isEmpty {
-      text += "?" + query.map { item in
-        PercentEncoding.encode(item.name) + (item.value.map { "=" + PercentEncoding.encode($0) } ?? "")
-      }.joined(separator: "&")
+      text +=
+        "?"
+        + query.map { item in
+          PercentEncoding.encode(item.name) + (item.value.map { "=" + PercentEncoding.encode($0) } ?? "")
+        }.joined(separator: "&")
     }
     guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
       throw .invalidRequest(reason: "\"\(path)\" joined to \(base.absoluteString) gives \"\(text)\", which is not a valid URL")

@@ -62,7 +62,8 @@ public struct TransportFailure: Sendable, CustomStringConvertible {
     let redirected = Redirection.note(redirections)
     if kind == .timedOut, let timeout {
       let tries = attempts > 1 ? "\(attempts) attempts of \(Seconds.text(timeout)) each" : Seconds.text(timeout)
-      return "\(requestLine)\(redirected) timed out after \(tries): the server did not answer in time. Check that it is up, or allow a longer timeout."
+      return
+        "\(requestLine)\(redirected) timed out after \(tries): the server did not answer in time. Check that it is up, or allow a longer timeout."
     }
     let tries = attempts > 1 ? " after \(attempts) attempts" : ""
     return "\(requestLine)\(redirected) failed\(tries): \(detail). Check the URL, the network and that the server is up."

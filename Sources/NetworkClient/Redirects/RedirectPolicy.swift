@@ -48,13 +48,15 @@ public struct RedirectPolicy: Sendable {
   /// - Throws: ``NetworkError/redirect(_:)`` for a redirect it refuses.
   func next(after response: HTTPResponse, to hop: HTTPRequest, start: URL, credentialed: Bool) throws(NetworkError) -> HTTPRequest? {
     guard maxRedirects > 0, Self.statuses.contains(response.statusCode),
-          let location = response.headers["Location"]?.trimmingCharacters(in: .whitespaces), !location.isEmpty else { return nil }
+      let location = response.headers["Location"]?.trimmingCharacters(in: .whitespaces), !location.isEmpty
+    else { return nil }
     func refuse(_ reason: RedirectFailure.Reason) -> NetworkError {
       .redirect(RedirectFailure(reason: reason, statusCode: response.statusCode, request: hop, location: location))
     }
     guard hop.redirections.count < maxRedirects else { throw refuse(.tooMany(limit: maxRedirects)) }
     guard let target = URL(string: location, relativeTo: hop.url)?.absoluteURL,
-          let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", let targetOrigin = HTTPOrigin(target) else {
+      let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", let targetOrigin = HTTPOrigin(target)
+    else {
       throw refuse(.unsupportedLocation)
     }
     if hop.url.scheme?.lowercased() == "https" && scheme == "http" { throw refuse(.insecure) }
@@ -114,13 +116,16 @@ public struct RedirectFailure: Sendable, CustomStringConvertible {
     let start = "\(requestLine)\(Redirection.note(redirections)) was redirected (HTTP \(statusCode)) to \(location)"
     switch reason {
     case .tooMany(let limit):
-      return "\(start), more than \(limit) redirects: the server sends the request in a loop or down too long a chain. Request the final URL directly."
+      return
+        "\(start), more than \(limit) redirects: the server sends the request in a loop or down too long a chain. Request the final URL directly."
     case .insecure:
-      return "\(start), from https to http: not followed, since the request and its credentials would travel in clear. Use the https URL, or ask the provider why it redirects."
+      return
+        "\(start), from https to http: not followed, since the request and its credentials would travel in clear. Use the https URL, or ask the provider why it redirects."
     case .unsupportedLocation:
       return "\(start), which is not an http or https URL: not followed."
     case .methodNotRepeatable:
-      return "\(start): not followed, since a \(statusCode) does not say whether to repeat the request's method and body there. Send it to the new URL directly."
+      return
+        "\(start): not followed, since a \(statusCode) does not say whether to repeat the request's method and body there. Send it to the new URL directly."
     }
   }
 }

@@ -12,7 +12,8 @@ protocol CryptoBackend {
   static func bits(of key: RSAKey) -> Int
   /// RSASSA-PKCS1-v1_5 over `digest`.
   static func sign(_ message: some Collection<UInt8>, digest: OAuthDigestAlgorithm, with key: RSAKey) throws(OAuthError) -> [UInt8]
-  static func isValidSignature(_ signature: [UInt8], for message: some Collection<UInt8>, digest: OAuthDigestAlgorithm, with key: RSAKey) throws(OAuthError) -> Bool
+  static func isValidSignature(_ signature: [UInt8], for message: some Collection<UInt8>, digest: OAuthDigestAlgorithm, with key: RSAKey)
+    throws(OAuthError) -> Bool
   /// The backend's prepared HMAC key (behind ``PreparedHMACKey``), immutable and safe to share.
   associatedtype HMACKey: Sendable
   /// Hashes the pad states of `key` for `digest` once.

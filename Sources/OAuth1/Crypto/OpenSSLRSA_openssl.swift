@@ -11,7 +11,8 @@ extension OpenSSLBackend {
     guard let context = EVP_PKEY_CTX_new(key.pointer, nil) else { throw failure("RSA key check") }
     defer { EVP_PKEY_CTX_free(context) }
     guard EVP_PKEY_check(context) == 1 else {
-      throw .invalidKey(reason: "the RSA private key is inconsistent: its numbers do not belong together (\(lastErrorReason())). The file may be damaged")
+      throw .invalidKey(
+        reason: "the RSA private key is inconsistent: its numbers do not belong together (\(lastErrorReason())). The file may be damaged")
     }
     return key
   }
@@ -50,7 +51,10 @@ extension OpenSSLBackend {
     _ signature: [UInt8], for message: some Collection<UInt8>, digest: OAuthDigestAlgorithm, with key: EVPKey
   ) throws(OAuthError) -> Bool {
     guard let context = EVP_MD_CTX_new() else { throw failure("RSA verification") }
-    defer { EVP_MD_CTX_free(context); ERR_clear_error() }
+    defer {
+      EVP_MD_CTX_free(context)
+      ERR_clear_error()
+    }
     guard EVP_DigestVerifyInit(context, nil, md(digest), nil, key.pointer) == 1 else { throw failure("RSA verification") }
     return withContiguousBytes(message) { buffer in
       signature.withUnsafeBufferPointer { sig in
@@ -91,6 +95,7 @@ final class EVPKey: @unchecked Sendable {
 
 /// A passphrase callback that supplies none, so an encrypted key fails instead of
 /// prompting on the terminal.
-private func refusePassphrase(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int32, _ writing: Int32, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+private func refusePassphrase(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int32, _ writing: Int32, _ userData: UnsafeMutableRawPointer?) -> Int32
+{
   0
 }

@@ -18,7 +18,8 @@ enum Base64 {
 
     static let standard = Form(alphabet: standardAlphabet, padded: true, percentEncoded: false)
     static let header = Form(alphabet: standardAlphabet, padded: true, percentEncoded: true)
-    static let urlSafeUnpadded = Form(alphabet: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", padded: false, percentEncoded: false)
+    static let urlSafeUnpadded = Form(
+      alphabet: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", padded: false, percentEncoded: false)
 
     private static let standardAlphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
   }

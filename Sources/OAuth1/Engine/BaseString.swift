@@ -15,7 +15,8 @@ enum BaseString {
   ) throws(OAuthError) -> R {
     try with(
       method: method, room: target.uriCapacity + parameters.length(merging: protocolPairs, forBaseString: true),
-      uri: { target.appendURI(to: &$0, encoded: true) }, parameters: { parameters.append(to: &$0, merging: protocolPairs, forBaseString: true) }, body)
+      uri: { target.appendURI(to: &$0, encoded: true) }, parameters: { parameters.append(to: &$0, merging: protocolPairs, forBaseString: true) }, body
+    )
   }
 
   /// The same from the two strings the public stages produce.

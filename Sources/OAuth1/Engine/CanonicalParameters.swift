@@ -154,7 +154,8 @@ struct CanonicalParameters {
     count = position
     percents += escapes
     // The rare non-ASCII value is checked for UTF-8 from its (strict) encoding.
-    return ascii || String(validating: PercentEncoding.decodeBytes(UnsafeBufferPointer(start: storage + start, count: count - start)), as: UTF8.self) != nil
+    return ascii
+      || String(validating: PercentEncoding.decodeBytes(UnsafeBufferPointer(start: storage + start, count: count - start)), as: UTF8.self) != nil
   }
 
   /// How each raw byte of a form is handled, as a constant table (no lazy global to check):

@@ -88,7 +88,8 @@ struct ProtocolList {
       index -= 1
     }
     // Never part of a base string, so its `%` need no count.
-    slots[signatureIndex] = EncodedPair(name: ProtocolParameterName.signature.utf8, value: UnsafeBufferPointer(rebasing: values.written[start...]), percents: 0)
+    slots[signatureIndex] = EncodedPair(
+      name: ProtocolParameterName.signature.utf8, value: UnsafeBufferPointer(rebasing: values.written[start...]), percents: 0)
     count += 1
   }
 

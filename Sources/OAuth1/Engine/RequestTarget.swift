@@ -89,7 +89,8 @@ struct RequestTarget {
     var secure: Bool
     var index: Int
     if count > 7, lower(bytes[0]) == UInt8(ascii: "h"), lower(bytes[1]) == UInt8(ascii: "t"), lower(bytes[2]) == UInt8(ascii: "t"),
-       lower(bytes[3]) == UInt8(ascii: "p") {
+      lower(bytes[3]) == UInt8(ascii: "p")
+    {
       if bytes[4] == UInt8(ascii: ":") {
         secure = false
         index = 5

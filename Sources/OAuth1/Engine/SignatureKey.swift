@@ -35,12 +35,13 @@ enum SignatureKey: Sendable {
     }
     var consumerSecret = consumerSecret, tokenSecret = tokenSecret ?? ""
     let room = 3 * (consumerSecret.utf8.count + tokenSecret.utf8.count) + 1
-    self = .hmac(withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { buffer in
-      var key = ByteWriter(buffer.baseAddress!, capacity: room)
-      OAuthSigningKey.write(&consumerSecret, &tokenSecret, to: &key)
-      defer { Crypto.wipe(buffer) }  // the key does not outlive this call
-      return PreparedHMACKey(digest, key: key.written)
-    })
+    self = .hmac(
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { buffer in
+        var key = ByteWriter(buffer.baseAddress!, capacity: room)
+        OAuthSigningKey.write(&consumerSecret, &tokenSecret, to: &key)
+        defer { Crypto.wipe(buffer) }  // the key does not outlive this call
+        return PreparedHMACKey(digest, key: key.written)
+      })
   }
 
   /// Room for the largest HMAC digest (SHA-512) and its base64, percent-encoded or not.

@@ -54,24 +54,28 @@ extension OAuthError: CustomStringConvertible {
   public var description: String {
     switch self {
     case .relativeURL(let url):
-      return "The URL \"\(url)\" is relative: OAuth 1.0a signs the absolute URL the request is sent to. Give the full URL, for example https://api.x.com\(url.hasPrefix("/") ? url : "/" + url)."
+      return
+        "The URL \"\(url)\" is relative: OAuth 1.0a signs the absolute URL the request is sent to. Give the full URL, for example https://api.x.com\(url.hasPrefix("/") ? url : "/" + url)."
     case .missingHost(let url):
       return "The URL \"\(url)\" has no host. Give a URL such as https://api.example.com/path."
     case .invalidPort(let url, let port):
-      return "The URL \"\(url)\" has the port \"\(port)\", which is not a number from 1 to 65535. Fix the port or leave it out to use the scheme's default."
+      return
+        "The URL \"\(url)\" has the port \"\(port)\", which is not a number from 1 to 65535. Fix the port or leave it out to use the scheme's default."
     case .unsupportedScheme(let url, let scheme):
       return "The URL \"\(url)\" uses the scheme \"\(scheme)\"; OAuth 1.0a signs http and https requests only."
     case .malformedURL(let url, let reason):
       return "The URL \"\(url)\" cannot be parsed: \(reason)."
     case .invalidParameterEncoding(let source, let parameter):
-      return "The \(source) parameter \"\(parameter)\" does not decode to UTF-8 text, so it cannot be signed as the server will read it. Percent-encode the UTF-8 bytes of the text."
+      return
+        "The \(source) parameter \"\(parameter)\" does not decode to UTF-8 text, so it cannot be signed as the server will read it. Percent-encode the UTF-8 bytes of the text."
     case .unknownSignatureMethod(let name):
       let known = OAuthSignatureMethod.allCases.map(\.rawValue).joined(separator: ", ")
       return "Unknown signature method \"\(name)\". Use one of: \(known)."
     case .missingPrivateKey(let method):
       return "\(method.rawValue) signs with an RSA private key, and none was given. Load one with RSAPrivateKey(pem:) (PKCS#1 or PKCS#8 PEM)."
     case .invalidKey(let reason):
-      return "The key could not be read: \(reason). Give a PEM file that begins with -----BEGIN PRIVATE KEY----- or -----BEGIN RSA PRIVATE KEY----- (or a public key or certificate to verify)."
+      return
+        "The key could not be read: \(reason). Give a PEM file that begins with -----BEGIN PRIVATE KEY----- or -----BEGIN RSA PRIVATE KEY----- (or a public key or certificate to verify)."
     case .wrongKeyType(let found):
       return "The key is a \(found) key; the RSA signature methods need an RSA key."
     case .malformedAuthorizationHeader(let reason):
@@ -79,7 +83,8 @@ extension OAuthError: CustomStringConvertible {
     case .cryptoFailure(let operation, let reason):
       return "OpenSSL failed during \(operation): \(reason)."
     case .requestTooLarge(let bytes, let limit):
-      return "The query and form body hold \(bytes) bytes; at most \(limit) can be signed. Send large data as a non-form body (covered by oauth_body_hash) instead."
+      return
+        "The query and form body hold \(bytes) bytes; at most \(limit) can be signed. Send large data as a non-form body (covered by oauth_body_hash) instead."
     }
   }
 }

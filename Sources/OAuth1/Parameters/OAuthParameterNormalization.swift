@@ -15,7 +15,9 @@ import PercentEncoding
 public enum OAuthParameterNormalization {
   /// Returns `parameters` encoded, sorted and joined.
   public static func normalize(_ parameters: [OAuthParameter]) -> String {
-    withSorted(parameters) { sorted in ByteWriter.string(capacity: sorted.length(forBaseString: false)) { sorted.append(to: &$0, forBaseString: false) } }
+    withSorted(parameters) { sorted in
+      ByteWriter.string(capacity: sorted.length(forBaseString: false)) { sorted.append(to: &$0, forBaseString: false) }
+    }
   }
 
   /// `parameters` in signing order, still decoded, for display.

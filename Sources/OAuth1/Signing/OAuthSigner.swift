@@ -104,7 +104,9 @@ public struct OAuthSigner: Sendable {
 
   /// The protocol parameters with `oauth_signature`, decoded, in name order: for the query or
   /// form-body transmission forms.
-  public func signedProtocolParameters(for request: OAuthRequest, nonce: String? = nil, timestamp: Int64? = nil) throws(OAuthError) -> [OAuthParameter] {
+  public func signedProtocolParameters(for request: OAuthRequest, nonce: String? = nil, timestamp: Int64? = nil) throws(OAuthError)
+    -> [OAuthParameter]
+  {
     try engine.sign(request, nonce: nonce, timestamp: timestamp) { $0.decodedProtocolParameters }
   }
 

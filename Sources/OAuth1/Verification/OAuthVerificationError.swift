@@ -24,7 +24,10 @@ public struct OAuthVerificationError: Error, Sendable, Hashable, CustomStringCon
   /// `signature_invalid`: the signature base string the verifier computed.
   public var signatureBaseString: String?
 
-  public init(_ problem: OAuthProblem, advice: String, parameters: [String] = [], acceptableTimestamps: ClosedRange<Int64>? = nil, signatureBaseString: String? = nil) {
+  public init(
+    _ problem: OAuthProblem, advice: String, parameters: [String] = [], acceptableTimestamps: ClosedRange<Int64>? = nil,
+    signatureBaseString: String? = nil
+  ) {
     self.problem = problem
     self.advice = advice
     self.parameters = parameters
@@ -56,7 +59,9 @@ public struct OAuthVerificationError: Error, Sendable, Hashable, CustomStringCon
       break
     }
     let challenge = "OAuth realm=\"" + OAuthAuthorizationHeader.quote(realm ?? "") + "\""
-    return (problem.httpStatus, [("WWW-Authenticate", challenge), ("Content-Type", "application/x-www-form-urlencoded")],
-            OAuthFormEncoding.encode(fields))
+    return (
+      problem.httpStatus, [("WWW-Authenticate", challenge), ("Content-Type", "application/x-www-form-urlencoded")],
+      OAuthFormEncoding.encode(fields)
+    )
   }
 }

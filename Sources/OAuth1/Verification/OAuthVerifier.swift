@@ -89,7 +89,10 @@ public struct OAuthVerifier: Sendable {
     let consumerKey = oauth[.consumerKey]!, signature = oauth[.signature]!
 
     guard options.allowedSignatureMethods.contains(method) else {
-      throw OAuthVerificationError(.signatureMethodRejected, advice: "\(method.rawValue) is not accepted here; use one of \(options.allowedSignatureMethods.map(\.rawValue).sorted().joined(separator: ", "))")
+      throw OAuthVerificationError(
+        .signatureMethodRejected,
+        advice:
+          "\(method.rawValue) is not accepted here; use one of \(options.allowedSignatureMethods.map(\.rawValue).sorted().joined(separator: ", "))")
     }
     if method == .plaintext && !options.allowPlaintextOverHTTP && !request.url.lowercased().hasPrefix("https:") {
       throw OAuthVerificationError(.signatureMethodRejected, advice: "PLAINTEXT sends the secrets in clear and is accepted over https only")
@@ -105,10 +108,15 @@ public struct OAuthVerifier: Sendable {
       let now = options.clock.secondsSince1970()
       let window = (now - options.maxClockSkew)...(now + options.maxClockSkew)
       guard let value = Int64(text), value >= 0 else {
-        throw OAuthVerificationError(.parameterRejected, advice: "oauth_timestamp \"\(text)\" is not a number of seconds", parameters: ["oauth_timestamp"])
+        throw OAuthVerificationError(
+          .parameterRejected, advice: "oauth_timestamp \"\(text)\" is not a number of seconds", parameters: ["oauth_timestamp"])
       }
       guard window.contains(value) else {
-        throw OAuthVerificationError(.timestampRefused, advice: "oauth_timestamp \(value) is \(value - now) s from the server's clock; the accepted window is ±\(options.maxClockSkew) s. Check the sender's clock", acceptableTimestamps: window)
+        throw OAuthVerificationError(
+          .timestampRefused,
+          advice:
+            "oauth_timestamp \(value) is \(value - now) s from the server's clock; the accepted window is ±\(options.maxClockSkew) s. Check the sender's clock",
+          acceptableTimestamps: window)
       }
       timestamp = value
     }
@@ -137,7 +145,8 @@ public struct OAuthVerifier: Sendable {
 
     if let nonce = oauth[.nonce], let timestamp {
       guard await nonceStore.insert(nonce: nonce, timestamp: timestamp, consumerKey: consumerKey, token: token) else {
-        throw OAuthVerificationError(.nonceUsed, advice: "this nonce was already used with this timestamp: the request is a replay, or the sender reuses nonces")
+        throw OAuthVerificationError(
+          .nonceUsed, advice: "this nonce was already used with this timestamp: the request is a replay, or the sender reuses nonces")
       }
     }
     return VerifiedRequest(
@@ -156,10 +165,12 @@ public struct OAuthVerifier: Sendable {
     let body = body.map { [UInt8]($0) } ?? []
     var value = value
     guard let algorithm, var expected = try? OAuthBodyHash.compute(body: body, algorithm: algorithm),
-          expected.withUTF8({ expected in value.withUTF8 { Crypto.constantTimeEquals(expected, $0) } }) else {
+      expected.withUTF8({ expected in value.withUTF8 { Crypto.constantTimeEquals(expected, $0) } })
+    else {
       throw OAuthVerificationError(
         .signatureInvalid,
-        advice: "oauth_body_hash does not match the body received (\(body.count) bytes): the body changed after it was hashed, or was hashed with another digest",
+        advice:
+          "oauth_body_hash does not match the body received (\(body.count) bytes): the body changed after it was hashed, or was hashed with another digest",
         parameters: ["oauth_body_hash"])
     }
   }
@@ -179,7 +190,8 @@ public struct OAuthVerifier: Sendable {
       outcome = try RequestTarget.with(request.url, host: request.host) { target throws(OAuthError) in
         try request.withFormBody { form throws(OAuthError) in
           try located.withSignedPairs { pairs throws(OAuthError) in
-            try SigningEngine.withBaseString(method: request.method, target: target, form: form, protocolParameters: pairs) { baseString, parameters in
+            try SigningEngine.withBaseString(method: request.method, target: target, form: form, protocolParameters: pairs) {
+              baseString, parameters in
               (key.accepts(signature, for: baseString), String(decoding: baseString, as: UTF8.self), parameters.decoded(includingProtocol: false))
             }
           }
@@ -203,7 +215,8 @@ public struct OAuthVerifier: Sendable {
   ) throws(OAuthVerificationError) -> VerificationKey {
     if case .rsa(let digest) = method.kind {
       guard let key = consumer.rsaPublicKey else {
-        throw OAuthVerificationError(.signatureMethodRejected, advice: "this consumer has no RSA public key, so \(method.rawValue) cannot be verified")
+        throw OAuthVerificationError(
+          .signatureMethodRejected, advice: "this consumer has no RSA public key, so \(method.rawValue) cannot be verified")
       }
       return .rsa(key, digest)
     }

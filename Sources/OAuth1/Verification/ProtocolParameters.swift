@@ -77,11 +77,13 @@ struct ProtocolParameters {
 
     let duplicates = located.values.duplicates
     if !duplicates.isEmpty {
-      throw OAuthVerificationError(.parameterRejected, advice: "protocol parameters appear more than once: \(duplicates.joined(separator: ", "))", parameters: duplicates)
+      throw OAuthVerificationError(
+        .parameterRejected, advice: "protocol parameters appear more than once: \(duplicates.joined(separator: ", "))", parameters: duplicates)
     }
     if sources.count > 1 {
       throw OAuthVerificationError(
-        .parameterRejected, advice: "protocol parameters must be sent in one place, not in \(sources.map(\.description).sorted().joined(separator: " and "))",
+        .parameterRejected,
+        advice: "protocol parameters must be sent in one place, not in \(sources.map(\.description).sorted().joined(separator: " and "))",
         parameters: Array(Set(located.values.names)).sorted())
     }
     return located
@@ -145,7 +147,10 @@ struct ProtocolParameters {
       throw OAuthVerificationError(.parameterRejected, advice: "the Authorization header is malformed: \(error)")
     }
     if !foreign.isEmpty {
-      throw OAuthVerificationError(.parameterRejected, advice: "the Authorization header may carry only oauth_* parameters (and realm); it has \(foreign.joined(separator: ", "))", parameters: foreign)
+      throw OAuthVerificationError(
+        .parameterRejected,
+        advice: "the Authorization header may carry only oauth_* parameters (and realm); it has \(foreign.joined(separator: ", "))",
+        parameters: foreign)
     }
   }
 

@@ -4,13 +4,18 @@ import XAPI
 
 /// The options every `tweets` command takes, and what they resolve to.
 public struct GlobalOptions: Sendable {
-  public enum APIVersion: String, Sendable { case v2 = "v2", v1 = "1.1" }
+  public enum APIVersion: String, Sendable {
+    case v2 = "v2"
+    case v1 = "1.1"
+  }
 
   static let specs: [OptionSpec] = [
     .value("base-url", placeholder: "URL", help: "API base URL (default https://api.x.com; env TWEETS_BASE_URL)."),
     .value("api", placeholder: "v2|1.1", help: "API version for timelines, search, show and post (default v2)."),
     .value("profile", placeholder: "NAME", help: "Credentials profile (default \"default\", \"sandbox\" with --sandbox; env TWEETS_PROFILE)."),
-    .value("config-dir", placeholder: "DIR", help: "Where credentials.json lives (default $XDG_CONFIG_HOME/tweets or ~/.config/tweets; env TWEETS_CONFIG_DIR)."),
+    .value(
+      "config-dir", placeholder: "DIR",
+      help: "Where credentials.json lives (default $XDG_CONFIG_HOME/tweets or ~/.config/tweets; env TWEETS_CONFIG_DIR)."),
     .value("format", placeholder: "FORMAT", help: "text (default), json, jsonl or csv."),
     .flag("json", help: "Same as --format json."),
     .value("limit", placeholder: "N", help: "At most N tweets (default 20)."),

@@ -35,10 +35,12 @@ struct Session {
   func consumer(_ profile: Profile?) throws -> Credentials {
     let demo = sandbox != nil ? XSandbox.demoConsumer : nil
     if let key = options.consumerKey ?? profile?.consumerKey ?? demo?.key,
-       let secret = options.consumerSecret ?? profile?.consumerSecret ?? demo?.secret {
+      let secret = options.consumerSecret ?? profile?.consumerSecret ?? demo?.secret
+    {
       return Credentials(key: key, secret: secret)
     }
-    throw TweetsFailure("""
+    throw TweetsFailure(
+      """
       No consumer key and secret for profile "\(options.profileName)". Give --consumer-key and \
       --consumer-secret (or X_CONSUMER_KEY and X_CONSUMER_SECRET), then run `tweets login`; \
       or try everything offline with `tweets --sandbox timeline`.
@@ -52,7 +54,8 @@ struct Session {
     let key = environment["X_ACCESS_TOKEN"] ?? environment["TWITTER_ACCESS_TOKEN"] ?? profile?.accessToken ?? demo?.key
     let secret = environment["X_ACCESS_TOKEN_SECRET"] ?? environment["TWITTER_ACCESS_TOKEN_SECRET"] ?? profile?.accessTokenSecret ?? demo?.secret
     if let key, let secret { return Credentials(key: key, secret: secret) }
-    throw TweetsFailure("""
+    throw TweetsFailure(
+      """
       Not logged in: profile "\(options.profileName)" has no access token in \(store.file.path). \
       Run `tweets login` (or set X_ACCESS_TOKEN and X_ACCESS_TOKEN_SECRET).
       """, exitCode: .authentication)
@@ -89,9 +92,13 @@ struct Session {
       onWait: { wait in
         let until = ISO8601DateFormatter().string(from: wait.until)
         if wait.isRateLimit {
-          terminal.err("Rate limited on \(wait.requestLine): waiting \(Int(wait.seconds.rounded(.up))) s, until \(until), for the limit to reset (--no-wait to fail instead).")
+          terminal.err(
+            "Rate limited on \(wait.requestLine): waiting \(Int(wait.seconds.rounded(.up))) s, until \(until), for the limit to reset (--no-wait to fail instead)."
+          )
         } else {
-          terminal.err("\(wait.requestLine) failed (\(wait.failure), attempt \(wait.attempt) of \(wait.maxAttempts)); retrying in \(String(format: "%.1f", wait.seconds)) s.")
+          terminal.err(
+            "\(wait.requestLine) failed (\(wait.failure), attempt \(wait.attempt) of \(wait.maxAttempts)); retrying in \(String(format: "%.1f", wait.seconds)) s."
+          )
         }
       })
   }
@@ -99,8 +106,10 @@ struct Session {
   var verboseBehaviors: [any RequestBehavior] {
     guard options.verbose else { return [] }
     let terminal = self.terminal
-    return [LoggingBehavior(includeHeaders: true) { text in
-      for line in text.split(separator: "\n") { terminal.err("[verbose] \(line)") }
-    }]
+    return [
+      LoggingBehavior(includeHeaders: true) { text in
+        for line in text.split(separator: "\n") { terminal.err("[verbose] \(line)") }
+      }
+    ]
   }
 }

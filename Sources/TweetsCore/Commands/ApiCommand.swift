@@ -14,7 +14,10 @@ struct ApiCommand: TweetsCommand {
         .repeatable("query", placeholder: "NAME=VALUE", help: "A query parameter (signed)."),
         .value("json-body", placeholder: "JSON", help: "A JSON body (not signed, as OAuth 1.0a defines)."),
       ],
-      positionals: [PositionalSpec("method", help: "GET, POST, PUT, DELETE ..."), PositionalSpec("path", help: "The path, e.g. /2/users/me or 1.1/statuses/show.json.")],
+      positionals: [
+        PositionalSpec("method", help: "GET, POST, PUT, DELETE ..."),
+        PositionalSpec("path", help: "The path, e.g. /2/users/me or 1.1/statuses/show.json."),
+      ],
       discussion: "A non-2xx answer prints its body on stdout and exits non-zero.")
   }
 

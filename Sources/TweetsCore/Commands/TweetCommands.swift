@@ -30,7 +30,8 @@ struct TimelineCommand: TweetsCommand {
         pages = client.v2.homeTimeline(userID: id, options: fields, limit: options.limit)
       }
     case .v1:
-      pages = username.map { client.v1.userTimeline(screenName: $0, options: options.v1Window, limit: options.limit) }
+      pages =
+        username.map { client.v1.userTimeline(screenName: $0, options: options.v1Window, limit: options.limit) }
         ?? client.v1.homeTimeline(options: options.v1Window, limit: options.limit)
     }
     try await TweetStream.print(pages, session)
@@ -50,7 +51,8 @@ struct SearchCommand: TweetsCommand {
     guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("the query is empty") }
     let (client, _) = try session.client()
     let options = session.options
-    let pages = options.api == .v2
+    let pages =
+      options.api == .v2
       ? client.v2.searchRecent(query: query, options: TimelineOptions(sinceID: options.sinceID, untilID: options.untilID), limit: options.limit)
       : client.v1.search(query: query, options: options.v1Window, limit: options.limit)
     try await TweetStream.print(pages, session)

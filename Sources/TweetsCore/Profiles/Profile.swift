@@ -8,7 +8,10 @@ public struct Profile: Codable, Sendable, Hashable, CustomStringConvertible {
   public var userID: String?
   public var username: String?
 
-  public init(consumerKey: String? = nil, consumerSecret: String? = nil, accessToken: String? = nil, accessTokenSecret: String? = nil, userID: String? = nil, username: String? = nil) {
+  public init(
+    consumerKey: String? = nil, consumerSecret: String? = nil, accessToken: String? = nil, accessTokenSecret: String? = nil, userID: String? = nil,
+    username: String? = nil
+  ) {
     self.consumerKey = consumerKey
     self.consumerSecret = consumerSecret
     self.accessToken = accessToken

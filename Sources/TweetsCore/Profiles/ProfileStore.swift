@@ -99,7 +99,8 @@ public struct ProfileStore: Sendable {
   /// A warning when the file can be read by others than its owner, else `nil`.
   public func permissionWarning() -> String? {
     guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
-          let mode = (attributes[.posixPermissions] as? NSNumber)?.uint16Value, mode & 0o077 != 0 else { return nil }
+      let mode = (attributes[.posixPermissions] as? NSNumber)?.uint16Value, mode & 0o077 != 0
+    else { return nil }
     return "warning: \(file.path) can be read by other users (mode \(String(mode, radix: 8))); run: chmod 600 \(file.path)"
   }
 
@@ -119,7 +120,8 @@ public struct ProfileStore: Sendable {
     do {
       return try JSONDecoder().decode(Contents.self, from: data)
     } catch {
-      throw TweetsFailure("\(file.path) is not a valid credentials file (\(Self.reason(error))); fix it or remove it and log in again", exitCode: .failure)
+      throw TweetsFailure(
+        "\(file.path) is not a valid credentials file (\(Self.reason(error))); fix it or remove it and log in again", exitCode: .failure)
     }
   }
 
@@ -151,7 +153,10 @@ public struct ProfileStore: Sendable {
     let ok = data.withUnsafeBytes { buffer -> Bool in
       while written < buffer.count {
         let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-        if result < 0 { if errno == EINTR { continue }; return false }
+        if result < 0 {
+          if errno == EINTR { continue }
+          return false
+        }
         written += result
       }
       return fsync(descriptor) == 0

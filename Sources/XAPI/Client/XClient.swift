@@ -44,8 +44,9 @@ public struct XClient: Sendable {
     let tracker = RateLimitTracker()
     rateLimits = tracker
     let chain: [any RequestBehavior] = [retry ?? EmptyRequestBehavior(), tracker] + behaviors + [authentication.behavior(onSign: onSign)]
-    network = NetworkClient(configuration: RequestConfiguration(
-      baseURL: baseURL, defaultBehavior: CombinedRequestBehavior(chain), transport: transport, timeout: timeout))
+    network = NetworkClient(
+      configuration: RequestConfiguration(
+        baseURL: baseURL, defaultBehavior: CombinedRequestBehavior(chain), transport: transport, timeout: timeout))
   }
 
   /// The v2 endpoints.

@@ -68,7 +68,9 @@ public struct V1TimelineOptions: Sendable {
   public var excludeReplies: Bool
   public var includeRetweets: Bool
 
-  public init(count: Int? = nil, sinceID: String? = nil, maxID: String? = nil, extended: Bool = true, excludeReplies: Bool = false, includeRetweets: Bool = true) {
+  public init(
+    count: Int? = nil, sinceID: String? = nil, maxID: String? = nil, extended: Bool = true, excludeReplies: Bool = false, includeRetweets: Bool = true
+  ) {
     self.count = count
     self.sinceID = sinceID
     self.maxID = maxID

@@ -14,7 +14,8 @@ extension XClient {
 
     /// `GET 1.1/statuses/user_timeline.json` for a screen name or user id (the authenticated
     /// user when both are `nil`), paged with `max_id`.
-    public func userTimeline(screenName: String? = nil, userID: String? = nil, options: V1TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
+    public func userTimeline(screenName: String? = nil, userID: String? = nil, options: V1TimelineOptions = .init(), limit: Int? = nil) -> TweetPages
+    {
       var query: [QueryItem] = []
       if let screenName { query.append(("screen_name", screenName)) }
       if let userID { query.append(("user_id", userID)) }
@@ -32,7 +33,8 @@ extension XClient {
 
     /// `GET 1.1/search/tweets.json`.
     public func search(query: String, options: V1TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
-      pages("1.1/search/tweets.json", query: [("q", query), ("result_type", "recent")], options: options, maxCount: 100, limit: limit) { data throws in
+      pages("1.1/search/tweets.json", query: [("q", query), ("result_type", "recent")], options: options, maxCount: 100, limit: limit) {
+        data throws in
         try JSONDecoder().decode(V1SearchResponse.self, from: data).statuses
       }
     }
@@ -71,7 +73,8 @@ extension XClient {
         } catch {
           throw XError.network(.decoding(DecodingFailure(type: [V1Tweet].self, error: error, response: response.response)))
         }
-        return TweetPage(tweets: tweets, next: Self.nextMaxID(after: tweets).map(PageCursor.maxID), partialErrors: [], rateLimit: response.response.rateLimit)
+        return TweetPage(
+          tweets: tweets, next: Self.nextMaxID(after: tweets).map(PageCursor.maxID), partialErrors: [], rateLimit: response.response.rateLimit)
       }
     }
 

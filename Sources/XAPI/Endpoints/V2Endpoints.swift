@@ -25,7 +25,9 @@ extension XClient {
     /// `GET /2/users/:id/timelines/reverse_chronological`: the home timeline of the
     /// authenticated user (`userID` must be theirs).
     public func homeTimeline(userID: String, options: TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
-      pages("2/users/\(PathSegment(userID))/timelines/reverse_chronological", options: options, range: 1...100, cursorName: "pagination_token", extra: [], limit: limit)
+      pages(
+        "2/users/\(PathSegment(userID))/timelines/reverse_chronological", options: options, range: 1...100, cursorName: "pagination_token", extra: [],
+        limit: limit)
     }
 
     /// `GET /2/tweets/search/recent` (the last seven days), paged with `next_token`.
@@ -55,8 +57,14 @@ extension XClient {
     /// `POST /2/tweets` with a JSON body (which the OAuth signature does not cover).
     public func post(text: String, inReplyTo: String? = nil) async throws(XError) -> Tweet {
       struct Reply: Encodable, Sendable { let in_reply_to_tweet_id: String }
-      struct Body: Encodable, Sendable { let text: String; let reply: Reply? }
-      struct Created: Decodable, Sendable { let id: String; let text: String }
+      struct Body: Encodable, Sendable {
+        let text: String
+        let reply: Reply?
+      }
+      struct Created: Decodable, Sendable {
+        let id: String
+        let text: String
+      }
       let body = Body(text: text, reply: inReplyTo.map(Reply.init))
       let response = try await client.send(Request<V2Envelope<Created>>(method: .post, path: "2/tweets", body: .json(body)))
       guard let created = response.value.data else {
@@ -83,7 +91,9 @@ extension XClient {
       return query
     }
 
-    private func pages(_ path: String, options: TimelineOptions, range: ClosedRange<Int>, cursorName: String, extra: [QueryItem], limit: Int?) -> TweetPages {
+    private func pages(_ path: String, options: TimelineOptions, range: ClosedRange<Int>, cursorName: String, extra: [QueryItem], limit: Int?)
+      -> TweetPages
+    {
       let client = self.client
       let base = extra + options.query(pageSize: options.pageSize(limit: limit, range: range)).map { QueryItem($0.0, $0.1) }
       return TweetPages(limit: limit) { cursor throws(XError) in

@@ -51,9 +51,11 @@ public enum XError: Error, Sendable, CustomStringConvertible {
     func trimmed(_ text: String) -> String { text.hasSuffix(".") ? String(text.dropLast()) : text }
     switch self {
     case .couldNotAuthenticate(let message):
-      return "X could not authenticate you (code 32): \(trimmed(message)). The signature did not verify: check the consumer key and secret and the access token and secret (a stray space counts), and that you sign the URL you send to."
+      return
+        "X could not authenticate you (code 32): \(trimmed(message)). The signature did not verify: check the consumer key and secret and the access token and secret (a stray space counts), and that you sign the URL you send to."
     case .unauthorized(let message):
-      return "X refused the request (HTTP 401, no code): \(trimmed(message)). Either the signature did not verify — check the consumer key and secret and the access token and secret (a stray space counts), and that you sign the URL you send to — or the access token was revoked or expired: log in again."
+      return
+        "X refused the request (HTTP 401, no code): \(trimmed(message)). Either the signature did not verify — check the consumer key and secret and the access token and secret (a stray space counts), and that you sign the URL you send to — or the access token was revoked or expired: log in again."
     case .invalidOrExpiredToken(let message):
       return "The access token was refused (code 89): \(trimmed(message)). It was revoked or belongs to another app: log in again."
     case .rateLimited(let reset, _):
@@ -64,9 +66,11 @@ public enum XError: Error, Sendable, CustomStringConvertible {
       let measured = skew.map { String(format: " X's clock is %+.0f s from this computer's.", $0) } ?? ""
       return "X refused the request's timestamp (code 135).\(measured) Set this computer's clock right (enable NTP) and try again."
     case .badAuthenticationData(let message):
-      return "X found no usable authentication in the request (code 215): \(trimmed(message)). Give the consumer key and secret and the access token and secret."
+      return
+        "X found no usable authentication in the request (code 215): \(trimmed(message)). Give the consumer key and secret and the access token and secret."
     case .accessLevel(let message):
-      return "Your app's access level does not include this endpoint (code 453): \(trimmed(message)). Use an endpoint of your tier (the v2 ones, with --api v2) or upgrade the app's access."
+      return
+        "Your app's access level does not include this endpoint (code 453): \(trimmed(message)). Use an endpoint of your tier (the v2 ones, with --api v2) or upgrade the app's access."
     case .clientNotEnrolled(let message):
       return "The app is not attached to a Project (client-not-enrolled): \(trimmed(message)). Attach it in the developer portal."
     case .creditsDepleted(let message):
@@ -78,7 +82,8 @@ public enum XError: Error, Sendable, CustomStringConvertible {
     case .api(let status, let code, let message, let attempts):
       return "X answered HTTP \(status)\(code.map { " (code \($0))" } ?? "")\(Self.after(attempts)): \(message)"
     case .unexpectedResponse(let status, let excerpt, let attempts):
-      return "X answered HTTP \(status)\(Self.after(attempts)) with something that is not the API's JSON, so a proxy, a captive portal or an outage may be in the way: \(excerpt)"
+      return
+        "X answered HTTP \(status)\(Self.after(attempts)) with something that is not the API's JSON, so a proxy, a captive portal or an outage may be in the way: \(excerpt)"
     case .network(let error):
       return error.description
     }
@@ -133,26 +138,54 @@ extension XError {
       return
     }
     switch body.codes.first {
-    case 32: self = .couldNotAuthenticate(message: message); return
-    case 89: self = .invalidOrExpiredToken(message: message); return
+    case 32:
+      self = .couldNotAuthenticate(message: message)
+      return
+    case 89:
+      self = .invalidOrExpiredToken(message: message)
+      return
     case 135:
       let serverDate = failure.headers["Date"].flatMap(RetryAfter.httpDate)
       self = .timestampOutOfBounds(skew: serverDate.map { $0.timeIntervalSince(now) })
       return
-    case 215: self = .badAuthenticationData(message: message); return
-    case 453: self = .accessLevel(message: message); return
-    case 34, 144: self = .notFound(message: message); return
-    case 187: self = .duplicate(message: message); return
+    case 215:
+      self = .badAuthenticationData(message: message)
+      return
+    case 453:
+      self = .accessLevel(message: message)
+      return
+    case 34, 144:
+      self = .notFound(message: message)
+      return
+    case 187:
+      self = .duplicate(message: message)
+      return
     default: break
     }
-    if body.reason == "client-not-enrolled" { self = .clientNotEnrolled(message: message); return }
-    if status == 402 || body.type?.hasSuffix("/credits") == true { self = .creditsDepleted(message: message); return }
-    if body.type?.hasSuffix("resource-not-found") == true { self = .notFound(message: message); return }
-    if message.localizedCaseInsensitiveContains("duplicate content") { self = .duplicate(message: message); return }
-    if status == 401 && body.isJSON { self = .unauthorized(message: message); return }
+    if body.reason == "client-not-enrolled" {
+      self = .clientNotEnrolled(message: message)
+      return
+    }
+    if status == 402 || body.type?.hasSuffix("/credits") == true {
+      self = .creditsDepleted(message: message)
+      return
+    }
+    if body.type?.hasSuffix("resource-not-found") == true {
+      self = .notFound(message: message)
+      return
+    }
+    if message.localizedCaseInsensitiveContains("duplicate content") {
+      self = .duplicate(message: message)
+      return
+    }
+    if status == 401 && body.isJSON {
+      self = .unauthorized(message: message)
+      return
+    }
     if !body.isJSON {
       let excerpt = Redaction.excerpt(of: failure.body) ?? "an empty body"
-      self = status == 404
+      self =
+        status == 404
         ? .notFound(message: "\(failure.requestLine) does not exist (HTTP 404)")
         : .unexpectedResponse(status: status, excerpt: excerpt, attempts: failure.attempts)
       return
@@ -181,8 +214,11 @@ struct XErrorBody {
         if let text = error["message"] as? String ?? error["detail"] as? String { messages.append(text) }
       }
     }
-    if let detail = object["detail"] as? String { messages.insert(detail, at: 0) }
-    else if let title = object["title"] as? String { messages.insert(title, at: 0) }
+    if let detail = object["detail"] as? String {
+      messages.insert(detail, at: 0)
+    } else if let title = object["title"] as? String {
+      messages.insert(title, at: 0)
+    }
     message = messages.isEmpty ? nil : messages.joined(separator: "; ")
   }
 }

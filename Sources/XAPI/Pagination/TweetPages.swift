@@ -57,10 +57,14 @@ public struct TweetPages: AsyncSequence, Sendable {
 
     public mutating func next() async throws -> TweetPage? {
       guard !finished else { return nil }
-      if let limit = pages.limit, delivered >= limit { finished = true; return nil }
+      if let limit = pages.limit, delivered >= limit {
+        finished = true
+        return nil
+      }
       var page = try await pages.fetch(cursor)
       if let limit = pages.limit, delivered + page.tweets.count >= limit {
-        page = TweetPage(tweets: Array(page.tweets.prefix(limit - delivered)), next: nil, partialErrors: page.partialErrors, rateLimit: page.rateLimit)
+        page = TweetPage(
+          tweets: Array(page.tweets.prefix(limit - delivered)), next: nil, partialErrors: page.partialErrors, rateLimit: page.rateLimit)
       }
       delivered += page.tweets.count
       // Stop on the last page, and on an empty one (a cursor that no longer advances).

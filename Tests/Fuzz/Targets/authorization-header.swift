@@ -2,12 +2,13 @@
 // header built again and parsed again gives the same parameters (and realm, when it has no
 // control character the builder must escape); the verifier's byte scanner agrees with the public parser.
 import Foundation
+
 @testable import OAuth1
 
 // libFuzzer's entry point in the fuzz build (.ci/fuzz defines FUZZING); in `swift test` the
 // same function runs over the stored corpus (Tests/Fuzz/FuzzPropertyTests.swift).
 #if FUZZING
-@_cdecl("LLVMFuzzerTestOneInput")
+  @_cdecl("LLVMFuzzerTestOneInput")
 #endif
 public func fuzzAuthorizationHeader(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   let header = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)

@@ -3,12 +3,13 @@
 // (never a crash), and reading the global options from what parsed never crashes.
 import CommandLineSupport
 import Foundation
+
 @testable import TweetsCore
 
 // libFuzzer's entry point in the fuzz build (.ci/fuzz defines FUZZING); in `swift test` the
 // same function runs over the stored corpus (Tests/Fuzz/FuzzPropertyTests.swift).
 #if FUZZING
-@_cdecl("LLVMFuzzerTestOneInput")
+  @_cdecl("LLVMFuzzerTestOneInput")
 #endif
 public func fuzzCommandLine(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   let arguments = UnsafeBufferPointer(start: start, count: count).split(separator: 0, omittingEmptySubsequences: false)

@@ -4,6 +4,7 @@
 // stage's traced value gives the next traced value (collection, normalization, base string,
 // signature, header), so no stage can drift from the engine.
 import Foundation
+
 @testable import OAuth1
 
 private let consumer = Credentials(key: "fuzz-key", secret: "fuzz-secret")
@@ -13,7 +14,7 @@ private let options = OAuthSignatureGenerator.Options(nonce: "fuzz-nonce", times
 // libFuzzer's entry point in the fuzz build (.ci/fuzz defines FUZZING); in `swift test` the
 // same function runs over the stored corpus (Tests/Fuzz/FuzzPropertyTests.swift).
 #if FUZZING
-@_cdecl("LLVMFuzzerTestOneInput")
+  @_cdecl("LLVMFuzzerTestOneInput")
 #endif
 public func fuzzFormAndQuery(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   guard count > 0 else { return 0 }
@@ -31,7 +32,8 @@ public func fuzzFormAndQuery(_ start: UnsafePointer<UInt8>, _ count: Int) -> CIn
   let collected = try? OAuthParameterCollection.collect(query: components?.query, formBody: body, protocolParameters: generator.protocolParameters)
   require(collected == generator.parameters, "collection differs from the trace for \(request)")
   require(OAuthParameterNormalization.normalize(generator.parameters) == generator.normalizedParameters, "normalization differs for \(request)")
-  let baseString = OAuthSignatureBaseString.make(method: "POST", baseStringURI: generator.baseStringURI, normalizedParameters: generator.normalizedParameters)
+  let baseString = OAuthSignatureBaseString.make(
+    method: "POST", baseStringURI: generator.baseStringURI, normalizedParameters: generator.normalizedParameters)
   require(baseString == generator.signatureBaseString, "the base string differs for \(request)")
   let signature = try? OAuthSignature.sign(baseString: baseString, method: .hmacSHA1, signingKey: generator.signingKey!)
   require(signature == generator.signature, "the signature differs for \(request)")

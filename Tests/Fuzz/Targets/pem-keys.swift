@@ -1,12 +1,13 @@
 // Fuzz target: PEM key loading. Properties: any input is a key or a typed error, never a
 // crash; a private key that loads signs, and its public half verifies that signature.
 import Foundation
+
 @testable import OAuth1
 
 // libFuzzer's entry point in the fuzz build (.ci/fuzz defines FUZZING); in `swift test` the
 // same function runs over the stored corpus (Tests/Fuzz/FuzzPropertyTests.swift).
 #if FUZZING
-@_cdecl("LLVMFuzzerTestOneInput")
+  @_cdecl("LLVMFuzzerTestOneInput")
 #endif
 public func fuzzPEMKeys(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)

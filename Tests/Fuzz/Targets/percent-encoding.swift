@@ -2,12 +2,13 @@
 // string survives encode-then-decode; byte decoding never crashes; encoding uses only the
 // unreserved set and uppercase %XX.
 import Foundation
+
 @testable import PercentEncoding
 
 // libFuzzer's entry point in the fuzz build (.ci/fuzz defines FUZZING); in `swift test` the
 // same function runs over the stored corpus (Tests/Fuzz/FuzzPropertyTests.swift).
 #if FUZZING
-@_cdecl("LLVMFuzzerTestOneInput")
+  @_cdecl("LLVMFuzzerTestOneInput")
 #endif
 public func fuzzPercentEncoding(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   let bytes = UnsafeBufferPointer(start: start, count: count)

@@ -2,12 +2,13 @@
 // Property: any body is a value or a decoding error, never a crash, and decoded tweets can be
 // turned into the public `Tweet`.
 import Foundation
+
 @testable import XAPI
 
 // libFuzzer's entry point in the fuzz build (.ci/fuzz defines FUZZING); in `swift test` the
 // same function runs over the stored corpus (Tests/Fuzz/FuzzPropertyTests.swift).
 #if FUZZING
-@_cdecl("LLVMFuzzerTestOneInput")
+  @_cdecl("LLVMFuzzerTestOneInput")
 #endif
 public func fuzzXJSON(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   let data = Data(bytes: start, count: count)

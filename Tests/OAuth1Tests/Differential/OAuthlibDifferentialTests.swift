@@ -24,8 +24,9 @@ struct OAuthlibDifferentialTests {
   func agreesWithOAuthlib() async throws {
     let files = try VectorFile.loadAll()
     let keys = Set(files.flatMap(\.vectors).compactMap(\.input.rsaPrivateKeyPEM)).sorted()
-    #expect(keys.contains { $0.contains("BEGIN RSA PRIVATE KEY") } && keys.contains { $0.contains("BEGIN PRIVATE KEY") },
-            "the differential test wants a PKCS#1 and a PKCS#8 key from Vectors/")
+    #expect(
+      keys.contains { $0.contains("BEGIN RSA PRIVATE KEY") } && keys.contains { $0.contains("BEGIN PRIVATE KEY") },
+      "the differential test wants a PKCS#1 and a PKCS#8 key from Vectors/")
 
     var draw = RandomRequests(random: SeededGenerator(seed: Self.seed), rsaKeys: keys)
     var cases: [DifferentialCase] = []
@@ -35,7 +36,8 @@ struct OAuthlibDifferentialTests {
       let generator = try sign(request)
       request.oauth_params = generator.protocolParameters.map { [$0.name, $0.value] }
       // A long-lived signer given the same nonce and timestamp for one call gives the same header.
-      let signer = try OAuthSigner(consumer: generator.consumerCredentials, token: generator.credentials, configuration: generator.options.configuration)
+      let signer = try OAuthSigner(
+        consumer: generator.consumerCredentials, token: generator.credentials, configuration: generator.options.configuration)
       let fast = try signer.authorizationHeader(for: generator.request, nonce: generator.options.nonce, timestamp: generator.options.timestamp)
       if fast != generator.authorizationHeader {
         Issue.record("\(request.id): OAuthSigner differs from the generator:\n  \(fast)\n  \(generator.authorizationHeader)")
@@ -53,7 +55,8 @@ struct OAuthlibDifferentialTests {
     func compare(_ stage: String, _ ours: String?, _ theirs: String?, _ request: DifferentialCase) {
       comparisons[stage, default: 0] += 1
       if ours != theirs {
-        Issue.record("""
+        Issue.record(
+          """
           \(request.id) \(stage) differs (seed \(Self.seed)):
             ours:     \(ours ?? "nil")
             oauthlib: \(theirs ?? "nil")
@@ -98,7 +101,9 @@ struct OAuthlibDifferentialTests {
       }
     }
     let methods = Dictionary(grouping: cases, by: \.signature_method).mapValues(\.count)
-    print("[differential] \(cases.count) requests (seed \(Self.seed)); per method: \(methods.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
+    print(
+      "[differential] \(cases.count) requests (seed \(Self.seed)); per method: \(methods.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
+    )
     print("[differential] oauthlib's Client not comparable (documented exclusions): \(excludedClientCases) requests")
     print("[differential] comparisons per stage: \(comparisons.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
     #expect(comparisons["client_signature", default: 0] > Self.caseCount / 2)

@@ -56,7 +56,8 @@ struct RandomRequests {
   let rsaKeys: [String]
 
   /// Characters values are drawn from, weighted towards the troublesome ones.
-  static let alphabet: [String] = Array("abcXYZ019-._~").map(String.init)
+  static let alphabet: [String] =
+    Array("abcXYZ019-._~").map(String.init)
     + ["+", "*", "%", " ", "!", "'", "(", ")", "[", "]", ":", "/", "?", "#", "@", "$", "&", "=", ",", ";", "\"", "<", "\\"]
     + ["é", "ß", "中", "文", "😀", "🚀", "\u{1F3F3}\u{FE0F}", "\u{0301}", "\t"]
 
@@ -114,7 +115,9 @@ struct RandomRequests {
     let secure = chance(0.5)
     var scheme = secure ? "https" : "http"
     if chance(0.2) { scheme = scheme.uppercased() }
-    var host = pick(["api.example.com", "API.Example.COM", "127.0.0.1", "sub.domain.test", "xn--bcher-kva.example", "[::1]", "[2001:DB8:0000:0::0001]"])
+    var host = pick([
+      "api.example.com", "API.Example.COM", "127.0.0.1", "sub.domain.test", "xn--bcher-kva.example", "[::1]", "[2001:DB8:0000:0::0001]",
+    ])
     if chance(0.3) { host = host.uppercased() }
     let port: String = pick(["", "", secure ? ":443" : ":80", ":8080", secure ? ":80" : ":443", ":1"])
     let query = pairs(count: 0...4).map { encodeForQuery($0.0) + "=" + encodeForQuery($0.1) }.joined(separator: "&")

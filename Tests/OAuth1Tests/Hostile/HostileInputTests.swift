@@ -12,7 +12,6 @@ struct HostileInputTests {
   static let token = Credentials(key: "hostile-token", secret: "TOKEN-SECRET-0815")
   static let options = OAuthSignatureGenerator.Options(nonce: "hostile-nonce", timestamp: 1_700_000_000)
 
-
   static func verifier() -> OAuthVerifier {
     OAuthVerifier(
       credentials: InMemoryCredentialLookup(consumers: [consumer.key: OAuthConsumer(secret: consumer.secret)], tokens: [token.key: token.secret]),
@@ -49,7 +48,11 @@ struct HostileInputTests {
       for secret in [consumer.secret, token.secret] { #expect(!"\(error)".contains(secret), comment) }
       // The verifier answers such a request with a typed problem, never a crash.
       do {
-        _ = try await verifier().verify(request, authorization: "OAuth oauth_consumer_key=\"hostile-app\", oauth_token=\"hostile-token\", oauth_signature_method=\"HMAC-SHA1\", oauth_timestamp=\"1700000000\", oauth_nonce=\"n\", oauth_version=\"1.0\", oauth_signature=\"AAAA\"")
+        _ = try await verifier().verify(
+          request,
+          authorization:
+            "OAuth oauth_consumer_key=\"hostile-app\", oauth_token=\"hostile-token\", oauth_signature_method=\"HMAC-SHA1\", oauth_timestamp=\"1700000000\", oauth_nonce=\"n\", oauth_version=\"1.0\", oauth_signature=\"AAAA\""
+        )
         Issue.record("the verifier accepted an unsignable request: \(comment)")
       } catch {
         #expect(!error.description.contains(consumer.secret), comment)
@@ -72,10 +75,16 @@ struct HostileInputTests {
 
   @Test func tenMebibyteBodies() async throws {
     let form = Data("blob=".utf8) + Data(repeating: UInt8(ascii: "x"), count: 10 << 20)
-    #expect(try await Self.check(OAuthRequest(method: "POST", url: "https://api.example.com/upload", body: form, contentType: "application/x-www-form-urlencoded"), "10 MiB form") == .signed)
+    #expect(
+      try await Self.check(
+        OAuthRequest(method: "POST", url: "https://api.example.com/upload", body: form, contentType: "application/x-www-form-urlencoded"),
+        "10 MiB form") == .signed)
     // Many small pairs in 10 MiB.
     let pairs = Data(String(repeating: "k=v&", count: (10 << 20) / 4).utf8)
-    #expect(try await Self.check(OAuthRequest(method: "POST", url: "https://api.example.com/upload", body: pairs, contentType: "application/x-www-form-urlencoded"), "10 MiB of pairs") == .signed)
+    #expect(
+      try await Self.check(
+        OAuthRequest(method: "POST", url: "https://api.example.com/upload", body: pairs, contentType: "application/x-www-form-urlencoded"),
+        "10 MiB of pairs") == .signed)
     // An opaque body is not parsed; with a body hash it is hashed.
     let binary = Data((0..<(10 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
     var options = Self.options
@@ -116,14 +125,19 @@ struct HostileInputTests {
 
   @Test func invalidUTF8AndNULInAFormBody() async throws {
     for body in [Data([UInt8(ascii: "a"), UInt8(ascii: "="), 0xFF, 0xFE]), Data("a=%C3%28".utf8)] {
-      let outcome = try await Self.check(OAuthRequest(method: "POST", url: "https://api.example.com/x", body: body, contentType: "application/x-www-form-urlencoded"), "invalid UTF-8 form")
+      let outcome = try await Self.check(
+        OAuthRequest(method: "POST", url: "https://api.example.com/x", body: body, contentType: "application/x-www-form-urlencoded"),
+        "invalid UTF-8 form")
       guard case .rejected(.invalidParameterEncoding(source: .formBody, parameter: "a")) = outcome else {
         Issue.record("invalid UTF-8 form: \(outcome)")
         continue
       }
     }
     let nul = Data([UInt8(ascii: "a"), UInt8(ascii: "="), 0x00, UInt8(ascii: "&"), 0x00, UInt8(ascii: "="), UInt8(ascii: "b")])
-    #expect(try await Self.check(OAuthRequest(method: "POST", url: "https://api.example.com/x", body: nul, contentType: "application/x-www-form-urlencoded"), "raw NUL in a form") == .signed)
+    #expect(
+      try await Self.check(
+        OAuthRequest(method: "POST", url: "https://api.example.com/x", body: nul, contentType: "application/x-www-form-urlencoded"),
+        "raw NUL in a form") == .signed)
   }
 
   @Test(arguments: [

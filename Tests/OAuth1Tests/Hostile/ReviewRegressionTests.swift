@@ -43,9 +43,12 @@ struct ReviewRegressionTests {
     let options = OAuthSignatureGenerator.Options(nonce: "n", timestamp: 1)
     let request = OAuthRequest(method: "", url: "https://a.example/")
     let fast = Result { () throws(OAuthError) in
-      try OAuthSigner(consumer: consumer, configuration: options.configuration).authorizationHeader(for: request, nonce: options.nonce, timestamp: options.timestamp)
+      try OAuthSigner(consumer: consumer, configuration: options.configuration).authorizationHeader(
+        for: request, nonce: options.nonce, timestamp: options.timestamp)
     }
-    let slow = Result { () throws(OAuthError) in try OAuthSignatureGenerator(consumerCredentials: consumer, request: request, options: options).authorizationHeader }
+    let slow = Result { () throws(OAuthError) in
+      try OAuthSignatureGenerator(consumerCredentials: consumer, request: request, options: options).authorizationHeader
+    }
     #expect(fast == slow)
   }
 }

@@ -43,8 +43,9 @@ struct ParameterTests {
       OAuthParameter("B", "1"), OAuthParameter("a", "1"), OAuthParameter("~", "1"), OAuthParameter("é", "1"),
     ]
     // "é" encodes to "%C3%A9", and "%" (0x25) sorts before every letter.
-    #expect(OAuthParameterNormalization.normalize(parameters)
-      == "%C3%A9=1&B=1&a=1&a3=2%20q&a3=a&id_1=1&id_10=1&~=1")
+    #expect(
+      OAuthParameterNormalization.normalize(parameters)
+        == "%C3%A9=1&B=1&a=1&a3=2%20q&a3=a&id_1=1&id_10=1&~=1")
     #expect(OAuthParameterNormalization.sorted(parameters).map(\.name) == ["é", "B", "a", "a3", "a3", "id_1", "id_10", "~"])
     #expect(OAuthParameterNormalization.normalize([]) == "")
   }

@@ -38,17 +38,19 @@ struct SignatureGeneratorTests {
 
   @Test func protocolParametersFollowTheOptions() throws {
     let plain = try sign(OAuthRequest(url: "https://a.example/"))
-    #expect(plain.protocolParameters.map(\.name) == [
-      "oauth_consumer_key", "oauth_nonce", "oauth_signature_method", "oauth_timestamp", "oauth_token", "oauth_version",
-    ])
+    #expect(
+      plain.protocolParameters.map(\.name) == [
+        "oauth_consumer_key", "oauth_nonce", "oauth_signature_method", "oauth_timestamp", "oauth_token", "oauth_version",
+      ])
     let flow = try OAuthSignatureGenerator(
       consumerCredentials: consumer, request: OAuthRequest(method: "POST", url: "https://a.example/request_token"),
       options: .init(signatureMethod: .hmacSHA256, nonce: "n", timestamp: 1, callback: "oob", verifier: "123", includeVersion: false))
-    #expect(flow.protocolParameters == [
-      OAuthParameter("oauth_callback", "oob"), OAuthParameter("oauth_consumer_key", "consumer key"),
-      OAuthParameter("oauth_nonce", "n"), OAuthParameter("oauth_signature_method", "HMAC-SHA256"),
-      OAuthParameter("oauth_timestamp", "1"), OAuthParameter("oauth_verifier", "123"),
-    ])
+    #expect(
+      flow.protocolParameters == [
+        OAuthParameter("oauth_callback", "oob"), OAuthParameter("oauth_consumer_key", "consumer key"),
+        OAuthParameter("oauth_nonce", "n"), OAuthParameter("oauth_signature_method", "HMAC-SHA256"),
+        OAuthParameter("oauth_timestamp", "1"), OAuthParameter("oauth_verifier", "123"),
+      ])
     #expect(flow.signatureBaseString.contains("oauth_callback%3Doob"))
     #expect(flow.signingKey == "consumer-SECRET-1&")
   }
@@ -62,14 +64,16 @@ struct SignatureGeneratorTests {
     #expect(!json.parameters.contains { $0.name == "text" }, "a JSON body is never parsed as parameters")
 
     let form = try sign(
-      OAuthRequest(method: "POST", url: "https://a.example/", body: Data("a=1".utf8), contentType: "Application/X-WWW-Form-Urlencoded; charset=UTF-8"),
+      OAuthRequest(
+        method: "POST", url: "https://a.example/", body: Data("a=1".utf8), contentType: "Application/X-WWW-Form-Urlencoded; charset=UTF-8"),
       .init(nonce: "n", timestamp: 1, bodyHash: .sha1))
     #expect(!form.protocolParameters.contains { $0.name == "oauth_body_hash" })
     #expect(form.parameters.contains(OAuthParameter("a", "1")))
   }
 
   @Test func everyTransmissionFormCarriesTheSameSignature() throws {
-    let generator = try sign(OAuthRequest(method: "POST", url: "https://a.example/p?q=1#frag", body: Data("a=1".utf8), contentType: "application/x-www-form-urlencoded"))
+    let generator = try sign(
+      OAuthRequest(method: "POST", url: "https://a.example/p?q=1#frag", body: Data("a=1".utf8), contentType: "application/x-www-form-urlencoded"))
     let encoded = OAuthPercentEncoding.encode(generator.signature)
     #expect(generator.authorizationHeader.contains("oauth_signature=\"\(encoded)\""))
     #expect(generator.signedURL.hasPrefix("https://a.example/p?q=1&oauth_consumer_key=consumer%20key&"))
@@ -97,8 +101,11 @@ struct SignatureGeneratorTests {
     urlRequest.httpBody = Data("status=hi%21".utf8)
     urlRequest.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
     let request = try OAuthRequest(urlRequest)
-    #expect(request == OAuthRequest(method: "POST", url: "https://api.x.com/1.1/statuses/update.json?include_entities=true",
-                                    body: Data("status=hi%21".utf8), contentType: "application/x-www-form-urlencoded"))
+    #expect(
+      request
+        == OAuthRequest(
+          method: "POST", url: "https://api.x.com/1.1/statuses/update.json?include_entities=true",
+          body: Data("status=hi%21".utf8), contentType: "application/x-www-form-urlencoded"))
     #expect(try sign(request).parameters.contains(OAuthParameter("status", "hi!")))
   }
 
@@ -109,7 +116,8 @@ struct SignatureGeneratorTests {
     }
     #expect(throws: OAuthError.unsupportedScheme(url: "file:///etc/passwd", scheme: "file")) { try sign(OAuthRequest(url: "file:///etc/passwd")) }
     #expect(throws: OAuthError.invalidParameterEncoding(source: .formBody, parameter: "a")) {
-      try sign(OAuthRequest(method: "POST", url: "https://a.example/", body: Data([0x61, 0x3D, 0xFF]), contentType: "application/x-www-form-urlencoded"))
+      try sign(
+        OAuthRequest(method: "POST", url: "https://a.example/", body: Data([0x61, 0x3D, 0xFF]), contentType: "application/x-www-form-urlencoded"))
     }
     #expect(throws: OAuthError.missingPrivateKey(.rsaSHA1)) {
       try sign(OAuthRequest(url: "https://a.example/"), .init(signatureMethod: .rsaSHA1))

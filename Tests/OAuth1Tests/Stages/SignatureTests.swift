@@ -11,8 +11,9 @@ struct SignatureTests {
   }
 
   @Test func baseStringUppercasesTheMethodAndEncodesBothParts() {
-    #expect(OAuthSignatureBaseString.make(method: "post", baseStringURI: "https://a.example/b c", normalizedParameters: "x=1&y=%20")
-      == "POST&https%3A%2F%2Fa.example%2Fb%20c&x%3D1%26y%3D%2520")
+    #expect(
+      OAuthSignatureBaseString.make(method: "post", baseStringURI: "https://a.example/b c", normalizedParameters: "x=1&y=%20")
+        == "POST&https%3A%2F%2Fa.example%2Fb%20c&x%3D1%26y%3D%2520")
   }
 
   @Test func signingKeyAlwaysHasTheAmpersandAndEncodesBothSecrets() {

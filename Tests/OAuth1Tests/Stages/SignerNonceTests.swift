@@ -9,9 +9,11 @@ struct SignerNonceTests {
 
   @Test func everyHeaderHasItsOwnURLSafeNonceAndVerifies() async throws {
     let signer = try OAuthSigner(consumer: consumer, token: token)
-    let request = OAuthRequest(method: "POST", url: "https://api.example.com/1/items?a=1", body: Data("b=2".utf8), contentType: "application/x-www-form-urlencoded")
-    let verifier = OAuthVerifier(credentials: InMemoryCredentialLookup(
-      consumers: [consumer.key: OAuthConsumer(secret: consumer.secret)], tokens: [token.key: token.secret]))
+    let request = OAuthRequest(
+      method: "POST", url: "https://api.example.com/1/items?a=1", body: Data("b=2".utf8), contentType: "application/x-www-form-urlencoded")
+    let verifier = OAuthVerifier(
+      credentials: InMemoryCredentialLookup(
+        consumers: [consumer.key: OAuthConsumer(secret: consumer.secret)], tokens: [token.key: token.secret]))
     var nonces: Set<String> = []
     for _ in 0..<50 {
       let parameters = try signer.signedProtocolParameters(for: request)

@@ -65,7 +65,8 @@ struct StageChainTests {
       baseString: generator.signatureBaseString, method: options.signatureMethod, signingKey: signingKey, privateKey: options.privateKey)
     #expect(signature == generator.signature, context)
     var transmitted = generator.protocolParameters
-    transmitted.insert(OAuthParameter("oauth_signature", signature), at: transmitted.firstIndex { $0.name > "oauth_signature" } ?? transmitted.endIndex)
+    transmitted.insert(
+      OAuthParameter("oauth_signature", signature), at: transmitted.firstIndex { $0.name > "oauth_signature" } ?? transmitted.endIndex)
     #expect(transmitted == generator.signedProtocolParameters, context)
     #expect(OAuthAuthorizationHeader.make(parameters: transmitted, realm: options.realm) == generator.authorizationHeader, context)
   }
@@ -81,7 +82,8 @@ struct StageChainTests {
     for name in names {
       var parameters = generator.signedProtocolParameters
       guard let index = parameters.firstIndex(where: { $0.name == name }), var bytes = Optional(Array(parameters[index].value.utf8)),
-            !bytes.isEmpty else { continue }
+        !bytes.isEmpty
+      else { continue }
       let position = bytes.count / 2
       // Another character of the same class, so that the value stays well-formed.
       bytes[position] = bytes[position] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
@@ -110,15 +112,16 @@ struct StageChainTests {
     var draw = RandomRequests(random: SeededGenerator(seed: OAuthlibDifferentialTests.seed), rsaKeys: keys)
     for index in 0..<randomCount {
       let drawn = draw.next(index: index)
-      generators.append(try OAuthSignatureGenerator(
-        consumer: Credentials(key: drawn.consumerKey, secret: drawn.consumer_secret),
-        token: drawn.token.map { Credentials(key: $0, secret: drawn.token_secret ?? "") },
-        request: OAuthRequest(method: drawn.method, url: drawn.url, body: drawn.body.map { Data($0.utf8) }, contentType: drawn.content_type),
-        options: .init(
-          signatureMethod: try OAuthSignatureMethod(name: drawn.signature_method),
-          privateKey: try drawn.rsa_private_key_pem.map { try RSAPrivateKey(pem: $0) },
-          nonce: drawn.nonce, timestamp: drawn.timestamp, callback: drawn.callback, verifier: drawn.verifier,
-          includeVersion: drawn.includeVersion, bodyHash: drawn.bodyHash ? .sha1 : nil)))
+      generators.append(
+        try OAuthSignatureGenerator(
+          consumer: Credentials(key: drawn.consumerKey, secret: drawn.consumer_secret),
+          token: drawn.token.map { Credentials(key: $0, secret: drawn.token_secret ?? "") },
+          request: OAuthRequest(method: drawn.method, url: drawn.url, body: drawn.body.map { Data($0.utf8) }, contentType: drawn.content_type),
+          options: .init(
+            signatureMethod: try OAuthSignatureMethod(name: drawn.signature_method),
+            privateKey: try drawn.rsa_private_key_pem.map { try RSAPrivateKey(pem: $0) },
+            nonce: drawn.nonce, timestamp: drawn.timestamp, callback: drawn.callback, verifier: drawn.verifier,
+            includeVersion: drawn.includeVersion, bodyHash: drawn.bodyHash ? .sha1 : nil)))
     }
     return generators
   }

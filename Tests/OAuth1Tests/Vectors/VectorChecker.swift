@@ -120,11 +120,13 @@ struct VectorChecker {
       outcome.expect(Self.hex(try computedDigest()), hex.lowercased(), "signature digest (hex)")
     }
     if let verifies = vector.expected.rsaVerifiesWithCertificate,
-       let certificate = input.rsaCertificatePEM, let signature = input.signature, let baseString = input.baseString {
+      let certificate = input.rsaCertificatePEM, let signature = input.signature, let baseString = input.baseString
+    {
       let key = try RSAPublicKey(pem: certificate)
       let bytes = try unwrap(OAuthBase64.decode(signature))
       let method = try signatureMethod()
-      outcome.expect(try key.isValidSignature(bytes, for: Array(baseString.utf8), digest: method.digest!), verifies, "RSA verification with the certificate")
+      outcome.expect(
+        try key.isValidSignature(bytes, for: Array(baseString.utf8), digest: method.digest!), verifies, "RSA verification with the certificate")
     }
   }
 
@@ -195,7 +197,8 @@ struct VectorChecker {
   /// complete request whose protocol parameters are all options of the generator.
   func generator() throws -> OAuthSignatureGenerator? {
     guard let url = input.url, input.baseStringURI == nil, input.params == nil,
-          let oauth = input.oauthParams, !oauth.isEmpty else { return nil }
+      let oauth = input.oauthParams, !oauth.isEmpty
+    else { return nil }
     var values: [String: String] = [:]
     for pair in oauth { values[pair[0]] = pair[1] }
     let known: Set = [
@@ -205,7 +208,8 @@ struct VectorChecker {
     // A token secret without oauth_token cannot be expressed through Credentials.
     if values["oauth_token"] == nil && !(input.tokenSecret ?? "").isEmpty { return nil }
     guard Set(values.keys).isSubset(of: known), let consumerKey = values["oauth_consumer_key"],
-          let timestamp = values["oauth_timestamp"].flatMap({ Int64($0) }) else { return nil }
+      let timestamp = values["oauth_timestamp"].flatMap({ Int64($0) })
+    else { return nil }
     let method = try OAuthSignatureMethod(name: values["oauth_signature_method"] ?? input.signatureMethod ?? "HMAC-SHA1")
     let options = OAuthSignatureGenerator.Options(
       signatureMethod: method, privateKey: try privateKey(), nonce: values["oauth_nonce"], timestamp: timestamp,
@@ -215,7 +219,8 @@ struct VectorChecker {
     let generator = try OAuthSignatureGenerator(
       consumerCredentials: Credentials(key: consumerKey, secret: input.consumerSecret ?? ""),
       credentials: values["oauth_token"].map { Credentials(key: $0, secret: input.tokenSecret ?? "") },
-      request: OAuthRequest(method: input.method ?? "GET", url: url, body: input.body.map { Data($0.utf8) }, contentType: input.contentType, host: input.host),
+      request: OAuthRequest(
+        method: input.method ?? "GET", url: url, body: input.body.map { Data($0.utf8) }, contentType: input.contentType, host: input.host),
       options: options)
     if let bodyHash = values["oauth_body_hash"], generator.protocolParameters.first(where: { $0.name == "oauth_body_hash" })?.value != bodyHash {
       throw VectorError("the generator's oauth_body_hash differs from the published \(bodyHash)")

@@ -25,7 +25,9 @@ struct PublishedVectorVerificationTests {
         #expect(
           try signer.authorizationHeader(for: generator.request, nonce: options.nonce, timestamp: options.timestamp) == generator.authorizationHeader,
           "OAuthSigner differs on \(vector.id)")
-        #expect(try signer.signedProtocolParameters(for: generator.request, nonce: options.nonce, timestamp: options.timestamp) == generator.signedProtocolParameters)
+        #expect(
+          try signer.signedProtocolParameters(for: generator.request, nonce: options.nonce, timestamp: options.timestamp)
+            == generator.signedProtocolParameters)
         do {
           _ = try await verifier.verify(generator.request, authorization: generator.authorizationHeader)
           verified += 1

@@ -3,7 +3,6 @@ import OAuth1
 import TestSupport
 import Testing
 
-
 /// Signs with the generator and verifies with the verifier, field by field.
 @Suite("OAuthVerifier")
 struct VerifierTests {
@@ -18,7 +17,10 @@ struct VerifierTests {
       options: options ?? .init(clock: FixedClock(seconds: Self.now)))
   }
 
-  func sign(_ request: OAuthRequest, method: OAuthSignatureMethod = .hmacSHA1, nonce: String = UUID().uuidString, timestamp: Int64 = now, privateKey: RSAPrivateKey? = nil) throws -> OAuthSignatureGenerator {
+  func sign(
+    _ request: OAuthRequest, method: OAuthSignatureMethod = .hmacSHA1, nonce: String = UUID().uuidString, timestamp: Int64 = now,
+    privateKey: RSAPrivateKey? = nil
+  ) throws -> OAuthSignatureGenerator {
     try OAuthSignatureGenerator(
       consumerCredentials: consumer, credentials: token, request: request,
       options: .init(signatureMethod: method, privateKey: privateKey, nonce: nonce, timestamp: timestamp, realm: "Photos"))
@@ -131,7 +133,10 @@ struct VerifierTests {
     let verifier = verifier()
     let header = try sign(form, nonce: "once").authorizationHeader
     _ = try await verifier.verify(form, authorization: header)
-    await #expect(throws: OAuthVerificationError(.nonceUsed, advice: "this nonce was already used with this timestamp: the request is a replay, or the sender reuses nonces")) {
+    await #expect(
+      throws: OAuthVerificationError(
+        .nonceUsed, advice: "this nonce was already used with this timestamp: the request is a replay, or the sender reuses nonces")
+    ) {
       _ = try await verifier.verify(form, authorization: header)
     }
   }
@@ -159,7 +164,14 @@ struct VerifierTests {
       (header + ", oauth_nonce=\"again\"", form, .parameterRejected),
       (header + ", status=\"x\"", form, .parameterRejected),
       ("OAuth oauth_consumer_key=\"app-key", form, .parameterRejected),
-      (header, { var r = form; r.url = generator.signedURL; return r }(), .parameterRejected),
+      (
+        header,
+        {
+          var r = form
+          r.url = generator.signedURL
+          return r
+        }(), .parameterRejected
+      ),
     ]
     for (authorization, request, expected) in cases {
       do {
@@ -188,7 +200,9 @@ struct VerifierTests {
     }
     // RSA without a public key on file.
     let (privateKey, _) = try RSATestKeys.pair()
-    await #expect { _ = try await verifier().verify(form, authorization: try sign(form, method: .rsaSHA256, privateKey: privateKey).authorizationHeader) } throws: { error in
+    await #expect {
+      _ = try await verifier().verify(form, authorization: try sign(form, method: .rsaSHA256, privateKey: privateKey).authorizationHeader)
+    } throws: { error in
       (error as? OAuthVerificationError)?.problem == .signatureMethodRejected
     }
   }
@@ -198,7 +212,10 @@ struct VerifierTests {
     let response = error.response(realm: "Photos")
     #expect(response.status == 400)
     #expect(response.headers.first { $0.0 == "WWW-Authenticate" }?.1 == "OAuth realm=\"Photos\"")
-    #expect(response.body == "oauth_problem=parameter_absent&oauth_problem_advice=the%20request%20lacks%20oauth_nonce&oauth_parameters_absent=oauth_nonce%26oauth_timestamp")
+    #expect(
+      response.body
+        == "oauth_problem=parameter_absent&oauth_problem_advice=the%20request%20lacks%20oauth_nonce&oauth_parameters_absent=oauth_nonce%26oauth_timestamp"
+    )
     #expect(OAuthVerificationError(.signatureInvalid, advice: "x").response().status == 401)
   }
 }
@@ -249,11 +266,13 @@ struct BodyHashVerificationTests {
   }
 
   @Test func aBodyHashOnAFormIsRejected() async throws {
-    let form = OAuthRequest(method: "POST", url: "https://api.example.com/v1/x", body: Data("a=1".utf8), contentType: "application/x-www-form-urlencoded")
+    let form = OAuthRequest(
+      method: "POST", url: "https://api.example.com/v1/x", body: Data("a=1".utf8), contentType: "application/x-www-form-urlencoded")
     let header = try OAuthSignatureGenerator(
       consumerCredentials: tests.consumer, credentials: tests.token,
       request: OAuthRequest(method: "POST", url: form.url, body: form.body, contentType: "text/plain"),
-      options: .init(nonce: "n", timestamp: VerifierTests.now, bodyHash: .sha1)).authorizationHeader
+      options: .init(nonce: "n", timestamp: VerifierTests.now, bodyHash: .sha1)
+    ).authorizationHeader
     let failure = try #require(await problem(form, header))
     #expect(failure.problem == .parameterRejected && failure.parameters == ["oauth_body_hash"])
   }
