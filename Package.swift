@@ -3,7 +3,10 @@ import PackageDescription
 
 let package = Package(
   name: "OAuth1",
-  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+  // Supported and tested: Linux (CI, Debian 12, OpenSSL 3 from libssl-dev). Supported, not tested
+  // here: macOS 13 or later with Homebrew's OpenSSL found through pkg-config. Not supported: iOS,
+  // tvOS, watchOS, visionOS, which have neither pkg-config nor a system OpenSSL.
+  platforms: [.macOS(.v13)],
   products: [
     .library(name: "OAuth1", targets: ["OAuth1"]),
     .library(name: "NetworkClient", targets: ["NetworkClient"]),
