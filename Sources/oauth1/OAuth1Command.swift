@@ -15,6 +15,7 @@ enum OAuth1Command {
       sign      Sign a request and print every intermediate value
       verify    Verify a received request as a provider would
       help      Show help for a command
+      completions  Print a completion script: oauth1 completions bash|zsh|fish
 
     Run `oauth1 help sign` or `oauth1 help verify` for the options, or try `oauth1 sign --example twitter`.
     """
@@ -36,6 +37,13 @@ enum OAuth1Command {
       case "verify": print(VerifyCommand.spec.usage, terminator: "")
       default: print(overview)
       }
+      return 0
+    case "completions":
+      guard rest.count == 1, let shell = Completions.Shell(rawValue: rest[0]) else {
+        Output.error("completions: name one shell: bash, zsh or fish")
+        return 2
+      }
+      print(Completions.script(for: "oauth1", commands: [SignCommand.spec, VerifyCommand.spec], shell: shell), terminator: "")
       return 0
     case "--version":
       print("oauth1 \(version)")

@@ -33,6 +33,9 @@ public enum TweetsCLI {
       terminal.writeError(overview)
       return ExitCode.usage.rawValue
     }
+    if name == "completions" {
+      return completions(rest, terminal).rawValue
+    }
     if name == "help" {
       let topic = rest.first { !$0.hasPrefix("-") }
       guard let topic else {
@@ -133,12 +136,24 @@ public enum TweetsCLI {
       lines.append("  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.spec.summary)
     }
     lines.append("  help      Show help for a command: tweets help timeline")
+    lines.append("  completions  Print a completion script: tweets completions bash|zsh|fish")
     lines += [
       "", "Try it offline, no account needed:  tweets --sandbox timeline",
       "Log in for real:                    tweets login --consumer-key KEY --consumer-secret SECRET",
       "", ExitCode.documentation,
     ]
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `tweets completions SHELL`: the completion script, from the commands' declarations.
+  static func completions(_ arguments: [String], _ terminal: Terminal) -> ExitCode {
+    guard arguments.count == 1, let shell = Completions.Shell(rawValue: arguments[0]) else {
+      terminal.err("tweets completions: error: name one shell: bash, zsh or fish")
+      terminal.err("Usage: tweets completions bash|zsh|fish")
+      return .usage
+    }
+    terminal.writeOut(Completions.script(for: "tweets", commands: commands.map(\.spec), shell: shell))
+    return .success
   }
 
   static func help(_ command: TweetsCommand) -> String {
