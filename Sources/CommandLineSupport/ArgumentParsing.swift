@@ -13,24 +13,26 @@ public struct ParsedArguments: Sendable, Equatable {
   /// The positional arguments, in order (everything after `--` included).
   public internal(set) var positionals: [String] = []
 
+  // Read by name inside this module only: commands read through their typed ``Option``s.
+
   /// Whether the flag `--name` was given.
-  public func flag(_ name: String) -> Bool { flags.contains(name) }
+  func flag(_ name: String) -> Bool { flags.contains(name) }
 
   /// The value of `--name`, if given.
-  public func value(_ name: String) -> String? { values[name]?.last }
+  func value(_ name: String) -> String? { values[name]?.last }
 
   /// Every value of a repeatable `--name`, in order.
-  public func values(_ name: String) -> [String] { values[name] ?? [] }
+  func values(_ name: String) -> [String] { values[name] ?? [] }
 
   /// The names of every option given, sorted.
   public var givenOptions: [String] { (Array(flags) + Array(values.keys)).sorted() }
 
   /// Whether `--name` was given at all.
-  public func has(_ name: String) -> Bool { flags.contains(name) || values[name] != nil }
+  func has(_ name: String) -> Bool { flags.contains(name) || values[name] != nil }
 
   /// The value of `--name` as an integer in `range`; a ``UsageError`` names the option when it
   /// is not one.
-  public func integer(_ name: String, in range: ClosedRange<Int64> = Int64.min...Int64.max) throws(UsageError) -> Int64? {
+  func integer(_ name: String, in range: ClosedRange<Int64> = Int64.min...Int64.max) throws(UsageError) -> Int64? {
     guard let text = value(name) else { return nil }
     guard let number = Int64(text), range.contains(number) else {
       let bounds =
@@ -106,7 +108,7 @@ extension CommandSpec {
         parsed.values[name, default: []].append(value)
       }
     }
-    if parsed.flag("help") { return parsed }
+    if parsed[Self.help] { return parsed }
     try checkPositionals(parsed.positionals)
     return parsed
   }

@@ -2,14 +2,11 @@
 /// and the usage text are derived, so the two cannot disagree.
 ///
 /// ```swift
-/// let sign = CommandSpec(
-///   name: "oauth1 sign", summary: "Signs a request and prints every stage.",
-///   options: [
-///     .value("url", placeholder: "URL", help: "The request URL as sent."),
-///     .flag("json", help: "Print one JSON object."),
-///   ])
+/// let url = Option.value("url", placeholder: "URL", help: "The request URL as sent.")
+/// let json = Option.flag("json", help: "Print one JSON object.")
+/// let sign = CommandSpec(name: "oauth1 sign", summary: "Signs a request and prints every stage.", options: [url, json])
 /// let arguments = try sign.parse(["--url", "https://api.x.com/2/users/me", "--json"])
-/// arguments.value("url")  // "https://api.x.com/2/users/me"
+/// arguments[url]  // "https://api.x.com/2/users/me"
 /// ```
 public struct CommandSpec: Sendable {
   public let name: String
@@ -19,13 +16,16 @@ public struct CommandSpec: Sendable {
   /// Free text printed after the options in `usage`, such as examples.
   public let discussion: String
 
-  public init(name: String, summary: String, options: [OptionSpec], positionals: [PositionalSpec] = [], discussion: String = "") {
+  public init(name: String, summary: String, options: [any OptionDeclaration], positionals: [PositionalSpec] = [], discussion: String = "") {
     self.name = name
     self.summary = summary
-    self.options = options + [.flag("help", short: "h", help: "Show this help.")]
+    self.options = options.map(\.spec) + [Self.help.spec]
     self.positionals = positionals
     self.discussion = discussion
   }
+
+  /// `--help`, which every command takes.
+  public static let help = Option.flag("help", short: "h", help: "Show this help.")
 
   /// Finds an option by its long name.
   public func option(named name: String) -> OptionSpec? {

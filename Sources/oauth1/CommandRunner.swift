@@ -6,20 +6,20 @@ import Foundation
 /// anything else).
 enum CommandRunner {
   /// Options both subcommands take, so their spelling and help cannot drift apart.
-  static let method = OptionSpec.value("method", short: "X", placeholder: "METHOD", help: "HTTP method (default GET).")
-  static let host = OptionSpec.value("host", placeholder: "HOST", help: "The Host header, if it differs from the URL's host.")
-  static let consumerSecret = OptionSpec.value("consumer-secret", placeholder: "SECRET", help: "Consumer secret (or env OAUTH1_CONSUMER_SECRET).")
-  static let tokenSecret = OptionSpec.value("token-secret", placeholder: "SECRET", help: "Token secret (or env OAUTH1_TOKEN_SECRET).")
-  static let version = OptionSpec.flag("version", help: "Print the version.")
+  static let method = Option.value("method", short: "X", placeholder: "METHOD", help: "HTTP method (default GET).")
+  static let host = Option.value("host", placeholder: "HOST", help: "The Host header, if it differs from the URL's host.")
+  static let consumerSecret = Option.value("consumer-secret", placeholder: "SECRET", help: "Consumer secret (or env OAUTH1_CONSUMER_SECRET).")
+  static let tokenSecret = Option.value("token-secret", placeholder: "SECRET", help: "Token secret (or env OAUTH1_TOKEN_SECRET).")
+  static let version = Option.flag("version", help: "Print the version.")
 
   static func run(_ spec: CommandSpec, _ arguments: [String], _ body: (ParsedArguments) async throws -> Int32) async -> Int32 {
     do {
       let parsed = try spec.parse(arguments)
-      if parsed.flag("help") {
+      if parsed[CommandSpec.help] {
         print(spec.usage, terminator: "")
         return 0
       }
-      if parsed.flag("version") {
+      if parsed[version] {
         print("oauth1 \(OAuth1Command.version)")
         return 0
       }

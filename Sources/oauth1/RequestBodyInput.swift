@@ -4,29 +4,29 @@ import OAuth1
 
 /// The body options both commands share: `--body`, `--body-file`, `--form` and `--content-type`.
 enum RequestBodyInput {
-  static let options: [OptionSpec] = [
-    .value("body", placeholder: "TEXT", help: "The raw request body."),
-    .value("body-file", placeholder: "FILE", help: "Read the raw body from FILE (for large bodies)."),
-    .value("content-type", placeholder: "TYPE", help: "Content-Type of the body."),
-    .repeatable("form", placeholder: "NAME=VALUE", help: "A form parameter (decoded); builds a form body."),
-  ]
+  static let body = Option.value("body", placeholder: "TEXT", help: "The raw request body.")
+  static let bodyFile = Option.value("body-file", placeholder: "FILE", help: "Read the raw body from FILE (for large bodies).")
+  static let contentType = Option.value("content-type", placeholder: "TYPE", help: "Content-Type of the body.")
+  static let form = Option.repeatable("form", placeholder: "NAME=VALUE", help: "A form parameter (decoded); builds a form body.")
+  static let options: [any OptionDeclaration] = [body, bodyFile, contentType, form]
 
   /// The body and its content type; `--form` sets `application/x-www-form-urlencoded` unless a
   /// content type is given.
   static func read(_ arguments: ParsedArguments) throws -> (body: Data?, contentType: String?) {
-    let sources = ["body", "body-file", "form"].filter(arguments.has)
+    let sources = [arguments.has(body) ? body.name : nil, arguments.has(bodyFile) ? bodyFile.name : nil, arguments.has(form) ? form.name : nil]
+      .compactMap { $0 }
     if sources.count > 1 {
       throw UsageError("give only one of --body, --body-file and --form (got --\(sources.joined(separator: " and --")))")
     }
-    var contentType = arguments.value("content-type")
-    if let text = arguments.value("body") {
+    var contentType = arguments[Self.contentType]
+    if let text = arguments[body] {
       return (Data(text.utf8), contentType)
     }
-    if let path = arguments.value("body-file") {
+    if let path = arguments[bodyFile] {
       return (try InputFiles.readData(path, what: "body"), contentType)
     }
-    guard arguments.has("form") else { return (nil, contentType) }
-    let pairs = try arguments.values("form").map { pair throws(UsageError) -> OAuthParameter in
+    guard arguments.has(form) else { return (nil, contentType) }
+    let pairs = try arguments[form].map { pair throws(UsageError) -> OAuthParameter in
       guard let equals = pair.firstIndex(of: "=") else { throw UsageError("--form takes NAME=VALUE, not \"\(pair)\"") }
       return OAuthParameter(String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
     }

@@ -7,29 +7,9 @@ enum SignCommand {
   static let spec = CommandSpec(
     name: "oauth1 sign",
     summary: "Sign one request with OAuth 1.0a and print every intermediate value.",
-    options: [
-      CommandRunner.method,
-      .value("url", placeholder: "URL", help: "The absolute URL as sent, with its raw query."),
-    ] + RequestBodyInput.options + [
-      CommandRunner.host,
-      .value("consumer-key", placeholder: "KEY", help: "Consumer key."),
-      CommandRunner.consumerSecret,
-      .value("token", placeholder: "TOKEN", help: "Token (access or request token)."),
-      CommandRunner.tokenSecret,
-      .value(
-        "signature-method", placeholder: "NAME", help: "HMAC-SHA1 (default), HMAC-SHA256, HMAC-SHA512, RSA-SHA1, RSA-SHA256, RSA-SHA512, PLAINTEXT."),
-      .value("private-key", placeholder: "FILE", help: "PEM RSA private key (PKCS#1 or PKCS#8) for the RSA methods."),
-      .value("nonce", placeholder: "NONCE", help: "oauth_nonce (default: 192 random bits)."),
-      .value("timestamp", placeholder: "SECONDS", help: "oauth_timestamp (default: now)."),
-      .value("realm", placeholder: "REALM", help: "realm of the Authorization header (never signed)."),
-      .value("callback", placeholder: "URL", help: "oauth_callback (\"oob\" for the PIN flow)."),
-      .value("verifier", placeholder: "VERIFIER", help: "oauth_verifier."),
-      .flag("no-version", help: "Leave out oauth_version."),
-      .flag("body-hash", help: "Add oauth_body_hash (for a body that is not a form)."),
-      .value("body-hash-algorithm", placeholder: "SHA-1|SHA-256", help: "Digest for --body-hash (default SHA-1)."),
-      .value("example", placeholder: "NAME", help: "Sign a published example: \(SigningExample.all.map(\.name).joined(separator: ", "))."),
-      .flag("json", help: "Print one JSON object instead of the stages."),
-      CommandRunner.version,
+    options: [CommandRunner.method, url] + RequestBodyInput.options + [
+      CommandRunner.host, consumerKey, CommandRunner.consumerSecret, token, CommandRunner.tokenSecret, signatureMethod, privateKey,
+      nonce, timestamp, realm, callback, verifier, noVersion, bodyHash, bodyHashAlgorithm, example, json, CommandRunner.version,
     ],
     discussion: """
       Examples:
@@ -39,6 +19,24 @@ enum SignCommand {
           --token TOKEN --token-secret SECRET
       """)
 
+  static let url = Option.value("url", placeholder: "URL", help: "The absolute URL as sent, with its raw query.")
+  static let consumerKey = Option.value("consumer-key", placeholder: "KEY", help: "Consumer key.")
+  static let token = Option.value("token", placeholder: "TOKEN", help: "Token (access or request token).")
+  static let signatureMethod = Option.value(
+    "signature-method", placeholder: "NAME", help: "HMAC-SHA1 (default), HMAC-SHA256, HMAC-SHA512, RSA-SHA1, RSA-SHA256, RSA-SHA512, PLAINTEXT.")
+  static let privateKey = Option.value("private-key", placeholder: "FILE", help: "PEM RSA private key (PKCS#1 or PKCS#8) for the RSA methods.")
+  static let nonce = Option.value("nonce", placeholder: "NONCE", help: "oauth_nonce (default: 192 random bits).")
+  static let timestamp = Option.value("timestamp", placeholder: "SECONDS", help: "oauth_timestamp (default: now).")
+  static let realm = Option.value("realm", placeholder: "REALM", help: "realm of the Authorization header (never signed).")
+  static let callback = Option.value("callback", placeholder: "URL", help: "oauth_callback (\"oob\" for the PIN flow).")
+  static let verifier = Option.value("verifier", placeholder: "VERIFIER", help: "oauth_verifier.")
+  static let noVersion = Option.flag("no-version", help: "Leave out oauth_version.")
+  static let bodyHash = Option.flag("body-hash", help: "Add oauth_body_hash (for a body that is not a form).")
+  static let bodyHashAlgorithm = Option.value("body-hash-algorithm", placeholder: "SHA-1|SHA-256", help: "Digest for --body-hash (default SHA-1).")
+  static let example = Option.value(
+    "example", placeholder: "NAME", help: "Sign a published example: \(SigningExample.all.map(\.name).joined(separator: ", ")).")
+  static let json = Option.flag("json", help: "Print one JSON object instead of the stages.")
+
   static func run(_ arguments: [String]) async -> Int32 {
     await CommandRunner.run(spec, arguments) { parsed in
       let example = try SigningExample.selected(by: parsed)
@@ -46,7 +44,7 @@ enum SignCommand {
       for note in input.notes { Output.stderr("oauth1: note: \(note)") }
       let generator = try input.sign()
       let report = SigningReport(generator: generator, example: example)
-      print(parsed.flag("json") ? report.json() : report.text(), terminator: "")
+      print(parsed[json] ? report.json() : report.text(), terminator: "")
       if let example, generator.signature != example.publishedSignature {
         Output.error("the signature differs from the published \(example.publishedSignature)")
         return 1

@@ -12,22 +12,22 @@ struct SignInput {
   var notes: [String] = []
 
   init(_ arguments: ParsedArguments, environment: [String: String]) throws {
-    guard let url = arguments.value("url") else { throw UsageError("missing --url") }
-    guard let consumerKey = arguments.value("consumer-key") else { throw UsageError("missing --consumer-key") }
+    guard let url = arguments[SignCommand.url] else { throw UsageError("missing --url") }
+    guard let consumerKey = arguments[SignCommand.consumerKey] else { throw UsageError("missing --consumer-key") }
 
-    let method = try Self.signatureMethod(arguments.value("signature-method"))
+    let method = try Self.signatureMethod(arguments[SignCommand.signatureMethod])
     var privateKey: RSAPrivateKey? = nil
-    if let path = arguments.value("private-key") {
+    if let path = arguments[SignCommand.privateKey] {
       privateKey = try RSAPrivateKey(pem: InputFiles.readText(path, what: "private key"))
     } else if method.usesRSA {
       throw UsageError("\(method.rawValue) needs --private-key FILE")
     }
-    let consumerSecret = arguments.value("consumer-secret") ?? environment["OAUTH1_CONSUMER_SECRET"]
+    let consumerSecret = arguments[CommandRunner.consumerSecret] ?? environment["OAUTH1_CONSUMER_SECRET"]
     guard consumerSecret != nil || method.usesRSA else {
       throw UsageError("missing --consumer-secret (or OAUTH1_CONSUMER_SECRET)")
     }
-    let tokenSecret = arguments.value("token-secret") ?? environment["OAUTH1_TOKEN_SECRET"]
-    if arguments.value("token") == nil && arguments.value("token-secret") != nil {
+    let tokenSecret = arguments[CommandRunner.tokenSecret] ?? environment["OAUTH1_TOKEN_SECRET"]
+    if arguments[SignCommand.token] == nil && arguments[CommandRunner.tokenSecret] != nil {
       // oauthlib's client signs this way (a resource owner secret without its key): a
       // debugging tool reproduces it, and says so.
       notes.append("a token secret without --token: it is part of the signing key, but no oauth_token is sent")
@@ -36,7 +36,7 @@ struct SignInput {
     let (body, contentType) = try RequestBodyInput.read(arguments)
 
     let bodyHash: OAuthDigestAlgorithm?
-    switch (arguments.flag("body-hash"), arguments.value("body-hash-algorithm")?.uppercased()) {
+    switch (arguments[SignCommand.bodyHash], arguments[SignCommand.bodyHashAlgorithm]?.uppercased()) {
     case (false, nil): bodyHash = nil
     case (false, .some): throw UsageError("--body-hash-algorithm needs --body-hash")
     case (true, nil), (true, "SHA-1"), (true, "SHA1"): bodyHash = .sha1
@@ -45,20 +45,20 @@ struct SignInput {
     }
 
     request = OAuthRequest(
-      method: arguments.value("method") ?? "GET", url: url, body: body, contentType: contentType, host: arguments.value("host"))
+      method: arguments[CommandRunner.method] ?? "GET", url: url, body: body, contentType: contentType, host: arguments[CommandRunner.host])
     consumer = Credentials(key: consumerKey, secret: consumerSecret ?? "")
     token =
-      arguments.value("token").map { Credentials(key: $0, secret: tokenSecret ?? "") }
-      ?? arguments.value("token-secret").map { Credentials(key: "", secret: $0) }
+      arguments[SignCommand.token].map { Credentials(key: $0, secret: tokenSecret ?? "") }
+      ?? arguments[CommandRunner.tokenSecret].map { Credentials(key: "", secret: $0) }
     options = OAuthSignatureGenerator.Options(
       signatureMethod: method,
       privateKey: privateKey,
-      nonce: arguments.value("nonce"),
-      timestamp: try arguments.integer("timestamp", in: 0...Int64.max),
-      realm: arguments.value("realm"),
-      callback: arguments.value("callback"),
-      verifier: arguments.value("verifier"),
-      includeVersion: !arguments.flag("no-version"),
+      nonce: arguments[SignCommand.nonce],
+      timestamp: try arguments.integer(SignCommand.timestamp, in: 0...Int64.max),
+      realm: arguments[SignCommand.realm],
+      callback: arguments[SignCommand.callback],
+      verifier: arguments[SignCommand.verifier],
+      includeVersion: !arguments[SignCommand.noVersion],
       bodyHash: bodyHash)
   }
 

@@ -13,11 +13,11 @@ struct SigningExample {
   /// The example `--example NAME` selects, or `nil` without `--example`. Any option that
   /// would change the fixed request is wrong usage.
   static func selected(by arguments: ParsedArguments) throws(UsageError) -> SigningExample? {
-    guard let name = arguments.value("example") else { return nil }
+    guard let name = arguments[SignCommand.example] else { return nil }
     guard let example = all.first(where: { $0.name == name.lowercased() }) else {
       throw UsageError("unknown example \"\(name)\"; choose one of \(all.map(\.name).joined(separator: ", "))")
     }
-    if let conflicting = arguments.givenOptions.first(where: { !["example", "json"].contains($0) }) {
+    if let conflicting = arguments.givenOptions.first(where: { ![SignCommand.example.name, SignCommand.json.name].contains($0) }) {
       throw UsageError("--example signs a fixed request; leave out --\(conflicting)")
     }
     return example

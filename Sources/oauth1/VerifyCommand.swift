@@ -8,20 +8,9 @@ enum VerifyCommand {
   static let spec = CommandSpec(
     name: "oauth1 verify",
     summary: "Verify an OAuth 1.0a request as a provider would; exit 0 and print \"valid\", or exit 1 and say which check failed.",
-    options: [
-      CommandRunner.method,
-      .value("url", placeholder: "URL", help: "The absolute URL as received, with its raw query (may carry the oauth_* parameters)."),
-      .value("authorization", placeholder: "HEADER", help: "The Authorization header (OAuth ...), if the parameters came there."),
-    ] + RequestBodyInput.options + [
-      CommandRunner.host,
-      .value("consumer-key", placeholder: "KEY", help: "Accept only this consumer key (default: the request's)."),
-      CommandRunner.consumerSecret,
-      CommandRunner.tokenSecret,
-      .value("public-key", placeholder: "FILE", help: "PEM RSA public key or certificate, for the RSA methods."),
-      .value("now", placeholder: "SECONDS", help: "The verifier's clock (default: now)."),
-      .value("max-skew", placeholder: "SECONDS", help: "Accepted timestamp distance (default 300)."),
-      .flag("allow-plaintext-over-http", help: "Accept PLAINTEXT over http (it sends the secrets in clear)."),
-      CommandRunner.version,
+    options: [CommandRunner.method, url, authorization] + RequestBodyInput.options + [
+      CommandRunner.host, consumerKey, CommandRunner.consumerSecret, CommandRunner.tokenSecret, publicKey, now, maxSkew,
+      allowPlaintextOverHTTP, CommandRunner.version,
     ],
     discussion: """
       Example:
@@ -30,26 +19,37 @@ enum VerifyCommand {
           --consumer-secret SECRET --token-secret SECRET
       """)
 
+  static let url = Option.value(
+    "url", placeholder: "URL", help: "The absolute URL as received, with its raw query (may carry the oauth_* parameters).")
+  static let authorization = Option.value(
+    "authorization", placeholder: "HEADER", help: "The Authorization header (OAuth ...), if the parameters came there.")
+  static let consumerKey = Option.value("consumer-key", placeholder: "KEY", help: "Accept only this consumer key (default: the request's).")
+  static let publicKey = Option.value("public-key", placeholder: "FILE", help: "PEM RSA public key or certificate, for the RSA methods.")
+  static let now = Option.value("now", placeholder: "SECONDS", help: "The verifier's clock (default: now).")
+  static let maxSkew = Option.value("max-skew", placeholder: "SECONDS", help: "Accepted timestamp distance (default 300).")
+  static let allowPlaintextOverHTTP = Option.flag("allow-plaintext-over-http", help: "Accept PLAINTEXT over http (it sends the secrets in clear).")
+
   static func run(_ arguments: [String]) async -> Int32 {
     await CommandRunner.run(spec, arguments) { parsed in
-      guard let url = parsed.value("url") else { throw UsageError("missing --url") }
+      guard let url = parsed[url] else { throw UsageError("missing --url") }
       let environment = ProcessInfo.processInfo.environment
-      let consumerSecret = parsed.value("consumer-secret") ?? environment["OAUTH1_CONSUMER_SECRET"]
-      let publicKey = try parsed.value("public-key").map { try RSAPublicKey(pem: InputFiles.readText($0, what: "public key")) }
+      let consumerSecret = parsed[CommandRunner.consumerSecret] ?? environment["OAUTH1_CONSUMER_SECRET"]
+      let publicKey = try parsed[publicKey].map { try RSAPublicKey(pem: InputFiles.readText($0, what: "public key")) }
       guard consumerSecret != nil || publicKey != nil else {
         throw UsageError("missing --consumer-secret (or OAUTH1_CONSUMER_SECRET), or --public-key for RSA")
       }
       let (body, contentType) = try RequestBodyInput.read(parsed)
-      let request = OAuthRequest(method: parsed.value("method") ?? "GET", url: url, body: body, contentType: contentType, host: parsed.value("host"))
+      let request = OAuthRequest(
+        method: parsed[CommandRunner.method] ?? "GET", url: url, body: body, contentType: contentType, host: parsed[CommandRunner.host])
       let lookup = CommandLineCredentials(
-        consumerKey: parsed.value("consumer-key"), consumer: OAuthConsumer(secret: consumerSecret, rsaPublicKey: publicKey),
-        tokenSecret: parsed.value("token-secret") ?? environment["OAUTH1_TOKEN_SECRET"])
-      var options = OAuthVerifier.Options(allowPlaintextOverHTTP: parsed.flag("allow-plaintext-over-http"))
-      if let now = try parsed.integer("now", in: 0...Int64.max) { options.clock = FixedClock(seconds: now) }
-      if let skew = try parsed.integer("max-skew", in: 0...Int64.max) { options.maxClockSkew = skew }
+        consumerKey: parsed[consumerKey], consumer: OAuthConsumer(secret: consumerSecret, rsaPublicKey: publicKey),
+        tokenSecret: parsed[CommandRunner.tokenSecret] ?? environment["OAUTH1_TOKEN_SECRET"])
+      var options = OAuthVerifier.Options(allowPlaintextOverHTTP: parsed[allowPlaintextOverHTTP])
+      if let now = try parsed.integer(now, in: 0...Int64.max) { options.clock = FixedClock(seconds: now) }
+      if let skew = try parsed.integer(maxSkew, in: 0...Int64.max) { options.maxClockSkew = skew }
       let verifier = OAuthVerifier(credentials: lookup, options: options)
       do throws(OAuthVerificationError) {
-        let verified = try await verifier.verify(request, authorization: parsed.value("authorization"))
+        let verified = try await verifier.verify(request, authorization: parsed[authorization])
         print("valid")
         print("consumer key:     \(verified.consumerKey)")
         print("token:            \(verified.token ?? "(none)")")

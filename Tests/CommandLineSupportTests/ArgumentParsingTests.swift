@@ -3,42 +3,42 @@ import Testing
 
 @Suite("Argument parsing")
 struct ArgumentParsingTests {
+  static let method = Option.value("method", short: "X", placeholder: "METHOD", help: "HTTP method.")
+  static let form = Option.repeatable("form", placeholder: "NAME=VALUE", help: "A form field.")
+  static let json = Option.flag("json", help: "JSON output.")
+  static let limit = Option.value("limit", placeholder: "N", help: "How many.")
+
   let spec = CommandSpec(
     name: "tool run",
     summary: "Runs things.",
-    options: [
-      .value("method", short: "X", placeholder: "METHOD", help: "HTTP method."),
-      .repeatable("form", placeholder: "NAME=VALUE", help: "A form field."),
-      .flag("json", help: "JSON output."),
-      .value("limit", placeholder: "N", help: "How many."),
-    ],
+    options: [Self.method, Self.form, Self.json, Self.limit],
     positionals: [PositionalSpec("path", help: "The path."), PositionalSpec("rest", help: "More.", optional: true, variadic: true)])
 
   @Test func valuesFlagsAndPositionals() throws {
     let parsed = try spec.parse(["--method", "POST", "/a", "--json", "--form=a=1", "--form", "b=2", "x", "y"])
-    #expect(parsed.value("method") == "POST")
-    #expect(parsed.flag("json"))
-    #expect(!parsed.flag("help"))
-    #expect(parsed.values("form") == ["a=1", "b=2"])
+    #expect(parsed[Self.method] == "POST")
+    #expect(parsed[Self.json])
+    #expect(!parsed[CommandSpec.help])
+    #expect(parsed[Self.form] == ["a=1", "b=2"])
     #expect(parsed.positionals == ["/a", "x", "y"])
     #expect(parsed.givenOptions == ["form", "json", "method"])
   }
 
   @Test func shortOptionsAndDoubleDash() throws {
     let parsed = try spec.parse(["-X", "PUT", "--", "--not-an-option", "-"])
-    #expect(parsed.value("method") == "PUT")
+    #expect(parsed[Self.method] == "PUT")
     #expect(parsed.positionals == ["--not-an-option", "-"])
   }
 
   @Test func inlineValueMayContainEqualsAndBeEmpty() throws {
     let parsed = try spec.parse(["--method=", "p", "--form=a=b=c"])
-    #expect(parsed.value("method") == "")
-    #expect(parsed.values("form") == ["a=b=c"])
+    #expect(parsed[Self.method] == "")
+    #expect(parsed[Self.form] == ["a=b=c"])
   }
 
   @Test func helpSkipsPositionalChecks() throws {
-    #expect(try spec.parse(["--help"]).flag("help"))
-    #expect(try spec.parse(["-h"]).flag("help"))
+    #expect(try spec.parse(["--help"])[CommandSpec.help])
+    #expect(try spec.parse(["-h"])[CommandSpec.help])
   }
 
   @Test(arguments: [
@@ -60,16 +60,16 @@ struct ArgumentParsingTests {
   }
 
   @Test func integers() throws {
-    #expect(try spec.parse(["--limit", "20", "p"]).integer("limit", in: 1...100) == 20)
-    #expect(try spec.parse(["p"]).integer("limit") == nil)
+    #expect(try spec.parse(["--limit", "20", "p"]).integer(Self.limit, in: 1...100) == 20)
+    #expect(try spec.parse(["p"]).integer(Self.limit) == nil)
     #expect(throws: UsageError("--limit takes a whole number from 1 to 100, not \"0\"")) {
-      try spec.parse(["--limit", "0", "p"]).integer("limit", in: 1...100)
+      try spec.parse(["--limit", "0", "p"]).integer(Self.limit, in: 1...100)
     }
     #expect(throws: UsageError("--limit takes a whole number, not \"ten\"")) {
-      try spec.parse(["--limit", "ten", "p"]).integer("limit")
+      try spec.parse(["--limit", "ten", "p"]).integer(Self.limit)
     }
     #expect(throws: UsageError("--limit takes a whole number of at least 0, not \"-1\"")) {
-      try spec.parse(["--limit", "-1", "p"]).integer("limit", in: 0...Int64.max)
+      try spec.parse(["--limit", "-1", "p"]).integer(Self.limit, in: 0...Int64.max)
     }
   }
 

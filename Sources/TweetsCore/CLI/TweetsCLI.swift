@@ -60,7 +60,7 @@ public enum TweetsCLI {
     let options: GlobalOptions
     do {
       parsed = try spec.parse(rest)
-      if parsed.flag("help") {
+      if parsed[CommandSpec.help] {
         terminal.writeOut(help(command))
         return ExitCode.success.rawValue
       }
@@ -106,7 +106,7 @@ public enum TweetsCLI {
   /// The command name (the first argument that is neither an option nor an option's value)
   /// and the other arguments.
   static func split(_ arguments: [String]) -> (String?, [String]) {
-    let valueOptions = Set(GlobalOptions.specs.filter { $0.kind != .flag }.map { "--" + $0.name })
+    let valueOptions = Set(GlobalOptions.specs.map(\.spec).filter { $0.kind != .flag }.map { "--" + $0.name })
     var index = 0
     while index < arguments.count {
       let argument = arguments[index]
@@ -170,7 +170,7 @@ protocol TweetsCommand: Sendable {
 
 extension TweetsCommand {
   /// The command's own options followed by the global ones.
-  func makeSpec(summary: String, options: [OptionSpec] = [], positionals: [PositionalSpec] = [], discussion: String = "") -> CommandSpec {
+  func makeSpec(summary: String, options: [any OptionDeclaration] = [], positionals: [PositionalSpec] = [], discussion: String = "") -> CommandSpec {
     CommandSpec(name: "tweets \(name)", summary: summary, options: options + GlobalOptions.specs, positionals: positionals, discussion: discussion)
   }
 }

@@ -8,14 +8,13 @@ import XSandbox
 /// `tweets login`: the PIN flow, or storing tokens you already have.
 struct LoginCommand: TweetsCommand {
   let name = "login"
+  static let pin = Option.value("pin", placeholder: "PIN", help: "The PIN from the authorize page (default: read from standard input).")
+  static let accessToken = Option.value("access-token", placeholder: "TOKEN", help: "Store this access token instead of running the PIN flow.")
+  static let accessTokenSecret = Option.value("access-token-secret", placeholder: "SECRET", help: "Its secret.")
   var spec: CommandSpec {
     makeSpec(
       summary: "Log in with a PIN (or store existing tokens) and save the profile.",
-      options: [
-        .value("pin", placeholder: "PIN", help: "The PIN from the authorize page (default: read from standard input)."),
-        .value("access-token", placeholder: "TOKEN", help: "Store this access token instead of running the PIN flow."),
-        .value("access-token-secret", placeholder: "SECRET", help: "Its secret."),
-      ],
+      options: [Self.pin, Self.accessToken, Self.accessTokenSecret],
       discussion: """
         The consumer key and secret come from --consumer-key/--consumer-secret, X_CONSUMER_KEY/
         X_CONSUMER_SECRET (TWITTER_* too) or the profile. With --sandbox the built-in demo app is used.
@@ -24,15 +23,15 @@ struct LoginCommand: TweetsCommand {
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
     let terminal = session.terminal
-    if arguments.has("access-token") != arguments.has("access-token-secret") {
+    if arguments.has(Self.accessToken) != arguments.has(Self.accessTokenSecret) {
       throw UsageError("--access-token and --access-token-secret go together")
     }
     let stored = try session.profile()
     let consumer = try session.consumer(stored)
 
     let account: (token: Credentials, userID: String?, username: String?)
-    if let token = arguments.value("access-token") {
-      let secret = arguments.value("access-token-secret") ?? ""
+    if let token = arguments[Self.accessToken] {
+      let secret = arguments[Self.accessTokenSecret] ?? ""
       let client = XClient(
         authentication: .oauth1(consumer: consumer, token: Credentials(key: token, secret: secret)),
         baseURL: session.options.baseURL, transport: session.transport, retry: session.retry, behaviors: session.verboseBehaviors,
@@ -48,7 +47,7 @@ struct LoginCommand: TweetsCommand {
         terminal.err("(sandbox: there is no browser here; the page would show the PIN \(pin))")
       }
       let pin: String
-      if let given = arguments.value("pin") {
+      if let given = arguments[Self.pin] {
         pin = given
       } else {
         terminal.writeError("PIN: ")

@@ -6,14 +6,13 @@ import XAPI
 /// `tweets api METHOD PATH`: any endpoint, signed, printing the body (like twurl).
 struct ApiCommand: TweetsCommand {
   let name = "api"
+  static let data = Option.repeatable("data", short: "d", placeholder: "NAME=VALUE", help: "A form-body parameter (signed).")
+  static let query = Option.repeatable("query", placeholder: "NAME=VALUE", help: "A query parameter (signed).")
+  static let jsonBody = Option.value("json-body", placeholder: "JSON", help: "A JSON body (not signed, as OAuth 1.0a defines).")
   var spec: CommandSpec {
     makeSpec(
       summary: "Send a raw signed request and print the response body.",
-      options: [
-        .repeatable("data", short: "d", placeholder: "NAME=VALUE", help: "A form-body parameter (signed)."),
-        .repeatable("query", placeholder: "NAME=VALUE", help: "A query parameter (signed)."),
-        .value("json-body", placeholder: "JSON", help: "A JSON body (not signed, as OAuth 1.0a defines)."),
-      ],
+      options: [Self.data, Self.query, Self.jsonBody],
       positionals: [
         PositionalSpec("method", help: "GET, POST, PUT, DELETE ..."),
         PositionalSpec("path", help: "The path, e.g. /2/users/me or 1.1/statuses/show.json."),
@@ -31,10 +30,10 @@ struct ApiCommand: TweetsCommand {
     }
     if path.hasPrefix("http://") || path.hasPrefix("https://") { throw UsageError("give a path; the host is --base-url") }
     path = path.hasPrefix("/") ? path : "/" + path
-    for pair in arguments.values("query") { query.append(try Self.pair(pair, "--query")) }
-    let form = try arguments.values("data").map { try Self.pair($0, "-d") }
+    for pair in arguments[Self.query] { query.append(try Self.pair(pair, "--query")) }
+    let form = try arguments[Self.data].map { try Self.pair($0, "-d") }
     var body: RequestBody = .none
-    if let json = arguments.value("json-body") {
+    if let json = arguments[Self.jsonBody] {
       guard form.isEmpty else { throw UsageError("give -d or --json-body, not both") }
       guard (try? JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])) != nil else {
         throw UsageError("--json-body is not valid JSON")
