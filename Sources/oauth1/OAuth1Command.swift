@@ -6,52 +6,22 @@ import Foundation
 enum OAuth1Command {
   static let version = "0.1.0"
 
-  static let overview = """
-    oauth1: OAuth 1.0a signing, stage by stage.
-
-    Usage: oauth1 <command> [options]
-
-    Commands:
-      sign      Sign a request and print every intermediate value
-      verify    Verify a received request as a provider would
-      help      Show help for a command
-      completions  Print a completion script: oauth1 completions bash|zsh|fish
-
-    Run `oauth1 help sign` or `oauth1 help verify` for the options, or try `oauth1 sign --example twitter`.
-    """
+  /// The dispatch shell `oauth1` shares with `tweets`: overview, help, version, completions,
+  /// missing and unknown commands.
+  static let shell = CommandShell(
+    program: "oauth1", version: version, summary: "OAuth 1.0a signing, stage by stage.", commands: [SignCommand.spec, VerifyCommand.spec],
+    epilogue: "Run `oauth1 help sign` or `oauth1 help verify` for the options, or try `oauth1 sign --example twitter`.")
 
   static func run(_ arguments: [String]) async -> Int32 {
-    guard let command = arguments.first else {
-      print(overview)
-      return 2
-    }
-    let rest = Array(arguments.dropFirst())
-    switch command {
-    case "sign":
+    switch shell.dispatch(arguments) {
+    case .finished(let answer):
+      print(answer.standardOutput, terminator: "")
+      if !answer.standardError.isEmpty { Output.stderr(answer.standardError) }
+      return answer.status
+    case .run("sign", let rest):
       return await SignCommand.run(rest)
-    case "verify":
+    case .run(_, let rest):
       return await VerifyCommand.run(rest)
-    case "help", "--help", "-h":
-      switch rest.first {
-      case "sign": print(SignCommand.spec.usage, terminator: "")
-      case "verify": print(VerifyCommand.spec.usage, terminator: "")
-      default: print(overview)
-      }
-      return 0
-    case "completions":
-      guard rest.count == 1, let shell = Completions.Shell(rawValue: rest[0]) else {
-        Output.error("completions: name one shell: bash, zsh or fish")
-        return 2
-      }
-      print(Completions.script(for: "oauth1", commands: [SignCommand.spec, VerifyCommand.spec], shell: shell), terminator: "")
-      return 0
-    case "--version":
-      print("oauth1 \(version)")
-      return 0
-    default:
-      Output.error("unknown command \"\(command)\"")
-      Output.stderr(overview)
-      return 2
     }
   }
 }

@@ -8,11 +8,11 @@ import XAPI
 @Suite("tweets command line")
 struct CommandLineTests {
   @Test func theCommandIsFoundAmongGlobalOptions() {
-    #expect(TweetsCLI.split(["--sandbox", "timeline", "jack"]).0 == "timeline")
-    #expect(TweetsCLI.split(["--format", "json", "search", "swift"]).0 == "search")
-    #expect(TweetsCLI.split(["--format", "json", "search", "swift"]).1 == ["--format", "json", "swift"])
-    #expect(TweetsCLI.split(["--limit=5", "show", "1"]).0 == "show")
-    #expect(TweetsCLI.split(["--verbose"]).0 == nil)
+    #expect(TweetsCLI.shell.split(["--sandbox", "timeline", "jack"]).0 == "timeline")
+    #expect(TweetsCLI.shell.split(["--format", "json", "search", "swift"]).0 == "search")
+    #expect(TweetsCLI.shell.split(["--format", "json", "search", "swift"]).1 == ["--format", "json", "swift"])
+    #expect(TweetsCLI.shell.split(["--limit=5", "show", "1"]).0 == "show")
+    #expect(TweetsCLI.shell.split(["--verbose"]).0 == nil)
   }
 
   @Test func exitCodes() {

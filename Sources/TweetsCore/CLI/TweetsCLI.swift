@@ -18,42 +18,29 @@ public enum TweetsCLI {
     ApiCommand(),
   ]
 
+  /// The dispatch shell `tweets` shares with `oauth1`: overview, help, version, completions,
+  /// missing and unknown commands.
+  static let shell = CommandShell(
+    program: "tweets", version: version, summary: "read and post on X (Twitter) from the command line.", commands: commands.map(\.spec),
+    epilogue: """
+      Try it offline, no account needed:  tweets --sandbox timeline
+      Log in for real:                    tweets login --consumer-key KEY --consumer-secret SECRET
+
+      \(ExitCode.documentation)
+      """,
+    commandEpilogue: ExitCode.documentation, leadingOptions: GlobalOptions.specs)
+
   public static func run(_ arguments: [String], environment: [String: String], terminal: Terminal) async -> Int32 {
-    let (name, rest) = split(arguments)
-    guard let name else {
-      if arguments.contains("--version") {
-        terminal.out("tweets \(version)")
-        return ExitCode.success.rawValue
-      }
-      if arguments.contains("--help") || arguments.contains("-h") {
-        terminal.writeOut(overview)
-        return ExitCode.success.rawValue
-      }
-      terminal.err("tweets: error: no command given")
-      terminal.writeError(overview)
-      return ExitCode.usage.rawValue
+    let name: String, rest: [String]
+    switch shell.dispatch(arguments) {
+    case .finished(let answer):
+      if !answer.standardOutput.isEmpty { terminal.writeOut(answer.standardOutput) }
+      if !answer.standardError.isEmpty { terminal.writeError(answer.standardError) }
+      return answer.status
+    case .run(let command, let arguments):
+      (name, rest) = (command, arguments)
     }
-    if name == "completions" {
-      return completions(rest, terminal).rawValue
-    }
-    if name == "help" {
-      let topic = rest.first { !$0.hasPrefix("-") }
-      guard let topic else {
-        terminal.writeOut(overview)
-        return ExitCode.success.rawValue
-      }
-      guard let command = commands.first(where: { $0.name == topic }) else {
-        terminal.err("tweets: error: unknown command \"\(topic)\"")
-        return ExitCode.usage.rawValue
-      }
-      terminal.writeOut(help(command))
-      return ExitCode.success.rawValue
-    }
-    guard let command = commands.first(where: { $0.name == name }) else {
-      terminal.err("tweets: error: unknown command \"\(name)\"" + suggestion(for: name))
-      terminal.err("Run `tweets help` for the commands.")
-      return ExitCode.usage.rawValue
-    }
+    guard let command = commands.first(where: { $0.name == name }) else { return ExitCode.usage.rawValue }
 
     let spec = command.spec
     let parsed: ParsedArguments
@@ -61,7 +48,7 @@ public enum TweetsCLI {
     do {
       parsed = try spec.parse(rest)
       if parsed[CommandSpec.help] {
-        terminal.writeOut(help(command))
+        terminal.writeOut(shell.help(command.spec))
         return ExitCode.success.rawValue
       }
       options = try GlobalOptions(parsed, environment: environment)
@@ -101,63 +88,6 @@ public enum TweetsCLI {
     case let error as NetworkError: return (error.description, .failure)
     default: return (Redaction.text("\(error)"), .failure)
     }
-  }
-
-  /// The command name (the first argument that is neither an option nor an option's value)
-  /// and the other arguments.
-  static func split(_ arguments: [String]) -> (String?, [String]) {
-    let valueOptions = Set(GlobalOptions.specs.map(\.spec).filter { $0.kind != .flag }.map { "--" + $0.name })
-    var index = 0
-    while index < arguments.count {
-      let argument = arguments[index]
-      if argument == "--" { return (nil, arguments) }
-      if argument.hasPrefix("-") {
-        index += valueOptions.contains(argument) ? 2 : 1
-        continue
-      }
-      var rest = arguments
-      rest.remove(at: index)
-      return (argument, rest)
-    }
-    return (nil, arguments)
-  }
-
-  static func suggestion(for name: String) -> String {
-    let near = commands.map(\.name).filter { $0.hasPrefix(String(name.prefix(2))) }
-    return near.isEmpty ? "" : " (did you mean \(near.joined(separator: " or "))?)"
-  }
-
-  static var overview: String {
-    var lines = [
-      "tweets: read and post on X (Twitter) from the command line.", "",
-      "Usage: tweets <command> [options]", "", "Commands:",
-    ]
-    for command in commands {
-      lines.append("  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.spec.summary)
-    }
-    lines.append("  help      Show help for a command: tweets help timeline")
-    lines.append("  completions  Print a completion script: tweets completions bash|zsh|fish")
-    lines += [
-      "", "Try it offline, no account needed:  tweets --sandbox timeline",
-      "Log in for real:                    tweets login --consumer-key KEY --consumer-secret SECRET",
-      "", ExitCode.documentation,
-    ]
-    return lines.joined(separator: "\n") + "\n"
-  }
-
-  /// `tweets completions SHELL`: the completion script, from the commands' declarations.
-  static func completions(_ arguments: [String], _ terminal: Terminal) -> ExitCode {
-    guard arguments.count == 1, let shell = Completions.Shell(rawValue: arguments[0]) else {
-      terminal.err("tweets completions: error: name one shell: bash, zsh or fish")
-      terminal.err("Usage: tweets completions bash|zsh|fish")
-      return .usage
-    }
-    terminal.writeOut(Completions.script(for: "tweets", commands: commands.map(\.spec), shell: shell))
-    return .success
-  }
-
-  static func help(_ command: TweetsCommand) -> String {
-    command.spec.usage + "\n" + ExitCode.documentation + "\n"
   }
 }
 
