@@ -1,7 +1,7 @@
 import Foundation
 import NetworkClient
 
-/// A ``NetworkClient/Sleeper`` that records each wait and returns at once, so that a test of
+/// A `Sleeper` (from `NetworkClient`) that records each wait and returns at once, so that a test of
 /// retries and rate limits neither waits nor depends on time (cancellation is still honoured).
 ///
 /// ```swift

@@ -3,7 +3,7 @@ import OAuth1
 
 /// A clock a test moves by hand: to age nonces out of a store, or to step past a rate-limit
 /// reset, without waiting. Safe to share between tasks. (For a clock that never moves, use
-/// ``OAuth1/FixedClock``.)
+/// `FixedClock` (in `OAuth1`).)
 ///
 /// ```swift
 /// let clock = ManualClock(seconds: 1_000)

@@ -3,10 +3,10 @@ import NetworkClient
 import OAuth1
 import PercentEncoding
 
-/// Signs every request a ``NetworkClient`` sends with OAuth 1.0a: the bridge between the
+/// Signs every request a `NetworkClient` sends with OAuth 1.0a: the bridge between the
 /// signer, which knows no networking, and the client, which knows no OAuth.
 ///
-/// It is a signer (``RequestBehavior/isSigner``), so it runs after every other behavior's
+/// It is a signer (`RequestBehavior.isSigner`), so it runs after every other behavior's
 /// `modify`, on the final request, and again on every retry with a fresh nonce and timestamp.
 /// Query and form-body parameters are signed; JSON and other bodies are not, unless the
 /// configuration's `bodyHash` adds `oauth_body_hash`. It holds only immutable values and is
@@ -102,7 +102,7 @@ extension OAuthRequestBehavior {
 }
 
 extension OAuthRequest {
-  /// The request a ``NetworkClient`` is about to send, as the signer sees it.
+  /// The request a `NetworkClient` is about to send, as the signer sees it.
   public init(_ request: HTTPRequest) {
     self.init(
       method: request.method.rawValue, url: request.url.absoluteString, body: request.body,

@@ -64,7 +64,10 @@ public struct RetryBehavior: RequestBehavior {
   ///   - retryableStatuses: the statuses the table above retries; remove 429 to fail on rate
   ///     limits at once.
   ///   - retryNonIdempotent: retry POST and PATCH after a 5xx or a lost connection too.
-  ///   - sleeper, now, jitter: injectable for tests.
+  ///   - sleeper: how to wait; a test passes `RecordingSleeper` (in `NetworkClientTesting`) to
+  ///     retry without waiting.
+  ///   - now: the clock that turns a `Retry-After` date or a rate-limit reset into a wait.
+  ///   - jitter: a number in 0..<1 that spreads the backoff (up to 50 % more); fixed in tests.
   ///   - onWait: told before each wait.
   public init(
     maxAttempts: Int = 3,

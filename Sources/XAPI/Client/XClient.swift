@@ -26,10 +26,18 @@ public struct XClient: Sendable {
   public let rateLimits: RateLimitTracker
   let network: NetworkClient
 
+  /// A client of the X API.
+  ///
   /// - Parameters:
+  ///   - authentication: OAuth 1.0a user context, or an app-only bearer token.
+  ///   - baseURL: where the API is; `https://api.x.com` unless you point it at a proxy or a fake.
+  ///   - transport: how requests travel; `URLSession` by default, `XSandbox` or a stub in tests.
   ///   - retry: retries 429, 5xx and transport failures (waiting out `x-rate-limit-reset` up to
   ///     its `maxTotalWait`); `nil` for none.
   ///   - behaviors: more behaviors (logging, metrics ...), run before authentication.
+  ///   - timeout: seconds to wait for each response.
+  ///   - onSign: told the signature base string of every OAuth 1.0a request (it holds no
+  ///     secret), for `--verbose` output.
   public init(
     authentication: XAuthentication,
     baseURL: URL = XClient.defaultBaseURL,
@@ -73,7 +81,7 @@ public struct XClient: Sendable {
     try await send(request).value
   }
 
-  /// Like ``raw(_:)``, but a failure keeps the whole ``NetworkError`` (with the response's
+  /// Like ``raw(_:)``, but a failure keeps the whole `NetworkError` (with the response's
   /// status, headers and body), for tools that show the body of an error response.
   public func rawResponse(_ request: Request<HTTPResponse>) async throws(NetworkError) -> HTTPResponse {
     try await network.send(request)
