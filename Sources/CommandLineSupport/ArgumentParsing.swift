@@ -1,7 +1,9 @@
 /// Wrong usage of a command: the message says what was wrong; the caller prints it with the
 /// usage and exits with status 2.
 public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What was wrong, naming the option or argument: "missing --url", "--limit takes a whole number …".
   public let message: String
+  /// A usage error saying `message` (without the program's name, which the caller adds).
   public init(_ message: String) { self.message = message }
   public var description: String { message }
 }

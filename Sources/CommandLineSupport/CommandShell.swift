@@ -13,7 +13,9 @@
 /// }
 /// ```
 public struct CommandShell: Sendable {
+  /// The command's name as typed (`tweets`), used in every message and in the completions.
   public let program: String
+  /// What `--version` prints after the program's name.
   public let version: String
   /// One line saying what the tool is for.
   public let summary: String
@@ -27,6 +29,8 @@ public struct CommandShell: Sendable {
   /// taken for the subcommand (`tweets --profile work timeline`).
   public let leadingOptions: [OptionSpec]
 
+  /// A shell for `program` and its subcommands; `epilogue`, `commandEpilogue` and
+  /// `leadingOptions` are as the properties of the same names describe.
   public init(
     program: String, version: String, summary: String, commands: [CommandSpec], epilogue: String = "", commandEpilogue: String = "",
     leadingOptions: [any OptionDeclaration] = []
@@ -51,11 +55,16 @@ public struct CommandShell: Sendable {
   /// Text for the standard output and the standard error, and an exit status (0, or 2 for
   /// wrong usage).
   public struct Answer: Sendable, Equatable {
+    /// Text for the standard output (help, the version, a completion script); may be empty.
     public let standardOutput: String
+    /// Text for the standard error (an error and what to do); may be empty.
     public let standardError: String
+    /// The exit status: 0 for an answer, 2 for wrong usage.
     public let status: Int32
   }
 
+  /// Reads a command line (without the program's name): answers what the shell answers itself,
+  /// or names the subcommand to run and its arguments.
   public func dispatch(_ arguments: [String]) -> Outcome {
     let (name, rest) = split(arguments)
     guard let name else {

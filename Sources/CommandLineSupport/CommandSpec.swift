@@ -9,13 +9,19 @@
 /// arguments[url]  // "https://api.x.com/2/users/me"
 /// ```
 public struct CommandSpec: Sendable {
+  /// The full name as typed, program and subcommand (`oauth1 sign`), for the usage line.
   public let name: String
+  /// One sentence saying what the command does, for the overview and the completions.
   public let summary: String
+  /// Every option, `--help` last (added by the initializer).
   public let options: [OptionSpec]
+  /// The positional arguments, in order.
   public let positionals: [PositionalSpec]
   /// Free text printed after the options in `usage`, such as examples.
   public let discussion: String
 
+  /// Describes a command; `--help` is added to `options`, which come from typed ``Option``s (or
+  /// bare ``OptionSpec``s).
   public init(name: String, summary: String, options: [any OptionDeclaration], positionals: [PositionalSpec] = [], discussion: String = "") {
     self.name = name
     self.summary = summary
@@ -35,6 +41,7 @@ public struct CommandSpec: Sendable {
 
 /// One `--name` option.
 public struct OptionSpec: Sendable {
+  /// Whether the option takes a value, and how many times.
   public enum Kind: Sendable, Equatable {
     /// Present or absent; takes no value.
     case flag
@@ -44,19 +51,28 @@ public struct OptionSpec: Sendable {
     case repeatable(placeholder: String)
   }
 
+  /// The long name, without `--`.
   public let name: String
+  /// The one-letter alias (`-X`), if any.
   public let short: Character?
+  /// Flag, single value or repeatable value.
   public let kind: Kind
+  /// One or two sentences for the usage text; the first also describes the option in completions.
   public let help: String
 
+  /// A flag: present or absent. Prefer ``Option/flag(_:short:help:)``, which is read as a `Bool`.
   public static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
     OptionSpec(name: name, short: short, kind: .flag, help: help)
   }
 
+  /// An option with one value, given at most once; `placeholder` names the value in the usage.
+  /// Prefer ``Option/value(_:short:placeholder:help:)``, which is read as a `String?`.
   public static func value(_ name: String, short: Character? = nil, placeholder: String, help: String) -> OptionSpec {
     OptionSpec(name: name, short: short, kind: .value(placeholder: placeholder), help: help)
   }
 
+  /// An option that may be given many times, one value each. Prefer
+  /// ``Option/repeatable(_:short:placeholder:help:)``, which is read as a `[String]`.
   public static func repeatable(_ name: String, short: Character? = nil, placeholder: String, help: String) -> OptionSpec {
     OptionSpec(name: name, short: short, kind: .repeatable(placeholder: placeholder), help: help)
   }
@@ -66,13 +82,17 @@ public struct OptionSpec: Sendable {
 
 /// One positional argument.
 public struct PositionalSpec: Sendable {
+  /// The name shown in the usage line (uppercased there).
   public let name: String
+  /// What the argument is, for the usage text.
   public let help: String
   /// Whether it may be left out.
   public let optional: Bool
   /// Whether it takes every remaining argument.
   public let variadic: Bool
 
+  /// A positional argument; `optional` ones may be left out, a `variadic` one takes every
+  /// remaining argument.
   public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false) {
     self.name = name
     self.help = help

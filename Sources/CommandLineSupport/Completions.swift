@@ -6,8 +6,15 @@
 /// let script = Completions.script(for: "oauth1", commands: [SignCommand.spec, VerifyCommand.spec], shell: .bash)
 /// ```
 public enum Completions {
+  /// The shells a script can be generated for, by the name users type
+  /// (`tweets completions zsh`).
   public enum Shell: String, CaseIterable, Sendable {
-    case bash, zsh, fish
+    /// Bash 4 or later, through `complete -F`.
+    case bash
+    /// Zsh's completion system (`compinit`), as a `#compdef` function.
+    case zsh
+    /// Fish, as `complete` commands.
+    case fish
   }
 
   /// The script that completes `program`'s subcommands (each spec's last word is the

@@ -13,6 +13,7 @@
 /// arguments[SignOptions.json]  // true (a Bool)
 /// ```
 public struct Option<Value: Sendable>: OptionDeclaration, Sendable {
+  /// The declaration the parser, the usage text and the completions use.
   public let spec: OptionSpec
   fileprivate let read: @Sendable (ParsedArguments) -> Value
 
@@ -22,10 +23,12 @@ public struct Option<Value: Sendable>: OptionDeclaration, Sendable {
 
 /// Anything a ``CommandSpec`` lists as an option: a typed ``Option`` or a bare ``OptionSpec``.
 public protocol OptionDeclaration: Sendable {
+  /// The option as the parser sees it.
   var spec: OptionSpec { get }
 }
 
 extension OptionSpec: OptionDeclaration {
+  /// The spec itself, so bare specs can be listed beside typed options.
   public var spec: OptionSpec { self }
 }
 

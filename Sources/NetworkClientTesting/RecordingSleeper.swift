@@ -14,6 +14,7 @@ public final class RecordingSleeper: Sleeper, @unchecked Sendable {
   private let lock = NSLock()
   private var recorded: [TimeInterval] = []
 
+  /// Creates a sleeper that has recorded no wait yet.
   public init() {}
 
   /// Every wait asked for so far, in seconds, in order.

@@ -51,7 +51,10 @@ public final class StubTransport: HTTPTransport, @unchecked Sendable {
     lock.withLock { recorded }
   }
 
+  /// The error `send(_:)` throws when the script is used up and there is no fallback; the client reports it as a
+  /// transport failure (`NetworkError.transport`), so a test sees which request was one too many.
   public struct ScriptExhausted: Error, CustomStringConvertible {
+    /// The request that found no reply, as `GET https://api.example.com/items`, secrets redacted.
     public let request: String
     public var description: String { "StubTransport has no reply left for \(request)" }
   }

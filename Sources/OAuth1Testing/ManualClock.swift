@@ -14,6 +14,7 @@ public final class ManualClock: OAuthClock, @unchecked Sendable {
   private let lock = NSLock()
   private var now: Int64
 
+  /// Creates a clock that reads `seconds` since 1970-01-01T00:00:00Z until ``advance(by:)`` moves it.
   public init(seconds: Int64) {
     now = seconds
   }

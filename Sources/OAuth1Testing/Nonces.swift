@@ -9,8 +9,10 @@ import OAuth1
 public final class CountingNonces: OAuthNonceSource, @unchecked Sendable {
   private let lock = NSLock()
   private var count = 0
+  /// What every nonce starts with, before `-` and the count; `nonce` by default.
   public let prefix: String
 
+  /// Creates a source whose first nonce is `prefix-1`; each source counts from 1, so two with the same prefix repeat each other.
   public init(prefix: String = "nonce") {
     self.prefix = prefix
   }
@@ -27,8 +29,10 @@ public final class CountingNonces: OAuthNonceSource, @unchecked Sendable {
 /// The same nonce every time: a sender that reuses nonces, to test that a provider refuses the
 /// replay. Never use it to sign real requests.
 public struct RepeatedNonce: OAuthNonceSource {
+  /// The `oauth_nonce` every request gets.
   public let nonce: String
 
+  /// Creates a source that returns `nonce` for every request.
   public init(_ nonce: String) {
     self.nonce = nonce
   }

@@ -16,11 +16,20 @@ import OAuth1
 public struct OAuthFlow: Sendable {
   /// The provider's paths, relative to the base URL.
   public struct Endpoints: Sendable {
+    /// The temporary-credentials endpoint, POSTed in step 1 (``OAuthFlow/requestToken(callback:parameters:)``);
+    /// X's is `oauth/request_token`.
     public var requestToken: String
+    /// The page where the user approves the application in step 2 (``OAuthFlow/authorizeURL(for:forceLogin:screenName:)``);
+    /// X's is `oauth/authorize`.
     public var authorize: String
+    /// The "Sign in with ..." page of step 2 (``OAuthFlow/authenticateURL(for:forceLogin:screenName:)``), which skips the
+    /// approval for a user who already approved the application; X's is `oauth/authenticate`.
     public var authenticate: String
+    /// The token-credentials endpoint, POSTed in step 3 (``OAuthFlow/accessToken(for:verifier:)``); X's is `oauth/access_token`.
     public var accessToken: String
 
+    /// The provider's paths, relative to ``OAuthFlow/baseURL``. Every default is X's, so pass only the ones another provider
+    /// names differently.
     public init(
       requestToken: String = "oauth/request_token", authorize: String = "oauth/authorize",
       authenticate: String = "oauth/authenticate", accessToken: String = "oauth/access_token"
@@ -32,13 +41,27 @@ public struct OAuthFlow: Sendable {
     }
   }
 
+  /// Where the provider is, such as `https://api.x.com`; the ``OAuthFlow/endpoints`` are resolved against it, for the
+  /// requests and the browser URLs alike.
   public let baseURL: URL
+  /// The application's consumer key and secret, which sign every step. The secret is secret: keep it out of logs and
+  /// source control.
   public let consumer: Credentials
+  /// The provider's path for each step; X's by default.
   public let endpoints: Endpoints
   /// How the flow's requests are signed; its `callback` and `verifier` are set per step.
   public let configuration: OAuthSigner.Configuration
   let transport: any HTTPTransport
 
+  /// A flow with a provider; nothing is sent until ``OAuthFlow/requestToken(callback:parameters:)``.
+  ///
+  /// - Parameters:
+  ///   - baseURL: where the provider is, such as `https://api.x.com`.
+  ///   - consumer: the application's consumer key and secret (the secret is secret).
+  ///   - endpoints: the provider's paths; X's by default.
+  ///   - configuration: how requests are signed (signature method, realm, body hash ...); HMAC-SHA1 by default. Its
+  ///     `callback` and `verifier` are set by the steps that send them.
+  ///   - transport: how requests travel; `URLSessionTransport` by default, a stub in tests.
   public init(
     baseURL: URL, consumer: Credentials, endpoints: Endpoints = Endpoints(),
     configuration: OAuthSigner.Configuration = .init(), transport: any HTTPTransport = URLSessionTransport()
@@ -114,15 +137,25 @@ public struct OAuthFlow: Sendable {
 
 /// Credentials for step 2 and 3 of the flow (a request token and its secret).
 public struct TemporaryCredentials: Sendable, Hashable, CustomStringConvertible {
+  /// The request token (`oauth_token`) and its secret (`oauth_token_secret`). The secret is secret, and both are short-lived:
+  /// they serve one exchange for token credentials in step 3.
   public let credentials: Credentials
+  /// Wraps a request token and its secret, such as one stored between step 1 and step 3 when they run in different
+  /// processes or requests.
   public init(credentials: Credentials) { self.credentials = credentials }
   public var description: String { "TemporaryCredentials(token: \"\(credentials.key)\", secret: <redacted>)" }
 }
 
 /// The result of the flow: token credentials, with the identity the provider returned.
 public struct TokenCredentials: Sendable, Hashable, CustomStringConvertible {
+  /// The access token (`oauth_token`) and its secret (`oauth_token_secret`), which sign requests on the user's behalf until
+  /// the user revokes them. The secret is secret: store it like a password.
   public let credentials: Credentials
+  /// The user's id (a decimal number as a string), from the response's `user_id` field; `nil` when the provider sends none
+  /// (X sends it).
   public let userID: String?
+  /// The user's handle without the `@`, from the response's `screen_name` field; `nil` when the provider sends none
+  /// (X sends it).
   public let screenName: String?
   /// Every field of the response, secrets included: handle with care.
   public let fields: [String: String]

@@ -27,14 +27,29 @@ public struct OAuthRequestBehavior: RequestBehavior {
     case query
   }
 
+  /// The application's consumer key and secret; the secret is secret.
   public let consumer: Credentials
+  /// The token credentials (the user's access token and its secret, which is secret), or the temporary credentials during
+  /// the flow; `nil` signs with the consumer credentials alone, as step 1 of the flow and two-legged OAuth do.
   public let token: Credentials?
+  /// The signature method, realm, callback, verifier, body hash, clock and nonce source of every signature.
   public let configuration: OAuthSigner.Configuration
+  /// Where the protocol parameters go; ``OAuthRequestBehavior/Placement/header`` unless the provider asks otherwise.
   public let placement: Placement
   /// Told the signature base string of every request signed (it holds no secret), for
   /// `--verbose` output and debugging.
   public let onSign: (@Sendable (_ baseString: String) -> Void)?
 
+  /// A signer for these credentials. It does not throw: a configuration the signer cannot use (an RSA method without a
+  /// key) makes every request fail with the signer's error instead.
+  ///
+  /// - Parameters:
+  ///   - consumer: the application's consumer key and secret.
+  ///   - token: the user's token credentials; `nil` to sign with the consumer credentials alone.
+  ///   - configuration: the signature method, realm, body hash, clock and nonce source; HMAC-SHA1 by default.
+  ///   - placement: where the protocol parameters go; the `Authorization` header by default.
+  ///   - onSign: told the signature base string of every request signed (it holds no secret), for `--verbose` output
+  ///     and debugging; `nil` for none.
   public init(
     consumer: Credentials,
     token: Credentials? = nil,

@@ -3,9 +3,9 @@ import TestSupport
 import Testing
 
 /// `tweets completions` and `oauth1 completions`: scripts generated from the commands'
-/// declarations. The bash ones are loaded into a real bash and asked to complete; where zsh and
-/// fish are installed, `zsh -n` and `fish -n` check their scripts and fish is asked to complete
-/// too; without them, the scripts are checked for the declarations they must carry.
+/// declarations. Each shell loads its script and completes `tweets ti` to `timeline`: bash with
+/// `COMP_WORDS`, zsh typed into in a pseudo-terminal, fish with `complete -C`. Where zsh or fish
+/// is not installed, its scripts are only checked for the declarations they must carry.
 @Suite("Shell completions", .tags(.processes), .tier(.processes))
 struct CompletionsTests {
   func script(_ program: String, _ shell: String) throws -> String {
@@ -34,6 +34,7 @@ struct CompletionsTests {
   @Test func bashCompletesCommandsOptionsAndShells() throws {
     let tweets = try script("tweets", "bash")
     #expect(try bashCompletes(tweets, ["tweets", "ti"], program: "tweets") == ["timeline"])
+    #expect(try bashCompletes(tweets, ["tweets", "tim"], program: "tweets") == ["timeline"])
     #expect(try bashCompletes(tweets, ["tweets", "--sandbox", "timeline", "--li"], program: "tweets") == ["--limit"])
     // A value-taking option's value is not taken for the subcommand.
     #expect(try bashCompletes(tweets, ["tweets", "--profile", "work", "api", "--js"], program: "tweets").contains("--json-body"))
@@ -44,32 +45,61 @@ struct CompletionsTests {
     #expect(try bashCompletes(oauth1, ["oauth1", "ve"], program: "oauth1") == ["verify"])
   }
 
+  /// The shell's executable, where it is installed.
+  func shell(_ name: String) -> URL? {
+    ["/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin"].map { URL(fileURLWithPath: $0 + "/" + name) }
+      .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+  }
+
   @Test(arguments: ["zsh", "fish"])
-  func zshAndFishScriptsCarryEveryCommand(shell: String) throws {
+  func zshAndFishScriptsLoadAndComplete(shell name: String) throws {
     for program in ["tweets", "oauth1"] {
-      let text = try script(program, shell)
+      let text = try script(program, name)
       let commands = program == "tweets" ? ["login", "timeline", "search", "api"] : ["sign", "verify"]
-      for command in commands { #expect(text.contains(command), "\(program) \(shell): \(command)") }
+      for command in commands { #expect(text.contains(command), "\(program) \(name): \(command)") }
       #expect(text.contains(program == "tweets" ? "sandbox" : "consumer-key"))
-      // Checked by the shell itself where it is installed.
-      for directory in ["/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin"] {
-        let path = directory + "/" + shell
-        guard FileManager.default.isExecutableFile(atPath: path) else { continue }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("completion-\(UUID().uuidString).\(shell)")
-        try text.write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let result = try ProcessRunner.run(URL(fileURLWithPath: path), ["-n", file.path], timeout: 30)
-        #expect(result.status == 0, "\(shell) -n: \(result.stderr)")
-        if shell == "fish" {
-          // fish can also be asked what it would complete.
-          let line = program == "tweets" ? "tweets timeline --li" : "oauth1 ve"
-          let asked = try ProcessRunner.run(URL(fileURLWithPath: path), ["-c", "source '\(file.path)'; complete -C '\(line)'"], timeout: 30)
-          #expect(asked.stdout.hasPrefix(program == "tweets" ? "--limit\t" : "verify\t"), "\(asked.stdout) \(asked.stderr)")
-        }
-        break
+    }
+    // Loaded and asked by the shell itself where it is installed (CI's machine has both).
+    guard let executable = shell(name) else { return }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("completion-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let tweets = try script("tweets", name)
+    if name == "zsh" {
+      // A real interactive zsh in a pseudo-terminal, with the script on its fpath, completes
+      // `tweets ti<TAB>`.
+      try tweets.write(to: folder.appendingPathComponent("_tweets"), atomically: true, encoding: .utf8)
+      let probe = folder.appendingPathComponent("probe.zsh")
+      try Self.zshProbe.write(to: probe, atomically: true, encoding: .utf8)
+      let result = try ProcessRunner.run(executable, ["-f", probe.path, folder.path], timeout: 30)
+      #expect(result.status == 0 && result.stdout.contains("completed"), "\(result.stdout) \(result.stderr)")
+    } else {
+      let file = folder.appendingPathComponent("tweets.fish")
+      try tweets.write(to: file, atomically: true, encoding: .utf8)
+      #expect(try ProcessRunner.run(executable, ["-n", file.path], timeout: 30).status == 0)
+      for (line, expected) in [("tweets ti", "timeline\t"), ("tweets timeline --li", "--limit\t")] {
+        let asked = try ProcessRunner.run(executable, ["-c", "source '\(file.path)'; complete -C '\(line)'"], timeout: 30)
+        #expect(asked.stdout.hasPrefix(expected), "\(line): \(asked.stdout) \(asked.stderr)")
       }
     }
   }
+
+  /// Types `tweets ti<TAB>` into an interactive zsh (zsh/zpty) whose fpath has the script, and
+  /// prints `completed` when the line becomes `tweets timeline`.
+  static let zshProbe = """
+    zmodload zsh/zpty
+    zpty -b z zsh -f -i
+    zpty -w z "fpath=($1 \\$fpath); autoload -U compinit; compinit -u -D; PS1='> '"
+    zpty -n -w z $'tweets ti\\t'
+    local all="" chunk
+    for i in {1..50}; do
+      if zpty -r -t z chunk; then all+=$chunk; fi
+      [[ $all == *"tweets timeline"* ]] && break
+      sleep 0.1
+    done
+    zpty -d z
+    [[ $all == *"tweets timeline"* ]] && print completed || { print -r -- "$all"; exit 1 }
+    """
 
   @Test func anUnknownShellIsAUsageError() throws {
     let result = try ProcessRunner.run(PackagePaths.executable("tweets"), ["completions", "powershell"], timeout: 60)

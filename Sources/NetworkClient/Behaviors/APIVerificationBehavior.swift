@@ -8,10 +8,17 @@ import Foundation
 /// let verify = APIVerificationBehavior(header: "X-Request-Nonce")
 /// ```
 public struct APIVerificationBehavior: RequestBehavior {
+  /// The header that carries the nonce: set to a fresh UUID on every attempt and hop, and expected back with the
+  /// same value in every 2xx response. The API must be set up to echo it.
   public let header: String
 
+  /// The error the behavior throws when a 2xx response does not echo the nonce; the client reports it as
+  /// ``NetworkError/rejected(by:underlying:)`` with this error underlying.
   public struct Mismatch: Error, CustomStringConvertible {
+    /// The name of the header that was checked (the behavior's `header`).
     public let header: String
+    /// The value the response carried in the header; `nil` when it did not have the header at all, as happens
+    /// behind a captive portal or a proxy.
     public let received: String?
     public var description: String {
       received == nil
@@ -20,6 +27,8 @@ public struct APIVerificationBehavior: RequestBehavior {
     }
   }
 
+  /// Creates a behavior that sends and checks the nonce in `header` (`X-Request-Nonce` by default); use the name
+  /// your API echoes.
   public init(header: String = "X-Request-Nonce") {
     self.header = header
   }

@@ -5,8 +5,11 @@
 /// let client = NetworkClient(baseURL: api, behavior: BearerTokenBehavior(token: bearer))
 /// ```
 public struct BearerTokenBehavior: RequestBehavior, CustomStringConvertible {
+  /// The token sent as `Authorization: Bearer <token>`. The behavior is a signer, so the token does not follow a
+  /// redirect to an untrusted origin, and `description` hides it.
   public let token: String
 
+  /// Creates a behavior that sends `token` (without the `Bearer ` prefix) with every request.
   public init(token: String) { self.token = token }
 
   public var isSigner: Bool { true }

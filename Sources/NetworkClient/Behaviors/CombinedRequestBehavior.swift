@@ -8,8 +8,12 @@
 /// let behavior = CombinedRequestBehavior([UserAgent(), LoggingBehavior { print($0) }])
 /// ```
 public struct CombinedRequestBehavior: RequestBehavior {
+  /// The members in the order they run, flattened: a nested ``CombinedRequestBehavior`` is replaced by its members,
+  /// and an ``EmptyRequestBehavior`` is left out.
   public let behaviors: [any RequestBehavior]
 
+  /// Combines `behaviors` to run in the order given (the first one's `around` outermost, signers still modifying
+  /// last), flattening nested combinations and dropping empty behaviors.
   public init(_ behaviors: [any RequestBehavior]) {
     self.behaviors = behaviors.flatMap { behavior -> [any RequestBehavior] in
       if let combined = behavior as? CombinedRequestBehavior { return combined.behaviors }

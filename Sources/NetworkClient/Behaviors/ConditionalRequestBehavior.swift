@@ -19,8 +19,10 @@ public struct ConditionalRequestBehavior: RequestBehavior {
 
   private let cache: Locked<[URL: Entry]>
   private let order: Locked<[URL]>
+  /// The most URLs whose response is remembered (at least 1); storing one more forgets the least recently stored.
   public let capacity: Int
 
+  /// Creates a behavior with an empty cache that holds up to `capacity` URLs (256 by default; less than 1 counts as 1).
   public init(capacity: Int = 256) {
     self.capacity = max(1, capacity)
     cache = Locked([:])

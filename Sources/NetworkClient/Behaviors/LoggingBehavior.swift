@@ -11,10 +11,17 @@ import Foundation
 /// }
 /// ```
 public struct LoggingBehavior: RequestBehavior {
+  /// Whether each entry also lists the headers (credentials redacted) and, for a request, the body size in bytes;
+  /// when `false`, only the request line and the outcome are logged.
   public let includeHeaders: Bool
+  /// Receives each entry: one string per event (before sending, on success, on failure), several lines joined
+  /// by newlines when headers are included. It is called from the sending task, possibly from several at once.
   public let sink: @Sendable (String) -> Void
   private let started: Locked<[UUID: Date]>
 
+  /// - Parameters:
+  ///   - includeHeaders: also log the headers, redacted, and the request body's size; `false` by default.
+  ///   - sink: called with each entry; it must be safe to call from concurrent requests.
   public init(includeHeaders: Bool = false, sink: @escaping @Sendable (String) -> Void) {
     self.includeHeaders = includeHeaders
     self.sink = sink

@@ -7,14 +7,22 @@
 /// metrics.snapshot.inFlight  // 0 when idle
 /// ```
 public struct MetricsBehavior: RequestBehavior {
+  /// The counts at one moment, as ``MetricsBehavior/snapshot`` returns them. All but `attempts` are counted in
+  /// `around`: once per call of the client when the behavior comes before a ``RetryBehavior``, once per attempt when it
+  /// comes after one.
   public struct Snapshot: Sendable, Hashable {
+    /// Exchanges started and not yet finished: 0 when the client is idle.
     public var inFlight = 0
+    /// Exchanges started since the behavior was created.
     public var started = 0
+    /// Exchanges that ended with a response (one whose body then fails to decode included).
     public var succeeded = 0
+    /// Exchanges that ended with an error, cancellation included.
     public var failed = 0
     /// Attempts, retries included.
     public var attempts = 0
 
+    /// Creates a snapshot with the given counts, each 0 by default (to compare with in tests).
     public init(inFlight: Int = 0, started: Int = 0, succeeded: Int = 0, failed: Int = 0, attempts: Int = 0) {
       self.inFlight = inFlight
       self.started = started
@@ -26,8 +34,10 @@ public struct MetricsBehavior: RequestBehavior {
 
   private let state = Locked(Snapshot())
 
+  /// Creates a behavior with every count at 0. Copies share the counts, so keep one to read ``snapshot``.
   public init() {}
 
+  /// The counts now, as a value that does not change afterwards.
   public var snapshot: Snapshot { state.withLock { $0 } }
 
   public func beforeSend(_ request: HTTPRequest) async {

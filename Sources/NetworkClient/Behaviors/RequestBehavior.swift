@@ -66,5 +66,6 @@ extension RequestBehavior {
 
 /// The behavior that does nothing: the default of a client and of a request.
 public struct EmptyRequestBehavior: RequestBehavior {
+  /// Creates the behavior that adds nothing to an exchange: no headers, no changes, no checks.
   public init() {}
 }

@@ -47,6 +47,8 @@ public struct RetryBehavior: RequestBehavior {
   /// Whether non-idempotent requests (POST, PATCH) are retried after a 5xx or a lost connection,
   /// which may apply them twice.
   public var retryNonIdempotent: Bool
+  /// How the behavior waits between attempts: a ``TaskSleeper`` by default; a test passes `RecordingSleeper`
+  /// (in `NetworkClientTesting`) to retry without waiting. A wait that throws ends the exchange with ``NetworkError/cancelled``.
   public var sleeper: any Sleeper
   /// The current time, for HTTP-date and reset headers and the deadline.
   public var now: @Sendable () -> Date
@@ -151,13 +153,18 @@ public struct RetryBehavior: RequestBehavior {
 
 /// A wait before a retry: what failed, on which attempt, and until when the behavior waits.
 public struct RetryWait: Sendable {
+  /// The request being retried, as `GET https://api.example.com/items`, secrets redacted.
   public let requestLine: String
   /// The attempt that failed (1 for the first).
   public let attempt: Int
   /// The most attempts the behavior makes.
   public let maxAttempts: Int
+  /// How long the behavior waits before the next attempt, in seconds: what the server asked for (`Retry-After`
+  /// or a rate-limit reset), else the backoff.
   public let seconds: TimeInterval
+  /// When the wait ends, by the behavior's `now` clock.
   public let until: Date
+  /// The failure of the attempt that is retried.
   public let error: NetworkError
 
   /// Whether the wait is for a rate limit (HTTP 429).

@@ -13,12 +13,21 @@ import PercentEncoding
 /// let items = try await client.send(Request<[Item]>(path: "items", query: [("limit", "10")]))
 /// ```
 public struct NetworkClient: Sendable {
+  /// The base URL, default behavior, transport, JSON coders, timeout and redirect policy every request shares.
   public let configuration: RequestConfiguration
 
+  /// Creates a client for the API that `configuration` describes.
   public init(configuration: RequestConfiguration) {
     self.configuration = configuration
   }
 
+  /// Creates a client with the configuration's other defaults: a 30 s timeout, plain `JSONDecoder` and `JSONEncoder`,
+  /// and `RedirectPolicy.default`.
+  ///
+  /// - Parameters:
+  ///   - baseURL: the URL every request path is joined to.
+  ///   - behavior: runs for every request, before the request's own behavior; none by default.
+  ///   - transport: sends the requests; a new ``URLSessionTransport`` by default.
   public init(baseURL: URL, behavior: any RequestBehavior = EmptyRequestBehavior(), transport: any HTTPTransport = URLSessionTransport()) {
     self.init(configuration: RequestConfiguration(baseURL: baseURL, defaultBehavior: behavior, transport: transport))
   }
@@ -127,7 +136,9 @@ public struct NetworkClient: Sendable {
 
 /// A decoded value and the response it came from.
 public struct Response<Value> {
+  /// The output the request's `decode` made from the response.
   public let value: Value
+  /// The response the value was decoded from: status, headers (rate limit, `ETag`), body, and the final request.
   public let response: HTTPResponse
 }
 

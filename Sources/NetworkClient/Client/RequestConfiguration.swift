@@ -12,14 +12,29 @@ public struct RequestConfiguration: Sendable {
   public var baseURL: URL
   /// Runs for every request, before the request's own behavior.
   public var defaultBehavior: any RequestBehavior
+  /// Sends each request and returns the answer: a ``URLSessionTransport`` by default, `StubTransport` (in
+  /// `NetworkClientTesting`) in tests.
   public var transport: any HTTPTransport
+  /// Decodes JSON responses into a request's `Output` (it is handed to the request's `decode`); set date or key
+  /// strategies here.
   public var decoder: JSONDecoder
+  /// Encodes ``RequestBody/json(_:)`` bodies; a value it cannot encode fails the request with
+  /// ``NetworkError/invalidRequest(reason:)`` before anything is sent.
   public var encoder: JSONEncoder
   /// Seconds to wait for a response when a request does not say.
   public var timeout: TimeInterval
   /// Which redirects the client follows, and which origins may receive credentials.
   public var redirects: RedirectPolicy
 
+  /// - Parameters:
+  ///   - baseURL: the URL every request path is joined to.
+  ///   - defaultBehavior: runs for every request, before the request's own behavior; none by default.
+  ///   - transport: sends the requests; a new ``URLSessionTransport`` by default.
+  ///   - decoder: decodes JSON responses; a plain `JSONDecoder` by default.
+  ///   - encoder: encodes JSON bodies; a plain `JSONEncoder` by default.
+  ///   - timeout: seconds to wait for each response when a request sets no timeout; 30 by default.
+  ///   - redirects: which redirects the client follows and which origins receive credentials; by default
+  ///     `RedirectPolicy.default` (up to 5 hops, credentials kept within the request's origin).
   public init(
     baseURL: URL,
     defaultBehavior: any RequestBehavior = EmptyRequestBehavior(),

@@ -82,9 +82,14 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
 
 /// A response whose status is not 2xx, with everything it said.
 public struct HTTPStatusFailure: Sendable, CustomStringConvertible {
+  /// The HTTP status, outside 200–299 (a 3xx when the client did not follow the redirect).
   public let statusCode: Int
+  /// The response's headers, for `Retry-After`, rate limits or a `Location` that was not followed.
   public let headers: HTTPHeaders
+  /// The response body as received, possibly empty and not redacted (`description` shows only a redacted excerpt).
   public let body: Data
+  /// The request that got this answer (the last hop, after any redirects), as `GET https://api.example.com/items`,
+  /// secrets redacted.
   public let requestLine: String
   /// Seconds until the server accepts requests again, measured when the response arrived
   /// (see ``RetryAfter/delay(in:statusCode:now:)``).
@@ -96,6 +101,11 @@ public struct HTTPStatusFailure: Sendable, CustomStringConvertible {
   /// How many times the request was sent; more than 1 after retries.
   public internal(set) var attempts: Int = 1
 
+  /// - Parameters:
+  ///   - response: the response that is not 2xx; its status, headers, body, rate limit, request line and redirects
+  ///     are kept.
+  ///   - now: when the response arrived, from which ``retryAfter`` is measured (an HTTP date or a rate-limit reset
+  ///     becomes seconds); the current time by default.
   public init(response: HTTPResponse, now: Date = Date()) {
     statusCode = response.statusCode
     headers = response.headers
@@ -129,8 +139,14 @@ public struct DecodingFailure: Sendable, CustomStringConvertible {
   public let reason: String
   /// The start of the body, redacted.
   public let excerpt: String?
+  /// The request whose response did not decode, as `GET https://api.example.com/items`, secrets redacted.
   public let requestLine: String
 
+  /// - Parameters:
+  ///   - type: the type the body should have decoded as.
+  ///   - error: the decoder's error; a `DecodingError` gives the coding path and its description, any other error
+  ///     only its description.
+  ///   - response: the response whose body failed; its request line and a redacted excerpt of its body are kept.
   public init(type: Any.Type, error: any Error, response: HTTPResponse) {
     self.type = String(describing: type)
     requestLine = response.request.requestLine

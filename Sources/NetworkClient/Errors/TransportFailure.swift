@@ -27,6 +27,7 @@ public struct TransportFailure: Sendable, CustomStringConvertible {
 
   /// The request that failed, secrets redacted: `GET https://api.example.com/items`.
   public let requestLine: String
+  /// What kind of failure it was, from the underlying `URLError` code; `.other` for any other error, such as one that is not a `URLError`.
   public let kind: Kind
   /// The seconds the request was allowed to wait, when it set a timeout.
   public let timeout: TimeInterval?
@@ -37,6 +38,9 @@ public struct TransportFailure: Sendable, CustomStringConvertible {
   /// The transport's own error.
   public let underlying: any Error
 
+  /// - Parameters:
+  ///   - request: the request that got no response; its request line, timeout and redirects are kept.
+  ///   - underlying: the transport's error; its `URLError` code decides `kind`.
   public init(request: HTTPRequest, underlying: any Error) {
     requestLine = request.requestLine
     timeout = request.timeout

@@ -8,10 +8,15 @@ import Foundation
 /// HTTPOrigin(URL(string: "https://API.x.com/2/users/me")!) == HTTPOrigin(scheme: "https", host: "api.x.com")  // true
 /// ```
 public struct HTTPOrigin: Sendable, Hashable, CustomStringConvertible {
+  /// The scheme, lowercased, as `https`.
   public let scheme: String
+  /// The host name, lowercased.
   public let host: String
+  /// The port; the scheme's default (443 for `https`, 80 otherwise) when none was given.
   public let port: Int
 
+  /// Creates an origin, lowercasing `scheme` and `host`; a `nil` port means the scheme's default, 443 for `https`
+  /// and 80 for anything else.
   public init(scheme: String, host: String, port: Int? = nil) {
     self.scheme = scheme.lowercased()
     self.host = host.lowercased()

@@ -27,6 +27,10 @@ public struct RedirectPolicy: Sendable {
   /// Origins besides the request's own that may receive its credentials.
   public var trustedOrigins: Set<HTTPOrigin>
 
+  /// - Parameters:
+  ///   - maxRedirects: the most redirects one request follows, 5 by default; 0 follows none, and a negative
+  ///     value counts as 0.
+  ///   - trustedOrigins: origins besides the request's own that may receive its credentials; none by default.
   public init(maxRedirects: Int = 5, trustedOrigins: Set<HTTPOrigin> = []) {
     self.maxRedirects = max(0, maxRedirects)
     self.trustedOrigins = trustedOrigins
@@ -83,6 +87,7 @@ public struct RedirectPolicy: Sendable {
 
 /// A redirect the client would not follow, with where it pointed.
 public struct RedirectFailure: Sendable, CustomStringConvertible {
+  /// Why the client refused to follow a redirect.
   public enum Reason: Sendable, Hashable {
     /// More hops than the policy allows: a loop, or a chain too long to trust.
     case tooMany(limit: Int)
@@ -95,7 +100,10 @@ public struct RedirectFailure: Sendable, CustomStringConvertible {
     case methodNotRepeatable
   }
 
+  /// Why the redirect was not followed: a loop, a downgrade to http, an unusable `Location`, or a method that a
+  /// 301 or 302 does not repeat.
   public let reason: Reason
+  /// The status of the refused redirect: 301, 302, 303, 307 or 308.
   public let statusCode: Int
   /// The hop that was redirected, secrets redacted.
   public let requestLine: String

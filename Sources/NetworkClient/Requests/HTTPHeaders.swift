@@ -6,15 +6,21 @@
 /// headers["Content-Type"]  // "text/plain"
 /// ```
 public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+  /// One header field: its name, with the case it was given, and its value.
   public struct Field: Sendable, Hashable {
+    /// The field name, with the case it was set or received with; lookups in ``HTTPHeaders`` ignore case.
     public var name: String
+    /// The field value as one string, unparsed (a comma-separated list stays as it is).
     public var value: String
   }
 
+  /// Every field in order, repeated names included; change them through the subscript and ``add(name:value:)``.
   public private(set) var fields: [Field] = []
 
+  /// Creates headers without any field.
   public init() {}
 
+  /// Creates headers from name–value pairs, keeping their order and any repeated names.
   public init(_ fields: [(String, String)]) {
     self.fields = fields.map { Field(name: $0.0, value: $0.1) }
   }
@@ -45,8 +51,10 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     fields.append(Field(name: name, value: value))
   }
 
+  /// Whether a field named `name` is present, ignoring case.
   public func contains(_ name: String) -> Bool { self[name] != nil }
 
+  /// Whether there is no field at all.
   public var isEmpty: Bool { fields.isEmpty }
 
   public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }

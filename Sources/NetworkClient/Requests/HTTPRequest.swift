@@ -14,10 +14,14 @@ public struct HTTPRequest: Sendable, Hashable {
   /// Identifies one call of the client: every attempt of a request carries the same id, and
   /// no other request does. Behaviors use it to match a response to its request.
   public let id: UUID
+  /// The method; at creation it also sets ``isIdempotent`` unless told otherwise. A 303 redirect turns it into
+  /// `GET` (`HEAD` stays `HEAD`).
   public var method: HTTPMethod
   /// The absolute URL, with its query already encoded.
   public var url: URL
+  /// The header fields to send, in order, repeated names included; behaviors add to them and signers sign them.
   public var headers: HTTPHeaders
+  /// The bytes sent as the body, `nil` for none; the client encodes a ``RequestBody`` into it.
   public var body: Data?
   /// Whether a retry may send it again; from the method unless the request says otherwise.
   public var isIdempotent: Bool
@@ -26,6 +30,17 @@ public struct HTTPRequest: Sendable, Hashable {
   /// The redirects that led to this request, oldest first; empty for the first hop.
   public var redirections: [Redirection] = []
 
+  /// Creates a request with a new ``id``.
+  ///
+  /// - Parameters:
+  ///   - method: the HTTP method.
+  ///   - url: the absolute URL, its query already encoded.
+  ///   - headers: the header fields; none by default.
+  ///   - body: the body bytes; `nil` (no body) by default.
+  ///   - isIdempotent: whether a retry may send it again; `nil` (the default) takes the method's
+  ///     ``HTTPMethod/isIdempotent``.
+  ///   - timeout: seconds to wait for the response; `nil` (the default) leaves it to the transport (the client
+  ///     always sets its configuration's timeout).
   public init(method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: Data? = nil, isIdempotent: Bool? = nil, timeout: TimeInterval? = nil) {
     self.id = UUID()
     self.method = method

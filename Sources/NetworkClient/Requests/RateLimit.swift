@@ -7,10 +7,16 @@ import Foundation
 /// if let limit = response.rateLimit, limit.remaining == 0 { print("resets at", limit.reset) }
 /// ```
 public struct RateLimit: Sendable, Hashable {
+  /// Requests allowed per window (`x-rate-limit-limit`); `nil` when the header is missing or not a number.
   public var limit: Int?
+  /// Requests left in the current window (`x-rate-limit-remaining`); at 0 the server refuses requests until
+  /// ``reset``. `nil` when the header is missing or not a number.
   public var remaining: Int?
+  /// When the current window ends and the count starts again (`x-rate-limit-reset`, sent as epoch seconds);
+  /// `nil` when the header is missing or not a number.
   public var reset: Date?
 
+  /// Creates a rate-limit state from values already parsed; each is `nil` (not reported) by default.
   public init(limit: Int? = nil, remaining: Int? = nil, reset: Date? = nil) {
     self.limit = limit
     self.remaining = remaining

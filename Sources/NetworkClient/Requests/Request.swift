@@ -10,12 +10,16 @@ import Foundation
 /// let post = Request<Data>(method: .post, path: "notes", body: .form([("text", "a+b")]))
 /// ```
 public struct Request<Output>: Sendable {
+  /// The method, `GET` by default; it decides whether a retry may repeat the request unless ``isIdempotent`` says.
   public var method: HTTPMethod
   /// Joined to the base URL whether or not either has a slash at the seam.
   public var path: String
   /// Query parameters in order; names may repeat. A `nil` value sends the bare name.
   public var query: [QueryItem]
+  /// Headers for this request; each wins over a behavior's ``RequestBehavior/additionalHeaders`` of the same name,
+  /// and a `Content-Type` here wins over the one the body implies.
   public var headers: HTTPHeaders
+  /// The body, `.none` by default; the client encodes it and sets its `Content-Type` unless ``headers`` has one.
   public var body: RequestBody
   /// Behavior for this request only, combined after the client's default one.
   public var behavior: any RequestBehavior
@@ -26,6 +30,20 @@ public struct Request<Output>: Sendable {
   /// Turns the response into `Output`.
   public var decode: @Sendable (HTTPResponse, JSONDecoder) throws -> Output
 
+  /// A request whose response `decode` turns into `Output`, for outputs the other initializers do not cover.
+  ///
+  /// - Parameters:
+  ///   - method: the HTTP method; `GET` by default.
+  ///   - path: joined to the client's base URL, whether or not either has a slash at the seam.
+  ///   - query: parameters in order, names may repeat, a `nil` value sends the bare name; encoded strictly, so
+  ///     `+` arrives as `%2B`. None by default.
+  ///   - headers: sent with the request, winning over a behavior's headers of the same name; none by default.
+  ///   - body: the body; `.none` by default.
+  ///   - behavior: runs for this request only, after the client's default behavior; none by default.
+  ///   - isIdempotent: whether a retry may send the request again; `nil` (the default) lets the method decide.
+  ///   - timeout: seconds to wait for the response; `nil` (the default) uses the configuration's timeout.
+  ///   - decode: turns the response into `Output`, given the configuration's `JSONDecoder`; what it throws fails
+  ///     the request with ``NetworkError/decoding(_:)``.
   public init(
     method: HTTPMethod = .get,
     path: String,
@@ -90,6 +108,7 @@ public typealias QueryItem = (name: String, value: String?)
 
 /// A request body.
 public enum RequestBody: Sendable {
+  /// No body (the default), and no `Content-Type` added.
   case none
   /// `application/x-www-form-urlencoded` pairs, encoded like the query.
   case form([(String, String)])

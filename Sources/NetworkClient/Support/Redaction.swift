@@ -7,6 +7,7 @@ import Foundation
 /// Redaction.url("https://a.example/cb?oauth_token=abc&x=1")  // "https://a.example/cb?oauth_token=<redacted>&x=1"
 /// ```
 public enum Redaction {
+  /// What replaces a secret value in logs and messages: `<redacted>`.
   public static let placeholder = "<redacted>"
 
   /// Headers whose whole value is a credential.
@@ -26,10 +27,13 @@ public enum Redaction {
     "access_token", "refresh_token", "client_secret", "password", "token", "secret", "api_key",
   ]
 
+  /// Whether the whole value of the header `name` is a credential: one of ``sensitiveHeaders``, ignoring case.
   public static func isSensitive(header name: String) -> Bool {
     sensitiveHeaders.contains(name.lowercased())
   }
 
+  /// Whether the value of the parameter `name` is a secret: any `oauth_*` parameter except ``harmlessOAuthParameters``,
+  /// or one of ``sensitiveParameters``; case is ignored.
   public static func isSensitive(parameter name: String) -> Bool {
     let lowered = name.lowercased()
     if lowered.hasPrefix("oauth_") { return !harmlessOAuthParameters.contains(lowered) }

@@ -12,6 +12,8 @@ public protocol Sleeper: Sendable {
 
 /// Sleeps with `Task.sleep`.
 public struct TaskSleeper: Sleeper {
+  /// Creates a sleeper that waits with `Task.sleep`, returns at once for 0 seconds or less, and throws
+  /// `CancellationError` when the task is cancelled.
   public init() {}
   public func sleep(seconds: TimeInterval) async throws {
     guard seconds > 0 else { return }

@@ -16,12 +16,17 @@ import Foundation
 /// let transport = URLSessionTransport()
 /// ```
 public struct URLSessionTransport: HTTPTransport {
+  /// The session that sends the requests: the one passed in, else one from ``makeSession()``.
   public let session: URLSession
 
+  /// Creates a transport on `session`, or on a new ``makeSession()`` session when `nil` (the default). A session of
+  /// your own keeps its cache, cookies and redirect handling; one that follows redirects hides them from ``RedirectPolicy``.
   public init(session: URLSession? = nil) {
     self.session = session ?? Self.makeSession()
   }
 
+  /// A new session like the default transport's: ephemeral, with no cache and no cookies, and handing every redirect
+  /// back as the response instead of following it.
   public static func makeSession() -> URLSession {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.urlCache = nil

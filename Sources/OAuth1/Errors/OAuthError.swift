@@ -42,9 +42,14 @@ public enum OAuthError: Error, Equatable, Sendable {
 
 /// Where a signed parameter came from (RFC 5849, section 3.4.1.3.1).
 public enum OAuthParameterSource: String, Sendable, Hashable, CustomStringConvertible {
+  /// The URL's query component, where `+` decodes as a space.
   case query = "query"
+  /// An `application/x-www-form-urlencoded` request body, the only kind of body whose parameters are signed.
   case formBody = "form body"
+  /// The fields of an `Authorization: OAuth ...` header (all but `realm`), as the verifier and `OAuthAuthorizationHeader.parse(_:)` read them.
   case authorizationHeader = "Authorization header"
+  /// The `oauth_*` parameters a signer adds, wherever they are then sent. The library's own stages take them as decoded text,
+  /// so none of them reports an encoding error from this source.
   case protocolParameters = "protocol parameters"
 
   public var description: String { rawValue }

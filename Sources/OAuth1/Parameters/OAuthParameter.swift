@@ -13,6 +13,8 @@ public struct OAuthParameter: Hashable, Sendable, CustomStringConvertible {
   /// The decoded value; an empty string when the pair had no `=`.
   public var value: String
 
+  /// Creates a parameter from its decoded name and value: pass text such as `"Hello Ladies + Gentlemen"`, not its
+  /// percent-encoding, which the signing stages apply themselves.
   public init(_ name: String, _ value: String) {
     self.name = name
     self.value = value

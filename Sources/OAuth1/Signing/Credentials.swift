@@ -10,9 +10,15 @@
 /// print(consumer)  // Credentials(key: "xvz1evFS4wEEPTGEFPHBog", secret: <redacted>)
 /// ```
 public struct Credentials: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+  /// The public identifier, sent in clear: as `oauth_consumer_key` for consumer credentials, as `oauth_token` for token
+  /// credentials (an empty token key sends no `oauth_token`).
   public var key: String
+  /// The shared secret, which goes into the HMAC and PLAINTEXT signing key `enc(consumer secret)&enc(token secret)` and is
+  /// sent only as a PLAINTEXT signature; `description` shows it as `<redacted>`. The RSA methods do not use it.
   public var secret: String
 
+  /// Creates credentials from the key and secret a provider issued (for example an app's API key and secret, or an access token
+  /// and its secret).
   public init(key: String, secret: String) {
     self.key = key
     self.secret = secret

@@ -12,6 +12,7 @@ public protocol OAuthClock: Sendable {
 
 /// The system's wall clock.
 public struct SystemClock: OAuthClock {
+  /// Creates a clock that reads the system time (`Date()`), rounded down to whole seconds.
   public init() {}
   public func secondsSince1970() -> Int64 {
     Int64(Date().timeIntervalSince1970.rounded(.down))
@@ -28,6 +29,7 @@ public struct FixedClock: OAuthClock, Hashable {
   /// The instant, in whole seconds since 1970-01-01T00:00:00Z.
   public let seconds: Int64
 
+  /// Creates a clock that always reads `seconds` since 1970-01-01T00:00:00Z, for example a captured request's `oauth_timestamp`.
   public init(seconds: Int64) {
     self.seconds = seconds
   }

@@ -29,6 +29,14 @@ public struct OAuthRequest: Sendable, Hashable {
   /// A `Host` header that differs from the URL's authority (behind a proxy), if any.
   public var host: String?
 
+  /// Describes a request to sign or verify. Nothing is checked here: a bad URL is reported when the request is signed or verified.
+  /// - Parameters:
+  ///   - method: The HTTP method, `GET` by default; uppercased when signed.
+  ///   - url: The absolute `http` or `https` URL as sent, with its query already percent-encoded as it goes on the wire.
+  ///   - body: The body, `nil` (the default) for none.
+  ///   - contentType: The `Content-Type` header; only `application/x-www-form-urlencoded` makes the body's parameters signed.
+  ///   - host: The `Host` header when it differs from the URL's authority (behind a proxy): the base string URI is built with it.
+  ///     `nil` (the default) uses the URL's host and port.
   public init(method: String = "GET", url: String, body: Data? = nil, contentType: String? = nil, host: String? = nil) {
     self.method = method
     self.url = url

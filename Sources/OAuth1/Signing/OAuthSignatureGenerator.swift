@@ -48,6 +48,19 @@ public struct OAuthSignatureGenerator: Sendable {
     /// Adds `oauth_body_hash` with this digest to a request whose body is not a form.
     public var bodyHash: OAuthDigestAlgorithm?
 
+    /// Creates options; the defaults sign like a default ``OAuthSigner/Configuration``, with a fresh nonce and the current time.
+    /// - Parameters:
+    ///   - signatureMethod: The signature method, `.hmacSHA1` by default.
+    ///   - privateKey: The RSA private key: required by the RSA methods (the generator throws
+    ///     ``OAuthError/missingPrivateKey(_:)`` without it), ignored by the others.
+    ///   - nonce: A fixed `oauth_nonce`; `nil` (the default) for a fresh one of 192 random bits.
+    ///   - timestamp: A fixed `oauth_timestamp`, in seconds since 1970; `nil` (the default) reads `clock`.
+    ///   - clock: The clock for the timestamp when none is fixed; the system clock by default.
+    ///   - realm: The `realm` of the Authorization header, never signed; `nil` (the default) sends none.
+    ///   - callback: `oauth_callback`, for the temporary-credentials request (`"oob"` for PIN flows); `nil` by default.
+    ///   - verifier: `oauth_verifier`, for the token-credentials request; `nil` by default.
+    ///   - includeVersion: Whether to send `oauth_version="1.0"`; `true` by default.
+    ///   - bodyHash: The digest of an `oauth_body_hash` added to a request whose body is not a form; `nil` (the default) for none.
     public init(
       signatureMethod: OAuthSignatureMethod = .hmacSHA1,
       privateKey: RSAPrivateKey? = nil,
@@ -80,9 +93,14 @@ public struct OAuthSignatureGenerator: Sendable {
     }
   }
 
+  /// The consumer credentials the request was signed with: the key is sent as `oauth_consumer_key`, the secret is in the signing key.
   public let consumerCredentials: Credentials
+  /// The token credentials the request was signed with, sent as `oauth_token`; `nil` for a request signed with consumer credentials
+  /// only (the temporary-credentials request, one-legged APIs).
   public let credentials: Credentials?
+  /// The request as given, without its protocol parameters; ``signedURL`` and ``signedFormBody`` add them to it.
   public let request: OAuthRequest
+  /// The options as given; the nonce and timestamp actually used, fixed or not, are in ``protocolParameters``.
   public let options: Options
 
   /// The `oauth_*` parameters that are signed, in name order, without `oauth_signature`.

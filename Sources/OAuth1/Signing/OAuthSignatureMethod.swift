@@ -6,12 +6,21 @@
 /// method.rawValue  // "HMAC-SHA256", the value of oauth_signature_method
 /// ```
 public enum OAuthSignatureMethod: String, CaseIterable, Sendable, Hashable {
+  /// HMAC-SHA1 (RFC 5849, section 3.4.2), keyed with `enc(consumer secret)&enc(token secret)`: the default, and what X (Twitter) uses.
   case hmacSHA1 = "HMAC-SHA1"
+  /// HMAC-SHA1 with SHA-256 instead, for providers that require it, such as NetSuite's token-based authentication.
   case hmacSHA256 = "HMAC-SHA256"
+  /// HMAC-SHA1 with SHA-512 instead, for providers that ask for `HMAC-SHA512` by name; not part of RFC 5849.
   case hmacSHA512 = "HMAC-SHA512"
+  /// RSA-SHA1 (RFC 5849, section 3.4.3): a PKCS #1 v1.5 signature with the consumer's RSA private key, which the provider checks
+  /// with the matching public key; the shared secrets are not used.
   case rsaSHA1 = "RSA-SHA1"
+  /// RSA-SHA1 with SHA-256 instead, for providers that require it, such as Mastercard (with a SHA-256 `oauth_body_hash`).
   case rsaSHA256 = "RSA-SHA256"
+  /// RSA-SHA1 with SHA-512 instead, for providers that ask for `RSA-SHA512` by name; not part of RFC 5849.
   case rsaSHA512 = "RSA-SHA512"
+  /// PLAINTEXT (RFC 5849, section 3.4.4): the signature is the signing key itself, so it proves nothing about the request and
+  /// exposes both secrets; use it over https only (``OAuthVerifier`` refuses it over http unless allowed).
   case plaintext = "PLAINTEXT"
 
   /// Looks a method up by its `oauth_signature_method` name, ignoring case.
@@ -44,6 +53,7 @@ public enum OAuthSignatureMethod: String, CaseIterable, Sendable, Hashable {
     case plaintext
   }
 
+  /// What this method computes, with its digest: the value to `switch` on instead of the seven cases.
   public var kind: Kind {
     switch self {
     case .hmacSHA1: return .hmac(.sha1)
@@ -67,8 +77,11 @@ public enum OAuthSignatureMethod: String, CaseIterable, Sendable, Hashable {
 
 /// A hash function, for HMAC and RSA signatures and for `oauth_body_hash`.
 public enum OAuthDigestAlgorithm: String, CaseIterable, Sendable, Hashable {
+  /// SHA-1: for HMAC-SHA1 and RSA-SHA1, and the `oauth_body_hash` digest of the draft (the default of ``OAuthBodyHash``).
   case sha1 = "SHA-1"
+  /// SHA-256: for HMAC-SHA256 and RSA-SHA256, and the `oauth_body_hash` digest some providers (Mastercard) ask for.
   case sha256 = "SHA-256"
+  /// SHA-512: for HMAC-SHA512 and RSA-SHA512, and for an `oauth_body_hash` where a provider asks for it.
   case sha512 = "SHA-512"
 
   /// The length of a digest, in bytes.

@@ -49,6 +49,19 @@ public struct OAuthSigner: Sendable {
     /// Where `oauth_nonce` comes from; `nil` (the default) for 192 random bits per request.
     public var nonceSource: (any OAuthNonceSource)?
 
+    /// Creates a configuration; the defaults sign with HMAC-SHA1, send `oauth_version="1.0"`, and take the time from the
+    /// system clock and a fresh random nonce for every request.
+    /// - Parameters:
+    ///   - signatureMethod: The signature method, `.hmacSHA1` by default.
+    ///   - privateKey: The RSA private key: required by the RSA methods (``OAuthSigner/init(consumer:token:configuration:)`` throws
+    ///     ``OAuthError/missingPrivateKey(_:)`` without it), ignored by the others.
+    ///   - realm: The `realm` of the Authorization header, never signed; `nil` (the default) sends none.
+    ///   - callback: `oauth_callback`, for the temporary-credentials request (`"oob"` for PIN flows); `nil` by default.
+    ///   - verifier: `oauth_verifier`, for the token-credentials request; `nil` by default.
+    ///   - includeVersion: Whether to send `oauth_version="1.0"`; `true` by default.
+    ///   - bodyHash: The digest of an `oauth_body_hash` added to every request whose body is not a form; `nil` (the default) for none.
+    ///   - clock: Where `oauth_timestamp` comes from; the system clock by default.
+    ///   - nonceSource: Where `oauth_nonce` comes from; `nil` (the default) for 192 random bits per request.
     public init(
       signatureMethod: OAuthSignatureMethod = .hmacSHA1,
       privateKey: RSAPrivateKey? = nil,
@@ -72,8 +85,12 @@ public struct OAuthSigner: Sendable {
     }
   }
 
+  /// The consumer credentials every request is signed with: the key is sent as `oauth_consumer_key`, the secret is in the signing key.
   public let consumer: Credentials
+  /// The token credentials every request is signed with, sent as `oauth_token`; `nil` for the temporary-credentials request and
+  /// one-legged APIs.
   public let token: Credentials?
+  /// The configuration the signer was created with; it cannot change, so make a new signer to sign differently.
   public var configuration: Configuration { engine.configuration }
   let engine: SigningEngine
 

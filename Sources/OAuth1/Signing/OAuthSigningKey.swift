@@ -10,6 +10,8 @@
 /// // "kd94hf93k423kf44&"
 /// ```
 public enum OAuthSigningKey {
+  /// Returns `enc(consumerSecret)&enc(tokenSecret)`; a `nil` token secret (no token credentials yet) counts as empty.
+  /// The result holds both secrets: never log it.
   public static func make(consumerSecret: String, tokenSecret: String?) -> String {
     var consumerSecret = consumerSecret, tokenSecret = tokenSecret ?? ""
     return ByteWriter.string(capacity: 3 * (consumerSecret.utf8.count + tokenSecret.utf8.count) + 1) {

@@ -22,9 +22,14 @@ public protocol OAuthCredentialLookup: Sendable {
 /// What a verifier needs to know about a consumer: its shared secret (HMAC and PLAINTEXT)
 /// and/or its RSA public key (RSA methods).
 public struct OAuthConsumer: Sendable {
+  /// The consumer secret, for HMAC and PLAINTEXT signatures; `nil` for a consumer that signs with RSA only, whose HMAC or
+  /// PLAINTEXT requests are then refused as `signature_method_rejected`.
   public var secret: String?
+  /// The public key that checks the consumer's RSA signatures; `nil` when it has none, and its RSA requests are then refused as
+  /// `signature_method_rejected`.
   public var rsaPublicKey: RSAPublicKey?
 
+  /// Creates a consumer with a shared secret, an RSA public key, or both; leave out what the consumer does not sign with.
   public init(secret: String? = nil, rsaPublicKey: RSAPublicKey? = nil) {
     self.secret = secret
     self.rsaPublicKey = rsaPublicKey
@@ -39,10 +44,13 @@ public struct OAuthConsumer: Sendable {
 ///   tokens: ["user-token": "user-secret"])
 /// ```
 public struct InMemoryCredentialLookup: OAuthCredentialLookup {
+  /// Consumer key → consumer; a key that is not here is refused as `consumer_key_unknown`.
   public var consumers: [String: OAuthConsumer]
   /// Token → secret, valid for every consumer.
   public var tokens: [String: String]
 
+  /// Creates a lookup with these consumers and token secrets (token → secret, valid for every consumer; none by default,
+  /// so only requests without `oauth_token` pass).
   public init(consumers: [String: OAuthConsumer], tokens: [String: String] = [:]) {
     self.consumers = consumers
     self.tokens = tokens

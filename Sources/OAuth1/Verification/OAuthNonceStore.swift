@@ -21,6 +21,8 @@ public protocol OAuthNonceStore: Sendable {
 public final class InMemoryNonceStore: OAuthNonceStore, @unchecked Sendable {
   /// How long an entry is kept, in seconds, counted from its timestamp.
   public let window: Int64
+  /// The most nonces remembered at once (at least 1). Past it the oldest are dropped before they expire, counted in
+  /// ``evictedBeforeExpiry``, and a replay of a dropped nonce is no longer caught.
   public let capacity: Int
   private let clock: any OAuthClock
   private let lock = NSLock()
@@ -30,6 +32,12 @@ public final class InMemoryNonceStore: OAuthNonceStore, @unchecked Sendable {
   private var head = 0
   private var evicted = 0
 
+  /// Creates an empty store.
+  /// - Parameters:
+  ///   - window: How long a nonce is kept, in seconds from its timestamp (or from when it was recorded, if later); 600 by default.
+  ///     Keep it at least the verifier's `maxClockSkew`, or a replay can outlive its entry (``OAuthVerifier``'s own store uses twice that).
+  ///   - capacity: The most nonces kept at once, 100,000 by default; values below 1 count as 1.
+  ///   - clock: The clock that ages entries out; the system clock by default. Give it the verifier's clock.
   public init(window: Int64 = 600, capacity: Int = 100_000, clock: any OAuthClock = SystemClock()) {
     self.window = window
     self.capacity = max(1, capacity)

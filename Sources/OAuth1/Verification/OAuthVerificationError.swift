@@ -14,6 +14,7 @@
 /// }
 /// ```
 public struct OAuthVerificationError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// Which check failed, sent as `oauth_problem`; its `httpStatus` (400 or 401) is the status of ``response(realm:)``.
   public let problem: OAuthProblem
   /// What went wrong, in a sentence.
   public let advice: String
@@ -24,6 +25,14 @@ public struct OAuthVerificationError: Error, Sendable, Hashable, CustomStringCon
   /// `signature_invalid`: the signature base string the verifier computed.
   public var signatureBaseString: String?
 
+  /// Creates a failure; the verifier makes these, and a provider can make its own to answer a check of its own the same way.
+  /// - Parameters:
+  ///   - problem: Which check failed.
+  ///   - advice: What went wrong, in a sentence for the sender, sent as `oauth_problem_advice`; it must not hold a secret.
+  ///   - parameters: For `parameter_absent` and `parameter_rejected`, the parameter names in question; none by default.
+  ///   - acceptableTimestamps: For `timestamp_refused`, the accepted range in seconds since 1970; `nil` by default.
+  ///   - signatureBaseString: For `signature_invalid`, the base string the verifier computed, shown by `description` and not in
+  ///     the response; `nil` by default.
   public init(
     _ problem: OAuthProblem, advice: String, parameters: [String] = [], acceptableTimestamps: ClosedRange<Int64>? = nil,
     signatureBaseString: String? = nil

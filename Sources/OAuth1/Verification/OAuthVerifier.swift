@@ -31,6 +31,7 @@ import PercentEncoding
 /// print(verified.consumerKey, verified.token ?? "-")
 /// ```
 public struct OAuthVerifier: Sendable {
+  /// What a verifier accepts: the signature methods, PLAINTEXT over plain http, how far timestamps may be off, and the clock.
   public struct Options: Sendable {
     /// The methods accepted; the others are `signature_method_rejected`.
     public var allowedSignatureMethods: Set<OAuthSignatureMethod>
@@ -38,8 +39,16 @@ public struct OAuthVerifier: Sendable {
     public var allowPlaintextOverHTTP: Bool
     /// How far `oauth_timestamp` may be from the verifier's clock, in seconds.
     public var maxClockSkew: Int64
+    /// The clock `oauth_timestamp` is checked against (and that ages out the default nonce store's entries); a `FixedClock`
+    /// checks a captured request at the time it was sent.
     public var clock: any OAuthClock
 
+    /// Creates options; the defaults accept every method, PLAINTEXT over https only, and timestamps within 5 minutes of the system clock.
+    /// - Parameters:
+    ///   - allowedSignatureMethods: The methods accepted, all seven by default; the others are `signature_method_rejected`.
+    ///   - allowPlaintextOverHTTP: Whether to accept PLAINTEXT on an `http` URL; `false` by default, as it sends the secrets in clear.
+    ///   - maxClockSkew: How far `oauth_timestamp` may be from `clock`, in seconds, either way; 300 by default.
+    ///   - clock: The clock timestamps are checked against; the system clock by default.
     public init(
       allowedSignatureMethods: Set<OAuthSignatureMethod> = Set(OAuthSignatureMethod.allCases),
       allowPlaintextOverHTTP: Bool = false, maxClockSkew: Int64 = 300, clock: any OAuthClock = SystemClock()
@@ -51,12 +60,22 @@ public struct OAuthVerifier: Sendable {
     }
   }
 
+  /// Where the verifier finds, for each request, the consumer's secret or RSA public key and the token's secret.
   public let credentials: any OAuthCredentialLookup
+  /// Where the nonce of each request that passes every other check is recorded; a nonce already there is `nonce_used`.
   public let nonceStore: any OAuthNonceStore
+  /// What the verifier accepts: signature methods, PLAINTEXT over http, clock skew and clock.
   public let options: Options
   /// HMAC keys prepared once per (consumer, token).
   private let preparedKeys = PreparedKeyCache()
 
+  /// Creates a verifier.
+  /// - Parameters:
+  ///   - credentials: Where the secrets and public keys of the credentials a request names are looked up.
+  ///   - nonceStore: Where nonces are recorded to refuse replays; `nil` (the default) for an ``InMemoryNonceStore`` of this
+  ///     verifier alone, keeping each nonce `2 × maxClockSkew` seconds on `options.clock`. Pass a shared store when several
+  ///     verifiers or processes serve the same credentials, or a replay sent to another one is not caught.
+  ///   - options: What is accepted; see ``Options``.
   public init(credentials: any OAuthCredentialLookup, nonceStore: (any OAuthNonceStore)? = nil, options: Options = Options()) {
     self.credentials = credentials
     self.options = options
@@ -230,13 +249,24 @@ public struct OAuthVerifier: Sendable {
 
 /// What a verified request proved.
 public struct VerifiedRequest: Sendable, Hashable {
+  /// The `oauth_consumer_key` the request was signed with, which the credential lookup knew.
   public let consumerKey: String
+  /// The `oauth_token` the request was signed with, which the credential lookup knew; `nil` for a request signed with consumer
+  /// credentials only (a temporary-credentials request, a one-legged call).
   public let token: String?
+  /// The method the signature was checked with, from `oauth_signature_method`.
   public let signatureMethod: OAuthSignatureMethod
+  /// The `realm` of the Authorization header, which is not signed and so proves nothing; `nil` when the header had none or the
+  /// protocol parameters came in the query or form body.
   public let realm: String?
   /// The signed parameters that are not protocol parameters (query and form body).
   public let parameters: [OAuthParameter]
+  /// `oauth_callback`, decoded, sent with a temporary-credentials request: the URL to send the user back to after authorization,
+  /// or `oob` for none; `nil` when absent.
   public let callback: String?
+  /// `oauth_verifier`, decoded, sent with a token-credentials request; `OAuthVerifier` does not check its value, so compare it
+  /// with the one you issued. `nil` when absent.
   public let verifier: String?
+  /// The signature base string the verifier computed and the signature matched, for logs; it holds no secret.
   public let signatureBaseString: String
 }

@@ -4,8 +4,11 @@ import XAPI
 
 /// The options every `tweets` command takes, and what they resolve to.
 public struct GlobalOptions: Sendable {
+  /// Which X API serves timelines, search, show and post (`--api`).
   public enum APIVersion: String, Sendable {
+    /// API v2 (`/2/...`): the default.
     case v2 = "v2"
+    /// API v1.1 (`/1.1/...`), for accounts and endpoints that still need it.
     case v1 = "1.1"
   }
 
@@ -38,14 +41,21 @@ public struct GlobalOptions: Sendable {
     untilIDOption, noWaitOption, maxWaitOption, timeoutOption, verboseOption, sandboxOption, consumerKeyOption, consumerSecretOption,
   ]
 
+  /// Where the X API is (`--base-url`, `TWEETS_BASE_URL`, else `https://api.x.com`).
   public var baseURL: URL
+  /// `--api`: v2 unless 1.1 is asked for.
   public var api: APIVersion
+  /// The credentials profile (`--profile`, `TWEETS_PROFILE`, else `default`, or `sandbox` with `--sandbox`).
   public var profileName: String
+  /// Where `credentials.json` lives (`--config-dir`, `TWEETS_CONFIG_DIR`, XDG, else `~/.config/tweets`).
   public var configDirectory: URL
+  /// How tweets are written (`--format`, or `--json`).
   public var format: OutputFormat
   /// `nil` with `--all`.
   public var limit: Int?
+  /// `--since-id`: only tweets newer than this id (exclusive), as X's `since_id`.
   public var sinceID: String?
+  /// `--until-id`: only tweets older than this id (exclusive), as X's `until_id`.
   public var untilID: String?
 
   /// `--since-id` and `--until-id` as v1.1 asks for them: `max_id` is inclusive, so it is the
@@ -53,12 +63,19 @@ public struct GlobalOptions: Sendable {
   var v1Window: V1TimelineOptions {
     V1TimelineOptions(sinceID: sinceID, maxID: untilID.flatMap(V1TimelineOptions.inclusive(before:)))
   }
+  /// `--no-wait`: fail with exit status 5 at a rate limit instead of waiting.
   public var noWait: Bool
+  /// `--max-wait`: the most seconds spent waiting, for rate limits and retries together (default 900).
   public var maxWait: TimeInterval
+  /// `--timeout`: seconds to wait for each response (default 30).
   public var timeout: TimeInterval
+  /// `--verbose`: log each request, status, rate limit and base string to stderr, secrets redacted.
   public var verbose: Bool
+  /// `--sandbox`: use the built-in offline X API.
   public var sandbox: Bool
+  /// The app's consumer key from `--consumer-key` or `X_CONSUMER_KEY` (`TWITTER_CONSUMER_KEY`), if given.
   public var consumerKey: String?
+  /// The app's consumer secret from `--consumer-secret` or `X_CONSUMER_SECRET`; a secret, never printed.
   public var consumerSecret: String?
 
   init(_ arguments: ParsedArguments, environment: [String: String]) throws {

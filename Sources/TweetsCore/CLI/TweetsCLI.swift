@@ -11,6 +11,7 @@ import XAPI
 /// let status = await TweetsCLI.run(["--sandbox", "timeline"], environment: env, terminal: .standard(environment: env))
 /// ```
 public enum TweetsCLI {
+  /// What `tweets --version` prints.
   public static let version = "0.1.0"
 
   static let commands: [TweetsCommand] = [
@@ -30,6 +31,9 @@ public enum TweetsCLI {
       """,
     commandEpilogue: ExitCode.documentation, leadingOptions: GlobalOptions.specs)
 
+  /// Runs one command line (without the program's name) and returns the exit status
+  /// (``ExitCode``); everything is written to `terminal`, and `environment` stands for the
+  /// process's environment variables.
   public static func run(_ arguments: [String], environment: [String: String], terminal: Terminal) async -> Int32 {
     let name: String, rest: [String]
     switch shell.dispatch(arguments) {

@@ -4,6 +4,7 @@ import XAPI
 
 /// The exit statuses of `tweets`, documented in its help and the README.
 public enum ExitCode: Int32, Sendable, CaseIterable {
+  /// The command did what was asked.
   case success = 0
   /// A network failure or anything unexpected.
   case failure = 1
@@ -11,6 +12,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
   case usage = 2
   /// Authentication or permission: bad keys, revoked token, clock skew, access tier, no profile.
   case authentication = 3
+  /// X answered that the user or tweet does not exist (or is not visible to you).
   case notFound = 4
   /// Rate limited, and not waiting (`--no-wait`, or the reset is beyond `--max-wait`).
   case rateLimited = 5
@@ -58,9 +60,12 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
 
 /// A failure the tool reports itself: its message (never with a secret) and exit status.
 public struct TweetsFailure: Error, Sendable, CustomStringConvertible {
+  /// What went wrong and what to do, printed after `tweets: error:`.
   public let message: String
+  /// The status the process exits with.
   public let exitCode: ExitCode
 
+  /// A failure to report with `message` and to exit with `exitCode`.
   public init(_ message: String, exitCode: ExitCode) {
     self.message = message
     self.exitCode = exitCode

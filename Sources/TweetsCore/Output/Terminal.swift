@@ -2,14 +2,18 @@ import Foundation
 
 /// Where the tool writes and reads: the standard streams in the program, buffers in tests.
 public struct Terminal: Sendable {
+  /// Writes to the standard output (results: tweets, JSON, help), exactly the text given.
   public var writeOut: @Sendable (String) -> Void
+  /// Writes to the standard error (errors, progress, prompts, `--verbose` logs).
   public var writeError: @Sendable (String) -> Void
+  /// Reads one line of standard input without its newline (the PIN); `nil` at end of input.
   public var readLine: @Sendable () -> String?
   /// Whether standard output is a terminal (for colour and progress).
   public var isInteractive: Bool
   /// Whether colour may be used: a terminal, and no `NO_COLOR`.
   public var useColor: Bool
 
+  /// A terminal made of these functions and facts; tests pass buffers.
   public init(
     writeOut: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void,
     readLine: @escaping @Sendable () -> String?, isInteractive: Bool, useColor: Bool
@@ -32,6 +36,8 @@ public struct Terminal: Sendable {
       useColor: interactive && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb")
   }
 
+  /// Writes `line` and a newline to the standard output.
   public func out(_ line: String) { writeOut(line + "\n") }
+  /// Writes `line` and a newline to the standard error.
   public func err(_ line: String) { writeError(line + "\n") }
 }

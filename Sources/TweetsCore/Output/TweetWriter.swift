@@ -21,11 +21,13 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 /// writer.finish()
 /// ```
 public final class TweetWriter {
+  /// How each tweet is written: text, JSON (one array), JSON Lines or CSV.
   public let format: OutputFormat
   let terminal: Terminal
   let now: Date
   private var count = 0
 
+  /// A writer of `format` to `terminal`'s standard output; `now` dates relative times in text.
   public init(format: OutputFormat, terminal: Terminal, now: Date = Date()) {
     self.format = format
     self.terminal = terminal
@@ -35,6 +37,7 @@ public final class TweetWriter {
   /// How many tweets were written.
   public var written: Int { count }
 
+  /// Writes one tweet (for JSON, as the next element of the array ``finish()`` closes).
   public func write(_ tweet: Tweet) {
     switch format {
     case .text:

@@ -14,13 +14,16 @@ import Foundation
 /// try store.save(Profile(consumerKey: "k", consumerSecret: "s"), as: "default")
 /// ```
 public struct ProfileStore: Sendable {
+  /// The folder holding `credentials.json`, created 0700 on the first save.
   public let directory: URL
+  /// `credentials.json` in ``directory``: every profile, 0600, replaced atomically on save.
   public var file: URL { directory.appendingPathComponent("credentials.json") }
 
   struct Contents: Codable {
     var profiles: [String: Profile]
   }
 
+  /// A store in `directory` (see ``defaultDirectory(environment:)``); nothing is read yet.
   public init(directory: URL) {
     self.directory = directory
   }
@@ -44,6 +47,9 @@ public struct ProfileStore: Sendable {
     try load().profiles.keys.sorted()
   }
 
+  /// Stores `profile` under `name`, keeping every other profile, even when another `tweets`
+  /// saves at the same time.
+  /// - Throws: when the folder or the file cannot be written or the existing file cannot be read.
   public func save(_ profile: Profile, as name: String) throws {
     try locked {
       var contents = try load()

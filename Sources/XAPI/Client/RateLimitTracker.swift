@@ -13,6 +13,8 @@ public final class RateLimitTracker: RequestBehavior, @unchecked Sendable {
   private var _last: RateLimit?
   private var byPath: [String: RateLimit] = [:]
 
+  /// An empty tracker. ``XClient`` makes its own (``XClient/rateLimits``); make one to track a `NetworkClient` of your
+  /// own, by adding it to the client's behaviors.
   public init() {}
 
   /// The state from the most recent response that carried one.

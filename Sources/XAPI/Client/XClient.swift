@@ -18,9 +18,12 @@ import OAuthNetworking
 /// }
 /// ```
 public struct XClient: Sendable {
+  /// `https://api.x.com`, where ``XClient`` and ``XLogin`` go unless given another base URL.
   public static let defaultBaseURL = URL(string: "https://api.x.com")!
 
+  /// Where the API is; endpoint paths such as `2/users/me` and `1.1/statuses/show.json` are resolved against it.
   public let baseURL: URL
+  /// How every request is authenticated (OAuth 1.0a user context or an app-only bearer token), as given to the initializer.
   public let authentication: XAuthentication
   /// The rate-limit state after every call.
   public let rateLimits: RateLimitTracker

@@ -22,6 +22,19 @@ public struct TimelineOptions: Sendable {
   /// `exclude` (`retweets`, `replies`) for user timelines.
   public var exclude: [String]
 
+  /// Options for a v2 timeline, search or tweet lookup (lookups use only the fields and expansions). The defaults fill
+  /// every property of ``Tweet``.
+  ///
+  /// - Parameters:
+  ///   - maxResults: tweets per page (`max_results`), kept within the endpoint's range; `nil` for the limit or the maximum.
+  ///   - sinceID: only tweets newer than this id (`since_id`).
+  ///   - untilID: only tweets older than this id (`until_id`).
+  ///   - tweetFields: `tweet.fields`; `created_at`, `public_metrics` and `author_id` fill ``Tweet/createdAt``,
+  ///     ``Tweet/metrics`` and ``Tweet/author``.
+  ///   - expansions: `expansions`; `author_id` adds each author's ``Author/username`` and ``Author/name``.
+  ///   - userFields: `user.fields` for expanded users; ``Author`` needs none.
+  ///   - exclude: `exclude` (`retweets`, `replies`) for user timelines; ``XClient/V2/searchRecent(query:options:limit:)``
+  ///     drops it.
   public init(
     maxResults: Int? = nil, sinceID: String? = nil, untilID: String? = nil,
     tweetFields: [String] = ["created_at", "public_metrics", "author_id"], expansions: [String] = ["author_id"],
@@ -60,14 +73,28 @@ public struct TimelineOptions: Sendable {
 public struct V1TimelineOptions: Sendable {
   /// Tweets per page (`count`; at most 200, or 100 for search). `nil`: the limit or the maximum.
   public var count: Int?
+  /// Only tweets newer than this id (`since_id`, exclusive).
   public var sinceID: String?
   /// Only tweets up to this id, inclusive.
   public var maxID: String?
   /// `tweet_mode=extended`, for the full text of long tweets.
   public var extended: Bool
+  /// Sends `exclude_replies=true` to a timeline. X drops the replies after taking `count` tweets, so pages can come back
+  /// short, and a page that held only replies comes back empty, which ends the iteration.
   public var excludeReplies: Bool
+  /// `false` sends `include_rts=false`, leaving retweets out of a timeline; like ``V1TimelineOptions/excludeReplies``, X
+  /// filters after taking `count` tweets, so pages can come back short.
   public var includeRetweets: Bool
 
+  /// Options for a v1.1 timeline or search.
+  ///
+  /// - Parameters:
+  ///   - count: tweets per page (`count`), kept within 1...200 (1...100 for search); `nil` for the limit or the maximum.
+  ///   - sinceID: only tweets newer than this id (`since_id`).
+  ///   - maxID: only tweets up to this id, inclusive (`max_id`): where the first page starts.
+  ///   - extended: `tweet_mode=extended`, so that ``Tweet/text`` is the full text of long tweets.
+  ///   - excludeReplies: leaves replies out of a timeline (`exclude_replies=true`).
+  ///   - includeRetweets: `false` leaves retweets out of a timeline (`include_rts=false`).
   public init(
     count: Int? = nil, sinceID: String? = nil, maxID: String? = nil, extended: Bool = true, excludeReplies: Bool = false, includeRetweets: Bool = true
   ) {

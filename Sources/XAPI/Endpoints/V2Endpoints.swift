@@ -111,9 +111,12 @@ extension XClient {
 
 /// The result of looking tweets up by id.
 public struct TweetLookup: Sendable {
+  /// The tweets found, filled as the lookup's ``TimelineOptions`` asked; ids that could not be returned are missing here
+  /// and reported in ``TweetLookup/errors``.
   public let tweets: [Tweet]
   /// One problem per id that could not be returned (deleted, protected, never existed).
   public let errors: [XProblem]
+  /// The rate-limit state of the response (its `x-rate-limit-*` headers); `nil` when X sent none.
   public let rateLimit: RateLimit?
 }
 

@@ -92,13 +92,24 @@ extension V2Envelope where Payload == V2Tweet {
 
 /// A v2 problem: a partial error inside a 200 response, or the body of a failed one.
 public struct XProblem: Decodable, Sendable, Hashable, CustomStringConvertible {
+  /// A short name for the kind of problem, such as `Not Found Error`; `nil` when X sends only a ``XProblem/message``.
   public let title: String?
+  /// X's sentence about this occurrence, such as `Could not find tweet with ids: [20].`; what ``XProblem/description``
+  /// shows first.
   public let detail: String?
+  /// A URI naming the kind of problem, such as `https://api.twitter.com/2/problems/resource-not-found`; match its end
+  /// (`resource-not-found`) rather than the whole URI.
   public let type: String?
+  /// The value from the request that the problem is about, such as the tweet id that was not found.
   public let value: String?
+  /// The kind of resource the problem is about (`resource_type`), such as `tweet` or `user`.
   public let resourceType: String?
+  /// The request parameter the problem is about, such as `ids` or `id`.
   public let parameter: String?
+  /// The id of the resource the problem is about (`resource_id`), such as the tweet id that was not found.
   public let resourceID: String?
+  /// A plain message, which X sends instead of ``XProblem/title`` and ``XProblem/detail`` in some errors, such as those
+  /// about an invalid request.
   public let message: String?
 
   enum CodingKeys: String, CodingKey {

@@ -3,6 +3,8 @@ import NetworkClient
 
 /// One page of a timeline or a search.
 public struct TweetPage: Sendable {
+  /// The page's tweets, in X's order (newest first); empty when X returned none. On the page that reaches the limit, only
+  /// the tweets within it.
   public let tweets: [Tweet]
   /// Where the next page starts; `nil` on the last page.
   public let next: PageCursor?
@@ -31,12 +33,20 @@ public enum PageCursor: Sendable, Hashable {
 /// ```
 public struct TweetPages: AsyncSequence, Sendable {
   public typealias Element = TweetPage
+  /// Fetches one page: given the cursor of the previous page (`nil` for the first), returns the page, whose
+  /// ``TweetPage/next`` says where the one after starts. The endpoints supply it.
   public typealias Fetch = @Sendable (PageCursor?) async throws(XError) -> TweetPage
 
   /// The most tweets to deliver in all; `nil` for every page there is.
   public let limit: Int?
   let fetch: Fetch
 
+  /// Pages fetched on demand, until a page has no next cursor, repeats the cursor, or is empty, or `limit` tweets are
+  /// delivered.
+  ///
+  /// - Parameters:
+  ///   - limit: the most tweets to deliver in all (the page that reaches it is trimmed); `nil` for every page there is.
+  ///   - fetch: fetches one page for a cursor; each iterator calls it once per page, one call at a time.
   public init(limit: Int?, fetch: @escaping Fetch) {
     self.limit = limit
     self.fetch = fetch
@@ -49,6 +59,7 @@ public struct TweetPages: AsyncSequence, Sendable {
     Tweets(pages: TweetPages(limit: [limit, self.limit].compactMap { $0 }.min(), fetch: fetch))
   }
 
+  /// Fetches one page per call to `next()`, following each page's cursor, and throws the ``XError`` of a failed fetch.
   public struct Iterator: AsyncIteratorProtocol {
     let pages: TweetPages
     var cursor: PageCursor? = nil
@@ -81,6 +92,7 @@ public struct TweetPages: AsyncSequence, Sendable {
 
     public func makeAsyncIterator() -> Iterator { Iterator(pages: pages.makeAsyncIterator()) }
 
+    /// Hands out the tweets of each page in order, fetching the next page only when the previous one is used up.
     public struct Iterator: AsyncIteratorProtocol {
       var pages: TweetPages.Iterator
       var buffer: [Tweet] = []
