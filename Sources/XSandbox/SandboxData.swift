@@ -88,7 +88,8 @@ enum SandboxData {
         "Fish & chips + mushy peas, lunch #\(n) 🐟",
         "Trying tweets --sandbox, run \(n): no network, no keys, no worries.",
         "Café au lait, crème brûlée, été — tasting note \(n)",
-        "Thread \(n)/∞: the sandbox answers every request in-process, checks each OAuth 1.0a signature with the same verifier a real server would use, and pages timelines like X does.",
+        "Thread \(n)/∞: the sandbox answers every request in-process, checks each OAuth 1.0a signature with the same verifier a real server would use, and pages timelines like X does. "
+          + "It also keeps long posts as X does: past 280 characters, `text` is cut short with an ellipsis and the whole post comes only in `note_tweet`, when `tweet.fields` asks for it. 🧵",
       ]
     case "1002":
       templates = [

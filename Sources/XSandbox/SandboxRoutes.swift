@@ -145,10 +145,22 @@ extension SandboxStore {
     return .object(out)
   }
 
+  /// X's limit for the `text` of a post; a longer post (a "long post") is cut to it.
+  static let textLimit = 280
+
+  /// A post's `text` as X sends it: a long post cut short with an ellipsis.
+  static func cut(_ text: String) -> String {
+    text.count <= textLimit ? text : String(text.prefix(textLimit - 1)) + "\u{2026}"
+  }
+
   func v2Tweet(_ tweet: SandboxTweet, fields: Fields) -> JSON {
     var out: [(String, JSON)] = [
-      ("id", .string(String(tweet.id))), ("text", .string(tweet.text)), ("edit_history_tweet_ids", .array([.string(String(tweet.id))])),
+      ("id", .string(String(tweet.id))), ("text", .string(Self.cut(tweet.text))), ("edit_history_tweet_ids", .array([.string(String(tweet.id))])),
     ]
+    // A long post: the whole text only in `note_tweet`, and only when asked for.
+    if fields.tweet.contains("note_tweet") && tweet.text.count > Self.textLimit {
+      out.append(("note_tweet", .object([("text", .string(tweet.text))])))
+    }
     if fields.tweet.contains("author_id") || fields.expansions.contains("author_id") { out.append(("author_id", .string(tweet.authorID))) }
     if fields.tweet.contains("created_at") { out.append(("created_at", .string(SandboxDates.iso(tweet.createdAt)))) }
     if fields.tweet.contains("public_metrics") {
@@ -193,7 +205,11 @@ extension SandboxStore {
     ]
     let scalars = tweet.text.unicodeScalars
     if params["tweet_mode"]?.lowercased() == "extended" {
-      out += [("full_text", .string(tweet.text)), ("truncated", .bool(false)), ("display_text_range", .array([.int(0), .int(scalars.count)]))]
+      // v1.1 knows no long posts: even its full_text is the cut `text`.
+      let full = Self.cut(tweet.text)
+      out += [
+        ("full_text", .string(full)), ("truncated", .bool(false)), ("display_text_range", .array([.int(0), .int(full.unicodeScalars.count)])),
+      ]
     } else if scalars.count > 140 {
       var short = String.UnicodeScalarView()
       short.append(contentsOf: scalars.prefix(139))

@@ -206,7 +206,17 @@ class Tweet:
 
 
 LONG_TAIL = ("This sentence is here to make the post longer than one hundred and forty characters, "
-             "so v1.1 compatibility mode has to truncate it.")
+             "so v1.1 compatibility mode has to truncate it. And this one makes it a long post, longer than "
+             "two hundred and eighty characters: X cuts its `text` short and sends the whole post only in "
+             "`note_tweet`, when `tweet.fields` asks for it. THE END.")
+
+# X's limit for the `text` of a long post; the rest is only in `note_tweet`.
+TEXT_LIMIT = 280
+
+
+def short_text(text):
+    """A post's `text` as X sends it: a long post (a "note tweet") cut short with an ellipsis."""
+    return text if len(text) <= TEXT_LIMIT else text[:TEXT_LIMIT - 1] + "\u2026"
 
 
 def fixture_text(n, username):
@@ -841,7 +851,9 @@ class Fields:
 
 
 def v2_tweet(tweet, fields):
-    out = {"id": str(tweet.id), "text": tweet.text, "edit_history_tweet_ids": [str(tweet.id)]}
+    out = {"id": str(tweet.id), "text": short_text(tweet.text), "edit_history_tweet_ids": [str(tweet.id)]}
+    if "note_tweet" in fields.tweet and len(tweet.text) > TEXT_LIMIT:
+        out["note_tweet"] = {"text": tweet.text}
     if "author_id" in fields.tweet or "author_id" in fields.expansions:
         out["author_id"] = tweet.author
     if "created_at" in fields.tweet:
@@ -1092,9 +1104,10 @@ def v1_user_small(user):
 def v1_tweet(tweet, query):
     out = {"created_at": v1_date(tweet.created), "id": tweet.id, "id_str": str(tweet.id)}
     if (query.get("tweet_mode") or "").lower() == "extended":
-        out["full_text"] = tweet.text
+        # v1.1 knows no long posts: even its full_text is the cut `text`.
+        out["full_text"] = short_text(tweet.text)
         out["truncated"] = False
-        out["display_text_range"] = [0, len(tweet.text)]
+        out["display_text_range"] = [0, len(out["full_text"])]
     elif len(tweet.text) > 140:
         out["text"] = tweet.text[:139] + "\u2026"
         out["truncated"] = True

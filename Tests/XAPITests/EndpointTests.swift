@@ -41,6 +41,25 @@ struct EndpointTests {
     await #expect(throws: XError.self) { try await client.v2.tweet(id: "3") }
   }
 
+  /// X cuts a post longer than 280 characters short in `text` and sends it whole only in
+  /// `note_tweet`, when `tweet.fields` asks (the fake does the same); the default options ask, so
+  /// no command silently keeps a cut post.
+  @Test func longPostsArriveWholeWithTheDefaultFields() async throws {
+    let server = try FakeXAPI()
+    let client = server.client()
+    let tweets = try await client.v2.userTweets(userID: "1001", limit: 50).tweets().collect()
+    let long = try #require(tweets.first { $0.text.hasPrefix("Long post") }, "the fixtures have long posts")
+    #expect(long.text.count > 280 && long.text.hasSuffix("THE END."), "\(long.text)")
+    #expect(try await client.v2.tweet(id: long.id).text == long.text)
+
+    // Asking X for fields without note_tweet gives the cut text, as X does.
+    let bare = try await client.v2.tweet(id: long.id, options: TimelineOptions(tweetFields: ["created_at"]))
+    #expect(bare.text.count == 280 && bare.text.hasSuffix("\u{2026}") && long.text.hasPrefix(bare.text.dropLast()), "\(bare.text)")
+    // v1.1 has no long posts: its full_text is cut too.
+    let v1 = try await client.v1.userTimeline(userID: "1001", limit: 50).tweets().collect()
+    #expect(v1.first { $0.id == long.id }?.text == bare.text)
+  }
+
   @Test func v2SearchPagesWithNextToken() async throws {
     let server = try FakeXAPI()
     let client = server.client()
@@ -88,7 +107,8 @@ struct EndpointTests {
     }
   }
 
-  /// v1.1 (max_id paging) and v2 (token paging) give the same tweets for the same account.
+  /// v1.1 (max_id paging) and v2 (token paging) give the same tweets for the same account; a
+  /// long post is whole from v2 only (v1.1 has no long posts and cuts it, as X does).
   @Test func v1AndV2Agree() async throws {
     let server = try FakeXAPI()
     let client = server.client()
@@ -96,7 +116,8 @@ struct EndpointTests {
     let v1 = try await client.v1.userTimeline(userID: "1001", options: V1TimelineOptions(count: 77)).tweets().collect()
     #expect(v2.count == 250)
     #expect(v1.map(\.id) == v2.map(\.id))
-    #expect(v1.map(\.text) == v2.map(\.text))
+    #expect(v2.contains { $0.text.count > 280 })
+    #expect(v1.map(\.text) == v2.map { $0.text.count <= 280 ? $0.text : String($0.text.prefix(279)) + "\u{2026}" })
     #expect(v1.map(\.createdAt) == v2.map(\.createdAt))
     #expect(v1.map { $0.author?.username } == v2.map { $0.author?.username })
     #expect(v1.map { $0.metrics?.likes } == v2.map { $0.metrics?.likes })

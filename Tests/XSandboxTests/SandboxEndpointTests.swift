@@ -26,6 +26,18 @@ struct SandboxEndpointTests {
     #expect(sandbox.stats == (verified: 4, rejected: 0))
   }
 
+  /// Long posts as X keeps them: cut in `text`, whole in `note_tweet` when asked for, which the
+  /// client's default fields do.
+  @Test func longPostsAreWholeThroughTheDefaultFields() async throws {
+    let sandbox = XSandbox()
+    let client = sandbox.client()
+    let tweets = try await client.v2.userTweets(userID: "1001", limit: 12).tweets().collect()
+    let long = try #require(tweets.first { $0.text.hasPrefix("Thread") })
+    #expect(long.text.count > 280 && long.text.hasSuffix("🧵"), "\(long.text)")
+    let bare = try await client.v2.tweet(id: long.id, options: TimelineOptions(tweetFields: []))
+    #expect(bare.text.count == 280 && bare.text.hasSuffix("\u{2026}"), "\(bare.text)")
+  }
+
   @Test func pagingAUsersTweetsToTheEnd() async throws {
     let sandbox = XSandbox(tweetsPerUser: 23)
     let client = sandbox.client()
@@ -66,7 +78,8 @@ struct SandboxEndpointTests {
     #expect(Set(firstPage.compactMap(\.author?.username)).count == 3)
     let v1 = try await client.v1.homeTimeline(limit: 30).tweets().collect()
     #expect(v1.map(\.id) == home.prefix(30).map(\.id))
-    #expect(v1.map(\.text) == home.prefix(30).map(\.text), "v1.1 escapes / and writes emoji as surrogate pairs; both decode")
+    // v1.1 escapes / and writes emoji as surrogate pairs (both decode), and cuts long posts, as X does.
+    #expect(v1.map(\.text) == home.prefix(30).map { $0.text.count <= 280 ? $0.text : String($0.text.prefix(279)) + "\u{2026}" })
     // Only your own home timeline.
     let error = await xError { _ = try await client.v2.homeTimeline(userID: "1002").tweets().collect() }
     guard case .api(403, _, _, _) = error else {
@@ -85,7 +98,9 @@ struct SandboxEndpointTests {
       #expect(texts.contains { $0.unicodeScalars.count > 140 }, "a long tweet for v1.1 truncation")
       #expect(texts.contains { $0.unicodeScalars.contains { $0.value > 0xFFFF } }, "an emoji outside the BMP")
     }
-    #expect(home.allSatisfy { (1...280).contains($0.text.unicodeScalars.count) })
+    // Within X's 280 characters, except long posts, which arrive whole through `note_tweet`.
+    #expect(home.allSatisfy { !$0.text.isEmpty && ($0.text.count <= 280 || $0.text.hasPrefix("Thread")) })
+    #expect(home.contains { $0.text.count > 280 }, "a long post")
     #expect(home.contains { $0.text.contains("&") } && home.contains { $0.text.contains("+") })
     #expect(home.contains { $0.text.unicodeScalars.contains { $0.value > 0x7F && $0.value <= 0xFFFF } })
     // Deterministic: another sandbox generates the same ids and texts.

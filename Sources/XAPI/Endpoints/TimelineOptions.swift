@@ -30,14 +30,15 @@ public struct TimelineOptions: Sendable {
   ///   - sinceID: only tweets newer than this id (`since_id`).
   ///   - untilID: only tweets older than this id (`until_id`).
   ///   - tweetFields: `tweet.fields`; `created_at`, `public_metrics` and `author_id` fill ``Tweet/createdAt``,
-  ///     ``Tweet/metrics`` and ``Tweet/author``.
+  ///     ``Tweet/metrics`` and ``Tweet/author``, and `note_tweet` the whole ``Tweet/text`` of a long post (without it,
+  ///     X cuts a post longer than 280 characters short).
   ///   - expansions: `expansions`; `author_id` adds each author's ``Author/username`` and ``Author/name``.
   ///   - userFields: `user.fields` for expanded users; ``Author`` needs none.
   ///   - exclude: `exclude` (`retweets`, `replies`) for user timelines; ``XClient/V2/searchRecent(query:options:limit:)``
   ///     drops it.
   public init(
     maxResults: Int? = nil, sinceID: String? = nil, untilID: String? = nil,
-    tweetFields: [String] = ["created_at", "public_metrics", "author_id"], expansions: [String] = ["author_id"],
+    tweetFields: [String] = ["created_at", "public_metrics", "author_id", "note_tweet"], expansions: [String] = ["author_id"],
     userFields: [String] = [], exclude: [String] = []
   ) {
     self.maxResults = maxResults

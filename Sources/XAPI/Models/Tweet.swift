@@ -10,8 +10,10 @@ import Foundation
 public struct Tweet: Sendable, Hashable, Codable {
   /// The tweet's id: a decimal number as a string, because ids exceed what a `Double` holds exactly (v1.1's `id_str`).
   public var id: String
-  /// The tweet's text as X sends it, links shortened to `https://t.co/...`. From v1.1 it is the full text of a long tweet
-  /// only with `tweet_mode=extended` (``V1TimelineOptions/extended``, on by default); without it, long tweets come truncated.
+  /// The whole text of the post, links shortened to `https://t.co/...`. From v2, a post longer than 280 characters (a
+  /// "long post") is whole only when `tweet.fields` includes `note_tweet` (the default ``TimelineOptions`` do): X then
+  /// sends it in `note_tweet.text`, and cuts `text` short. From v1.1 it is whole up to 280 characters only with
+  /// `tweet_mode=extended` (``V1TimelineOptions/extended``, on by default); v1.1 has no long posts, so they come cut.
   public var text: String
   /// When the tweet was posted. v2 sends it only when `tweet.fields` includes `created_at` (as the default
   /// ``TimelineOptions`` do); `nil` without it, when the date cannot be read, and on the tweet `client.v2.post(text:)` returns.

@@ -41,6 +41,12 @@ struct V2Tweet: Decodable, Sendable {
   let authorID: String?
   let createdAt: String?
   let publicMetrics: PublicMetrics?
+  /// A long post's whole text (`tweet.fields=note_tweet`): X cuts `text` short for those.
+  let noteTweet: NoteTweet?
+
+  struct NoteTweet: Decodable, Sendable {
+    let text: String
+  }
 
   struct PublicMetrics: Decodable, Sendable {
     let retweetCount: Int
@@ -61,15 +67,16 @@ struct V2Tweet: Decodable, Sendable {
     case authorID = "author_id"
     case createdAt = "created_at"
     case publicMetrics = "public_metrics"
+    case noteTweet = "note_tweet"
   }
 
-  /// The tweet with its author resolved from `includes.users`.
+  /// The tweet with its author resolved from `includes.users`, and its whole text.
   func tweet(users: [String: V2User]) -> Tweet {
     let author = authorID.map { id in
       Author(id: id, username: users[id]?.username, name: users[id]?.name)
     }
     return Tweet(
-      id: id, text: text, createdAt: createdAt.flatMap(XDates.iso8601), author: author,
+      id: id, text: noteTweet?.text ?? text, createdAt: createdAt.flatMap(XDates.iso8601), author: author,
       metrics: publicMetrics.map {
         Metrics(retweets: $0.retweetCount, replies: $0.replyCount, likes: $0.likeCount, quotes: $0.quoteCount)
       })
