@@ -20,6 +20,26 @@ struct SandboxCommandTests {
     return url
   }
 
+  /// `tweets timeline --all > out.jsonl` on a terminal: the progress shows on standard error (a
+  /// real pseudo-terminal, through util-linux's `script`) while the file gets only JSON lines.
+  @Test func progressShowsOnATerminalWhileOutputGoesToAFile() throws {
+    let scriptTool = URL(fileURLWithPath: "/usr/bin/script")
+    guard FileManager.default.isExecutableFile(atPath: scriptTool.path) else { return }
+    let config = try freshConfig()
+    defer { try? FileManager.default.removeItem(at: config) }
+    let output = config.appendingPathComponent("out.jsonl")
+    var environment = ProcessInfo.processInfo.environment
+    environment["TWEETS_CONFIG_DIR"] = config.path
+    environment["TERM"] = "xterm"
+    let command = "'\(PackagePaths.executable("tweets").path)' --sandbox timeline --all --format jsonl > '\(output.path)'"
+    let terminal = try ProcessRunner.run(scriptTool, ["-qec", command, "/dev/null"], environment: environment, timeout: 60)
+    #expect(terminal.status == 0, "\(terminal.stdout) \(terminal.stderr)")
+    #expect(terminal.stdout.contains("\u{1B}[K… 100 tweets, 1 page, "), "\(terminal.stdout.debugDescription)")
+    #expect(terminal.stdout.contains("done: 180 tweets, 2 pages, "))
+    let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n")
+    #expect(lines.count == 180 && lines.allSatisfy { $0.hasPrefix("{\"") }, "the file has only the tweets")
+  }
+
   @Test func everyCommandWorksAtOnce() throws {
     let config = try freshConfig()
     defer { try? FileManager.default.removeItem(at: config) }

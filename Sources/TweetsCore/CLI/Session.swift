@@ -89,7 +89,9 @@ struct Session {
     return RetryBehavior(
       maxAttempts: 4, maxTotalWait: options.maxWait, baseDelay: 1, maxBackoff: 4,
       retryableStatuses: options.noWait ? [500, 502, 503, 504] : [429, 500, 502, 503, 504],
+      sleeper: terminal.errorIsInteractive ? CountdownSleeper(terminal: terminal) : TaskSleeper(),
       onWait: { wait in
+        terminal.status("")
         let until = ISO8601DateFormatter().string(from: wait.until)
         if wait.isRateLimit {
           terminal.err(

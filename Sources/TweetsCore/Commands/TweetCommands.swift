@@ -129,24 +129,38 @@ struct PostCommand: TweetsCommand {
   }
 }
 
-/// Streams pages to the output as they arrive; with `--all` on a terminal, says how far it got.
+/// Streams pages to the output as they arrive. When standard error is a terminal, whatever
+/// standard output is (`tweets timeline x --all > out.jsonl`), one status line there says how far
+/// it got (tweets, pages, rate, elapsed time), rewritten in place after each page and cleared
+/// before anything else is written; nothing is shown when standard error is not a terminal.
 enum TweetStream {
   static func print(_ pages: TweetPages, _ session: Session) async throws {
-    let writer = TweetWriter(format: session.options.format, terminal: session.terminal)
-    let progress = session.options.limit == nil && session.terminal.isInteractive
+    let terminal = session.terminal
+    let writer = TweetWriter(format: session.options.format, terminal: terminal)
+    let start = Date()
     var pageCount = 0
+    func progress() -> String {
+      let elapsed = Date().timeIntervalSince(start)
+      let rate = elapsed > 0 ? Double(writer.written) / elapsed : 0
+      return "\(writer.written) tweets, \(pageCount) page\(pageCount == 1 ? "" : "s"), \(Int(rate.rounded())) tweets/s, "
+        + String(format: "%.1f s", elapsed)
+    }
     do {
       for try await page in pages {
         pageCount += 1
+        terminal.status("")
         page.tweets.forEach(writer.write)
-        for problem in page.partialErrors { session.terminal.err("tweets: \(problem.description)") }
-        if progress { session.terminal.err("… \(writer.written) tweets, \(pageCount) pages") }
+        for problem in page.partialErrors { terminal.err("tweets: \(problem.description)") }
+        terminal.status("… " + progress())
       }
     } catch {
+      terminal.status("")
       writer.finish()
       throw error
     }
     writer.finish()
+    // The last status stays, as a line of its own.
+    terminal.status(terminal.errorIsInteractive ? "done: " + progress() + "\n" : "")
   }
 }
 

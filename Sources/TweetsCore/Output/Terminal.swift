@@ -8,21 +8,25 @@ public struct Terminal: Sendable {
   public var writeError: @Sendable (String) -> Void
   /// Reads one line of standard input without its newline (the PIN); `nil` at end of input.
   public var readLine: @Sendable () -> String?
-  /// Whether standard output is a terminal (for colour and progress).
+  /// Whether standard output is a terminal (for colour).
   public var isInteractive: Bool
+  /// Whether standard error is a terminal: progress lines and countdowns are shown there, in
+  /// place, whatever standard output is (a file, a pipe), and never when it is not a terminal.
+  public var errorIsInteractive: Bool
   /// Whether colour may be used: a terminal, and no `NO_COLOR`.
   public var useColor: Bool
 
   /// A terminal made of these functions and facts; tests pass buffers.
   public init(
     writeOut: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void,
-    readLine: @escaping @Sendable () -> String?, isInteractive: Bool, useColor: Bool
+    readLine: @escaping @Sendable () -> String?, isInteractive: Bool, useColor: Bool, errorIsInteractive: Bool = false
   ) {
     self.writeOut = writeOut
     self.writeError = writeError
     self.readLine = readLine
     self.isInteractive = isInteractive
     self.useColor = useColor
+    self.errorIsInteractive = errorIsInteractive
   }
 
   /// The process's own standard streams.
@@ -33,7 +37,14 @@ public struct Terminal: Sendable {
       writeError: { text in FileHandle.standardError.write(Data(text.utf8)) },
       readLine: { Swift.readLine(strippingNewline: true) },
       isInteractive: interactive,
-      useColor: interactive && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb")
+      useColor: interactive && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb",
+      errorIsInteractive: isatty(STDERR_FILENO) == 1 && environment["TERM"] != "dumb")
+  }
+
+  /// Rewrites the status line on the standard error in place (`\r`, erase the line, `text`),
+  /// when it is a terminal; nothing otherwise.
+  public func status(_ text: String) {
+    if errorIsInteractive { writeError("\r\u{1B}[K" + text) }
   }
 
   /// Writes `line` and a newline to the standard output.

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+@testable import TweetsCore
+
+/// Progress goes where it is wanted: a status line on standard error, rewritten in place,
+/// whenever standard error is a terminal, whatever standard output is; nothing otherwise.
+@Suite("Progress on standard error")
+struct ProgressTests {
+  final class Buffer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text = ""
+    func append(_ more: String) { lock.withLock { text += more } }
+    var value: String { lock.withLock { text } }
+  }
+
+  func run(_ arguments: [String], errorIsInteractive: Bool) async throws -> (status: Int32, out: String, err: String) {
+    let out = Buffer(), err = Buffer()
+    let terminal = Terminal(
+      writeOut: out.append, writeError: err.append, readLine: { nil }, isInteractive: false, useColor: false,
+      errorIsInteractive: errorIsInteractive)
+    let config = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-progress-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: config) }
+    let status = await TweetsCLI.run(arguments + ["--config-dir", config.path], environment: [:], terminal: terminal)
+    return (status, out.value, err.value)
+  }
+
+  @Test func aStatusLineWhenStandardErrorIsATerminal() async throws {
+    let result = try await run(["--sandbox", "timeline", "--all", "--format", "jsonl"], errorIsInteractive: true)
+    #expect(result.status == 0, "\(result.err)")
+    let lines = result.out.split(separator: "\n")
+    #expect(lines.count == 180 && lines.allSatisfy { $0.hasPrefix("{") && !$0.contains("\u{1B}") }, "standard output stays clean")
+    #expect(result.err.contains("\r\u{1B}[K… 100 tweets, 1 page, "), "\(result.err.debugDescription)")
+    #expect(result.err.contains("tweets/s, "))
+    #expect(result.err.contains("\r\u{1B}[Kdone: 180 tweets, 2 pages, "), "\(result.err.debugDescription)")
+    #expect(result.err.hasSuffix(" s\n"), "the last status stays as a line")
+  }
+
+  @Test func nothingWhenStandardErrorIsNotATerminal() async throws {
+    let result = try await run(["--sandbox", "timeline", "--all", "--format", "jsonl"], errorIsInteractive: false)
+    #expect(result.status == 0)
+    #expect(result.err.isEmpty, "\(result.err.debugDescription)")
+  }
+
+  @Test func aRateLimitWaitCountsDown() async throws {
+    let err = Buffer()
+    let terminal = Terminal(
+      writeOut: { _ in }, writeError: err.append, readLine: { nil }, isInteractive: false, useColor: false, errorIsInteractive: true)
+    try await CountdownSleeper(terminal: terminal).sleep(seconds: 1.5)
+    #expect(
+      err.value == "\r\u{1B}[Kwaiting 2 s … (Ctrl-C to stop)\r\u{1B}[Kwaiting 1 s … (Ctrl-C to stop)\r\u{1B}[K", "\(err.value.debugDescription)")
+  }
+}
