@@ -20,7 +20,8 @@ public struct GlobalOptions: Sendable {
   static let configDirOption = Option.value(
     "config-dir", placeholder: "DIR",
     help: "Where credentials.json lives (default $XDG_CONFIG_HOME/tweets or ~/.config/tweets; env TWEETS_CONFIG_DIR).")
-  static let formatOption = Option.value("format", placeholder: "FORMAT", help: "text (default), json, jsonl or csv.")
+  static let formatOption = Option.value(
+    "format", placeholder: "FORMAT", help: "text (default), json, jsonl, csv, or raw (X's own JSON, one response per line).")
   static let jsonOption = Option.flag("json", help: "Same as --format json.")
   static let limitOption = Option.value("limit", placeholder: "N", help: "At most N tweets (default 20).")
   static let allOption = Option.flag("all", help: "Follow pagination to the end.")
@@ -98,7 +99,7 @@ public struct GlobalOptions: Sendable {
     } else {
       let name = arguments[Self.formatOption] ?? "text"
       guard let format = OutputFormat(rawValue: name) else {
-        throw UsageError("--format takes text, json, jsonl or csv, not \"\(name)\"")
+        throw UsageError("--format takes text, json, jsonl, csv or raw, not \"\(name)\"")
       }
       self.format = format
     }

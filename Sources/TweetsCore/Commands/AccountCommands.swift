@@ -94,6 +94,7 @@ struct WhoamiCommand: TweetsCommand {
   var spec: CommandSpec { makeSpec(summary: "Show the account the stored credentials belong to.") }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    if session.options.format == .raw { throw UsageError("--format raw is for timeline, search and show") }
     let (client, _) = try session.client()
     let user = session.options.api == .v1 ? try await client.v1.verifyCredentials() : try await client.v2.me()
     switch session.options.format {
@@ -105,6 +106,8 @@ struct WhoamiCommand: TweetsCommand {
       session.terminal.out(String(decoding: try encoder.encode(user), as: UTF8.self))
     case .csv:
       session.terminal.out("id,username,name\r\n\(user.id),\(TweetWriter.csvField(user.username)),\(TweetWriter.csvField(user.name))")
+    case .raw:
+      break  // refused above
     }
     return .success
   }

@@ -72,6 +72,9 @@ struct ShowCommand: TweetsCommand {
     if let bad = ids.first(where: { $0.isEmpty || $0.count > 19 || !$0.allSatisfy(\.isASCIIDigit) }) {
       throw UsageError("\"\(bad)\" is not a tweet id")
     }
+    if session.options.format == .raw && session.options.api == .v1 {
+      throw UsageError("--format raw shows tweets with --api v2 (X's lookup answer); v1.1 looks tweets up one by one")
+    }
     let (client, _) = try session.client()
     let writer = TweetWriter(format: session.options.format, terminal: session.terminal)
     var missing: [String] = []
@@ -80,6 +83,7 @@ struct ShowCommand: TweetsCommand {
       for start in stride(from: 0, to: ids.count, by: 100) {
         let lookup = try await client.v2.tweets(ids: Array(ids[start..<min(start + 100, ids.count)]))
         lookup.tweets.forEach(writer.write)
+        writer.writeRaw(lookup.body)
         for problem in lookup.errors {
           missing.append(problem.resourceID ?? problem.value ?? "?")
           session.terminal.err("tweets: \(problem.description)")
@@ -114,6 +118,7 @@ struct PostCommand: TweetsCommand {
   }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    if session.options.format == .raw { throw UsageError("--format raw is for timeline, search and show") }
     let text = arguments.positionals.joined(separator: " ")
     guard !text.isEmpty else { throw UsageError("the text is empty") }
     let (client, profile) = try session.client()
@@ -150,6 +155,7 @@ enum TweetStream {
         pageCount += 1
         terminal.status("")
         page.tweets.forEach(writer.write)
+        writer.writeRaw(page.body)
         for problem in page.partialErrors { terminal.err("tweets: \(problem.description)") }
         terminal.status("… " + progress())
       }

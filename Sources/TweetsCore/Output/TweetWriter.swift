@@ -11,6 +11,9 @@ public enum OutputFormat: String, Sendable, CaseIterable {
   case jsonl
   /// A header row, then one row per tweet.
   case csv
+  /// X's own JSON, one response per line, nothing dropped or renamed (v2: `data`, `includes`,
+  /// `meta`, `errors`; v1.1: the array of statuses), as archivists keep it.
+  case raw
 }
 
 /// Writes tweets as they arrive, in one format, so that memory does not grow with `--all`.
@@ -49,8 +52,25 @@ public final class TweetWriter {
     case .csv:
       if count == 0 { terminal.writeOut(Self.csvHeader + "\r\n") }
       terminal.writeOut(Self.csv(tweet) + "\r\n")
+    case .raw:
+      break  // the responses are written whole, by writeRaw(_:)
     }
     count += 1
+  }
+
+  /// Writes one response as X sent it, on one line (`raw`); a response X spread over lines is
+  /// compacted, changing no value. Other formats write tweets, not responses.
+  public func writeRaw(_ body: Data) {
+    guard format == .raw else { return }
+    if !body.contains(UInt8(ascii: "\n")) {
+      terminal.writeOut(String(decoding: body, as: UTF8.self) + "\n")
+    } else if let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
+      let line = try? JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes, .fragmentsAllowed])
+    {
+      terminal.writeOut(String(decoding: line, as: UTF8.self) + "\n")
+    } else {
+      terminal.writeOut(String(decoding: body, as: UTF8.self).split(separator: "\n").joined(separator: " ") + "\n")
+    }
   }
 
   /// Closes what the format needs closed (the JSON array, a CSV with only its header).
@@ -58,7 +78,7 @@ public final class TweetWriter {
     switch format {
     case .json: terminal.writeOut(count == 0 ? "[]\n" : "\n]\n")
     case .csv: if count == 0 { terminal.writeOut(Self.csvHeader + "\r\n") }
-    case .text, .jsonl: break
+    case .text, .jsonl, .raw: break
     }
   }
 

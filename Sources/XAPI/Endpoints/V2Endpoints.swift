@@ -51,7 +51,8 @@ extension XClient {
     public func tweets(ids: [String], options: TimelineOptions = .init()) async throws(XError) -> TweetLookup {
       let query = [("ids", ids.joined(separator: ","))] + fields(options)
       let response = try await client.send(Request<V2Envelope<[V2Tweet]>>(path: "2/tweets", query: query))
-      return TweetLookup(tweets: response.value.tweets, errors: response.value.errors ?? [], rateLimit: response.response.rateLimit)
+      return TweetLookup(
+        tweets: response.value.tweets, errors: response.value.errors ?? [], rateLimit: response.response.rateLimit, body: response.response.body)
     }
 
     /// `POST /2/tweets` with a JSON body (which the OAuth signature does not cover).
@@ -103,7 +104,7 @@ extension XClient {
         let envelope = response.value
         return TweetPage(
           tweets: envelope.tweets, next: envelope.meta?.nextToken.map(PageCursor.token),
-          partialErrors: envelope.errors ?? [], rateLimit: response.response.rateLimit)
+          partialErrors: envelope.errors ?? [], rateLimit: response.response.rateLimit, body: response.response.body)
       }
     }
   }
@@ -118,6 +119,8 @@ public struct TweetLookup: Sendable {
   public let errors: [XProblem]
   /// The rate-limit state of the response (its `x-rate-limit-*` headers); `nil` when X sent none.
   public let rateLimit: RateLimit?
+  /// The response body exactly as X sent it (`data`, `includes`, `errors`), for archiving X's own JSON.
+  public let body: Data
 }
 
 /// A value placed in a URL path, encoded so that it stays one segment.

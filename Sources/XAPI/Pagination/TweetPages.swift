@@ -12,6 +12,10 @@ public struct TweetPage: Sendable {
   public let partialErrors: [XProblem]
   /// The rate-limit state after this page.
   public let rateLimit: RateLimit?
+  /// The response body exactly as X sent it (v2: `data`, `includes`, `meta`, `errors`; v1.1: the
+  /// array of statuses), for archiving X's own JSON; the whole page even when `limit` delivers
+  /// only part of its tweets.
+  public let body: Data
 }
 
 /// How the API finds the next page.
@@ -75,7 +79,8 @@ public struct TweetPages: AsyncSequence, Sendable {
       var page = try await pages.fetch(cursor)
       if let limit = pages.limit, delivered + page.tweets.count >= limit {
         page = TweetPage(
-          tweets: Array(page.tweets.prefix(limit - delivered)), next: nil, partialErrors: page.partialErrors, rateLimit: page.rateLimit)
+          tweets: Array(page.tweets.prefix(limit - delivered)), next: nil, partialErrors: page.partialErrors, rateLimit: page.rateLimit,
+          body: page.body)
       }
       delivered += page.tweets.count
       // Stop on the last page, and on an empty one (a cursor that no longer advances).
