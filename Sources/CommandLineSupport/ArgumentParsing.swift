@@ -129,7 +129,7 @@ extension CommandSpec {
 
   /// An argument quoted for an error message, unless it may be a secret pasted in the wrong
   /// place: long and not just digits (a tweet id) is described, not shown.
-  static func shown(_ argument: String, quoted: Bool = true) -> String {
+  public static func shown(_ argument: String, quoted: Bool = true) -> String {
     if argument.count <= 20 || argument.allSatisfy(\.isASCIIDigitCharacter) { return quoted ? "\"\(argument)\"" : argument }
     return "of \(argument.count) characters (not shown: it may be a secret)"
   }

@@ -15,7 +15,7 @@ public enum TweetsCLI {
   public static let version = "0.1.0"
 
   static let commands: [TweetsCommand] = [
-    LoginCommand(), LogoutCommand(), WhoamiCommand(), TimelineCommand(), ShowCommand(), SearchCommand(), PostCommand(),
+    LoginCommand(), LogoutCommand(), WhoamiCommand(), TimelineCommand(), ShowCommand(), HydrateCommand(), SearchCommand(), PostCommand(),
     ApiCommand(),
   ]
 
