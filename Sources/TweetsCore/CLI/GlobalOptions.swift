@@ -27,6 +27,9 @@ public struct GlobalOptions: Sendable {
   static let allOption = Option.flag("all", help: "Follow pagination to the end.")
   static let sinceIDOption = Option.value("since-id", placeholder: "ID", help: "Only tweets newer than ID.")
   static let untilIDOption = Option.value("until-id", placeholder: "ID", help: "Only tweets older than ID.")
+  static let startTimeOption = Option.value(
+    "start-time", placeholder: "TIME", help: "Only tweets from this time on (ISO 8601, e.g. 2024-05-01T12:00:00Z or 2024-05-01; v2).")
+  static let endTimeOption = Option.value("end-time", placeholder: "TIME", help: "Only tweets before this time (ISO 8601; v2).")
   static let noWaitOption = Option.flag("no-wait", help: "On a rate limit, fail (exit 5) instead of waiting.")
   static let maxWaitOption = Option.value("max-wait", placeholder: "SECONDS", help: "Longest wait for a rate limit to reset (default 900).")
   static let timeoutOption = Option.value("timeout", placeholder: "SECONDS", help: "Seconds to wait for each response (default 30).")
@@ -39,7 +42,8 @@ public struct GlobalOptions: Sendable {
 
   static let specs: [any OptionDeclaration] = [
     baseURLOption, apiOption, profileOption, configDirOption, formatOption, jsonOption, limitOption, allOption, sinceIDOption,
-    untilIDOption, noWaitOption, maxWaitOption, timeoutOption, verboseOption, sandboxOption, consumerKeyOption, consumerSecretOption,
+    untilIDOption, startTimeOption, endTimeOption, noWaitOption, maxWaitOption, timeoutOption, verboseOption, sandboxOption, consumerKeyOption,
+    consumerSecretOption,
   ]
 
   /// Where the X API is (`--base-url`, `TWEETS_BASE_URL`, else `https://api.x.com`).
@@ -58,6 +62,10 @@ public struct GlobalOptions: Sendable {
   public var sinceID: String?
   /// `--until-id`: only tweets older than this id (exclusive), as X's `until_id`.
   public var untilID: String?
+  /// `--start-time`: only tweets created at or after this instant (X's `start_time`, v2 only).
+  public var startTime: Date?
+  /// `--end-time`: only tweets created before this instant (X's `end_time`, v2 only).
+  public var endTime: Date?
 
   /// `--since-id` and `--until-id` as v1.1 asks for them: `max_id` is inclusive, so it is the
   /// id just before `--until-id`.
@@ -111,12 +119,32 @@ public struct GlobalOptions: Sendable {
     }
     sinceID = try Self.tweetID(arguments, Self.sinceIDOption)
     untilID = try Self.tweetID(arguments, Self.untilIDOption)
+    startTime = try Self.time(arguments, Self.startTimeOption)
+    endTime = try Self.time(arguments, Self.endTimeOption)
+    if let startTime, let endTime, startTime >= endTime { throw UsageError("--start-time must come before --end-time") }
+    if api == .v1 && (startTime != nil || endTime != nil) {
+      throw UsageError("--start-time and --end-time need --api v2: v1.1 has no time window (use --since-id and --until-id)")
+    }
     noWait = arguments[Self.noWaitOption]
     maxWait = TimeInterval(try arguments.integer(Self.maxWaitOption, in: 0...86_400) ?? 900)
     timeout = TimeInterval(try arguments.integer(Self.timeoutOption, in: 1...3600) ?? 30)
     verbose = arguments[Self.verboseOption]
     consumerKey = arguments[Self.consumerKeyOption] ?? environment["X_CONSUMER_KEY"] ?? environment["TWITTER_CONSUMER_KEY"]
     consumerSecret = arguments[Self.consumerSecretOption] ?? environment["X_CONSUMER_SECRET"] ?? environment["TWITTER_CONSUMER_SECRET"]
+  }
+
+  /// An ISO 8601 time: a date and time with a zone (`2024-05-01T12:00:00Z`, fractions allowed)
+  /// or a date alone (`2024-05-01`, midnight UTC).
+  private static func time(_ arguments: ParsedArguments, _ option: Option<String?>) throws -> Date? {
+    guard let text = arguments[option] else { return nil }
+    let withFractions = ISO8601DateFormatter()
+    withFractions.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    let dateOnly = ISO8601DateFormatter()
+    dateOnly.formatOptions = [.withFullDate]
+    guard let date = ISO8601DateFormatter().date(from: text) ?? withFractions.date(from: text) ?? dateOnly.date(from: text) else {
+      throw UsageError("--\(option.name) takes an ISO 8601 time such as 2024-05-01T12:00:00Z or 2024-05-01, not \"\(text)\"")
+    }
+    return date
   }
 
   private static func tweetID(_ arguments: ParsedArguments, _ option: Option<String?>) throws -> String? {

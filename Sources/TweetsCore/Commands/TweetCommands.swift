@@ -19,7 +19,7 @@ struct TimelineCommand: TweetsCommand {
     let pages: TweetPages
     switch options.api {
     case .v2:
-      var fields = TimelineOptions(sinceID: options.sinceID, untilID: options.untilID)
+      var fields = TimelineOptions(sinceID: options.sinceID, untilID: options.untilID, startTime: options.startTime, endTime: options.endTime)
       fields.userFields = ["username", "name"]
       if let username {
         let user = try await client.v2.user(username: username)
@@ -53,7 +53,10 @@ struct SearchCommand: TweetsCommand {
     let options = session.options
     let pages =
       options.api == .v2
-      ? client.v2.searchRecent(query: query, options: TimelineOptions(sinceID: options.sinceID, untilID: options.untilID), limit: options.limit)
+      ? client.v2.searchRecent(
+        query: query,
+        options: TimelineOptions(sinceID: options.sinceID, untilID: options.untilID, startTime: options.startTime, endTime: options.endTime),
+        limit: options.limit)
       : client.v1.search(query: query, options: options.v1Window, limit: options.limit)
     try await TweetStream.print(pages, session)
     return .success

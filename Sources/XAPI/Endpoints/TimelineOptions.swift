@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a v2 timeline or search returns, and from where.
 ///
 /// ```swift
@@ -21,6 +23,10 @@ public struct TimelineOptions: Sendable {
   public var userFields: [String]
   /// `exclude` (`retweets`, `replies`) for user timelines.
   public var exclude: [String]
+  /// Only tweets created at or after this instant (`start_time`); search goes back 7 days at most.
+  public var startTime: Date?
+  /// Only tweets created before this instant (`end_time`).
+  public var endTime: Date?
 
   /// Options for a v2 timeline, search or tweet lookup (lookups use only the fields and expansions). The defaults fill
   /// every property of ``Tweet``.
@@ -36,10 +42,12 @@ public struct TimelineOptions: Sendable {
   ///   - userFields: `user.fields` for expanded users; ``Author`` needs none.
   ///   - exclude: `exclude` (`retweets`, `replies`) for user timelines; ``XClient/V2/searchRecent(query:options:limit:)``
   ///     drops it.
+  ///   - startTime: only tweets created at or after this instant (`start_time`, sent as RFC 3339 in UTC).
+  ///   - endTime: only tweets created before this instant (`end_time`).
   public init(
     maxResults: Int? = nil, sinceID: String? = nil, untilID: String? = nil,
     tweetFields: [String] = ["created_at", "public_metrics", "author_id", "note_tweet"], expansions: [String] = ["author_id"],
-    userFields: [String] = [], exclude: [String] = []
+    userFields: [String] = [], exclude: [String] = [], startTime: Date? = nil, endTime: Date? = nil
   ) {
     self.maxResults = maxResults
     self.sinceID = sinceID
@@ -48,6 +56,8 @@ public struct TimelineOptions: Sendable {
     self.expansions = expansions
     self.userFields = userFields
     self.exclude = exclude
+    self.startTime = startTime
+    self.endTime = endTime
   }
 
   /// The fields, expansions and bounds as query items.
@@ -55,6 +65,9 @@ public struct TimelineOptions: Sendable {
     var items: [(String, String?)] = [("max_results", String(pageSize))]
     if let sinceID { items.append(("since_id", sinceID)) }
     if let untilID { items.append(("until_id", untilID)) }
+    let rfc3339 = ISO8601DateFormatter()
+    if let startTime { items.append(("start_time", rfc3339.string(from: startTime))) }
+    if let endTime { items.append(("end_time", rfc3339.string(from: endTime))) }
     if !tweetFields.isEmpty { items.append(("tweet.fields", tweetFields.joined(separator: ","))) }
     if !expansions.isEmpty { items.append(("expansions", expansions.joined(separator: ","))) }
     if !userFields.isEmpty { items.append(("user.fields", userFields.joined(separator: ","))) }
