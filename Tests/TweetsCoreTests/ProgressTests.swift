@@ -7,26 +7,8 @@ import Testing
 /// whenever standard error is a terminal, whatever standard output is; nothing otherwise.
 @Suite("Progress on standard error")
 struct ProgressTests {
-  final class Buffer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var text = ""
-    func append(_ more: String) { lock.withLock { text += more } }
-    var value: String { lock.withLock { text } }
-  }
-
-  func run(_ arguments: [String], errorIsInteractive: Bool) async throws -> (status: Int32, out: String, err: String) {
-    let out = Buffer(), err = Buffer()
-    let terminal = Terminal(
-      writeOut: out.append, writeError: err.append, readLine: { nil }, isInteractive: false, useColor: false,
-      errorIsInteractive: errorIsInteractive)
-    let config = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-progress-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: config) }
-    let status = await TweetsCLI.run(arguments + ["--config-dir", config.path], environment: [:], terminal: terminal)
-    return (status, out.value, err.value)
-  }
-
   @Test func aStatusLineWhenStandardErrorIsATerminal() async throws {
-    let result = try await run(["--sandbox", "timeline", "--all", "--format", "jsonl"], errorIsInteractive: true)
+    let result = await InProcessTweets.run(["timeline", "--all", "--format", "jsonl"], errorIsInteractive: true)
     #expect(result.status == 0, "\(result.err)")
     let lines = result.out.split(separator: "\n")
     #expect(lines.count == 180 && lines.allSatisfy { $0.hasPrefix("{") && !$0.contains("\u{1B}") }, "standard output stays clean")
@@ -37,13 +19,13 @@ struct ProgressTests {
   }
 
   @Test func nothingWhenStandardErrorIsNotATerminal() async throws {
-    let result = try await run(["--sandbox", "timeline", "--all", "--format", "jsonl"], errorIsInteractive: false)
+    let result = await InProcessTweets.run(["timeline", "--all", "--format", "jsonl"], errorIsInteractive: false)
     #expect(result.status == 0)
     #expect(result.err.isEmpty, "\(result.err.debugDescription)")
   }
 
   @Test func aRateLimitWaitCountsDown() async throws {
-    let err = Buffer()
+    let err = Captured()
     let terminal = Terminal(
       writeOut: { _ in }, writeError: err.append, readLine: { nil }, isInteractive: false, useColor: false, errorIsInteractive: true)
     try await CountdownSleeper(terminal: terminal).sleep(seconds: 1.5)

@@ -6,28 +6,12 @@ import Testing
 /// `--format raw`: X's own JSON, one response per line, nothing dropped or renamed.
 @Suite("Raw format")
 struct RawFormatTests {
-  final class Buffer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var text = ""
-    func append(_ more: String) { lock.withLock { text += more } }
-    var value: String { lock.withLock { text } }
-  }
-
-  func run(_ arguments: [String]) async -> (status: Int32, out: String, err: String) {
-    let out = Buffer(), err = Buffer()
-    let terminal = Terminal(writeOut: out.append, writeError: err.append, readLine: { nil }, isInteractive: false, useColor: false)
-    let config = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-raw-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: config) }
-    let status = await TweetsCLI.run(arguments + ["--sandbox", "--config-dir", config.path], environment: [:], terminal: terminal)
-    return (status, out.value, err.value)
-  }
-
   func lines(_ output: String) throws -> [Any] {
     try output.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) }
   }
 
   @Test func v2PagesAreXsOwnEnvelopes() async throws {
-    let result = await run(["timeline", "--all", "--format", "raw"])
+    let result = await InProcessTweets.run(["timeline", "--all", "--format", "raw"])
     #expect(result.status == 0, "\(result.err)")
     let pages = try lines(result.out).compactMap { $0 as? [String: Any] }
     #expect(pages.count == 2, "one line per response")
@@ -40,7 +24,7 @@ struct RawFormatTests {
   }
 
   @Test func v1PagesAreArraysOfStatuses() async throws {
-    let result = await run(["timeline", "--limit", "30", "--api", "1.1", "--format", "raw"])
+    let result = await InProcessTweets.run(["timeline", "--limit", "30", "--api", "1.1", "--format", "raw"])
     #expect(result.status == 0, "\(result.err)")
     let pages = try lines(result.out)
     #expect(!pages.isEmpty && pages.allSatisfy { $0 is [Any] })
@@ -48,14 +32,14 @@ struct RawFormatTests {
   }
 
   @Test func showAndRefusals() async throws {
-    let timeline = await run(["timeline", "--limit", "2", "--format", "jsonl"])
+    let timeline = await InProcessTweets.run(["timeline", "--limit", "2", "--format", "jsonl"])
     let ids = try lines(timeline.out).compactMap { ($0 as? [String: Any])?["id"] as? String }
-    let show = await run(["show"] + ids + ["--format", "raw"])
+    let show = await InProcessTweets.run(["show"] + ids + ["--format", "raw"])
     #expect(show.status == 0, "\(show.err)")
     let lookup = try #require(try lines(show.out).first as? [String: Any])
     #expect((lookup["data"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ids)
     for arguments in [["whoami", "--format", "raw"], ["post", "hello", "--format", "raw"], ["show", "1", "--api", "1.1", "--format", "raw"]] {
-      let refused = await run(arguments)
+      let refused = await InProcessTweets.run(arguments)
       #expect(refused.status == 2 && refused.err.contains("--format raw"), "\(arguments): \(refused.err)")
     }
   }

@@ -6,22 +6,6 @@ import Testing
 /// `--start-time` and `--end-time`: X's `start_time` (inclusive) and `end_time` (exclusive), v2 only.
 @Suite("Time windows")
 struct TimeWindowTests {
-  final class Buffer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var text = ""
-    func append(_ more: String) { lock.withLock { text += more } }
-    var value: String { lock.withLock { text } }
-  }
-
-  func run(_ arguments: [String]) async -> (status: Int32, out: String, err: String) {
-    let out = Buffer(), err = Buffer()
-    let terminal = Terminal(writeOut: out.append, writeError: err.append, readLine: { nil }, isInteractive: false, useColor: false)
-    let config = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-window-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: config) }
-    let status = await TweetsCLI.run(arguments + ["--sandbox", "--config-dir", config.path], environment: [:], terminal: terminal)
-    return (status, out.value, err.value)
-  }
-
   /// (id, created_at) of each JSON line.
   func tweets(_ jsonl: String) -> [(id: String, createdAt: String)] {
     jsonl.split(separator: "\n").compactMap { line in
@@ -33,14 +17,14 @@ struct TimeWindowTests {
   }
 
   @Test func onlyTweetsInsideTheWindow() async throws {
-    let all = tweets(await run(["timeline", "sandbox_user", "--all", "--format", "jsonl"]).out)
+    let all = tweets(await InProcessTweets.run(["timeline", "sandbox_user", "--all", "--format", "jsonl"]).out)
     #expect(all.count == 60)
     // Newest first: the window holds the 10th newest up to (not including) the 5th.
     let start = all[9].createdAt, end = all[4].createdAt
-    let windowed = await run(["timeline", "sandbox_user", "--all", "--format", "jsonl", "--start-time", start, "--end-time", end])
+    let windowed = await InProcessTweets.run(["timeline", "sandbox_user", "--all", "--format", "jsonl", "--start-time", start, "--end-time", end])
     #expect(windowed.status == 0, "\(windowed.err)")
     #expect(tweets(windowed.out).map(\.id) == all[5...9].map(\.id), "start inclusive, end exclusive")
-    let search = await run(["search", "from:sandbox_user", "--all", "--format", "jsonl", "--start-time", start, "--end-time", end])
+    let search = await InProcessTweets.run(["search", "from:sandbox_user", "--all", "--format", "jsonl", "--start-time", start, "--end-time", end])
     #expect(tweets(search.out).map(\.id) == all[5...9].map(\.id), "\(search.err)")
   }
 
@@ -50,7 +34,7 @@ struct TimeWindowTests {
     (["--start-time", "2024-05-01", "--api", "1.1"], "need --api v2"),
   ])
   func badWindowsAreUsageErrors(arguments: [String], message: String) async throws {
-    let result = await run(["timeline"] + arguments)
+    let result = await InProcessTweets.run(["timeline"] + arguments)
     #expect(result.status == 2 && result.err.contains(message), "\(result.err)")
   }
 }

@@ -6,15 +6,8 @@ import XAPI
 
 @Suite("Output formats")
 struct TweetWriterTests {
-  final class Buffer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var text = ""
-    func append(_ more: String) { lock.withLock { text += more } }
-    var value: String { lock.withLock { text } }
-  }
-
   func render(_ tweets: [Tweet], _ format: OutputFormat, color: Bool = false) -> String {
-    let buffer = Buffer()
+    let buffer = Captured()
     let terminal = Terminal(writeOut: buffer.append, writeError: { _ in }, readLine: { nil }, isInteractive: color, useColor: color)
     let writer = TweetWriter(format: format, terminal: terminal, now: Date(timeIntervalSince1970: 1_714_565_000))
     tweets.forEach(writer.write)
