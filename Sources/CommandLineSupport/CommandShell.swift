@@ -92,7 +92,7 @@ public struct CommandShell: Sendable {
 
   /// The subcommand called `name`.
   public func command(named name: String) -> CommandSpec? {
-    commands.first { $0.name.split(separator: " ").last.map(String.init) == name }
+    commands.first { $0.subcommand == name }
   }
 
   /// A command's usage, then the shared epilogue.
@@ -104,8 +104,8 @@ public struct CommandShell: Sendable {
   public var overview: String {
     var lines = ["\(program): \(summary)", "", "Usage: \(program) <command> [options]", "", "Commands:"]
     func line(_ name: String, _ text: String) { lines.append("  " + name.padding(to: 12) + text) }
-    for command in commands { line(String(command.name.split(separator: " ").last ?? ""), command.summary) }
-    line("help", "Show help for a command: \(program) help \(commands.first.map { String($0.name.split(separator: " ").last ?? "") } ?? "")")
+    for command in commands { line(command.subcommand, command.summary) }
+    line("help", "Show help for a command: \(program) help \(commands.first?.subcommand ?? "")")
     line("completions", "Print a completion script: \(program) completions bash|zsh|fish")
     if !epilogue.isEmpty { lines += ["", epilogue] }
     return lines.joined(separator: "\n") + "\n"
@@ -131,7 +131,7 @@ public struct CommandShell: Sendable {
   }
 
   private func unknown(_ name: String) -> Outcome {
-    let names = commands.map { String($0.name.split(separator: " ").last ?? "") }
+    let names = commands.map(\.subcommand)
     let near = names.filter { $0.hasPrefix(String(name.prefix(2))) || editDistance($0, name) <= 2 }
     let suggestion = near.isEmpty ? "" : " (did you mean \(near.joined(separator: " or "))?)"
     return usageError(

@@ -30,6 +30,9 @@ public struct CommandSpec: Sendable {
     self.discussion = discussion
   }
 
+  /// The subcommand's own name: the last word of ``name`` (`sign` for `oauth1 sign`).
+  public var subcommand: String { String(name.split(separator: " ").last ?? "") }
+
   /// `--help`, which every command takes.
   public static let help = Option.flag("help", short: "h", help: "Show this help.")
 

@@ -34,7 +34,7 @@ public enum Completions {
     let options: [OptionSpec]
 
     init(spec: CommandSpec) {
-      name = String(spec.name.split(separator: " ").last ?? "")
+      name = spec.subcommand
       summary = spec.summary
       options = spec.options
     }

@@ -72,6 +72,20 @@ enum SignatureKey: Sendable {
     }
   }
 
+  /// The signature's raw bytes before base64: the MAC, the RSA signature, or for PLAINTEXT the
+  /// signing key's UTF-8 (``OAuthSignature/digest(baseString:method:signingKey:privateKey:)``).
+  func digest(of baseString: UnsafeBufferPointer<UInt8>) throws(OAuthError) -> [UInt8] {
+    switch self {
+    case .hmac(let prepared):
+      return [UInt8](unsafeUninitializedCapacity: prepared.length) { out, count in
+        prepared.sign(baseString, into: out.baseAddress!)
+        count = prepared.length
+      }
+    case .plaintext(let signingKey): return Array(signingKey.utf8)
+    case .rsa(let privateKey, let digest): return try privateKey.sign(baseString, digest: digest)
+    }
+  }
+
   /// The room ``appendSignature(of:encoded:to:)`` needs.
   var room: Int {
     switch self {

@@ -37,7 +37,7 @@ public enum OAuthSignature {
     signingKey: String,
     privateKey: RSAPrivateKey? = nil
   ) throws(OAuthError) -> [UInt8] {
-    let signature = try sign(baseString: baseString, method: method, signingKey: signingKey, privateKey: privateKey)
-    return method == .plaintext ? Array(signature.utf8) : OAuthBase64.decode(signature) ?? []
+    let key = try SignatureKey(method, signingKey: signingKey, privateKey: privateKey)
+    return try withUTF8Bytes(baseString) { baseString throws(OAuthError) in try key.digest(of: baseString) }
   }
 }

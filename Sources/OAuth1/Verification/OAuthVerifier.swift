@@ -242,8 +242,10 @@ public struct OAuthVerifier: Sendable {
     guard let secret = consumer.secret else {
       throw OAuthVerificationError(.signatureMethodRejected, advice: "this consumer has no shared secret, so \(method.rawValue) cannot be verified")
     }
-    guard case .hmac(let digest) = method.kind else { return .plaintext(OAuthSigningKey.make(consumerSecret: secret, tokenSecret: tokenSecret)) }
-    return .hmac(preparedKeys.key(digest, consumerKey: consumerKey, consumerSecret: secret, token: token, tokenSecret: tokenSecret))
+    guard case .hmac(let digest) = method.kind else {
+      return .shared(.plaintext(OAuthSigningKey.make(consumerSecret: secret, tokenSecret: tokenSecret)))
+    }
+    return .shared(.hmac(preparedKeys.key(digest, consumerKey: consumerKey, consumerSecret: secret, token: token, tokenSecret: tokenSecret)))
   }
 }
 

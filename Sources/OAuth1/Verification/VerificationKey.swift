@@ -1,10 +1,10 @@
 import Foundation
 
-/// What a verifier checks a signature with: the same prepared HMAC key a signer signs with,
-/// the signing key itself (PLAINTEXT), or the consumer's RSA public key.
+/// What a verifier checks a signature with: for HMAC and PLAINTEXT the signer's own
+/// ``SignatureKey`` (the verifier computes the signature as a signer would), for RSA the
+/// consumer's public key.
 enum VerificationKey {
-  case hmac(PreparedHMACKey)
-  case plaintext(String)
+  case shared(SignatureKey)
   case rsa(RSAPublicKey, OAuthDigestAlgorithm)
 
   /// Whether `signature` (decoded, as received) is the signature of `baseString`, compared in
@@ -12,17 +12,15 @@ enum VerificationKey {
   func accepts(_ signature: String, for baseString: UnsafeBufferPointer<UInt8>) -> Bool {
     var signature = signature
     switch self {
-    case .hmac(let prepared):
-      // Our MAC in canonical base64 against the received text: no decoding of the input.
-      return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SignatureKey.hmacRoom) { scratch in
-        let out = scratch.baseAddress!
-        prepared.sign(baseString, into: out)
-        let count = Base64.encode(UnsafeBufferPointer(start: out, count: prepared.length), .standard, into: out + prepared.length)
-        return signature.withUTF8 { Crypto.constantTimeEquals(UnsafeBufferPointer(start: out + prepared.length, count: count), $0) }
+    case .shared(let key):
+      // Our signature as a signer writes it (base64, or the key) against the received text:
+      // no decoding of the input.
+      let room = key.room
+      return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { scratch in
+        var ours = ByteWriter(scratch.baseAddress!, capacity: room)
+        guard (try? key.appendSignature(of: baseString, encoded: false, to: &ours)) != nil else { return false }
+        return signature.withUTF8 { Crypto.constantTimeEquals(ours.written, $0) }
       }
-    case .plaintext(let signingKey):
-      var signingKey = signingKey
-      return signingKey.withUTF8 { key in signature.withUTF8 { Crypto.constantTimeEquals(key, $0) } }
     case .rsa(let publicKey, let digest):
       guard let bytes = OAuthBase64.decode(signature) else { return false }
       return (try? publicKey.isValidSignature(bytes, for: baseString, digest: digest)) == true
