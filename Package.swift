@@ -46,7 +46,7 @@ let package = Package(
     .target(name: "TweetsCore", dependencies: ["XAPI", "XSandbox", "OAuthNetworking", "NetworkClient", "OAuth1", "CommandLineSupport"]),
     // The small argument parser shared by the command-line tools.
     .target(name: "CommandLineSupport"),
-    .executableTarget(name: "oauth1", dependencies: ["OAuth1", "CommandLineSupport"]),
+    .executableTarget(name: "oauth1", dependencies: ["OAuth1", "OAuthNetworking", "NetworkClient", "CommandLineSupport"]),
     .executableTarget(name: "tweets", dependencies: ["TweetsCore"]),
     // Benchmarks: a program that prints figures, not a test.
     .executableTarget(name: "oauth1-bench", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking", "COpenSSL"]),
@@ -55,10 +55,10 @@ let package = Package(
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "OAuth1Tests", dependencies: ["OAuth1", "OAuth1Testing", "TestSupport"]),
     .testTarget(name: "NetworkClientTests", dependencies: ["NetworkClient", "NetworkClientTesting", "TestSupport"]),
-    .testTarget(name: "OAuthNetworkingTests", dependencies: ["OAuthNetworking", "NetworkClientTesting"]),
+    .testTarget(name: "OAuthNetworkingTests", dependencies: ["OAuthNetworking", "NetworkClientTesting", "OAuth1Testing", "TestSupport"]),
     .testTarget(name: "XAPITests", dependencies: ["XAPI", "OAuthNetworking", "TestSupport"]),
     .testTarget(name: "XSandboxTests", dependencies: ["XSandbox", "XAPI", "OAuthNetworking", "OAuth1Testing"]),
-    .testTarget(name: "TweetsCoreTests", dependencies: ["TweetsCore"]),
+    .testTarget(name: "TweetsCoreTests", dependencies: ["TweetsCore", "CommandLineSupport"]),
     .testTarget(name: "TweetsCLITests", dependencies: ["tweets", "XAPI", "NetworkClient", "TestSupport"]),
     .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
     .testTarget(name: "OAuth1CLITests", dependencies: ["oauth1", "OAuth1", "TestSupport"]),

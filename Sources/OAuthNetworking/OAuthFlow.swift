@@ -14,8 +14,10 @@ import OAuth1
 /// let tokens = try await flow.accessToken(for: temporary, verifier: pin)
 /// ```
 public struct OAuthFlow: Sendable {
-  /// The provider's paths, relative to the base URL.
-  public struct Endpoints: Sendable {
+  /// The provider's endpoints: paths relative to the base URL, or absolute URLs for a provider
+  /// whose steps live on different hosts (Discogs authorizes on `www.discogs.com` and issues
+  /// tokens on `api.discogs.com`).
+  public struct Endpoints: Sendable, Hashable {
     /// The temporary-credentials endpoint, POSTed in step 1 (``OAuthFlow/requestToken(callback:parameters:)``);
     /// X's is `oauth/request_token`.
     public var requestToken: String
@@ -28,8 +30,8 @@ public struct OAuthFlow: Sendable {
     /// The token-credentials endpoint, POSTed in step 3 (``OAuthFlow/accessToken(for:verifier:)``); X's is `oauth/access_token`.
     public var accessToken: String
 
-    /// The provider's paths, relative to ``OAuthFlow/baseURL``. Every default is X's, so pass only the ones another provider
-    /// names differently.
+    /// The provider's paths, relative to ``OAuthFlow/baseURL``, or absolute `https://` URLs. Every default is X's, so
+    /// pass only the ones another provider names differently.
     public init(
       requestToken: String = "oauth/request_token", authorize: String = "oauth/authorize",
       authenticate: String = "oauth/authenticate", accessToken: String = "oauth/access_token"
@@ -51,6 +53,11 @@ public struct OAuthFlow: Sendable {
   public let endpoints: Endpoints
   /// How the flow's requests are signed; its `callback` and `verifier` are set per step.
   public let configuration: OAuthSigner.Configuration
+  /// Query parameters every authorize and authenticate URL carries besides `oauth_token`:
+  /// Trello's `name`, `scope` and `expiration`, SmugMug's `Access` and `Permissions`.
+  public let authorizeParameters: [(name: String, value: String)]
+  /// Behaviors applied to the flow's requests besides signing: the `User-Agent` Discogs requires, say.
+  public let behavior: any RequestBehavior
   let transport: any HTTPTransport
 
   /// A flow with a provider; nothing is sent until ``OAuthFlow/requestToken(callback:parameters:)``.
@@ -61,15 +68,20 @@ public struct OAuthFlow: Sendable {
   ///   - endpoints: the provider's paths; X's by default.
   ///   - configuration: how requests are signed (signature method, realm, body hash ...); HMAC-SHA1 by default. Its
   ///     `callback` and `verifier` are set by the steps that send them.
+  ///   - authorizeParameters: query parameters the provider's authorize page needs besides `oauth_token`; none by default.
+  ///   - behavior: what else to do to the flow's requests (headers, logging); nothing by default.
   ///   - transport: how requests travel; `URLSessionTransport` by default, a stub in tests.
   public init(
     baseURL: URL, consumer: Credentials, endpoints: Endpoints = Endpoints(),
-    configuration: OAuthSigner.Configuration = .init(), transport: any HTTPTransport = URLSessionTransport()
+    configuration: OAuthSigner.Configuration = .init(), authorizeParameters: [(name: String, value: String)] = [],
+    behavior: any RequestBehavior = EmptyRequestBehavior(), transport: any HTTPTransport = URLSessionTransport()
   ) {
     self.baseURL = baseURL
     self.consumer = consumer
     self.endpoints = endpoints
     self.configuration = configuration
+    self.authorizeParameters = authorizeParameters
+    self.behavior = behavior
     self.transport = transport
   }
 
@@ -113,22 +125,37 @@ public struct OAuthFlow: Sendable {
     var query: [QueryItem] = [("oauth_token", temporary.credentials.key)]
     if forceLogin { query.append(("force_login", "true")) }
     if let screenName { query.append(("screen_name", screenName)) }
-    let client = NetworkClient(baseURL: baseURL, transport: transport)
+    query += authorizeParameters.map { QueryItem($0.name, $0.value) }
+    let (base, path) = target(path)
+    let client = NetworkClient(baseURL: base, transport: transport)
     // Building a URL from a valid base and these values cannot fail; fall back to the base.
-    return (try? client.prepare(Request<Data>(path: path, query: query)).url) ?? baseURL
+    return (try? client.prepare(Request<Data>(path: path, query: query)).url) ?? base
+  }
+
+  /// An endpoint as a base URL and a path: an absolute endpoint is its own base.
+  private func target(_ endpoint: String) -> (base: URL, path: String) {
+    let lowercased = endpoint.lowercased()
+    guard lowercased.hasPrefix("https://") || lowercased.hasPrefix("http://"), let url = URL(string: endpoint) else { return (baseURL, endpoint) }
+    return (url, "")
   }
 
   private func post(_ path: String, query: [(String, String?)], token: Credentials?, configuration: OAuthSigner.Configuration)
     async throws(OAuthFlowError) -> [String: String]
   {
-    let signer = OAuthRequestBehavior(consumer: consumer, token: token, configuration: configuration)
-    let client = NetworkClient(baseURL: baseURL, behavior: signer, transport: transport)
+    // The base string signed, kept to be compared with one the provider may send back.
+    let signed = Locked<String?>(nil)
+    let signer = OAuthRequestBehavior(consumer: consumer, token: token, configuration: configuration) { baseString in
+      signed.withLock { $0 = baseString }
+    }
+    let (base, endpointPath) = target(path)
+    let client = NetworkClient(baseURL: base, behavior: CombinedRequestBehavior([behavior, signer]), transport: transport)
     let step = path.split(separator: "/").last.map(String.init) ?? path
     do {
-      let response = try await client.send(Request<HTTPResponse>(method: .post, path: path, query: query.map { QueryItem($0.0, $0.1) }))
+      let response = try await client.send(Request<HTTPResponse>(method: .post, path: endpointPath, query: query.map { QueryItem($0.0, $0.1) }))
       return FormResponse.fields(response.body)
     } catch .httpStatus(let failure) {
-      throw .rejected(step: step, status: failure.statusCode, message: FormResponse.message(failure.body))
+      let explanation = OAuthRejection(failure, signatureBaseString: signed.withLock { $0 })
+      throw .rejected(step: step, status: failure.statusCode, message: FormResponse.message(failure.body), explanation: explanation)
     } catch {
       throw .network(error)
     }

@@ -1,12 +1,14 @@
 import Foundation
 import NetworkClient
+import OAuth1
 import PercentEncoding
 
 /// Why a step of the three-legged flow failed, in words a user can act on.
 public enum OAuthFlowError: Error, Sendable, CustomStringConvertible {
   /// The provider refused the step; `message` is its own text, whatever the format (plain text,
-  /// XML or JSON), secrets redacted.
-  case rejected(step: String, status: Int, message: String)
+  /// XML or JSON), secrets redacted; `explanation` holds the `oauth_problem` it reported and,
+  /// when it sent its own base string, the difference from the one signed.
+  case rejected(step: String, status: Int, message: String, explanation: OAuthRejection)
   /// The provider did not confirm the callback (an OAuth 1.0 server, or a proxy in the way).
   case callbackNotConfirmed
   /// The response had none of the expected fields.
@@ -16,7 +18,10 @@ public enum OAuthFlowError: Error, Sendable, CustomStringConvertible {
 
   public var description: String {
     switch self {
-    case .rejected(let step, let status, let message):
+    case .rejected(let step, let status, let message, let explanation):
+      if let diff = explanation.diff {
+        return "The provider refused the \(step) step (HTTP \(status)): \(message).\n\(diff)"
+      }
       var hint = ""
       if message.localizedCaseInsensitiveContains("verifier") {
         hint = " Check the PIN: it is valid once, for a few minutes, for the request token it was shown for."

@@ -20,7 +20,7 @@ import PercentEncoding
 /// ```
 public struct OAuthRequestBehavior: RequestBehavior {
   /// Where the protocol parameters travel (RFC 5849, section 3.5).
-  public enum Placement: Sendable {
+  public enum Placement: Sendable, Hashable {
     /// The `Authorization: OAuth ...` header: the default, and what X expects.
     case header
     /// Appended to the query.

@@ -45,7 +45,7 @@ enum ClientWorkloads {
     }
     let behaviors = NetworkClient(
       baseURL: base,
-      behavior: CombinedRequestBehavior([RetryBehavior(), MetricsBehavior(), HeaderBehavior()]),
+      behavior: CombinedRequestBehavior([RetryBehavior(), MetricsBehavior(), HeadersBehavior(["User-Agent": "bench/1.0"])]),
       transport: transport)
     try await harness.measure("client/stub: retry+metrics+header, JSON", baseline: "client/baseline: transport.send alone") {
       _ = try await behaviors.send(Request<Item>(path: "items/1", query: [("fields", "id,text")]))
@@ -97,9 +97,5 @@ enum ClientWorkloads {
     try await harness.measure("loopback/NetworkClient + OAuthRequestBehavior", baseline: "loopback/bare URLSession") {
       _ = try await client.send(Request<Data>(path: "status/200"))
     }
-  }
-
-  struct HeaderBehavior: RequestBehavior {
-    var additionalHeaders: HTTPHeaders { ["User-Agent": "bench/1.0"] }
   }
 }

@@ -9,8 +9,9 @@ enum OAuth1Command {
   /// The dispatch shell `oauth1` shares with `tweets`: overview, help, version, completions,
   /// missing and unknown commands.
   static let shell = CommandShell(
-    program: "oauth1", version: version, summary: "OAuth 1.0a signing, stage by stage.", commands: [SignCommand.spec, VerifyCommand.spec],
-    epilogue: "Run `oauth1 help sign` or `oauth1 help verify` for the options, or try `oauth1 sign --example twitter`.")
+    program: "oauth1", version: version, summary: "OAuth 1.0a signing, stage by stage.",
+    commands: [SignCommand.spec, VerifyCommand.spec, RequestCommand.spec, LoginCommand.spec],
+    epilogue: "Run `oauth1 help COMMAND` for its options, or try `oauth1 sign --example twitter`.")
 
   static func run(_ arguments: [String]) async -> Int32 {
     switch shell.dispatch(arguments) {
@@ -20,6 +21,10 @@ enum OAuth1Command {
       return answer.status
     case .run("sign", let rest):
       return await SignCommand.run(rest)
+    case .run("request", let rest):
+      return await RequestCommand.run(rest)
+    case .run("login", let rest):
+      return await LoginCommand.run(rest)
     case .run(_, let rest):
       return await VerifyCommand.run(rest)
     }

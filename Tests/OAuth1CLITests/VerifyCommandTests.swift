@@ -33,6 +33,26 @@ struct VerifyCommandTests {
     #expect(result.stdout.contains("consumer key:     app-key"))
   }
 
+  /// Signed for the public https URL, received by the tool at a local http port behind a proxy.
+  @Test func behindAProxy() throws {
+    let header = try signed().authorizationHeader
+    var arguments = common + ["--authorization", header]
+    arguments[arguments.firstIndex(of: request.url)!] = "http://127.0.0.1:8080/1.1/statuses/update.json?include_entities=true"
+    let refused = try oauth1(arguments)
+    #expect(refused.status == 1 && refused.stdout.contains("signature_invalid"))
+    #expect(refused.stdout.contains("POST&http%3A%2F%2F127.0.0.1%3A8080%2F1.1"))
+
+    let origin = try oauth1(arguments + ["--public-origin", "https://api.example.com"])
+    #expect(origin.status == 0, "\(origin.stdout)\(origin.stderr)")
+    let forwarded = ["-H", "X-Forwarded-Proto: https", "-H", "X-Forwarded-Host: api.example.com"]
+    let trusted = try oauth1(arguments + forwarded + ["--trusted-proxy", "127.0.0.1", "--peer", "127.0.0.1"])
+    #expect(trusted.status == 0, "\(trusted.stdout)\(trusted.stderr)")
+    let spoofed = try oauth1(arguments + forwarded + ["--trusted-proxy", "127.0.0.1", "--peer", "203.0.113.7"])
+    #expect(spoofed.status == 1)
+    let noPeer = try oauth1(arguments + forwarded + ["--trusted-proxy", "127.0.0.1"])
+    #expect(noPeer.status == 2 && noPeer.stderr.contains("--trusted-proxy needs --peer"))
+  }
+
   @Test func theQueryFormIsValidToo() throws {
     let generator = try signed()
     var arguments = common

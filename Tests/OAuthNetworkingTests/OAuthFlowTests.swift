@@ -56,7 +56,7 @@ struct OAuthFlowTests {
     await #expect {
       try await flow.requestToken()
     } throws: { error in
-      guard case .rejected(let step, let status, let text) = error as? OAuthFlowError else { return false }
+      guard case .rejected(let step, let status, let text, _) = error as? OAuthFlowError else { return false }
       return step == "request_token" && status == 401 && text == message
     }
   }

@@ -61,7 +61,7 @@ import threading
 import time
 import traceback
 from http.server import BaseHTTPRequestHandler
-from peer_server import serve
+from peer_server import read_body, serve
 from urllib.parse import parse_qsl, quote, unquote, urlsplit
 
 from oauthlib.common import Request as OAuthRequest
@@ -408,18 +408,7 @@ class Handler(BaseHTTPRequestHandler):
 
     # -- plumbing --
     def read_body(self):
-        if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
-            chunks = []
-            while True:
-                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
-                if size == 0:
-                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
-                        pass
-                    return b"".join(chunks)
-                chunks.append(self.rfile.read(size))
-                self.rfile.readline()
-        length = int(self.headers.get("Content-Length") or 0)
-        return self.rfile.read(length) if length > 0 else b""
+        return read_body(self)
 
     def send(self, resp, record=None, truncate=False):
         self.send_response(resp.status)

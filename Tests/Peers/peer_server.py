@@ -29,3 +29,19 @@ def serve(handler, host, lifetime):
     threading.Thread(target=watch_stdin, daemon=True).start()
     time.sleep(lifetime)
     os._exit(0)
+
+
+def read_body(handler):
+    """The request body of a BaseHTTPRequestHandler: chunked or by Content-Length."""
+    if "chunked" in (handler.headers.get("Transfer-Encoding") or "").lower():
+        chunks = []
+        while True:
+            size = int(handler.rfile.readline().split(b";")[0].strip() or b"0", 16)
+            if size == 0:
+                while handler.rfile.readline() not in (b"\r\n", b"\n", b""):
+                    pass
+                return b"".join(chunks)
+            chunks.append(handler.rfile.read(size))
+            handler.rfile.readline()
+    length = int(handler.headers.get("Content-Length") or 0)
+    return handler.rfile.read(length) if length > 0 else b""

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Foundation
 import Testing
 
@@ -46,7 +47,7 @@ struct ProfileStoreTests {
     #expect {
       try store.profile(named: "default")
     } throws: { error in
-      (error as? TweetsFailure)?.message.contains("is not a valid credentials file") == true
+      (error as? ProfileFileError)?.description.contains("is not a valid credentials file") == true
     }
   }
 

@@ -48,7 +48,7 @@ struct LoginAndTimelineTests {
       _ = try await login.finish(pending, pin: "0000000")
       Issue.record("a wrong PIN must fail")
     } catch {
-      guard case .rejected(_, let status, let message) = error else {
+      guard case .rejected(_, let status, let message, _) = error else {
         Issue.record("\(error)")
         return
       }

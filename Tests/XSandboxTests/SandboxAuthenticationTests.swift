@@ -29,7 +29,7 @@ struct SandboxAuthenticationTests {
       _ = try await login.finish(pending, pin: pin == "1234567" ? "7654321" : "1234567")
       Issue.record("a wrong PIN was accepted")
     } catch {
-      guard case .rejected(_, 401, let message) = error else {
+      guard case .rejected(_, 401, let message, _) = error else {
         Issue.record("unexpected \(error)")
         return
       }
@@ -47,7 +47,7 @@ struct SandboxAuthenticationTests {
       _ = try await login.finish(pending, pin: pin)
       Issue.record("a request token was exchanged twice")
     } catch {
-      guard case .rejected(_, 401, _) = error else {
+      guard case .rejected(_, 401, _, _) = error else {
         Issue.record("unexpected \(error)")
         return
       }
@@ -78,7 +78,7 @@ struct SandboxAuthenticationTests {
       _ = try await impostor.start()
       Issue.record("a wrong consumer secret got a request token")
     } catch {
-      guard case .rejected(_, 401, let message) = error else {
+      guard case .rejected(_, 401, let message, _) = error else {
         Issue.record("unexpected \(error)")
         return
       }

@@ -20,6 +20,10 @@ public enum Redaction {
   public static let harmlessOAuthParameters: Set<String> = [
     "oauth_signature_method", "oauth_version", "oauth_timestamp", "oauth_nonce", "oauth_consumer_key",
     "oauth_callback_confirmed",
+    // A provider's problem report (the OAuth Problem Reporting extension): it names what
+    // went wrong and holds no secret, and a base string is what a person compares.
+    "oauth_problem", "oauth_problem_advice", "oauth_signature_base_string", "oauth_parameters_absent",
+    "oauth_parameters_rejected", "oauth_acceptable_timestamps", "oauth_acceptable_versions",
   ]
 
   /// Other parameter names whose values are secrets.

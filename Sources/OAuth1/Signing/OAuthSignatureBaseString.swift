@@ -14,3 +14,25 @@ public enum OAuthSignatureBaseString {
     BaseString.make(method: method, baseStringURI: baseStringURI, normalizedParameters: normalizedParameters)
   }
 }
+
+extension OAuthSignatureBaseString {
+  /// The base string of a request as it was sent or received, its protocol parameters read
+  /// from the `Authorization` header, the query or the form body, as a provider reads them.
+  ///
+  /// This is the verifier's own routine: use it to compare what a client sent with what a
+  /// provider says it computed (see ``OAuthBaseStringDiff``).
+  ///
+  /// ```swift
+  /// let ours = try OAuthSignatureBaseString.make(
+  ///   received: OAuthRequest(method: "GET", url: "https://api.example.com/items?page=2"),
+  ///   authorization: sentAuthorizationHeader)
+  /// ```
+  public static func make(received request: OAuthRequest, authorization: String?) throws(OAuthVerificationError) -> String {
+    let located = try ProtocolParameters.locate(request: request, authorization: authorization)
+    do {
+      return try located.withBaseString(of: request) { baseString, _ in String(decoding: baseString, as: UTF8.self) }
+    } catch {
+      throw OAuthVerificationError(.parameterRejected, advice: "the request's base string cannot be built: \(error)")
+    }
+  }
+}

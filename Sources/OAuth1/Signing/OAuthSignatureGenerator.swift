@@ -85,6 +85,19 @@ public struct OAuthSignatureGenerator: Sendable {
       self.bodyHash = bodyHash
     }
 
+    /// The options of a signer's `configuration`, with this call's nonce and timestamp: to explain
+    /// what an ``OAuthSigner`` (or a provider profile's configuration) signs.
+    ///
+    /// ```swift
+    /// let options = OAuthSignatureGenerator.Options(configuration: signer.configuration, nonce: "n", timestamp: 1_700_000_000)
+    /// ```
+    public init(configuration: OAuthSigner.Configuration, nonce: String? = nil, timestamp: Int64? = nil) {
+      self.init(
+        signatureMethod: configuration.signatureMethod, privateKey: configuration.privateKey, nonce: nonce, timestamp: timestamp,
+        clock: configuration.clock, realm: configuration.realm, callback: configuration.callback, verifier: configuration.verifier,
+        includeVersion: configuration.includeVersion, bodyHash: configuration.bodyHash)
+    }
+
     /// What a signer with these options is configured with (the nonce and timestamp are per call).
     public var configuration: OAuthSigner.Configuration {
       OAuthSigner.Configuration(

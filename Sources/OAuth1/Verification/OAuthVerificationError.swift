@@ -64,6 +64,9 @@ public struct OAuthVerificationError: Error, Sendable, Hashable, CustomStringCon
       }
     case .versionRejected:
       fields.append(OAuthParameter("oauth_acceptable_versions", "1.0-1.0"))
+    case .signatureInvalid:
+      // As Atlassian's servers do: the sender can compare it with its own (OAuthProblemReport reads it).
+      if let signatureBaseString { fields.append(OAuthParameter("oauth_signature_base_string", signatureBaseString)) }
     default:
       break
     }

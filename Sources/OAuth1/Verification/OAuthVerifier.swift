@@ -42,6 +42,9 @@ public struct OAuthVerifier: Sendable {
     /// The clock `oauth_timestamp` is checked against (and that ages out the default nonce store's entries); a `FixedClock`
     /// checks a captured request at the time it was sent.
     public var clock: any OAuthClock
+    /// The URL signatures are checked against when a proxy stands in front: the URL as
+    /// received by default (see ``OAuthPublicURL``).
+    public var publicURL: OAuthPublicURL = .asReceived
 
     /// Creates options; the defaults accept every method, PLAINTEXT over https only, and timestamps within 5 minutes of the system clock.
     /// - Parameters:
@@ -84,7 +87,21 @@ public struct OAuthVerifier: Sendable {
 
   /// Verifies `request` (the URL as received, with its raw query; the body and content type;
   /// the `Host` header if it differs from the URL) with its `Authorization` header, if any.
-  public func verify(_ request: OAuthRequest, authorization: String?) async throws(OAuthVerificationError) -> VerifiedRequest {
+  ///
+  /// Behind a reverse proxy, pass the request's `headers` and the `peerAddress` of the
+  /// connection too: with ``Options/publicURL`` set, the signature is checked against the URL
+  /// the client called, not the one the proxy forwarded to.
+  public func verify(
+    _ request: OAuthRequest, authorization: String?, headers: [(name: String, value: String)] = [], peerAddress: String? = nil
+  ) async throws(OAuthVerificationError) -> VerifiedRequest {
+    var request = request
+    if options.publicURL != .asReceived {
+      let url = options.publicURL.resolve(url: request.url, headers: headers, peerAddress: peerAddress)
+      if url != request.url {
+        request.url = url
+        request.host = nil
+      }
+    }
     let located = try ProtocolParameters.locate(request: request, authorization: authorization)
     let oauth = located.values
 
@@ -206,15 +223,8 @@ public struct OAuthVerifier: Sendable {
   ) throws(OAuthVerificationError) -> (baseString: String, parameters: [OAuthParameter]) {
     let outcome: (accepted: Bool, baseString: String, parameters: [OAuthParameter])
     do {
-      outcome = try RequestTarget.with(request.url, host: request.host) { target throws(OAuthError) in
-        try request.withFormBody { form throws(OAuthError) in
-          try located.withSignedPairs { pairs throws(OAuthError) in
-            try SigningEngine.withBaseString(method: request.method, target: target, form: form, protocolParameters: pairs) {
-              baseString, parameters in
-              (key.accepts(signature, for: baseString), String(decoding: baseString, as: UTF8.self), parameters.decoded(includingProtocol: false))
-            }
-          }
-        }
+      outcome = try located.withBaseString(of: request) { baseString, parameters in
+        (key.accepts(signature, for: baseString), String(decoding: baseString, as: UTF8.self), parameters.decoded(includingProtocol: false))
       }
     } catch {
       throw OAuthVerificationError(.parameterRejected, advice: "the request cannot be verified: \(error)")

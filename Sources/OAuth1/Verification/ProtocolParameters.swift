@@ -212,3 +212,21 @@ struct ProtocolParameters {
     return true
   }
 }
+
+extension ProtocolParameters {
+  /// Builds the base string of `request` as received, with these protocol parameters, through
+  /// the signing engine's stages 2 to 5, and lends it to `body` with the request's own
+  /// parameters. The verifier checks signatures here; ``OAuthSignatureBaseString/make(received:authorization:)``
+  /// shows the same string to a person comparing it with a provider's.
+  func withBaseString<R>(
+    of request: OAuthRequest, _ body: (UnsafeBufferPointer<UInt8>, CanonicalParameters) throws(OAuthError) -> R
+  ) throws(OAuthError) -> R {
+    try RequestTarget.with(request.url, host: request.host) { target throws(OAuthError) in
+      try request.withFormBody { form throws(OAuthError) in
+        try withSignedPairs { pairs throws(OAuthError) in
+          try SigningEngine.withBaseString(method: request.method, target: target, form: form, protocolParameters: pairs, body)
+        }
+      }
+    }
+  }
+}

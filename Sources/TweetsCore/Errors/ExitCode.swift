@@ -52,7 +52,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
   /// The status for a failure of the login flow.
   public static func `for`(_ error: OAuthFlowError) -> ExitCode {
     switch error {
-    case .rejected(_, let status, _): return status >= 500 ? .serverError : .authentication
+    case .rejected(_, let status, _, _): return status >= 500 ? .serverError : .authentication
     case .callbackNotConfirmed, .malformedResponse, .network: return .failure
     }
   }

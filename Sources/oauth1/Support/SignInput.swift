@@ -13,12 +13,12 @@ struct SignInput {
 
   init(_ arguments: ParsedArguments, environment: [String: String]) throws {
     guard let url = arguments[SignCommand.url] else { throw UsageError("missing --url") }
-    guard let consumerKey = arguments[SignCommand.consumerKey] else { throw UsageError("missing --consumer-key") }
+    guard let consumerKey = arguments[SigningOptions.consumerKey] else { throw UsageError("missing --consumer-key") }
 
-    let method = try Self.signatureMethod(arguments[SignCommand.signatureMethod])
+    let method = try SigningOptions.signatureMethod(arguments) ?? .hmacSHA1
     var privateKey: RSAPrivateKey? = nil
-    if let path = arguments[SignCommand.privateKey] {
-      privateKey = try RSAPrivateKey(pem: InputFiles.readText(path, what: "private key"))
+    if let path = arguments[SigningOptions.privateKey] {
+      privateKey = try SigningOptions.privateKey(at: path)
     } else if method.usesRSA {
       throw UsageError("\(method.rawValue) needs --private-key FILE")
     }
@@ -27,7 +27,7 @@ struct SignInput {
       throw UsageError("missing --consumer-secret (or OAUTH1_CONSUMER_SECRET)")
     }
     let tokenSecret = arguments[CommandRunner.tokenSecret] ?? environment["OAUTH1_TOKEN_SECRET"]
-    if arguments[SignCommand.token] == nil && arguments[CommandRunner.tokenSecret] != nil {
+    if arguments[SigningOptions.token] == nil && arguments[CommandRunner.tokenSecret] != nil {
       // oauthlib's client signs this way (a resource owner secret without its key): a
       // debugging tool reproduces it, and says so.
       notes.append("a token secret without --token: it is part of the signing key, but no oauth_token is sent")
@@ -35,27 +35,20 @@ struct SignInput {
 
     let (body, contentType) = try RequestBodyInput.read(arguments)
 
-    let bodyHash: OAuthDigestAlgorithm?
-    switch (arguments[SignCommand.bodyHash], arguments[SignCommand.bodyHashAlgorithm]?.uppercased()) {
-    case (false, nil): bodyHash = nil
-    case (false, .some): throw UsageError("--body-hash-algorithm needs --body-hash")
-    case (true, nil), (true, "SHA-1"), (true, "SHA1"): bodyHash = .sha1
-    case (true, "SHA-256"), (true, "SHA256"): bodyHash = .sha256
-    case (true, .some(let other)): throw UsageError("--body-hash-algorithm takes SHA-1 or SHA-256, not \(other)")
-    }
+    let bodyHash = try SigningOptions.bodyHashAlgorithm(arguments)
 
     request = OAuthRequest(
       method: arguments[CommandRunner.method] ?? "GET", url: url, body: body, contentType: contentType, host: arguments[CommandRunner.host])
     consumer = Credentials(key: consumerKey, secret: consumerSecret ?? "")
     token =
-      arguments[SignCommand.token].map { Credentials(key: $0, secret: tokenSecret ?? "") }
+      arguments[SigningOptions.token].map { Credentials(key: $0, secret: tokenSecret ?? "") }
       ?? arguments[CommandRunner.tokenSecret].map { Credentials(key: "", secret: $0) }
     options = OAuthSignatureGenerator.Options(
       signatureMethod: method,
       privateKey: privateKey,
       nonce: arguments[SignCommand.nonce],
       timestamp: try arguments.integer(SignCommand.timestamp, in: 0...Int64.max),
-      realm: arguments[SignCommand.realm],
+      realm: arguments[SigningOptions.realm],
       callback: arguments[SignCommand.callback],
       verifier: arguments[SignCommand.verifier],
       includeVersion: !arguments[SignCommand.noVersion],
@@ -73,12 +66,4 @@ struct SignInput {
     try OAuthSignatureGenerator(consumerCredentials: consumer, credentials: token, request: request, options: options)
   }
 
-  private static func signatureMethod(_ name: String?) throws -> OAuthSignatureMethod {
-    guard let name else { return .hmacSHA1 }
-    do {
-      return try OAuthSignatureMethod(name: name)
-    } catch {
-      throw UsageError(error.description)
-    }
-  }
 }

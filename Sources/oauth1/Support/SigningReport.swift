@@ -50,7 +50,9 @@ struct SigningReport {
     return String(decoding: data, as: UTF8.self) + "\n"
   }
 
-  func text() -> String {
+  /// The stages as text; `redacted` hides what is secret (the signing key, the signature and
+  /// the header that carries it), as `oauth1 request -v` prints it.
+  func text(redacted: Bool = false) -> String {
     let request = generator.request
     let method = generator.options.signatureMethod
     var lines: [String] = []
@@ -72,10 +74,11 @@ struct SigningReport {
     section(&lines, 2, "Normalized parameters", [generator.normalizedParameters])
     section(&lines, 3, "Base string URI", [generator.baseStringURI])
     section(&lines, 4, "Signature base string", [generator.signatureBaseString])
-    section(&lines, 5, "Signing key", [generator.signingKey ?? "(none: \(method.rawValue) signs with the RSA private key)"])
+    let hidden = "<redacted: secret>"
+    section(&lines, 5, "Signing key", [redacted ? hidden : generator.signingKey ?? "(none: \(method.rawValue) signs with the RSA private key)"])
     let encoding = method == .plaintext ? "the signing key itself" : "base64"
-    section(&lines, 6, "Signature (\(method.rawValue), \(encoding))", [generator.signature])
-    section(&lines, 7, "Authorization header", [generator.authorizationHeader])
+    section(&lines, 6, "Signature (\(method.rawValue), \(encoding))", [redacted ? hidden : generator.signature])
+    section(&lines, 7, "Authorization header", [redacted ? "OAuth ... oauth_signature=\"<redacted>\"" : generator.authorizationHeader])
 
     if let example {
       let verdict = generator.signature == example.publishedSignature ? "matches" : "DIFFERS"

@@ -8,8 +8,9 @@ enum SignCommand {
     name: "oauth1 sign",
     summary: "Sign one request with OAuth 1.0a and print every intermediate value.",
     options: [CommandRunner.method, url] + RequestBodyInput.options + [
-      CommandRunner.host, consumerKey, CommandRunner.consumerSecret, token, CommandRunner.tokenSecret, signatureMethod, privateKey,
-      nonce, timestamp, realm, callback, verifier, noVersion, bodyHash, bodyHashAlgorithm, example, json, CommandRunner.version,
+      CommandRunner.host, SigningOptions.consumerKey, CommandRunner.consumerSecret, SigningOptions.token, CommandRunner.tokenSecret,
+      SigningOptions.signatureMethod, SigningOptions.privateKey, nonce, timestamp, SigningOptions.realm, callback, verifier, noVersion,
+      SigningOptions.bodyHash, SigningOptions.bodyHashAlgorithm, example, json, CommandRunner.version,
     ],
     discussion: """
       Examples:
@@ -20,19 +21,11 @@ enum SignCommand {
       """)
 
   static let url = Option.value("url", placeholder: "URL", help: "The absolute URL as sent, with its raw query.")
-  static let consumerKey = Option.value("consumer-key", placeholder: "KEY", help: "Consumer key.")
-  static let token = Option.value("token", placeholder: "TOKEN", help: "Token (access or request token).")
-  static let signatureMethod = Option.value(
-    "signature-method", placeholder: "NAME", help: "HMAC-SHA1 (default), HMAC-SHA256, HMAC-SHA512, RSA-SHA1, RSA-SHA256, RSA-SHA512, PLAINTEXT.")
-  static let privateKey = Option.value("private-key", placeholder: "FILE", help: "PEM RSA private key (PKCS#1 or PKCS#8) for the RSA methods.")
   static let nonce = Option.value("nonce", placeholder: "NONCE", help: "oauth_nonce (default: 192 random bits).")
   static let timestamp = Option.value("timestamp", placeholder: "SECONDS", help: "oauth_timestamp (default: now).")
-  static let realm = Option.value("realm", placeholder: "REALM", help: "realm of the Authorization header (never signed).")
   static let callback = Option.value("callback", placeholder: "URL", help: "oauth_callback (\"oob\" for the PIN flow).")
   static let verifier = Option.value("verifier", placeholder: "VERIFIER", help: "oauth_verifier.")
   static let noVersion = Option.flag("no-version", help: "Leave out oauth_version.")
-  static let bodyHash = Option.flag("body-hash", help: "Add oauth_body_hash (for a body that is not a form).")
-  static let bodyHashAlgorithm = Option.value("body-hash-algorithm", placeholder: "SHA-1|SHA-256", help: "Digest for --body-hash (default SHA-1).")
   static let example = Option.value(
     "example", placeholder: "NAME", help: "Sign a published example: \(SigningExample.all.map(\.name).joined(separator: ", ")).")
   static let json = Option.flag("json", help: "Print one JSON object instead of the stages.")

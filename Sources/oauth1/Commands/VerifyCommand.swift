@@ -10,7 +10,7 @@ enum VerifyCommand {
     summary: "Verify an OAuth 1.0a request as a provider would; exit 0 and print \"valid\", or exit 1 and say which check failed.",
     options: [CommandRunner.method, url, authorization] + RequestBodyInput.options + [
       CommandRunner.host, consumerKey, CommandRunner.consumerSecret, CommandRunner.tokenSecret, publicKey, now, maxSkew,
-      allowPlaintextOverHTTP, CommandRunner.version,
+      allowPlaintextOverHTTP, publicOrigin, header, peer, trustedProxy, CommandRunner.version,
     ],
     discussion: """
       Example:
@@ -27,6 +27,13 @@ enum VerifyCommand {
   static let publicKey = Option.value("public-key", placeholder: "FILE", help: "PEM RSA public key or certificate, for the RSA methods.")
   static let now = Option.value("now", placeholder: "SECONDS", help: "The verifier's clock (default: now).")
   static let maxSkew = Option.value("max-skew", placeholder: "SECONDS", help: "Accepted timestamp distance (default 300).")
+  static let publicOrigin = Option.value(
+    "public-origin", placeholder: "URL", help: "Behind a proxy: verify against this scheme, host and port (https://tool.example.edu).")
+  static let header = Option.repeatable(
+    "header", short: "H", placeholder: "'NAME: VALUE'", help: "A received header (Forwarded, X-Forwarded-Proto/-Host/-Port).")
+  static let peer = Option.value("peer", placeholder: "ADDRESS", help: "The address the request came from (for --trusted-proxy).")
+  static let trustedProxy = Option.repeatable(
+    "trusted-proxy", placeholder: "ADDRESS", help: "Believe forwarding headers (--header) from this peer address.")
   static let allowPlaintextOverHTTP = Option.flag("allow-plaintext-over-http", help: "Accept PLAINTEXT over http (it sends the secrets in clear).")
 
   static func run(_ arguments: [String]) async -> Int32 {
@@ -47,9 +54,11 @@ enum VerifyCommand {
       var options = OAuthVerifier.Options(allowPlaintextOverHTTP: parsed[allowPlaintextOverHTTP])
       if let now = try parsed.integer(now, in: 0...Int64.max) { options.clock = FixedClock(seconds: now) }
       if let skew = try parsed.integer(maxSkew, in: 0...Int64.max) { options.maxClockSkew = skew }
+      options.publicURL = try publicURL(parsed)
+      let headers = try RequestCommand.requestHeaders(parsed, option: header).map { (name: $0.name, value: $0.value) }
       let verifier = OAuthVerifier(credentials: lookup, options: options)
       do throws(OAuthVerificationError) {
-        let verified = try await verifier.verify(request, authorization: parsed[authorization])
+        let verified = try await verifier.verify(request, authorization: parsed[authorization], headers: headers, peerAddress: parsed[peer])
         print("valid")
         print("consumer key:     \(verified.consumerKey)")
         print("token:            \(verified.token ?? "(none)")")
@@ -63,6 +72,24 @@ enum VerifyCommand {
   }
 
   /// The failed check, its advice and what helps compare with the sender.
+  /// `--public-origin`, or `--trusted-proxy` (whose forwarding headers come with `--header` and `--peer`).
+  static func publicURL(_ parsed: ParsedArguments) throws(UsageError) -> OAuthPublicURL {
+    switch (parsed[publicOrigin], parsed[trustedProxy]) {
+    case (nil, []):
+      return .asReceived
+    case (let origin?, []):
+      guard RequestCommand.isAbsoluteHTTP(origin) else {
+        throw UsageError("--public-origin takes https://host[:port], not \(CommandSpec.shown(origin))")
+      }
+      return .origin(origin)
+    case (nil, let proxies):
+      guard parsed.has(peer) else { throw UsageError("--trusted-proxy needs --peer, the address the request came from") }
+      return .forwarded(trustedProxies: Set(proxies))
+    case (.some, _):
+      throw UsageError("give --public-origin or --trusted-proxy, not both")
+    }
+  }
+
   static func describe(_ error: OAuthVerificationError) -> String {
     var lines = ["invalid: \(error.problem.rawValue)", error.advice]
     if let range = error.acceptableTimestamps { lines.append("accepted timestamps: \(range.lowerBound)...\(range.upperBound)") }

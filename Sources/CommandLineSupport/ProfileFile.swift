@@ -1,0 +1,198 @@
+import Foundation
+
+/// A credentials file: one JSON object of named profiles, `credentials.json` in a program's
+/// config directory. `tweets` keeps its X profiles in one, `oauth1` its provider profiles in
+/// another; both go through this one type.
+///
+/// The file is created with mode 0600 in a 0700 directory and replaced atomically (written to a
+/// temporary file in the same directory, flushed, then renamed over the old one), so a crash or
+/// a kill while saving leaves either the old file or the new one, never a truncated one.
+/// Changes hold an exclusive lock (`flock` on `.credentials.lock`) from reading to renaming, so
+/// two processes saving different profiles at once both keep their profile.
+///
+/// ```swift
+/// let store = ProfileFile<Profile>(directory: URL(fileURLWithPath: "/home/me/.config/tweets"))
+/// try store.save(Profile(consumerKey: "k", consumerSecret: "s"), as: "default")
+/// ```
+public struct ProfileFile<Profile: Codable & Sendable>: Sendable {
+  /// The folder holding `credentials.json`, created 0700 on the first save.
+  public let directory: URL
+  /// `credentials.json` in ``directory``: every profile, 0600, replaced atomically on save.
+  public var file: URL { directory.appendingPathComponent("credentials.json") }
+
+  struct Contents: Codable {
+    var profiles: [String: Profile]
+  }
+
+  /// A store in `directory` (see ``defaultDirectory(program:environment:)``); nothing is read yet.
+  public init(directory: URL) {
+    self.directory = directory
+  }
+
+  /// A program's default directory: `$<PROGRAM>_CONFIG_DIR` (`TWEETS_CONFIG_DIR`), else
+  /// `$XDG_CONFIG_HOME/<program>`, else `~/.config/<program>`.
+  public static func defaultDirectory(program: String, environment: [String: String]) -> URL {
+    let variable = program.uppercased().replacingOccurrences(of: "-", with: "_") + "_CONFIG_DIR"
+    if let explicit = environment[variable], !explicit.isEmpty { return URL(fileURLWithPath: explicit) }
+    if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty { return URL(fileURLWithPath: xdg).appendingPathComponent(program) }
+    let home = environment["HOME"] ?? NSHomeDirectory()
+    return URL(fileURLWithPath: home).appendingPathComponent(".config/" + program)
+  }
+
+  /// The profile stored under `name`, or `nil`.
+  public func profile(named name: String) throws -> Profile? {
+    try load().profiles[name]
+  }
+
+  /// The names of the stored profiles.
+  public func names() throws -> [String] {
+    try load().profiles.keys.sorted()
+  }
+
+  /// Stores `profile` under `name`, keeping every other profile, even when another `tweets`
+  /// saves at the same time.
+  /// - Throws: when the folder or the file cannot be written or the existing file cannot be read.
+  public func save(_ profile: Profile, as name: String) throws {
+    try locked {
+      var contents = try load()
+      contents.profiles[name] = profile
+      try write(contents)
+    }
+  }
+
+  /// Removes a profile; `false` when there was none.
+  @discardableResult
+  public func remove(_ name: String) throws -> Bool {
+    try locked {
+      var contents = try load()
+      guard contents.profiles.removeValue(forKey: name) != nil else { return false }
+      try write(contents)
+      return true
+    }
+  }
+
+  /// Runs `change` holding the store's exclusive lock (released when the process dies, too).
+  func locked<R>(_ change: () throws -> R) throws -> R {
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw ProfileFileError("cannot create \(directory.path): \((error as NSError).localizedDescription)")
+    }
+    let lockFile = directory.appendingPathComponent(".credentials.lock")
+    let descriptor = open(lockFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw ProfileFileError("cannot open \(lockFile.path): \(String(cString: strerror(errno)))")
+    }
+    defer { close(descriptor) }
+    while flock(descriptor, LOCK_EX) != 0 {
+      guard errno == EINTR else { throw ProfileFileError("cannot lock \(lockFile.path): \(String(cString: strerror(errno)))") }
+    }
+    defer { flock(descriptor, LOCK_UN) }
+    Self.removeStaleTemporaries(next: file.resolvingSymlinksInPath())
+    return try change()
+  }
+
+  /// Removes temporary files that a killed `tweets` left behind (their process is gone).
+  static func removeStaleTemporaries(next file: URL) {
+    let directory = file.deletingLastPathComponent()
+    let prefix = ".\(file.lastPathComponent)."
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+      let parts = name.dropFirst(prefix.count).split(separator: ".")
+      guard let pid = parts.first.flatMap({ pid_t($0) }), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+      unlink(directory.appendingPathComponent(name).path)
+    }
+  }
+
+  /// A warning when the file can be read by others than its owner, else `nil`.
+  public func permissionWarning() -> String? {
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
+      let mode = (attributes[.posixPermissions] as? NSNumber)?.uint16Value, mode & 0o077 != 0
+    else { return nil }
+    return "warning: \(file.path) can be read by other users (mode \(String(mode, radix: 8))); run: chmod 600 \(file.path)"
+  }
+
+  // MARK: - Reading and writing
+
+  func load() throws -> Contents {
+    let data: Data
+    do {
+      data = try Data(contentsOf: file)
+    } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+      // Only "there is no file" means no profiles: any other failure (permissions, a broken
+      // link) must not let the next save replace the profiles it could not read.
+      return Contents(profiles: [:])
+    } catch {
+      throw ProfileFileError("cannot read \(file.path): \((error as NSError).localizedDescription)")
+    }
+    do {
+      return try JSONDecoder().decode(Contents.self, from: data)
+    } catch {
+      throw ProfileFileError(
+        "\(file.path) is not a valid credentials file (\(Self.reason(error))); fix it or remove it and log in again")
+    }
+  }
+
+  func write(_ contents: Contents) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    let data = try encoder.encode(contents)
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      // A credentials file that is a symbolic link (a dotfiles manager's) stays one: the
+      // file it points to is replaced.
+      try Self.atomicWrite(data, to: file.resolvingSymlinksInPath())
+    } catch let failure as ProfileFileError {
+      throw failure
+    } catch {
+      throw ProfileFileError("cannot write \(file.path): \((error as NSError).localizedDescription)")
+    }
+  }
+
+  /// Writes `data` to a new 0600 file next to `file`, syncs it, and renames it over `file`.
+  static func atomicWrite(_ data: Data, to file: URL) throws {
+    let temporary = file.deletingLastPathComponent()
+      .appendingPathComponent(".\(file.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw ProfileFileError("cannot create \(temporary.path): \(String(cString: strerror(errno)))")
+    }
+    var written = 0
+    let ok = data.withUnsafeBytes { buffer -> Bool in
+      while written < buffer.count {
+        let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+        if result < 0 {
+          if errno == EINTR { continue }
+          return false
+        }
+        written += result
+      }
+      return fsync(descriptor) == 0
+    }
+    let writeError = errno
+    close(descriptor)
+    guard ok, rename(temporary.path, file.path) == 0 else {
+      let reason = String(cString: strerror(ok ? errno : writeError))
+      unlink(temporary.path)
+      throw ProfileFileError("cannot save \(file.path): \(reason)")
+    }
+    // The rename itself is durable once the directory is synced.
+    let directory = open(file.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if directory >= 0 {
+      fsync(directory)
+      close(directory)
+    }
+  }
+
+  static func reason(_ error: any Error) -> String {
+    if case .dataCorrupted(let context) = error as? DecodingError { return context.debugDescription }
+    return "\(error)"
+  }
+}
+
+/// Why the credentials file could not be read, locked or written: the path and the system's reason.
+public struct ProfileFileError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// What failed, with the path, and what to do.
+  public let description: String
+  init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,181 @@
+import CommandLineSupport
+import Foundation
+import NetworkClient
+import OAuth1
+import OAuthNetworking
+
+/// `oauth1 login`: the three-legged flow with a named provider or explicit endpoints. The
+/// verifier is typed on standard input (`--callback oob`, the default) or received by a
+/// one-shot server on 127.0.0.1 (`--callback loopback`). The token credentials are saved as a
+/// profile for `oauth1 request --profile`; no secret is ever printed.
+enum LoginCommand {
+  static let spec = CommandSpec(
+    name: "oauth1 login",
+    summary: "Log in to an OAuth 1.0a provider (three-legged flow) and save the token as a profile.",
+    options: [SigningSetup.profile, SigningSetup.provider, SigningSetup.site] + [
+      requestTokenURL, authorizeURL, accessTokenURL, authorizeParameter, SigningOptions.consumerKey, CommandRunner.consumerSecret,
+      SigningOptions.signatureMethod, SigningOptions.privateKey, SigningOptions.realm, callback, callbackPort, noBrowser, wait,
+      CommandRunner.version,
+    ],
+    discussion: """
+      The authorize URL is always printed (on stderr); the browser is opened where one can be.
+      With --callback oob (the default) type the PIN or verifier the provider shows; with
+      --callback loopback the provider redirects the browser to http://127.0.0.1:PORT/callback.
+
+      Examples:
+        oauth1 login --provider x --consumer-key KEY --profile me        # OAUTH1_CONSUMER_SECRET in the environment
+        oauth1 login --provider jira --site https://jira.example.com --consumer-key app \\
+          --private-key jira.pem --callback loopback --profile jira
+        oauth1 login --request-token-url https://api.example.com/oauth/request_token \\
+          --authorize-url https://example.com/oauth/authorize \\
+          --access-token-url https://api.example.com/oauth/access_token --consumer-key KEY --profile example
+      """)
+
+  static let requestTokenURL = Option.value("request-token-url", placeholder: "URL", help: "The temporary-credentials endpoint (POST).")
+  static let authorizeURL = Option.value("authorize-url", placeholder: "URL", help: "The page where the user authorizes.")
+  static let accessTokenURL = Option.value("access-token-url", placeholder: "URL", help: "The token-credentials endpoint (POST).")
+  static let authorizeParameter = Option.repeatable(
+    "authorize-param", placeholder: "NAME=VALUE", help: "A query parameter of the authorize URL (overrides the provider's).")
+  static let callback = Option.value(
+    "callback", placeholder: "oob|loopback|URL", help: "How the verifier comes back: typed (oob, default), or a loopback server.")
+  static let callbackPort = Option.value("callback-port", placeholder: "PORT", help: "The loopback server's port (default: any free one).")
+  static let noBrowser = Option.flag("no-browser", help: "Do not try to open a browser; only print the authorize URL.")
+  static let wait = Option.value("wait", placeholder: "SECONDS", help: "How long to wait for the verifier (default 300).")
+
+  static func run(_ arguments: [String]) async -> Int32 {
+    await CommandRunner.run(spec, arguments) { parsed in
+      let environment = ProcessInfo.processInfo.environment
+      guard let profileName = parsed[SigningSetup.profile] else { throw UsageError("missing --profile NAME: the name to save the login under") }
+      // The profile is written, not read: sign with what the options say.
+      let setup = try SigningSetup(parsed, environment: environment, readingProfile: false)
+      let flow = try makeFlow(parsed, setup)
+      let seconds = Double(try parsed.integer(wait, in: 1...86_400) ?? 300)
+
+      let mode = parsed[callback] ?? "oob"
+      var server: LoopbackCallback?
+      let callbackURL: String
+      switch mode {
+      case "oob": callbackURL = "oob"
+      case "loopback":
+        let port = try parsed.integer(callbackPort, in: 0...65_535).map { UInt16($0) } ?? 0
+        server = try LoopbackCallback(port: port)
+        callbackURL = server!.url
+      default:
+        guard let url = URL(string: mode), url.scheme != nil, url.host != nil else {
+          throw UsageError("--callback takes oob, loopback or an absolute URL, not \(CommandSpec.shown(mode))")
+        }
+        callbackURL = mode
+      }
+      if server == nil && parsed.has(callbackPort) { throw UsageError("--callback-port needs --callback loopback") }
+
+      let temporary = try await flow.requestToken(callback: callbackURL)
+      let verifier: String
+      if flow.endpoints.authorize.isEmpty {
+        Output.stderr("This provider has no authorize page: it sends the verifier to the integration's callback URL.")
+        verifier = try readVerifier(prompt: "Verifier: ")
+      } else {
+        let authorize = flow.authorizeURL(for: temporary)
+        Output.stderr("Open this URL to authorize the application:\n\n  \(authorize.absoluteString)\n")
+        if !parsed[noBrowser] { Browser.open(authorize, environment: environment) }
+        if let server {
+          Output.stderr("Waiting for the provider to redirect to \(server.url) ...")
+          let fields = try await server.waitForCallback(timeout: seconds)
+          server.close()
+          if fields["denied"] != nil { throw LoginFailure("the authorization was denied in the browser") }
+          guard let received = fields["oauth_verifier"] else { throw LoginFailure("the callback carried no oauth_verifier") }
+          guard fields["oauth_token"] == nil || fields["oauth_token"] == temporary.credentials.key else {
+            throw LoginFailure("the callback is for another request token: start the login again")
+          }
+          verifier = received
+        } else {
+          verifier = try readVerifier(prompt: "Enter the PIN or verifier shown after authorizing: ")
+        }
+      }
+      let tokens = try await flow.accessToken(for: temporary, verifier: verifier)
+
+      var fields = tokens.fields
+      for secret in ["oauth_token", "oauth_token_secret"] { fields.removeValue(forKey: secret) }
+      let profile = ProviderProfile(
+        provider: setup.provider?.name, site: parsed[SigningSetup.site], consumerKey: setup.consumer.key,
+        consumerSecret: setup.consumer.secret.isEmpty ? nil : setup.consumer.secret, token: tokens.credentials.key,
+        tokenSecret: tokens.credentials.secret, signatureMethod: setup.configuration.signatureMethod.rawValue, privateKey: setup.privateKeyPath,
+        realm: setup.configuration.realm, fields: fields.isEmpty ? nil : fields)
+      let store = ProviderProfile.store(environment: environment)
+      try store.save(profile, as: profileName)
+      let user = tokens.screenName.map { " (@\($0))" } ?? tokens.userID.map { " (user \($0))" } ?? ""
+      print("Logged in\(user). Saved profile \(profileName) in \(store.file.path): token \(tokens.credentials.key), secret not shown.")
+      print("Try: oauth1 request GET URL --profile \(profileName)")
+      return 0
+    }
+  }
+
+  /// The flow: the named provider's, or the explicit endpoints (which override it).
+  static func makeFlow(_ parsed: ParsedArguments, _ setup: SigningSetup) throws -> OAuthFlow {
+    let explicit = [parsed[requestTokenURL], parsed[authorizeURL], parsed[accessTokenURL]]
+    var endpoints = setup.provider?.endpoints
+    if explicit.contains(where: { $0 != nil }) {
+      guard let request = parsed[requestTokenURL] ?? endpoints?.requestToken, let access = parsed[accessTokenURL] ?? endpoints?.accessToken,
+        let authorize = parsed[authorizeURL] ?? endpoints?.authorize
+      else { throw UsageError("give --request-token-url, --authorize-url and --access-token-url together (or --provider)") }
+      for url in [request, authorize, access] where !url.isEmpty && !RequestCommand.isAbsoluteHTTP(url) && setup.provider == nil {
+        throw UsageError("\(CommandSpec.shown(url)) is not an absolute URL")
+      }
+      endpoints = OAuthFlow.Endpoints(requestToken: request, authorize: authorize, authenticate: authorize, accessToken: access)
+    }
+    guard let endpoints else {
+      if let provider = setup.provider {
+        throw UsageError("\(provider.name) has no three-legged flow: requests are signed with the consumer alone (oauth1 request without --token)")
+      }
+      throw UsageError("give --provider NAME, or --request-token-url, --authorize-url and --access-token-url")
+    }
+    var parameters = (setup.provider?.authorizeParameters ?? []).map { (name: $0.name, value: $0.value) }
+    for pair in parsed[authorizeParameter] {
+      guard let equals = pair.firstIndex(of: "=") else { throw UsageError("--authorize-param takes NAME=VALUE, not \(CommandSpec.shown(pair))") }
+      let name = String(pair[..<equals]), value = String(pair[pair.index(after: equals)...])
+      parameters.removeAll { $0.name == name }
+      parameters.append((name, value))
+    }
+    let base = setup.provider?.baseURL ?? URL(string: endpoints.requestToken)!
+    return OAuthFlow(
+      baseURL: base, consumer: setup.consumer, endpoints: endpoints, configuration: setup.configuration, authorizeParameters: parameters,
+      behavior: HeadersBehavior(setup.providerHeaders))
+  }
+
+  static func readVerifier(prompt: String) throws -> String {
+    FileHandle.standardError.write(Data(prompt.utf8))
+    guard let line = readLine(), !line.trimmingCharacters(in: .whitespaces).isEmpty else {
+      throw LoginFailure("no verifier was typed (standard input ended)")
+    }
+    return line.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  struct LoginFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+  }
+}
+
+/// Opens a URL in the user's browser where there is one: `$BROWSER`, else `open` on macOS,
+/// else `xdg-open` when a display is set. Failing to open is not an error: the URL is printed.
+enum Browser {
+  static func open(_ url: URL, environment: [String: String]) {
+    var command: [String]
+    if let browser = environment["BROWSER"], !browser.isEmpty {
+      command = [browser]
+    } else {
+      #if os(macOS)
+        command = ["open"]
+      #else
+        guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil else { return }
+        command = ["xdg-open"]
+      #endif
+    }
+    command.append(url.absoluteString)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = command
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try? process.run()
+  }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import OAuth1
+import Testing
+
+/// Reading the refusals providers really send (shapes from their documentation and from
+/// recorded answers quoted in issue threads).
+@Suite("Provider problem reports")
+struct ProblemReportTests {
+  let baseString = "GET&https%3A%2F%2Fwww.flickr.com%2Fservices%2Frest&format%3Djson%26method%3Dflickr.test.login%26oauth_nonce%3Dn"
+
+  @Test func flickrAppendsItsBaseStringUnencoded() throws {
+    let report = try #require(OAuthProblemReport(body: "oauth_problem=signature_invalid&debug_sbs=\(baseString)"))
+    #expect(report.problem == "signature_invalid")
+    #expect(report.signatureBaseString == baseString)
+  }
+
+  @Test func atlassianEncodesItAsAFormField() throws {
+    let body =
+      "oauth_problem=signature_invalid&oauth_signature=abc%3D&oauth_signature_base_string="
+      + OAuthPercentEncoding.encode(baseString) + "&oauth_signature_method=RSA-SHA1"
+    let report = try #require(OAuthProblemReport(body: body))
+    #expect(report.problem == "signature_invalid")
+    #expect(report.signatureBaseString == baseString)
+  }
+
+  /// Google's OAuth 1.0 endpoint, as recorded in scribejava/scribejava#45.
+  @Test func googlesBareProblemAndBaseStringLine() throws {
+    let report = try #require(OAuthProblemReport(body: "signature_invalid\nbase_string:\(baseString)\n\n"))
+    #expect(report.problem == "signature_invalid")
+    #expect(report.signatureBaseString == baseString)
+  }
+
+  /// Delicious (Yahoo) put the problem in `WWW-Authenticate` only (joestump/python-oauth2#27).
+  @Test func theProblemInWWWAuthenticate() throws {
+    let report = try #require(OAuthProblemReport(body: "", wwwAuthenticate: "OAuth oauth_problem=signature_invalid"))
+    #expect(report.problem == "signature_invalid" && report.signatureBaseString == nil)
+  }
+
+  @Test func thisPackagesVerifierAnswerRoundTrips() throws {
+    let error = OAuthVerificationError(.signatureInvalid, advice: "the signature does not match", signatureBaseString: baseString)
+    let answer = error.response(realm: "Photos")
+    let report = try #require(OAuthProblemReport(body: answer.body))
+    #expect(report.problem == "signature_invalid" && report.advice == "the signature does not match")
+    #expect(report.signatureBaseString == baseString)
+    let timestamps = OAuthVerificationError(.timestampRefused, advice: "late", acceptableTimestamps: 100...700).response()
+    #expect(OAuthProblemReport(body: timestamps.body)?.acceptableTimestamps == "100-700")
+  }
+
+  @Test func anAnswerWithNothingAboutOAuth() {
+    #expect(OAuthProblemReport(body: #"{"errors":[{"message":"Could not authenticate you","code":32}]}"#) == nil)
+    #expect(OAuthProblemReport(body: "Invalid signature") == nil)
+  }
+
+  @Test func aRejectionShowsTheFirstDifference() throws {
+    let ours = baseString.replacingOccurrences(of: "https%3A", with: "http%3A")
+    let rejection = OAuthRejection(status: 401, body: "oauth_problem=signature_invalid&debug_sbs=\(baseString)", signatureBaseString: ours)
+    #expect(rejection.diff?.first == .scheme(ours: "http", provider: "https"))
+    #expect(rejection.description.contains("HTTP 401): signature_invalid"))
+    #expect(rejection.description.contains("  provider: \(baseString)"))
+  }
+
+  @Test func ourBaseStringRebuiltFromTheSentRequest() throws {
+    let generator = try OAuthSignatureGenerator(
+      consumer: Credentials(key: "ck", secret: "cs"), token: Credentials(key: "tk", secret: "ts"),
+      request: OAuthRequest(
+        method: "POST", url: "https://api.example.com/items?x=1", body: Data("a=b".utf8), contentType: "application/x-www-form-urlencoded"),
+      options: .init(nonce: "n", timestamp: 1, realm: "R"))
+    let rebuilt = try OAuthSignatureBaseString.make(received: generator.request, authorization: generator.authorizationHeader)
+    #expect(rebuilt == generator.signatureBaseString)
+    let rejection = OAuthRejection(status: 401, body: "", request: generator.request, authorization: generator.authorizationHeader)
+    #expect(rejection.signatureBaseString == generator.signatureBaseString && rejection.diff == nil)
+  }
+}
