@@ -88,20 +88,8 @@ public struct ProfileFile<Profile: Codable & Sendable>: Sendable {
       guard errno == EINTR else { throw ProfileFileError("cannot lock \(lockFile.path): \(String(cString: strerror(errno)))") }
     }
     defer { flock(descriptor, LOCK_UN) }
-    Self.removeStaleTemporaries(next: file.resolvingSymlinksInPath())
+    AtomicFile.removeStaleTemporaries(of: file.resolvingSymlinksInPath())
     return try change()
-  }
-
-  /// Removes temporary files that a killed `tweets` left behind (their process is gone).
-  static func removeStaleTemporaries(next file: URL) {
-    let directory = file.deletingLastPathComponent()
-    let prefix = ".\(file.lastPathComponent)."
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
-    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-      let parts = name.dropFirst(prefix.count).split(separator: ".")
-      guard let pid = parts.first.flatMap({ pid_t($0) }), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-      unlink(directory.appendingPathComponent(name).path)
-    }
   }
 
   /// A warning when the file can be read by others than its owner, else `nil`.
@@ -141,49 +129,15 @@ public struct ProfileFile<Profile: Codable & Sendable>: Sendable {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
       // A credentials file that is a symbolic link (a dotfiles manager's) stays one: the
       // file it points to is replaced.
-      try Self.atomicWrite(data, to: file.resolvingSymlinksInPath())
-    } catch let failure as ProfileFileError {
-      throw failure
+      try AtomicFile.write(data, to: file.resolvingSymlinksInPath())
+    } catch let failure as AtomicFile.Failure {
+      throw ProfileFileError(failure.description)
     } catch {
       throw ProfileFileError("cannot write \(file.path): \((error as NSError).localizedDescription)")
     }
   }
 
   /// Writes `data` to a new 0600 file next to `file`, syncs it, and renames it over `file`.
-  static func atomicWrite(_ data: Data, to file: URL) throws {
-    let temporary = file.deletingLastPathComponent()
-      .appendingPathComponent(".\(file.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      throw ProfileFileError("cannot create \(temporary.path): \(String(cString: strerror(errno)))")
-    }
-    var written = 0
-    let ok = data.withUnsafeBytes { buffer -> Bool in
-      while written < buffer.count {
-        let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-        if result < 0 {
-          if errno == EINTR { continue }
-          return false
-        }
-        written += result
-      }
-      return fsync(descriptor) == 0
-    }
-    let writeError = errno
-    close(descriptor)
-    guard ok, rename(temporary.path, file.path) == 0 else {
-      let reason = String(cString: strerror(ok ? errno : writeError))
-      unlink(temporary.path)
-      throw ProfileFileError("cannot save \(file.path): \(reason)")
-    }
-    // The rename itself is durable once the directory is synced.
-    let directory = open(file.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    if directory >= 0 {
-      fsync(directory)
-      close(directory)
-    }
-  }
-
   static func reason(_ error: any Error) -> String {
     if case .dataCorrupted(let context) = error as? DecodingError { return context.debugDescription }
     return "\(error)"

@@ -134,8 +134,7 @@ public struct OAuthFlow: Sendable {
 
   /// An endpoint as a base URL and a path: an absolute endpoint is its own base.
   private func target(_ endpoint: String) -> (base: URL, path: String) {
-    let lowercased = endpoint.lowercased()
-    guard lowercased.hasPrefix("https://") || lowercased.hasPrefix("http://"), let url = URL(string: endpoint) else { return (baseURL, endpoint) }
+    guard (try? OAuthURLComponents(endpoint, requireHTTP: true)) != nil, let url = URL(string: endpoint) else { return (baseURL, endpoint) }
     return (url, "")
   }
 

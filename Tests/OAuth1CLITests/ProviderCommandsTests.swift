@@ -86,8 +86,10 @@ struct ProviderCommandsTests {
     let tokenSecret = try #require(saved["profiles"]?["netsuite"]?["token_secret"] as? String)
     expectNoSecret(result.stdout, result.stderr, also: [tokenSecret])
 
+    // The profile's secrets win over the environment's (left from another provider).
     let request = try oauth1(
-      ["request", "GET", provider.url("/api/items?q=a%2Bb&page=2"), "--profile", "netsuite"], environment: environment(config))
+      ["request", "GET", provider.url("/api/items?q=a%2Bb&page=2"), "--profile", "netsuite"],
+      environment: environment(config, ["OAUTH1_CONSUMER_SECRET": "another-providers-secret", "OAUTH1_TOKEN_SECRET": "another-token-secret"]))
     let answer = try echo(request)
     #expect(answer["realm"] as? String == "123456_SB1")
     #expect(answer["signature_method"] as? String == "HMAC-SHA256")
@@ -107,8 +109,15 @@ struct ProviderCommandsTests {
         "--access-token-url", provider.url("/oauth/access_token"), "--consumer-key", FakeOAuthProvider.consumerKey,
         "--signature-method", "RSA-SHA1", "--private-key", keyFile.path, "--callback", "loopback", "--profile", "jira", "--no-browser",
       ], environment: environment(config))
+    // Another page on the machine poking the callback port does not end the login.
+    let authorize = try authorizeURL(login)
+    #expect(login.waitForError(containing: "/callback ..."))
+    let waiting = try #require(login.stderr.split(separator: "\n").first { $0.contains("Waiting for the provider") })
+    let callback = try #require(waiting.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") })
+    let poke = try await FakeOAuthProvider.browse(try #require(URL(string: callback + "?oauth_verifier=forged")))
+    #expect(poke.status == 400)
     // The browser: the provider redirects it to the command's own callback server.
-    let page = try await FakeOAuthProvider.browse(try authorizeURL(login))
+    let page = try await FakeOAuthProvider.browse(authorize)
     #expect(page.status == 200 && page.body.contains("Authorized"), "\(page.body)")
     let result = login.wait()
     #expect(result.status == 0, "\(result.stderr)")
@@ -185,8 +194,8 @@ struct ProviderCommandsTests {
       let provider = try FakeOAuthProvider(["--public-url", "https://api.example.com", style])
       let result = try oauth1(
         [
-          "request", "GET", provider.url("/api/items?page=2"), "--consumer-key", FakeOAuthProvider.consumerKey, "--token",
-          FakeOAuthProvider.accessToken,
+          "request", "POST", provider.url("/api/items?page=2"), "--consumer-key", FakeOAuthProvider.consumerKey, "--token",
+          FakeOAuthProvider.accessToken, "-d", "password=hunter2",
         ],
         environment: environment(
           try configDirectory(),
@@ -196,8 +205,9 @@ struct ProviderCommandsTests {
       #expect(
         result.stderr.contains("differs from ours in the scheme: we signed http, the provider https"), "\(style): \(result.stderr)")
       #expect(result.stderr.contains("the host: we signed 127.0.0.1, the provider api.example.com"))
-      #expect(result.stderr.contains("  provider: GET&https%3A%2F%2Fapi.example.com%2Fapi%2Fitems&"))
-      expectNoSecret(result.stdout, result.stderr)
+      #expect(result.stderr.contains("  provider: POST&https%3A%2F%2Fapi.example.com%2Fapi%2Fitems&"))
+      #expect(result.stderr.contains("password%3D%3Credacted%3E"), "\(result.stderr)")
+      expectNoSecret(result.stdout, result.stderr, also: ["hunter2"])
     }
   }
 

@@ -28,7 +28,7 @@ public enum Redaction {
 
   /// Other parameter names whose values are secrets.
   public static let sensitiveParameters: Set<String> = [
-    "access_token", "refresh_token", "client_secret", "password", "token", "secret", "api_key",
+    "access_token", "refresh_token", "client_secret", "password", "token", "secret", "api_key", "x_auth_password",
   ]
 
   /// Whether the whole value of the header `name` is a credential: one of ``sensitiveHeaders``, ignoring case.

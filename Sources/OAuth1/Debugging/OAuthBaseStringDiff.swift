@@ -31,9 +31,13 @@ public struct OAuthBaseStringDiff: Sendable, Hashable, CustomStringConvertible {
     case port(ours: Int?, provider: Int?)
     /// The paths differ: an encoded slash, a trailing slash, or a path prefix added by a proxy.
     case path(ours: String, provider: String)
-    /// The same URI written differently (upper-case host or scheme, another encoding), as a
-    /// provider that does not normalize the base string URI writes it.
+    /// The same URI written differently (upper-case host or scheme, an explicit default port,
+    /// another encoding), as a provider that does not normalize the base string URI writes it.
     case uri(ours: String, provider: String)
+    /// The same parameters, joined differently: another order, or the whole string encoded
+    /// another way (a provider that sorts decoded names, or encodes `=` and `&` inside values
+    /// only once). Shown as the normalized parameter strings.
+    case normalization(ours: String, provider: String)
     /// A parameter this side signed that the provider did not see or does not sign.
     case missing(name: String, value: String)
     /// A parameter the provider signed that this side did not: added on the way, or one the
@@ -62,7 +66,9 @@ public struct OAuthBaseStringDiff: Sendable, Hashable, CustomStringConvertible {
       case .path(let ours, let provider):
         return "the path: we signed \(ours), the provider \(provider)"
       case .uri(let ours, let provider):
-        return "the base string URI's spelling: ours \(ours), the provider's \(provider) (it does not normalize case or encoding)"
+        return "the base string URI's spelling: ours \(ours), the provider's \(provider) (it does not normalize case, ports or encoding)"
+      case .normalization(let ours, let provider):
+        return "the order or encoding of the normalized parameters: ours \(ours), the provider's \(provider)"
       case .missing(let name, let value):
         return "the parameter \(name)=\(value) is in ours but not in the provider's: it did not arrive, or the provider does not sign it"
       case .extra(let name, let value):
@@ -95,6 +101,54 @@ public struct OAuthBaseStringDiff: Sendable, Hashable, CustomStringConvertible {
     differences = Self.compare(ours, provider)
   }
 
+  private init(ours: String, provider: String, differences: [Difference]) {
+    self.ours = ours
+    self.provider = provider
+    self.differences = differences
+  }
+
+  /// The same diff with the values of the parameters `isSensitive` names (by decoded name)
+  /// replaced by `<redacted>`, in both strings and in the differences: to print it where a form
+  /// value such as a password must not appear.
+  ///
+  /// ```swift
+  /// print(diff.redacted { $0 == "password" })
+  /// ```
+  public func redacted(where isSensitive: (String) -> Bool) -> OAuthBaseStringDiff {
+    let hidden = "<redacted>"
+    func hide(_ name: String, _ value: String) -> String { isSensitive(PercentEncoding.decode(name) ?? name) ? hidden : value }
+    func redact(_ baseString: String) -> String {
+      let parts = baseString.split(separator: "&", omittingEmptySubsequences: false)
+      guard parts.count == 3, let normalized = PercentEncoding.decode(parts[2]), !normalized.isEmpty else { return baseString }
+      let pairs = normalized.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+        let name = String(pair.prefix { $0 != "=" })
+        return pair.count > name.count ? name + "=" + hide(name, String(pair.dropFirst(name.count + 1))) : String(pair)
+      }
+      return parts[0] + "&" + parts[1] + "&" + PercentEncoding.encode(pairs.joined(separator: "&"))
+    }
+    let differences = differences.map { difference -> Difference in
+      switch difference {
+      case .missing(let name, let value): return .missing(name: name, value: hide(name, value))
+      case .extra(let name, let value): return .extra(name: name, value: hide(name, value))
+      case .duplicateDropped(let name, let value): return .duplicateDropped(name: name, value: hide(name, value))
+      case .value(let name, let ours, let provider): return .value(name: name, ours: hide(name, ours), provider: hide(name, provider))
+      case .encodedDifferently(let name, let ours, let provider):
+        return isSensitive(PercentEncoding.decode(name) ?? name)
+          ? .encodedDifferently(name: name, ours: name + "=" + hidden, provider: name + "=" + hidden) : difference
+      case .normalization(let ours, let provider):
+        func hideAll(_ text: String) -> String {
+          text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            let name = String(pair.prefix { $0 != "=" })
+            return pair.count > name.count ? name + "=" + hide(name, String(pair.dropFirst(name.count + 1))) : String(pair)
+          }.joined(separator: "&")
+        }
+        return .normalization(ours: hideAll(ours), provider: hideAll(provider))
+      default: return difference
+      }
+    }
+    return OAuthBaseStringDiff(ours: redact(ours), provider: redact(provider), differences: differences)
+  }
+
   /// The first difference named, then both strings, one under the other.
   public var description: String {
     var lines: [String]
@@ -124,9 +178,16 @@ public struct OAuthBaseStringDiff: Sendable, Hashable, CustomStringConvertible {
     if mine.path != theirs.path { differences.append(.path(ours: mine.path, provider: theirs.path)) }
     differences += compareParameters(mine.parameters, theirs.parameters)
     if differences.isEmpty {
-      // Equal once parsed, so written differently.
-      let ourURI = ours.split(separator: "&")[1], theirURI = provider.split(separator: "&")[1]
-      differences.append(.uri(ours: PercentEncoding.decode(ourURI) ?? String(ourURI), provider: PercentEncoding.decode(theirURI) ?? String(theirURI)))
+      // Equal once parsed, so written differently: the URI, or the parameters' string.
+      let mineWritten = ours.split(separator: "&", omittingEmptySubsequences: false)
+      let theirsWritten = provider.split(separator: "&", omittingEmptySubsequences: false)
+      func decoded(_ part: Substring) -> String { PercentEncoding.decode(part) ?? String(part) }
+      if mineWritten[1] != theirsWritten[1] {
+        differences.append(.uri(ours: decoded(mineWritten[1]), provider: decoded(theirsWritten[1])))
+      }
+      if mineWritten[2] != theirsWritten[2] {
+        differences.append(.normalization(ours: decoded(mineWritten[2]), provider: decoded(theirsWritten[2])))
+      }
     }
     return differences
   }
@@ -197,7 +258,9 @@ public struct OAuthBaseStringDiff: Sendable, Hashable, CustomStringConvertible {
         let normalized = PercentEncoding.decode(parts[2]), let components = try? OAuthURLComponents(uri)
       else { return nil }
       method = String(parts[0])
-      (scheme, host, port, path) = (components.scheme, components.host, components.port, components.path)
+      // An explicit default port is a spelling, not another port.
+      let port = components.port == components.defaultPort ? nil : components.port
+      (scheme, host, self.port, path) = (components.scheme, components.host, port, components.path)
       parameters =
         normalized.isEmpty
         ? []

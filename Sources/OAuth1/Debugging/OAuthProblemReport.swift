@@ -12,7 +12,7 @@ import PercentEncoding
 /// - Google's OAuth 1.0 endpoints answered `signature_invalid` and a line `base_string:...`
 ///   (scribejava/scribejava#45).
 /// - This package's ``OAuthVerifier`` reports its base string in
-///   ``OAuthVerificationError/response(realm:)``, as `oauth_signature_base_string`.
+///   ``OAuthVerificationError/response(realm:includingBaseString:)``, as `oauth_signature_base_string`.
 ///
 /// ```swift
 /// let report = OAuthProblemReport(body: "oauth_problem=signature_invalid&debug_sbs=GET&https%3A...&...")
@@ -56,15 +56,7 @@ public struct OAuthProblemReport: Sendable, Hashable {
       for (name, value) in PercentEncoding.decodeForm(text) where fields[name] == nil { fields[name] = value }
     }
     if let wwwAuthenticate {
-      // `OAuth realm="...", oauth_problem="..."`, quoted or not (Yahoo's were not).
-      let challenge = wwwAuthenticate.drop { $0 != " " }
-      for item in challenge.split(separator: ",") {
-        let pair = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-        guard pair.count == 2 else { continue }
-        let quoted = pair[1].hasPrefix("\"") && pair[1].hasSuffix("\"") && pair[1].count >= 2
-        let value = quoted ? String(pair[1].dropFirst().dropLast()) : pair[1]
-        if fields[pair[0]] == nil { fields[pair[0]] = PercentEncoding.decode(value) ?? value }
-      }
+      for (name, value) in Self.challengeFields(wwwAuthenticate) where fields[name] == nil { fields[name] = value }
     }
     problem = fields["oauth_problem"]
     advice = fields["oauth_problem_advice"]
@@ -75,25 +67,44 @@ public struct OAuthProblemReport: Sendable, Hashable {
     if problem == nil && signatureBaseString == nil && advice == nil { return nil }
   }
 
-  /// Where the value after `marker` (`debug_sbs=`) starts, at the body's start or after an `&`
-  /// (or a line break, as some providers put the debug field on its own line).
+  /// Where the value after `marker` (`debug_sbs=`) starts, at the body's start or after an `&`,
+  /// a space or a line break (some providers put the debug field on its own line).
   private static func field(_ marker: String, in text: Substring) -> Substring.Index? {
     var search = text.startIndex
     while let found = text.range(of: marker, range: search..<text.endIndex) {
-      if found.lowerBound == text.startIndex || "&\n ".contains(text[text.index(before: found.lowerBound)]) { return found.upperBound }
+      if found.lowerBound == text.startIndex { return found.upperBound }
+      let before = text[text.index(before: found.lowerBound)]
+      if before == "&" || before == " " || before.isNewline { return found.upperBound }
       search = found.upperBound
     }
     return nil
   }
 
   /// A base string written as it is: `METHOD&scheme%3A%2F%2F...&parameters`, whose two `&`s
-  /// are its own; the parameters end at the next unencoded `&` or line break.
+  /// are its own; the parameters end at the next unencoded `&`, space or line break. Escapes
+  /// may be in either case (`%3a%2f%2f` from .NET servers).
   private static func rawBaseString(_ value: Substring) -> Substring? {
+    func ends(_ character: Character) -> Bool { character == "&" || character == " " || character.isNewline }
     let method = value.prefix { $0.isLetter }
-    guard !method.isEmpty, value.dropFirst(method.count).hasPrefix("&http") else { return nil }
-    let uri = value.dropFirst(method.count + 1).prefix { $0 != "&" && $0 != "\n" }
-    guard uri.contains("%3A%2F%2F"), value.dropFirst(method.count + 1 + uri.count).hasPrefix("&") else { return nil }
-    let parameters = value.dropFirst(method.count + uri.count + 2).prefix { $0 != "&" && $0 != "\n" && $0 != " " }
+    guard !method.isEmpty, value.dropFirst(method.count).lowercased().hasPrefix("&http") else { return nil }
+    let uri = value.dropFirst(method.count + 1).prefix { !ends($0) }
+    guard uri.lowercased().contains("%3a%2f%2f"), value.dropFirst(method.count + 1 + uri.count).hasPrefix("&") else { return nil }
+    let parameters = value.dropFirst(method.count + uri.count + 2).prefix { !ends($0) }
     return value.prefix(method.count + uri.count + 2 + parameters.count)
+  }
+
+  /// The fields of an `OAuth ...` challenge: quoted, as RFC 5849 writes them (the Authorization
+  /// header's own parser), or unquoted, as Yahoo's were.
+  private static func challengeFields(_ header: String) -> [(String, String)] {
+    if let parsed = try? OAuthAuthorizationHeader.parse(header) {
+      return (parsed.realm.map { [("realm", $0)] } ?? []) + parsed.parameters.map { ($0.name, $0.value) }
+    }
+    return header.drop { $0 != " " }.split(separator: ",").compactMap { item in
+      let pair = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+      guard pair.count == 2 else { return nil }
+      let quoted = pair[1].count >= 2 && pair[1].hasPrefix("\"") && pair[1].hasSuffix("\"")
+      let value = quoted ? String(pair[1].dropFirst().dropLast()) : pair[1]
+      return (pair[0], PercentEncoding.decode(value) ?? value)
+    }
   }
 }

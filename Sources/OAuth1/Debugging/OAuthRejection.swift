@@ -14,7 +14,8 @@
 /// }
 /// ```
 ///
-/// Nothing secret is kept: base strings hold no secret, and the body is the provider's.
+/// A base string holds no key, but it does hold every signed parameter: a form's password, an
+/// xAuth `x_auth_password`. Print ``redacted(where:)`` where those must not appear.
 public struct OAuthRejection: Error, Sendable, Hashable, CustomStringConvertible {
   /// The HTTP status of the refusal.
   public let status: Int
@@ -43,6 +44,21 @@ public struct OAuthRejection: Error, Sendable, Hashable, CustomStringConvertible
     self.init(
       status: status, body: body, wwwAuthenticate: wwwAuthenticate,
       signatureBaseString: try? OAuthSignatureBaseString.make(received: request, authorization: authorization))
+  }
+
+  private init(status: Int, report: OAuthProblemReport?, signatureBaseString: String?, diff: OAuthBaseStringDiff?) {
+    self.status = status
+    self.report = report
+    self.signatureBaseString = signatureBaseString
+    self.diff = diff
+  }
+
+  /// The same explanation with the values of the parameters `isSensitive` names hidden (see
+  /// ``OAuthBaseStringDiff/redacted(where:)``): what `oauth1 request` prints.
+  public func redacted(where isSensitive: (String) -> Bool) -> OAuthRejection {
+    let diff = diff?.redacted(where: isSensitive)
+    let ours = signatureBaseString.map { OAuthBaseStringDiff(ours: $0, provider: $0).redacted(where: isSensitive).ours }
+    return OAuthRejection(status: status, report: report, signatureBaseString: ours, diff: diff)
   }
 
   /// The provider's problem and advice, then the diff (or our base string alone, to compare

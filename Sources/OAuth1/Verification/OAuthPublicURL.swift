@@ -12,39 +12,50 @@ import Foundation
 /// var options = OAuthVerifier.Options()
 /// options.publicURL = .origin("https://tool.example.edu")
 ///
-/// // Or read from Forwarded / X-Forwarded-* headers, believed only from your proxy:
-/// options.publicURL = .forwarded(trustedProxies: ["10.0.0.5"])
+/// // Or read from the X-Forwarded-* headers your proxy writes, believed only from the proxy:
+/// options.publicURL = .forwarded(trustedProxies: ["10.0.0.5"], headers: .xForwarded)
 /// let verified = try await OAuthVerifier(credentials: lookup, options: options)
 ///   .verify(request, authorization: authorization, headers: headers, peerAddress: "10.0.0.5")
 /// ```
 ///
-/// Forwarding headers are believed only from a trusted proxy: any client can send them, and a
-/// verifier that believed them from anyone would accept a request signed for another origin.
+/// Forwarding headers are believed only from a trusted proxy, and only the family you name:
+/// any client can send them, and a verifier that believed a header the proxy passes through
+/// untouched would check the signature against an origin the client chose. Configure the
+/// proxy to *set* (overwrite) the headers of that family, not to append to what the client sent.
 public enum OAuthPublicURL: Sendable, Hashable {
+  /// The forwarding headers a proxy writes.
+  public enum ForwardingHeaders: Sendable, Hashable {
+    /// `Forwarded: proto=https;host=example.com` (RFC 7239), the last element.
+    case forwarded
+    /// `X-Forwarded-Proto`, `X-Forwarded-Host` and `X-Forwarded-Port` (nginx, HAProxy, AWS
+    /// load balancers), the last value of each.
+    case xForwarded
+  }
+
   /// The URL as received: no proxy in front.
   case asReceived
   /// Replace the received URL's scheme, host and port with this origin
   /// (`"https://tool.example.edu"`, `"https://example.com:8443"`); path and query are kept.
   case origin(String)
-  /// Read the public scheme, host and port from the request's `Forwarded` header (RFC 7239)
-  /// or, without one, from `X-Forwarded-Proto`, `X-Forwarded-Host` and `X-Forwarded-Port`,
-  /// when the connection comes from one of these addresses (as the server's socket reports
-  /// them: `"127.0.0.1"`, `"::1"`). The last value of each header is used: the one the
-  /// trusted proxy, the nearest, wrote. From any other address the headers are ignored.
-  case forwarded(trustedProxies: Set<String>)
+  /// Read the public scheme, host and port from the `headers` family, when the connection
+  /// comes from one of `trustedProxies` (addresses as the server's socket reports them:
+  /// `"127.0.0.1"`, `"::1"`). From any other address, and for the other family, the headers
+  /// are ignored.
+  case forwarded(trustedProxies: Set<String>, headers: ForwardingHeaders)
 
-  /// The URL a client signed for a request received at `url` with these headers from `peerAddress`.
-  public func resolve(url: String, headers: [(name: String, value: String)], peerAddress: String?) -> String {
+  /// The URL a client signed for a request received at `url` (with the `Host` header `host`,
+  /// when it differs from the URL's) with these headers, from `peerAddress`.
+  public func resolve(url: String, host: String? = nil, headers: [(name: String, value: String)], peerAddress: String?) -> String {
     switch self {
     case .asReceived:
       return url
     case .origin(let origin):
-      guard let publicOrigin = try? OAuthURLComponents(origin) else { return url }
+      guard let publicOrigin = try? OAuthURLComponents(origin, requireHTTP: true) else { return url }
       return Self.replacingOrigin(of: url, with: publicOrigin)
-    case .forwarded(let trusted):
-      guard let peerAddress, trusted.contains(Self.unbracketed(peerAddress)), let received = try? OAuthURLComponents(url),
-        let publicOrigin = Self.forwardedOrigin(headers, received: received)
-      else { return url }
+    case .forwarded(let trusted, let family):
+      guard let peerAddress, trusted.contains(Self.unbracketed(peerAddress)), var received = try? OAuthURLComponents(url) else { return url }
+      if let host { try? received.override(hostHeader: host) }
+      guard let publicOrigin = Self.forwardedOrigin(headers, family, received: received) else { return url }
       return Self.replacingOrigin(of: url, with: publicOrigin)
     }
   }
@@ -57,27 +68,31 @@ public enum OAuthPublicURL: Sendable, Hashable {
     return origin.scheme + "://" + origin.host + port + url[authority.endIndex...]
   }
 
-  /// The public origin the proxy reports, `nil` when its headers say nothing.
-  static func forwardedOrigin(_ headers: [(name: String, value: String)], received: OAuthURLComponents) -> OAuthURLComponents? {
-    func last(_ name: String) -> String? {
+  /// The public origin the proxy reports in `family`, `nil` when those headers say nothing.
+  static func forwardedOrigin(
+    _ headers: [(name: String, value: String)], _ family: ForwardingHeaders, received: OAuthURLComponents
+  ) -> OAuthURLComponents? {
+    func last(_ name: String, separator: Character = ",") -> String? {
       guard let value = headers.last(where: { $0.name.lowercased() == name })?.value else { return nil }
-      let item = value.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) }
+      let item = value.split(separator: separator).last.map { $0.trimmingCharacters(in: .whitespaces) }
       return item?.isEmpty == false ? item : nil
     }
     var proto: String?, host: String?, port: String?
-    if let forwarded = last("forwarded") {
-      for pair in forwarded.split(separator: ";") {
+    switch family {
+    case .forwarded:
+      guard let element = last("forwarded") else { return nil }
+      for pair in element.split(separator: ";") {
         let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
         guard parts.count == 2 else { continue }
-        let value = parts[1].count >= 2 && parts[1].hasPrefix("\"") && parts[1].hasSuffix("\"") ? String(parts[1].dropFirst().dropLast()) : parts[1]
+        let quoted = parts[1].count >= 2 && parts[1].hasPrefix("\"") && parts[1].hasSuffix("\"")
+        let value = quoted ? String(parts[1].dropFirst().dropLast()) : parts[1]
         switch parts[0].lowercased() {
         case "proto": proto = value
         case "host": host = value
         default: break
         }
       }
-    }
-    if proto == nil && host == nil {
+    case .xForwarded:
       (proto, host, port) = (last("x-forwarded-proto"), last("x-forwarded-host"), last("x-forwarded-port"))
     }
     guard proto != nil || host != nil || port != nil else { return nil }

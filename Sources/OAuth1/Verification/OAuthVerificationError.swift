@@ -1,9 +1,8 @@
 /// A request that failed verification: which check, what was wrong, and what the sender can do.
 ///
-/// Its ``response(realm:)`` is the answer a provider sends back: the status, a
-/// `WWW-Authenticate: OAuth realm="..."` header and an `oauth_problem=...` body. Nothing in it
-/// is secret: the base string we computed is included for `signature_invalid` so that the sender
-/// can compare it with theirs; the signing key is never included.
+/// Its ``response(realm:includingBaseString:)`` is the answer a provider sends back: the status,
+/// a `WWW-Authenticate: OAuth realm="..."` header and an `oauth_problem=...` body; the base
+/// string the verifier computed only when asked for. The signing key is never included.
 ///
 /// ```swift
 /// do {
@@ -14,7 +13,7 @@
 /// }
 /// ```
 public struct OAuthVerificationError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// Which check failed, sent as `oauth_problem`; its `httpStatus` (400 or 401) is the status of ``response(realm:)``.
+  /// Which check failed, sent as `oauth_problem`; its `httpStatus` (400 or 401) is the status of ``response(realm:includingBaseString:)``.
   public let problem: OAuthProblem
   /// What went wrong, in a sentence.
   public let advice: String
@@ -51,7 +50,13 @@ public struct OAuthVerificationError: Error, Sendable, Hashable, CustomStringCon
   }
 
   /// The failure response (RFC 5849 section 3.2 and the Problem Reporting extension).
-  public func response(realm: String? = nil) -> (status: Int, headers: [(String, String)], body: String) {
+  ///
+  /// With `includingBaseString`, a `signature_invalid` answer carries the base string the
+  /// verifier computed as `oauth_signature_base_string`, as Atlassian's servers do, so that the
+  /// sender's `OAuthBaseStringDiff` can name the difference. It holds the request's parameters
+  /// (form fields included) and the URL the server saw (behind a proxy, the internal one), so
+  /// it is off by default: turn it on in development, or for senders you trust.
+  public func response(realm: String? = nil, includingBaseString: Bool = false) -> (status: Int, headers: [(String, String)], body: String) {
     var fields = [OAuthParameter("oauth_problem", problem.rawValue), OAuthParameter("oauth_problem_advice", advice)]
     switch problem {
     case .parameterAbsent:
@@ -64,8 +69,7 @@ public struct OAuthVerificationError: Error, Sendable, Hashable, CustomStringCon
       }
     case .versionRejected:
       fields.append(OAuthParameter("oauth_acceptable_versions", "1.0-1.0"))
-    case .signatureInvalid:
-      // As Atlassian's servers do: the sender can compare it with its own (OAuthProblemReport reads it).
+    case .signatureInvalid where includingBaseString:
       if let signatureBaseString { fields.append(OAuthParameter("oauth_signature_base_string", signatureBaseString)) }
     default:
       break

@@ -96,7 +96,7 @@ public struct OAuthVerifier: Sendable {
   ) async throws(OAuthVerificationError) -> VerifiedRequest {
     var request = request
     if options.publicURL != .asReceived {
-      let url = options.publicURL.resolve(url: request.url, headers: headers, peerAddress: peerAddress)
+      let url = options.publicURL.resolve(url: request.url, host: request.host, headers: headers, peerAddress: peerAddress)
       if url != request.url {
         request.url = url
         request.host = nil

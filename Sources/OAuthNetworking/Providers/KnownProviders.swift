@@ -22,7 +22,7 @@ extension OAuthProvider {
   /// let jira = try OAuthProvider.named("jira", site: "https://jira.example.com")
   /// ```
   public static func named(_ name: String, site: String? = nil) throws(LookupError) -> OAuthProvider {
-    let url = site.flatMap { URL(string: $0) }.flatMap { $0.scheme == nil || $0.host == nil ? nil : $0 }
+    let url = site.flatMap { (try? OAuthURLComponents($0, requireHTTP: true)) != nil ? URL(string: $0) : nil }
     if site != nil && url == nil && name.lowercased() != "netsuite" {
       throw LookupError("\(Self.shown(site!)) is not an absolute URL (https://host/...)")
     }
@@ -40,8 +40,10 @@ extension OAuthProvider {
     case "smugmug": return .smugMug()
     case "mastercard": return url.map { .mastercard(baseURL: $0) } ?? .mastercard()
     case "netsuite":
-      guard let site, let account = url.map({ netSuiteAccount(from: $0) }) ?? site else {
-        throw LookupError("the netsuite profile needs the account id (123456 or 123456_SB1) as its site")
+      guard let site, let account = url.map({ netSuiteAccount(from: $0) }) ?? site,
+        !account.isEmpty, account.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
+      else {
+        throw LookupError("the netsuite profile needs the account id (123456 or 123456_SB1) as its site, or a NetSuite URL")
       }
       return .netSuite(accountID: account)
     case "magento": return .magento(storeURL: try needsSite("the store's URL as its site"))
@@ -186,11 +188,15 @@ extension OAuthProvider {
   /// (sandbox ids end in `_SB1`), section_1534941295.html (no new TBA integrations from 2027.1).
   /// (Issues only:) the realm in upper case, netsuitephp/netsuite-php#121, NetSweet/netsuite#368.
   /// `Vectors/netsuite-tba.json` holds a published example signed through this profile in the tests.
+  ///
+  /// Characters other than letters, digits, `_` and `-` have no place in an account id and are
+  /// dropped.
   public static func netSuite(accountID: String) -> OAuthProvider {
-    let realm = accountID.uppercased().replacingOccurrences(of: "-", with: "_")
-    let host = accountID.lowercased().replacingOccurrences(of: "_", with: "-")
+    let account = accountID.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+    let realm = account.uppercased().replacingOccurrences(of: "-", with: "_")
+    let host = account.lowercased().replacingOccurrences(of: "_", with: "-")
     return OAuthProvider(
-      name: "netsuite", baseURL: URL(string: "https://\(host).suitetalk.api.netsuite.com")!,
+      name: "netsuite", baseURL: URL(string: "https://\(host).suitetalk.api.netsuite.com") ?? URL(string: "https://suitetalk.api.netsuite.com")!,
       endpoints: .init(
         requestToken: "https://\(host).restlets.api.netsuite.com/rest/requesttoken",
         authorize: "https://\(host).app.netsuite.com/app/login/secure/authorizetoken.nl",

@@ -36,14 +36,18 @@ public struct GlobalOptions: Sendable {
   static let verboseOption = Option.flag(
     "verbose", short: "v", help: "Log each request, status, rate limit and signature base string to stderr (secrets redacted).")
   static let sandboxOption = Option.flag("sandbox", help: "Use the built-in offline X API: no network, no account needed.")
+  static let outputOption = Option.value(
+    "output", short: "o", placeholder: "FILE",
+    help: "Write to FILE, whole lines only, with a checkpoint beside it (FILE.checkpoint); timeline and search.")
+  static let resumeOption = Option.flag("resume", help: "Continue the fetch --output FILE's checkpoint recorded, after a crash or a stop.")
   static let consumerKeyOption = Option.value("consumer-key", placeholder: "KEY", help: "Your app's consumer key (env X_CONSUMER_KEY).")
   static let consumerSecretOption = Option.value(
     "consumer-secret", placeholder: "SECRET", help: "Your app's consumer secret (env X_CONSUMER_SECRET).")
 
   static let specs: [any OptionDeclaration] = [
     baseURLOption, apiOption, profileOption, configDirOption, formatOption, jsonOption, limitOption, allOption, sinceIDOption,
-    untilIDOption, startTimeOption, endTimeOption, noWaitOption, maxWaitOption, timeoutOption, verboseOption, sandboxOption, consumerKeyOption,
-    consumerSecretOption,
+    untilIDOption, startTimeOption, endTimeOption, noWaitOption, maxWaitOption, timeoutOption, verboseOption, sandboxOption, outputOption,
+    resumeOption, consumerKeyOption, consumerSecretOption,
   ]
 
   /// Where the X API is (`--base-url`, `TWEETS_BASE_URL`, else `https://api.x.com`).
@@ -82,6 +86,29 @@ public struct GlobalOptions: Sendable {
   public var verbose: Bool
   /// `--sandbox`: use the built-in offline X API.
   public var sandbox: Bool
+  /// `--output`: the file tweets are appended to, page by page, with its checkpoint beside it.
+  public var output: URL?
+  /// `--resume`: continue from `--output`'s checkpoint.
+  public var resume: Bool
+  /// The command and its arguments as given, without `--resume` and `--output FILE`: what a
+  /// checkpoint records, so that a resumed run is the same fetch (from any directory).
+  public var commandLine: [String] = []
+
+  /// `arguments` without `--resume` and `--output FILE` (`-o FILE`, `--output=FILE`).
+  static func fetchArguments(_ arguments: [String]) -> [String] {
+    var kept: [String] = []
+    var skipNext = false
+    for argument in arguments {
+      if skipNext {
+        skipNext = false
+      } else if argument == "--output" || argument == "-o" {
+        skipNext = true
+      } else if argument != "--resume" && !argument.hasPrefix("--output=") {
+        kept.append(argument)
+      }
+    }
+    return kept
+  }
   /// The app's consumer key from `--consumer-key` or `X_CONSUMER_KEY` (`TWITTER_CONSUMER_KEY`), if given.
   public var consumerKey: String?
   /// The app's consumer secret from `--consumer-secret` or `X_CONSUMER_SECRET`; a secret, never printed.
@@ -129,6 +156,12 @@ public struct GlobalOptions: Sendable {
     maxWait = TimeInterval(try arguments.integer(Self.maxWaitOption, in: 0...86_400) ?? 900)
     timeout = TimeInterval(try arguments.integer(Self.timeoutOption, in: 1...3600) ?? 30)
     verbose = arguments[Self.verboseOption]
+    output = arguments[Self.outputOption].map { URL(fileURLWithPath: $0) }
+    resume = arguments[Self.resumeOption]
+    if resume && output == nil { throw UsageError("--resume needs --output FILE, the file whose checkpoint to continue from") }
+    if output != nil && format == .json {
+      throw UsageError("--output appends whole lines: use --format jsonl (one JSON tweet per line), raw, csv or text, not json")
+    }
     consumerKey = arguments[Self.consumerKeyOption] ?? environment["X_CONSUMER_KEY"] ?? environment["TWITTER_CONSUMER_KEY"]
     consumerSecret = arguments[Self.consumerSecretOption] ?? environment["X_CONSUMER_SECRET"] ?? environment["TWITTER_CONSUMER_SECRET"]
   }

@@ -55,7 +55,12 @@ public enum TweetsCLI {
         terminal.writeOut(shell.help(command.spec))
         return ExitCode.success.rawValue
       }
-      options = try GlobalOptions(parsed, environment: environment)
+      var resolved = try GlobalOptions(parsed, environment: environment)
+      resolved.commandLine = [name] + GlobalOptions.fetchArguments(rest)
+      if resolved.output != nil && !["timeline", "search"].contains(name) {
+        throw UsageError("--output and --resume are for timeline and search, the fetches that page")
+      }
+      options = resolved
     } catch let error as UsageError {
       terminal.err("tweets \(command.name): error: \(error.message)")
       terminal.err("Usage: \(spec.usageLine)\nRun `tweets help \(command.name)` for the options.")

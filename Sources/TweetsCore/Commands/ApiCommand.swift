@@ -60,8 +60,8 @@ struct ApiCommand: TweetsCommand {
   }
 
   static func pair(_ text: String, _ option: String) throws -> QueryItem {
-    guard let equals = text.firstIndex(of: "=") else { throw UsageError("\(option) takes NAME=VALUE, not \"\(text)\"") }
-    return (String(text[..<equals]), String(text[text.index(after: equals)...]))
+    let (name, value) = try NameValue.split(text, option: option)
+    return (name, value)
   }
 
   static func printable(_ body: Data) -> String {

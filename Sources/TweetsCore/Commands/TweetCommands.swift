@@ -213,6 +213,7 @@ struct PostCommand: TweetsCommand {
 /// before anything else is written; nothing is shown when standard error is not a terminal.
 enum TweetStream {
   static func print(_ pages: TweetPages, _ session: Session) async throws {
+    if let file = session.options.output { return try await write(pages, to: file, session) }
     let terminal = session.terminal
     let writer = TweetWriter(format: session.options.format, terminal: terminal)
     let start = Date()
@@ -239,6 +240,56 @@ enum TweetStream {
     }
     writer.finish()
     // The last status stays, as a line of its own.
+    terminal.status(terminal.errorIsInteractive ? "done: " + progress() + "\n" : "")
+  }
+}
+
+extension TweetStream {
+  /// `--output FILE`: each page appended and committed with its checkpoint (``ResumableOutput``);
+  /// with `--resume`, from the checkpoint's cursor. Any failure leaves the checkpoint of the last
+  /// whole page and says how to resume.
+  static func write(_ pages: TweetPages, to file: URL, _ session: Session) async throws {
+    let terminal = session.terminal
+    let output = try ResumableOutput(file: file, command: session.options.commandLine, resume: session.options.resume)
+    let committed = output.checkpoint
+    if committed.complete {
+      terminal.err("tweets: \(file.path) is complete (\(committed.tweets) tweets): nothing to resume")
+      return
+    }
+    if session.options.resume {
+      terminal.err("tweets: resuming after \(committed.tweets) tweets (\(committed.pages) pages) in \(file.path)")
+    }
+    var pageText = ""
+    let writer = TweetWriter(format: session.options.format, alreadyWritten: committed.tweets) { pageText += $0 }
+    let remaining = session.options.limit.map { max($0 - committed.tweets, 0) }
+    let start = Date()
+    var pageCount = 0
+    func progress() -> String {
+      let fetched = writer.written - committed.tweets
+      let elapsed = Date().timeIntervalSince(start)
+      return "\(writer.written) tweets in \(file.lastPathComponent), \(pageCount) page\(pageCount == 1 ? "" : "s") this run, "
+        + "\(Int((elapsed > 0 ? Double(fetched) / elapsed : 0).rounded())) tweets/s, " + String(format: "%.1f s", elapsed)
+    }
+    do {
+      for try await page in pages.resuming(from: committed.pageCursor, limit: remaining) {
+        pageCount += 1
+        page.tweets.forEach(writer.write)
+        writer.writeRaw(page.body)
+        try output.commit(pageText, tweets: writer.written, next: page.next, complete: false)
+        pageText = ""
+        terminal.status("")
+        for problem in page.partialErrors { terminal.err("tweets: \(problem.description)") }
+        terminal.status("… " + progress())
+      }
+      writer.finish()
+      if !pageText.isEmpty { try output.commit(pageText, tweets: writer.written, next: nil, complete: true) }
+      try output.finish()
+    } catch {
+      terminal.status("")
+      terminal.err("tweets: stopped after \(output.checkpoint.tweets) tweets in \(file.path); the checkpoint is saved. Resume with:")
+      terminal.err("  " + output.resumeCommand)
+      throw error
+    }
     terminal.status(terminal.errorIsInteractive ? "done: " + progress() + "\n" : "")
   }
 }

@@ -26,15 +26,24 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 public final class TweetWriter {
   /// How each tweet is written: text, JSON (one array), JSON Lines or CSV.
   public let format: OutputFormat
-  let terminal: Terminal
+  let useColor: Bool
   let now: Date
-  private var count = 0
+  private let sink: (String) -> Void
+  private var count: Int
 
   /// A writer of `format` to `terminal`'s standard output; `now` dates relative times in text.
-  public init(format: OutputFormat, terminal: Terminal, now: Date = Date()) {
+  public convenience init(format: OutputFormat, terminal: Terminal, now: Date = Date()) {
+    self.init(format: format, useColor: terminal.useColor, now: now, sink: terminal.writeOut)
+  }
+
+  /// A writer of `format` to `sink` (a file's page buffer), continuing after `alreadyWritten`
+  /// tweets, so that a resumed CSV gets no second header and text no missing separator.
+  init(format: OutputFormat, useColor: Bool = false, now: Date = Date(), alreadyWritten: Int = 0, sink: @escaping (String) -> Void) {
     self.format = format
-    self.terminal = terminal
+    self.useColor = useColor
     self.now = now
+    self.sink = sink
+    count = alreadyWritten
   }
 
   /// How many tweets were written.
@@ -44,14 +53,14 @@ public final class TweetWriter {
   public func write(_ tweet: Tweet) {
     switch format {
     case .text:
-      terminal.writeOut((count > 0 ? "\n" : "") + Self.text(tweet, now: now, color: terminal.useColor) + "\n")
+      sink((count > 0 ? "\n" : "") + Self.text(tweet, now: now, color: useColor) + "\n")
     case .json:
-      terminal.writeOut((count == 0 ? "[\n  " : ",\n  ") + Self.json(tweet))
+      sink((count == 0 ? "[\n  " : ",\n  ") + Self.json(tweet))
     case .jsonl:
-      terminal.writeOut(Self.json(tweet) + "\n")
+      sink(Self.json(tweet) + "\n")
     case .csv:
-      if count == 0 { terminal.writeOut(Self.csvHeader + "\r\n") }
-      terminal.writeOut(Self.csv(tweet) + "\r\n")
+      if count == 0 { sink(Self.csvHeader + "\r\n") }
+      sink(Self.csv(tweet) + "\r\n")
     case .raw:
       break  // the responses are written whole, by writeRaw(_:)
     }
@@ -63,21 +72,21 @@ public final class TweetWriter {
   public func writeRaw(_ body: Data) {
     guard format == .raw else { return }
     if !body.contains(UInt8(ascii: "\n")) {
-      terminal.writeOut(String(decoding: body, as: UTF8.self) + "\n")
+      sink(String(decoding: body, as: UTF8.self) + "\n")
     } else if let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
       let line = try? JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes, .fragmentsAllowed])
     {
-      terminal.writeOut(String(decoding: line, as: UTF8.self) + "\n")
+      sink(String(decoding: line, as: UTF8.self) + "\n")
     } else {
-      terminal.writeOut(String(decoding: body, as: UTF8.self).split(separator: "\n").joined(separator: " ") + "\n")
+      sink(String(decoding: body, as: UTF8.self).split(separator: "\n").joined(separator: " ") + "\n")
     }
   }
 
   /// Closes what the format needs closed (the JSON array, a CSV with only its header).
   public func finish() {
     switch format {
-    case .json: terminal.writeOut(count == 0 ? "[]\n" : "\n]\n")
-    case .csv: if count == 0 { terminal.writeOut(Self.csvHeader + "\r\n") }
+    case .json: sink(count == 0 ? "[]\n" : "\n]\n")
+    case .csv: if count == 0 { sink(Self.csvHeader + "\r\n") }
     case .text, .jsonl, .raw: break
     }
   }

@@ -43,6 +43,8 @@ public struct TweetPages: AsyncSequence, Sendable {
 
   /// The most tweets to deliver in all; `nil` for every page there is.
   public let limit: Int?
+  /// Where the first page starts: `nil` for the beginning, or a cursor a previous run saved.
+  public let start: PageCursor?
   let fetch: Fetch
 
   /// Pages fetched on demand, until a page has no next cursor, repeats the cursor, or is empty, or `limit` tweets are
@@ -52,21 +54,36 @@ public struct TweetPages: AsyncSequence, Sendable {
   ///   - limit: the most tweets to deliver in all (the page that reaches it is trimmed); `nil` for every page there is.
   ///   - fetch: fetches one page for a cursor; each iterator calls it once per page, one call at a time.
   public init(limit: Int?, fetch: @escaping Fetch) {
+    self.init(limit: limit, start: nil, fetch: fetch)
+  }
+
+  private init(limit: Int?, start: PageCursor?, fetch: @escaping Fetch) {
     self.limit = limit
+    self.start = start
     self.fetch = fetch
   }
 
-  public func makeAsyncIterator() -> Iterator { Iterator(pages: self) }
+  /// The same pages from `cursor` on (a ``TweetPage/next`` a previous run saved), delivering
+  /// at most `limit` tweets: how `tweets --resume` continues an interrupted fetch.
+  ///
+  /// ```swift
+  /// let rest = client.v2.userTweets(userID: "12").resuming(from: .token(savedToken), limit: nil)
+  /// ```
+  public func resuming(from cursor: PageCursor?, limit: Int?) -> TweetPages {
+    TweetPages(limit: limit, start: cursor, fetch: fetch)
+  }
+
+  public func makeAsyncIterator() -> Iterator { Iterator(pages: self, cursor: start) }
 
   /// The tweets of every page, one at a time.
   public func tweets(limit: Int? = nil) -> Tweets {
-    Tweets(pages: TweetPages(limit: [limit, self.limit].compactMap { $0 }.min(), fetch: fetch))
+    Tweets(pages: TweetPages(limit: [limit, self.limit].compactMap { $0 }.min(), start: start, fetch: fetch))
   }
 
   /// Fetches one page per call to `next()`, following each page's cursor, and throws the ``XError`` of a failed fetch.
   public struct Iterator: AsyncIteratorProtocol {
     let pages: TweetPages
-    var cursor: PageCursor? = nil
+    var cursor: PageCursor?
     var delivered = 0
     var finished = false
 

@@ -68,6 +68,9 @@ enum LoginCommand {
       }
       if server == nil && parsed.has(callbackPort) { throw UsageError("--callback-port needs --callback loopback") }
 
+      if flow.endpoints.authorize.isEmpty && server != nil {
+        throw UsageError("this provider has no authorize page to redirect from: leave out --callback loopback and type the verifier")
+      }
       let temporary = try await flow.requestToken(callback: callbackURL)
       let verifier: String
       if flow.endpoints.authorize.isEmpty {
@@ -79,13 +82,10 @@ enum LoginCommand {
         if !parsed[noBrowser] { Browser.open(authorize, environment: environment) }
         if let server {
           Output.stderr("Waiting for the provider to redirect to \(server.url) ...")
-          let fields = try await server.waitForCallback(timeout: seconds)
+          let fields = try await server.waitForCallback(token: temporary.credentials.key, timeout: seconds)
           server.close()
           if fields["denied"] != nil { throw LoginFailure("the authorization was denied in the browser") }
           guard let received = fields["oauth_verifier"] else { throw LoginFailure("the callback carried no oauth_verifier") }
-          guard fields["oauth_token"] == nil || fields["oauth_token"] == temporary.credentials.key else {
-            throw LoginFailure("the callback is for another request token: start the login again")
-          }
           verifier = received
         } else {
           verifier = try readVerifier(prompt: "Enter the PIN or verifier shown after authorizing: ")
@@ -103,7 +103,7 @@ enum LoginCommand {
       let store = ProviderProfile.store(environment: environment)
       try store.save(profile, as: profileName)
       let user = tokens.screenName.map { " (@\($0))" } ?? tokens.userID.map { " (user \($0))" } ?? ""
-      print("Logged in\(user). Saved profile \(profileName) in \(store.file.path): token \(tokens.credentials.key), secret not shown.")
+      print("Logged in\(user). Saved profile \(profileName) in \(store.file.path) (the token and its secret are not shown).")
       print("Try: oauth1 request GET URL --profile \(profileName)")
       return 0
     }
@@ -117,8 +117,8 @@ enum LoginCommand {
       guard let request = parsed[requestTokenURL] ?? endpoints?.requestToken, let access = parsed[accessTokenURL] ?? endpoints?.accessToken,
         let authorize = parsed[authorizeURL] ?? endpoints?.authorize
       else { throw UsageError("give --request-token-url, --authorize-url and --access-token-url together (or --provider)") }
-      for url in [request, authorize, access] where !url.isEmpty && !RequestCommand.isAbsoluteHTTP(url) && setup.provider == nil {
-        throw UsageError("\(CommandSpec.shown(url)) is not an absolute URL")
+      for url in [request, access] + (authorize.isEmpty ? [] : [authorize]) where !RequestCommand.isAbsoluteHTTP(url) && setup.provider == nil {
+        throw UsageError("\(CommandSpec.shown(url)) is not an absolute http or https URL")
       }
       endpoints = OAuthFlow.Endpoints(requestToken: request, authorize: authorize, authenticate: authorize, accessToken: access)
     }
@@ -130,12 +130,13 @@ enum LoginCommand {
     }
     var parameters = (setup.provider?.authorizeParameters ?? []).map { (name: $0.name, value: $0.value) }
     for pair in parsed[authorizeParameter] {
-      guard let equals = pair.firstIndex(of: "=") else { throw UsageError("--authorize-param takes NAME=VALUE, not \(CommandSpec.shown(pair))") }
-      let name = String(pair[..<equals]), value = String(pair[pair.index(after: equals)...])
+      let (name, value) = try NameValue.split(pair, option: "--authorize-param")
       parameters.removeAll { $0.name == name }
       parameters.append((name, value))
     }
-    let base = setup.provider?.baseURL ?? URL(string: endpoints.requestToken)!
+    guard let base = setup.provider?.baseURL ?? URL(string: endpoints.requestToken) else {
+      throw UsageError("\(CommandSpec.shown(endpoints.requestToken)) is not an absolute URL")
+    }
     return OAuthFlow(
       baseURL: base, consumer: setup.consumer, endpoints: endpoints, configuration: setup.configuration, authorizeParameters: parameters,
       behavior: HeadersBehavior(setup.providerHeaders))

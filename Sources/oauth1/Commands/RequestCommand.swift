@@ -29,12 +29,13 @@ enum RequestCommand {
       consumer alone signs one-legged. The body is on stdout; an error answer's body and, when the
       provider reports its own base string, the first difference from ours are on stderr.
 
-      Exit status: 0 for a 2xx answer, 1 for any other answer, 2 for wrong usage, 3 when no answer came.
+      Exit status: 0 for a 2xx answer, 1 for any other answer (or a request refused before it was sent),
+      2 for wrong usage, 3 when no answer came.
 
       Examples:
         oauth1 request GET 'https://api.x.com/2/users/me' --profile x
-        oauth1 request POST https://shop.example/wp-json/wc/v3/orders --provider woocommerce \\
-          --site https://shop.example --consumer-key ck_... --json '{"status":"pending"}'
+        oauth1 request POST http://shop.example/wp-json/wc/v3/orders --provider woocommerce \\
+          --site http://shop.example --consumer-key ck_... --json '{"status":"pending"}'
         oauth1 request GET https://api.discogs.com/oauth/identity --profile discogs -v
       """)
 
@@ -92,7 +93,8 @@ enum RequestCommand {
         let prepared = try client.prepare(request)
         let generator = try OAuthSignatureGenerator(
           consumer: setup.consumer, token: setup.token,
-          request: OAuthRequest(method: method.rawValue, url: prepared.url.absoluteString, body: body, contentType: contentType),
+          request: OAuthRequest(
+            method: method.rawValue, url: prepared.url.absoluteString, body: body, contentType: prepared.headers["Content-Type"] ?? contentType),
           options: .init(configuration: configuration, nonce: nonce, timestamp: timestamp))
         Output.stderr(SigningReport(generator: generator, example: nil).text(redacted: true))
       }
@@ -104,13 +106,21 @@ enum RequestCommand {
         if parsed[include] { FileHandle.standardOutput.write(Data(statusAndHeaders(failure.statusCode, failure.headers).utf8)) }
         let text = String(decoding: failure.body, as: UTF8.self)
         Output.error("the provider answered HTTP \(failure.statusCode) to \(failure.requestLine)")
-        if !text.isEmpty { Output.stderr(Redaction.text(text)) }
         let rejection = OAuthRejection(failure, signatureBaseString: signedBaseString.withLock { $0 })
-        if failure.statusCode == 401 || rejection.report != nil { Output.stderr(rejection.description) }
+        // A body that carries the provider's base string is shown below, read and redacted.
+        if !text.isEmpty && rejection.report?.signatureBaseString == nil { Output.stderr(Redaction.text(text)) }
+        if failure.statusCode == 401 || rejection.report != nil {
+          // Signed form values such as a password are hidden; oauth_* parameters are shown.
+          Output.stderr(rejection.redacted { !$0.hasPrefix("oauth_") && Redaction.isSensitive(parameter: $0) }.description)
+        }
         return 1
-      } catch {
-        Output.error(error.description)
+      } catch .transport(let failure) {
+        Output.error(failure.description)
         return 3
+      } catch {
+        // Refused before or after sending (a signing failure, a redirect policy): not "no answer".
+        Output.error(error.description)
+        return 1
       }
       if parsed[include] { FileHandle.standardOutput.write(Data(statusAndHeaders(response.statusCode, response.headers).utf8)) }
       try write(response.body, to: parsed[output])
@@ -124,15 +134,10 @@ enum RequestCommand {
     if given.count > 1 { throw UsageError("give only one of -d, --data-binary and --json (got \(given.joined(separator: " and ")))") }
     let contentType = parsed[RequestBodyInput.contentType]
     if parsed.has(data) {
-      let pairs = try parsed[data].map { pair throws(UsageError) -> OAuthParameter in
-        guard let equals = pair.firstIndex(of: "=") else { throw UsageError("-d takes NAME=VALUE, not \(CommandSpec.shown(pair))") }
-        return OAuthParameter(String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
-      }
-      return (Data(OAuthFormEncoding.encode(pairs).utf8), contentType ?? "application/x-www-form-urlencoded")
+      return (try RequestBodyInput.formBody(parsed[data], option: "-d"), contentType ?? "application/x-www-form-urlencoded")
     }
     if let raw = parsed[dataBinary] {
-      let body = raw.hasPrefix("@") ? try InputFiles.readData(String(raw.dropFirst()), what: "body") : Data(raw.utf8)
-      return (body, contentType ?? "application/octet-stream")
+      return (try RequestBodyInput.data(raw), contentType ?? "application/octet-stream")
     }
     if let text = parsed[json] {
       guard (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil else {
@@ -157,8 +162,7 @@ enum RequestCommand {
 
   /// Whether `text` is an absolute http or https URL with a host.
   static func isAbsoluteHTTP(_ text: String) -> Bool {
-    guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else { return false }
-    return ["http", "https"].contains(scheme) && url.host != nil
+    (try? OAuthURLComponents(text, requireHTTP: true)) != nil && URL(string: text) != nil
   }
 
   static func statusAndHeaders(_ status: Int, _ headers: HTTPHeaders) -> String {

@@ -10,7 +10,7 @@ enum VerifyCommand {
     summary: "Verify an OAuth 1.0a request as a provider would; exit 0 and print \"valid\", or exit 1 and say which check failed.",
     options: [CommandRunner.method, url, authorization] + RequestBodyInput.options + [
       CommandRunner.host, consumerKey, CommandRunner.consumerSecret, CommandRunner.tokenSecret, publicKey, now, maxSkew,
-      allowPlaintextOverHTTP, publicOrigin, header, peer, trustedProxy, CommandRunner.version,
+      allowPlaintextOverHTTP, publicOrigin, header, peer, trustedProxy, forwardingHeaders, CommandRunner.version,
     ],
     discussion: """
       Example:
@@ -34,6 +34,9 @@ enum VerifyCommand {
   static let peer = Option.value("peer", placeholder: "ADDRESS", help: "The address the request came from (for --trusted-proxy).")
   static let trustedProxy = Option.repeatable(
     "trusted-proxy", placeholder: "ADDRESS", help: "Believe forwarding headers (--header) from this peer address.")
+  static let forwardingHeaders = Option.value(
+    "forwarding-headers", placeholder: "x-forwarded|forwarded",
+    help: "Which headers the trusted proxy sets: X-Forwarded-Proto/-Host/-Port (default) or Forwarded (RFC 7239).")
   static let allowPlaintextOverHTTP = Option.flag("allow-plaintext-over-http", help: "Accept PLAINTEXT over http (it sends the secrets in clear).")
 
   static func run(_ arguments: [String]) async -> Int32 {
@@ -84,7 +87,11 @@ enum VerifyCommand {
       return .origin(origin)
     case (nil, let proxies):
       guard parsed.has(peer) else { throw UsageError("--trusted-proxy needs --peer, the address the request came from") }
-      return .forwarded(trustedProxies: Set(proxies))
+      switch parsed[forwardingHeaders]?.lowercased() ?? "x-forwarded" {
+      case "x-forwarded": return .forwarded(trustedProxies: Set(proxies), headers: .xForwarded)
+      case "forwarded": return .forwarded(trustedProxies: Set(proxies), headers: .forwarded)
+      case let other: throw UsageError("--forwarding-headers takes x-forwarded or forwarded, not \(CommandSpec.shown(other))")
+      }
     case (.some, _):
       throw UsageError("give --public-origin or --trusted-proxy, not both")
     }

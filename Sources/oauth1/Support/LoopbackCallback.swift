@@ -10,9 +10,10 @@ import PercentEncoding
 /// A one-shot HTTP server on 127.0.0.1 that receives the provider's redirect after the user
 /// authorizes (`oauth1 login --callback loopback`): `GET /callback?oauth_token=...&oauth_verifier=...`.
 ///
-/// It listens on the loopback interface only, so nothing outside the machine can reach it; it
-/// answers one callback and closes. Requests for other paths (a browser's `/favicon.ico`) get
-/// a 404 and it keeps waiting.
+/// It listens on the loopback interface only, so nothing outside the machine can reach it. It
+/// takes only the callback for the request token being authorized: another path (a browser's
+/// `/favicon.ico`) gets a 404, a callback for another token (or none: a page on the machine
+/// poking the port) a 400, and it keeps waiting until the deadline.
 final class LoopbackCallback: @unchecked Sendable {
   struct Failure: Error, CustomStringConvertible {
     let description: String
@@ -34,6 +35,9 @@ final class LoopbackCallback: @unchecked Sendable {
       let descriptor = socket(AF_INET, SOCK_STREAM, 0)
     #endif
     guard descriptor >= 0 else { throw Failure(description: "cannot open a socket: \(String(cString: strerror(errno)))") }
+    // A registered callback port must be reusable at once by the next login.
+    var reuse: Int32 = 1
+    setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
@@ -61,16 +65,17 @@ final class LoopbackCallback: @unchecked Sendable {
     }
   }
 
-  /// Waits up to `timeout` seconds for the callback and returns its query fields.
-  func waitForCallback(timeout: Double) async throws -> [String: String] {
+  /// Waits up to `timeout` seconds for the callback of the request token `token` (its
+  /// `oauth_token`) and returns its query fields (`oauth_verifier`, or `denied`).
+  func waitForCallback(token: String, timeout: Double) async throws -> [String: String] {
     try await withCheckedThrowingContinuation { continuation in
       Thread.detachNewThread {
-        continuation.resume(with: Result { try self.accept(until: Date().addingTimeInterval(timeout)) })
+        continuation.resume(with: Result { try self.accept(token: token, until: Date().addingTimeInterval(timeout)) })
       }
     }
   }
 
-  private func accept(until deadline: Date) throws -> [String: String] {
+  private func accept(token: String, until deadline: Date) throws -> [String: String] {
     while true {
       let remaining = deadline.timeIntervalSinceNow
       guard remaining > 0 else { throw Failure(description: "no callback arrived in time; authorize sooner, or use --callback oob") }
@@ -80,7 +85,7 @@ final class LoopbackCallback: @unchecked Sendable {
       let connection = acceptConnection(listener)
       guard connection >= 0 else { continue }
       defer { closeDescriptor(connection) }
-      guard let target = Self.readRequestTarget(connection) else { continue }
+      guard let target = Self.readRequestTarget(connection, until: deadline) else { continue }
       let path = target.prefix { $0 != "?" }
       guard path == "/callback" else {
         Self.answer(connection, status: "404 Not Found", text: "Not the callback.")
@@ -88,6 +93,11 @@ final class LoopbackCallback: @unchecked Sendable {
       }
       var fields: [String: String] = [:]
       for (name, value) in PercentEncoding.decodeForm(target.dropFirst(path.count + 1)) { fields[name] = value }
+      // X answers a refusal with `denied=<token>` instead of `oauth_token`.
+      guard fields["oauth_token"] == token || (fields["oauth_token"] == nil && fields["denied"] == token) else {
+        Self.answer(connection, status: "400 Bad Request", text: "Not the callback of the authorization this login started.")
+        continue
+      }
       let done = fields["oauth_verifier"] != nil
       Self.answer(
         connection, status: "200 OK",
@@ -96,13 +106,17 @@ final class LoopbackCallback: @unchecked Sendable {
     }
   }
 
-  /// The request target of the request line (`/callback?...`), reading at most 16 KiB of head.
-  private static func readRequestTarget(_ connection: Int32) -> Substring? {
+  /// The request target of the request line (`/callback?...`), reading at most 16 KiB of head,
+  /// and no longer than 5 s or the deadline (a client that trickles bytes cannot hold it).
+  private static func readRequestTarget(_ connection: Int32, until deadline: Date) -> Substring? {
     var head = [UInt8]()
     var buffer = [UInt8](repeating: 0, count: 4096)
+    let giveUp = min(deadline, Date().addingTimeInterval(5))
     while head.count < 16_384 {
+      let remaining = giveUp.timeIntervalSinceNow
+      guard remaining > 0 else { return nil }
       var poller = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
-      guard poll(&poller, 1, 5000) > 0 else { return nil }
+      guard poll(&poller, 1, Int32(remaining * 1000) + 1) > 0 else { return nil }
       let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
       guard count > 0 else { break }
       head += buffer[..<count]

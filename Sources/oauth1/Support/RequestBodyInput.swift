@@ -26,12 +26,21 @@ enum RequestBodyInput {
       return (try InputFiles.readData(path, what: "body"), contentType)
     }
     guard arguments.has(form) else { return (nil, contentType) }
-    let pairs = try arguments[form].map { pair throws(UsageError) -> OAuthParameter in
-      guard let equals = pair.firstIndex(of: "=") else { throw UsageError("--form takes NAME=VALUE, not \"\(pair)\"") }
-      return OAuthParameter(String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
+    return (try formBody(arguments[form], option: "--form"), contentType ?? "application/x-www-form-urlencoded")
+  }
+
+  /// A form body from decoded `NAME=VALUE` arguments, encoded as the signer reads forms.
+  static func formBody(_ pairs: [String], option: String) throws(UsageError) -> Data {
+    let parameters = try pairs.map { pair throws(UsageError) -> OAuthParameter in
+      let (name, value) = try NameValue.split(pair, option: option)
+      return OAuthParameter(name, value)
     }
-    contentType = contentType ?? "application/x-www-form-urlencoded"
-    return (Data(OAuthFormEncoding.encode(pairs).utf8), contentType)
+    return Data(OAuthFormEncoding.encode(parameters).utf8)
+  }
+
+  /// The bytes of `@FILE` (a file) or of the text itself.
+  static func data(_ argument: String) throws -> Data {
+    argument.hasPrefix("@") ? try InputFiles.readData(String(argument.dropFirst()), what: "body") : Data(argument.utf8)
   }
 }
 

@@ -4,9 +4,10 @@ import NetworkClient
 import OAuth1
 import OAuthNetworking
 
-/// Who signs and how, for `oauth1 login` and `oauth1 request`: a saved profile first, then a
-/// named provider's rules, then the options and environment variables `oauth1 sign` takes,
-/// each later source overriding the earlier ones.
+/// Who signs and how, for `oauth1 login` and `oauth1 request`. Each value comes from the first
+/// place that has it: the command's options, then the saved profile (`--profile`), then the
+/// environment variables `oauth1 sign` reads, then the provider's rules (`--provider`, or the
+/// profile's). A token's key and secret always come from the same place.
 struct SigningSetup {
   static let profile = Option.value("profile", placeholder: "NAME", help: "A profile saved by `oauth1 login` (credentials, provider, signing).")
   static let provider = Option.value(
@@ -22,23 +23,25 @@ struct SigningSetup {
   var consumer: Credentials
   var token: Credentials?
   var configuration: OAuthSigner.Configuration
-  /// The private key's file, saved in a profile (the key itself never is).
+  /// The private key's file, as an absolute path (saved in a profile; the key itself never is).
   var privateKeyPath: String?
   var stored: ProviderProfile?
 
   /// Reads the setup; `readingProfile: false` ignores `--profile` (login writes it).
   init(_ arguments: ParsedArguments, environment: [String: String], readingProfile: Bool = true) throws {
     if readingProfile, let name = arguments[Self.profile] {
-      guard let profile = try ProviderProfile.store(environment: environment).profile(named: name) else {
-        let known = (try? ProviderProfile.store(environment: environment).names()) ?? []
+      let store = ProviderProfile.store(environment: environment)
+      guard let profile = try store.profile(named: name) else {
+        let known = (try? store.names()) ?? []
         throw UsageError(
           "no profile is named \(CommandSpec.shown(name))"
             + (known.isEmpty ? "; create one with `oauth1 login --profile \(name) ...`" : " (saved: \(known.joined(separator: ", ")))"))
       }
+      if let warning = store.permissionWarning() { Output.stderr("oauth1: \(warning)") }
       stored = profile
     }
     let providerName = arguments[Self.provider] ?? stored?.provider
-    let site = arguments[Self.site] ?? (arguments[Self.provider] == nil ? stored?.site : nil)
+    let site = arguments[Self.provider] == nil ? arguments[Self.site] ?? stored?.site : arguments[Self.site]
     if let providerName {
       do {
         provider = try OAuthProvider.named(providerName, site: site)
@@ -55,17 +58,18 @@ struct SigningSetup {
     let method =
       try SigningOptions.signatureMethod(arguments) ?? stored?.signatureMethod.flatMap { try? OAuthSignatureMethod(name: $0) }
       ?? provider?.signatureMethod ?? .hmacSHA1
-    privateKeyPath = arguments[SigningOptions.privateKey] ?? stored?.privateKey
+    privateKeyPath = (arguments[SigningOptions.privateKey] ?? stored?.privateKey).map { URL(fileURLWithPath: $0).path }
     let privateKey = try privateKeyPath.map { try SigningOptions.privateKey(at: $0) }
     if method.usesRSA && privateKey == nil { throw UsageError("\(method.rawValue) needs --private-key FILE") }
-    let consumerSecret = arguments[CommandRunner.consumerSecret] ?? environment["OAUTH1_CONSUMER_SECRET"] ?? stored?.consumerSecret
+    let consumerSecret = arguments[CommandRunner.consumerSecret] ?? stored?.consumerSecret ?? environment["OAUTH1_CONSUMER_SECRET"]
     guard consumerSecret != nil || method.usesRSA else {
       throw UsageError("missing --consumer-secret (or OAUTH1_CONSUMER_SECRET, or --profile)")
     }
     consumer = Credentials(key: consumerKey, secret: consumerSecret ?? "")
-    if let tokenKey = arguments[SigningOptions.token] ?? stored?.token {
-      let secret = arguments[CommandRunner.tokenSecret] ?? environment["OAUTH1_TOKEN_SECRET"] ?? stored?.tokenSecret
-      token = Credentials(key: tokenKey, secret: secret ?? "")
+    if let tokenKey = arguments[SigningOptions.token] {
+      token = Credentials(key: tokenKey, secret: arguments[CommandRunner.tokenSecret] ?? environment["OAUTH1_TOKEN_SECRET"] ?? "")
+    } else if let tokenKey = stored?.token {
+      token = Credentials(key: tokenKey, secret: arguments[CommandRunner.tokenSecret] ?? stored?.tokenSecret ?? "")
     } else if arguments.has(CommandRunner.tokenSecret) {
       throw UsageError("--token-secret needs --token")
     }

@@ -103,6 +103,28 @@ struct BaseStringDiffTests {
     #expect(diff.differences == [.uri(ours: "https://api.example.com/items", provider: "https://API.Example.com/items")])
   }
 
+  @Test func theSameParametersInAnotherOrderOrADefaultPortWritten() throws {
+    let ours = try baseString("GET", "https://api.example.com/items?a=1&b=2")
+    let parts = ours.split(separator: "&").map(String.init)
+    let reordered = OAuthBaseStringDiff(
+      ours: ours, provider: parts[0] + "&" + parts[1] + "&" + (parts[2].components(separatedBy: "%26").reversed().joined(separator: "%26")))
+    guard case .normalization = reordered.first, reordered.differences.count == 1 else {
+      Issue.record("expected one normalization difference, got \(reordered.differences)")
+      return
+    }
+    let explicitPort = OAuthBaseStringDiff(ours: ours, provider: ours.replacingOccurrences(of: "api.example.com", with: "api.example.com%3A443"))
+    #expect(explicitPort.differences == [.uri(ours: "https://api.example.com/items", provider: "https://api.example.com:443/items")])
+  }
+
+  @Test func sensitiveValuesRedacted() throws {
+    let ours = try baseString("POST", "https://api.example.com/login", form: "user=ann&password=hunter2")
+    let provider = try baseString("POST", "https://api.example.com/login", form: "user=ann")
+    let diff = OAuthBaseStringDiff(ours: ours, provider: provider).redacted { $0 == "password" }
+    #expect(diff.differences == [.missing(name: "password", value: "<redacted>")])
+    #expect(!diff.description.contains("hunter2") && diff.ours.contains("password%3D%3Credacted%3E"))
+    #expect(diff.ours.contains("user%3Dann"))
+  }
+
   @Test func notABaseString() {
     let diff = OAuthBaseStringDiff(ours: "GET&https%3A%2F%2Fa.example%2F&", provider: "Invalid signature")
     guard case .unreadable = diff.first else {

@@ -30,6 +30,16 @@ struct ProblemReportTests {
     #expect(report.signatureBaseString == baseString)
   }
 
+  @Test func crlfLinesAndLowerCaseEscapes() throws {
+    let report = try #require(OAuthProblemReport(body: "signature_invalid\r\nbase_string:\(baseString)\r\n"))
+    #expect(report.signatureBaseString == baseString)
+    let lower = baseString.replacingOccurrences(of: "%3A%2F%2F", with: "%3a%2f%2f")
+    #expect(OAuthProblemReport(body: "oauth_problem=signature_invalid&debug_sbs=\(lower)")?.signatureBaseString == lower)
+    let quoted = try #require(
+      OAuthProblemReport(body: "", wwwAuthenticate: #"OAuth realm="x", oauth_problem="timestamp_refused", oauth_problem_advice="late, by 9 s""#))
+    #expect(quoted.problem == "timestamp_refused" && quoted.advice == "late, by 9 s")
+  }
+
   /// Delicious (Yahoo) put the problem in `WWW-Authenticate` only (joestump/python-oauth2#27).
   @Test func theProblemInWWWAuthenticate() throws {
     let report = try #require(OAuthProblemReport(body: "", wwwAuthenticate: "OAuth oauth_problem=signature_invalid"))
@@ -38,7 +48,8 @@ struct ProblemReportTests {
 
   @Test func thisPackagesVerifierAnswerRoundTrips() throws {
     let error = OAuthVerificationError(.signatureInvalid, advice: "the signature does not match", signatureBaseString: baseString)
-    let answer = error.response(realm: "Photos")
+    #expect(!error.response(realm: "Photos").body.contains("base_string"))
+    let answer = error.response(realm: "Photos", includingBaseString: true)
     let report = try #require(OAuthProblemReport(body: answer.body))
     #expect(report.problem == "signature_invalid" && report.advice == "the signature does not match")
     #expect(report.signatureBaseString == baseString)

@@ -59,16 +59,18 @@ struct BehindAProxyTests {
 
   @Test func forwardedHeadersFromATrustedProxy() async throws {
     let (request, header) = try launch()
-    _ = try await verifier(.forwarded(trustedProxies: ["127.0.0.1"])).verify(request, authorization: header, headers: nginx, peerAddress: "127.0.0.1")
+    _ = try await verifier(.forwarded(trustedProxies: ["127.0.0.1"], headers: .xForwarded)).verify(
+      request, authorization: header, headers: nginx, peerAddress: "127.0.0.1")
     let (second, secondHeader) = try launch()
     let rfc7239: [(name: String, value: String)] = [("Forwarded", #"for=203.0.113.9;proto=https;host="tool.example.edu""#)]
-    _ = try await verifier(.forwarded(trustedProxies: ["::1"])).verify(second, authorization: secondHeader, headers: rfc7239, peerAddress: "[::1]")
+    _ = try await verifier(.forwarded(trustedProxies: ["::1"], headers: .forwarded)).verify(
+      second, authorization: secondHeader, headers: rfc7239, peerAddress: "[::1]")
   }
 
   @Test func spoofedHeadersFromAnUntrustedAddressAreIgnored() async throws {
     let (request, header) = try launch()
     await #expect(throws: OAuthVerificationError.self) {
-      _ = try await verifier(.forwarded(trustedProxies: ["10.0.0.5"])).verify(
+      _ = try await verifier(.forwarded(trustedProxies: ["10.0.0.5"], headers: .xForwarded)).verify(
         request, authorization: header, headers: nginx, peerAddress: "198.51.100.7")
     }
     // And a client that signs for the URL the server sees cannot pass by adding the headers.
@@ -76,15 +78,38 @@ struct BehindAProxyTests {
       consumer: consumer,
       request: OAuthRequest(method: "POST", url: received, body: form, contentType: "application/x-www-form-urlencoded"),
       options: .init(nonce: "direct", timestamp: Self.now))
-    _ = try await verifier(.forwarded(trustedProxies: ["10.0.0.5"])).verify(
+    _ = try await verifier(.forwarded(trustedProxies: ["10.0.0.5"], headers: .xForwarded)).verify(
       direct.request, authorization: direct.authorizationHeader, headers: nginx, peerAddress: "198.51.100.7")
+  }
+
+  /// nginx configured to set `X-Forwarded-Proto` only passes the client's own `Forwarded` and
+  /// `X-Forwarded-Host` through: only the family named, and in it only what the proxy sets, counts.
+  @Test func aClientsOwnForwardingHeadersOfTheOtherFamilyAreIgnored() async throws {
+    // Signed by an attacker for https://evil.example/lti/launch, sent through the proxy.
+    let attack = try OAuthSignatureGenerator(
+      consumer: consumer,
+      request: OAuthRequest(
+        method: "POST", url: "https://evil.example/lti/launch?course=7", body: form, contentType: "application/x-www-form-urlencoded"),
+      options: .init(nonce: "attack", timestamp: Self.now))
+    var received = attack.request
+    received.url = self.received
+    let headers: [(name: String, value: String)] = [("Forwarded", "proto=https;host=evil.example"), ("X-Forwarded-Proto", "https")]
+    await #expect(throws: OAuthVerificationError.self) {
+      _ = try await verifier(.forwarded(trustedProxies: ["127.0.0.1"], headers: .xForwarded)).verify(
+        received, authorization: attack.authorizationHeader, headers: headers, peerAddress: "127.0.0.1")
+    }
+    // The Host header the server received is kept when the proxy reports only the scheme.
+    let trusted = OAuthPublicURL.forwarded(trustedProxies: ["127.0.0.1"], headers: .xForwarded)
+    #expect(
+      trusted.resolve(url: "http://127.0.0.1:8080/a", host: "tool.example.edu", headers: [("X-Forwarded-Proto", "https")], peerAddress: "127.0.0.1")
+        == "https://tool.example.edu/a")
   }
 
   @Test func howOriginsAreRewritten() {
     let url = "http://127.0.0.1:8080/a/b?x=1"
     #expect(OAuthPublicURL.origin("https://example.com:8443").resolve(url: url, headers: [], peerAddress: nil) == "https://example.com:8443/a/b?x=1")
     #expect(OAuthPublicURL.origin("https://example.com:443").resolve(url: url, headers: [], peerAddress: nil) == "https://example.com/a/b?x=1")
-    let trusted = OAuthPublicURL.forwarded(trustedProxies: ["127.0.0.1"])
+    let trusted = OAuthPublicURL.forwarded(trustedProxies: ["127.0.0.1"], headers: .xForwarded)
     // The nearest proxy's value is the last one.
     #expect(
       trusted.resolve(url: url, headers: [("X-Forwarded-Proto", "http, https"), ("X-Forwarded-Port", "9443")], peerAddress: "127.0.0.1")

@@ -1,0 +1,147 @@
+import CommandLineSupport
+import Foundation
+import XAPI
+
+/// `--output FILE`: tweets appended to a file one page at a time, with a checkpoint beside it
+/// (`FILE.checkpoint`) that says how far the file is good and where the next page starts, so
+/// that `--resume` continues a fetch after a crash, a `kill -9` or a rate-limit stop with every
+/// tweet exactly once.
+///
+/// The order of each commit is what makes any moment safe to die at:
+/// 1. the page's lines are appended and flushed to disk;
+/// 2. the checkpoint is replaced atomically (``AtomicFile``) with the file's new length and the
+///    next page's cursor.
+///
+/// A run killed before step 2 leaves lines past the checkpoint's length (perhaps half a line):
+/// `--resume` cuts the file back to that length and fetches the page again from the saved
+/// cursor. No line is lost (the cursor is the one after the last committed page) and none is
+/// written twice (what follows the committed length is cut).
+final class ResumableOutput {
+  /// What the checkpoint file holds.
+  struct Checkpoint: Codable, Equatable {
+    /// The command and its arguments, without `--resume` and `--output`: a resumed run must be the same fetch.
+    var command: [String]
+    /// Where the next page starts (`nil`: the first page), and of which kind.
+    var cursor: String?
+    var cursorKind: String?
+    /// How many bytes of the file are committed, and the tweets and pages in them.
+    var bytes: UInt64
+    var tweets: Int
+    var pages: Int
+    /// Whether the fetch reached its end (or its limit).
+    var complete: Bool
+
+    enum CodingKeys: String, CodingKey {
+      case command, cursor, bytes, tweets, pages, complete
+      case cursorKind = "cursor_kind"
+    }
+
+    var pageCursor: PageCursor? {
+      guard let cursor else { return nil }
+      return cursorKind == "max_id" ? .maxID(cursor) : .token(cursor)
+    }
+
+    mutating func set(_ next: PageCursor?) {
+      switch next {
+      case .token(let token): (cursor, cursorKind) = (token, "token")
+      case .maxID(let id): (cursor, cursorKind) = (id, "max_id")
+      case nil: (cursor, cursorKind) = (nil, nil)
+      }
+    }
+  }
+
+  let file: URL
+  var checkpointFile: URL { file.appendingPathExtension("checkpoint") }
+  private(set) var checkpoint: Checkpoint
+  /// The open file, positioned at the committed end; owned here, closed by `deinit`.
+  private let descriptor: Int32
+
+  /// Opens `file` for a new fetch (it must not exist, or be empty) or, with `resume`, for the
+  /// fetch its checkpoint records, which must be `command`'s.
+  init(file: URL, command: [String], resume: Bool) throws {
+    self.file = file
+    let checkpointFile = file.appendingPathExtension("checkpoint")
+    AtomicFile.removeStaleTemporaries(of: checkpointFile)
+    let existing = try? Data(contentsOf: checkpointFile)
+    if resume {
+      guard let existing else {
+        throw TweetsFailure(
+          "--resume: \(checkpointFile.path) does not exist; start the fetch without --resume", exitCode: .usage)
+      }
+      do {
+        checkpoint = try JSONDecoder().decode(Checkpoint.self, from: existing)
+      } catch {
+        throw TweetsFailure("--resume: \(checkpointFile.path) is not a checkpoint of tweets --output (\(error))", exitCode: .failure)
+      }
+      guard checkpoint.command == command else {
+        throw TweetsFailure(
+          "--resume: \(file.path) holds another fetch; resume it with: \(Self.resumeCommand(checkpoint.command, file))", exitCode: .usage)
+      }
+    } else {
+      let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.uint64Value ?? 0
+      if existing != nil || size > 0 {
+        throw TweetsFailure(
+          "\(file.path) already exists\(existing != nil ? " with a checkpoint" : ""): add --resume to continue that fetch, or remove it",
+          exitCode: .usage)
+      }
+      checkpoint = Checkpoint(command: command, bytes: 0, tweets: 0, pages: 0, complete: false)
+    }
+    descriptor = open(file.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw TweetsFailure("cannot open \(file.path): \(String(cString: strerror(errno)))", exitCode: .failure) }
+    // Whatever a killed run wrote after its last commit is cut: it is fetched again.
+    guard ftruncate(descriptor, off_t(checkpoint.bytes)) == 0, lseek(descriptor, 0, SEEK_END) >= 0 else {
+      let reason = String(cString: strerror(errno))
+      close(descriptor)
+      throw TweetsFailure("cannot prepare \(file.path): \(reason)", exitCode: .failure)
+    }
+    if !resume { try saveCheckpoint() }
+  }
+
+  deinit { close(descriptor) }
+
+  /// Appends one page's `text`, then records that the file is good up to here, that it holds
+  /// `tweets` tweets, and where the next page starts (`complete` when there is none).
+  func commit(_ text: String, tweets: Int, next: PageCursor?, complete: Bool) throws {
+    let data = Data(text.utf8)
+    guard AtomicFile.writeAll(data, to: descriptor), fsync(descriptor) == 0 else {
+      throw TweetsFailure("cannot write \(file.path): \(String(cString: strerror(errno)))", exitCode: .failure)
+    }
+    checkpoint.bytes += UInt64(data.count)
+    checkpoint.tweets = tweets
+    checkpoint.pages += 1
+    checkpoint.set(next)
+    checkpoint.complete = complete
+    try saveCheckpoint()
+  }
+
+  /// Records the end: nothing more to fetch.
+  func finish() throws {
+    checkpoint.complete = true
+    checkpoint.set(nil)
+    try saveCheckpoint()
+  }
+
+  private func saveCheckpoint() throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    do {
+      try AtomicFile.write(try encoder.encode(checkpoint), to: checkpointFile)
+    } catch {
+      throw TweetsFailure("cannot save the checkpoint \(checkpointFile.path): \(error)", exitCode: .failure)
+    }
+  }
+
+  /// The command line to resume with, quoted for a POSIX shell.
+  var resumeCommand: String { Self.resumeCommand(checkpoint.command, file) }
+
+  static func resumeCommand(_ command: [String], _ file: URL) -> String {
+    "tweets " + shell(command + ["--output", file.path]) + " --resume"
+  }
+
+  static func shell(_ words: [String]) -> String {
+    words.map { word in
+      word.allSatisfy({ $0.isLetter || $0.isNumber || "-_./:=@,+".contains($0) }) && !word.isEmpty
+        ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }.joined(separator: " ")
+  }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `tweets --output FILE` and `--resume` as processes against the fake X API: a 2,000-tweet
+/// timeline (20 pages) killed with SIGKILL at random moments and resumed until done, many
+/// times over; a run stopped by a rate limit and resumed; and the refusals.
+@Suite("tweets --output and --resume", .tags(.peers, .processes), .tier(.peers), .serialized)
+struct ResumeTests {
+  static let tweetCount = 2000
+  static let wantedKills = 50
+
+  func fetch(_ tweets: TweetsRunner, _ file: URL, resume: Bool) throws -> Process {
+    let process = Process()
+    process.executableURL = PackagePaths.executable("tweets")
+    process.arguments =
+      ["timeline", "swift_fixture", "--all", "--format", "jsonl", "--output", file.path] + (resume ? ["--resume"] : []) + tweets.common
+    process.environment = tweets.environment
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return process
+  }
+
+  /// Every line whole JSON, every id once.
+  func ids(in file: URL) throws -> [String] {
+    let text = try String(contentsOf: file, encoding: .utf8)
+    #expect(text.isEmpty || text.hasSuffix("\n"), "the file ends in half a line")
+    return try text.split(separator: "\n").map { line in
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a whole JSON line: \(line)")
+      return try #require(object["id"] as? String)
+    }
+  }
+
+  @Test("Killed with SIGKILL at random moments and resumed until done: every tweet exactly once")
+  func killedAndResumed() throws {
+    let tweets = try TweetsRunner(server: try FakeXAPI(arguments: ["--tweets", String(Self.tweetCount)]))
+    try tweets.loginWithTokens()
+    let reference = try tweets.run(["timeline", "swift_fixture", "--all", "--format", "jsonl"])
+    let expected = reference.stdout.split(separator: "\n").compactMap { line in
+      (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
+    }
+    #expect(expected.count == Self.tweetCount && Set(expected).count == Self.tweetCount)
+
+    var kills = 0, fetches = 0, resumes = 0, uncommittedTails = 0, halfLines = 0
+    var random = SystemRandomNumberGenerator()
+    let started = Date()
+    while kills < Self.wantedKills {
+      fetches += 1
+      let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-resume-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let file = folder.appendingPathComponent("out.jsonl")
+      var attempts = 0
+      while true {
+        attempts += 1
+        #expect(attempts < 200, "no progress after 200 attempts")
+        if attempts >= 200 { return }
+        let resume = FileManager.default.fileExists(atPath: file.path + ".checkpoint")
+        if resume { resumes += 1 }
+        let process = try fetch(tweets, file, resume: resume)
+        // A random moment within a typical run (about 0.3 to 0.7 s here, most of it pages).
+        usleep(UInt32.random(in: 20_000...450_000, using: &random))
+        if process.isRunning {
+          kill(process.processIdentifier, SIGKILL)
+          process.waitUntilExit()
+          if process.terminationReason == .uncaughtSignal {
+            kills += 1
+            // What the kill left: lines past the checkpoint (to be cut), perhaps half of one.
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
+            let checkpoint = (try? Data(contentsOf: file.appendingPathExtension("checkpoint")))
+              .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+            let committed = (checkpoint?["bytes"] as? NSNumber)?.intValue ?? 0
+            if size > committed { uncommittedTails += 1 }
+            if size > 0, let data = try? Data(contentsOf: file), data.last != UInt8(ascii: "\n") { halfLines += 1 }
+            continue
+          }
+        }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "a fetch ended with status \(process.terminationStatus)")
+        break
+      }
+      let found = try ids(in: file)
+      #expect(found == expected, "fetch \(fetches): \(found.count) lines, \(Set(found).count) distinct ids, \(expected.count) expected")
+      let checkpoint = try String(contentsOf: file.appendingPathExtension("checkpoint"), encoding: .utf8)
+      #expect(checkpoint.contains(#""complete" : true"#))
+    }
+    print(
+      "[resume] \(kills) SIGKILLs over \(fetches) complete fetches of \(Self.tweetCount) tweets (\(resumes) resumed runs; "
+        + "\(uncommittedTails) kills left lines past the checkpoint, \(halfLines) half a line) in "
+        + String(format: "%.1f s", Date().timeIntervalSince(started)) + "; every fetch: every id exactly once, every line whole")
+  }
+
+  @Test("A rate-limit stop leaves a checkpoint, says how to resume, and the resumed run completes")
+  func stoppedByARateLimit() async throws {
+    let server = try FakeXAPI(arguments: ["--tweets", "1000"])
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-ratelimit-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("out.csv")
+    let command = ["timeline", "swift_fixture", "--all", "--format", "csv", "--output", file.path, "--no-wait"]
+
+    try await server.setRemaining("/2/users/1001/tweets", 4)
+    let stopped = try tweets.run(command)
+    #expect(stopped.status == 5, "\(stopped.stderr)")
+    #expect(stopped.stderr.contains("stopped after 400 tweets"), "\(stopped.stderr)")
+    #expect(stopped.stderr.contains("Resume with:\n  tweets timeline swift_fixture --all --format csv --no-wait"))
+    #expect(stopped.stderr.contains("--output \(file.path) --resume"))
+    #expect(stopped.stderr.contains("--resume"))
+
+    try await server.reset()
+    let resumed = try tweets.run(command + ["--resume"])
+    #expect(resumed.status == 0, "\(resumed.stderr)")
+    #expect(resumed.stderr.contains("resuming after 400 tweets (4 pages)"))
+    let rows = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\r\n").filter { !$0.isEmpty }
+    #expect(rows.first?.hasPrefix("id,created_at,") == true)
+    #expect(rows.filter { $0.hasPrefix("id,") }.count == 1, "one header, not one per run")
+    let ids = rows.dropFirst().map { $0.prefix { $0 != "," } }
+    #expect(ids.count == 1000 && Set(ids).count == 1000)
+
+    let again = try tweets.run(command + ["--resume"])
+    #expect(again.status == 0 && again.stderr.contains("is complete (1000 tweets): nothing to resume"))
+  }
+
+  @Test("Refusals: an existing file, another fetch's checkpoint, json, other commands")
+  func refusals() throws {
+    let tweets = try TweetsRunner(server: try FakeXAPI())
+    try tweets.loginWithTokens()
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-refusals-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("out.jsonl")
+    #expect(try tweets.run(["timeline", "swift_fixture", "--limit", "30", "--format", "jsonl", "--output", file.path]).status == 0)
+    #expect(try ids(in: file).count == 30)
+
+    let again = try tweets.run(["timeline", "swift_fixture", "--limit", "30", "--format", "jsonl", "--output", file.path])
+    #expect(again.status == 2 && again.stderr.contains("already exists with a checkpoint: add --resume"))
+    let other = try tweets.run(["search", "from:oauth_friend", "--format", "jsonl", "--output", file.path, "--resume"])
+    #expect(other.status == 2 && other.stderr.contains("holds another fetch; resume it with: tweets timeline swift_fixture"))
+    let json = try tweets.run(["timeline", "swift_fixture", "--json", "--output", folder.appendingPathComponent("x.json").path])
+    #expect(json.status == 2 && json.stderr.contains("use --format jsonl"))
+    let show = try tweets.run(["show", "1", "--output", folder.appendingPathComponent("s.jsonl").path])
+    #expect(show.status == 2 && show.stderr.contains("--output and --resume are for timeline and search"))
+    let missing = try tweets.run(["timeline", "swift_fixture", "--output", folder.appendingPathComponent("none").path, "--resume"])
+    #expect(missing.status == 2 && missing.stderr.contains("does not exist; start the fetch without --resume"))
+  }
+}

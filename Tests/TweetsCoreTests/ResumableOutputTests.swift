@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import XAPI
+
+@testable import TweetsCore
+
+/// The states a `kill -9` can leave `--output` in, made by hand: lines written past the last
+/// checkpoint (half a line among them) and a checkpoint's temporary file from a killed rename.
+@Suite("Resumable output")
+struct ResumableOutputTests {
+  let command = ["timeline", "jack", "--all", "--format", "jsonl"]
+
+  func folder() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("resumable-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+  }
+
+  @Test func whatFollowsTheLastCommitIsCutOnResume() throws {
+    let folder = try folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("out.jsonl")
+    do {
+      let output = try ResumableOutput(file: file, command: command, resume: false)
+      try output.commit("{\"id\":\"3\"}\n{\"id\":\"2\"}\n", tweets: 2, next: .token("page-2"), complete: false)
+    }
+    // A killed run: the next page half written, its checkpoint never saved, a temporary left.
+    let handle = try FileHandle(forWritingTo: file)
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data("{\"id\":\"1\"}\n{\"id\":".utf8))
+    try handle.close()
+    let stale = folder.appendingPathComponent(".out.jsonl.checkpoint.999999.1.tmp")
+    try Data("{".utf8).write(to: stale)
+
+    let resumed = try ResumableOutput(file: file, command: command, resume: true)
+    #expect(resumed.checkpoint.pageCursor == .token("page-2") && resumed.checkpoint.tweets == 2)
+    #expect(try String(contentsOf: file, encoding: .utf8) == "{\"id\":\"3\"}\n{\"id\":\"2\"}\n")
+    #expect(!FileManager.default.fileExists(atPath: stale.path))
+    try resumed.commit("{\"id\":\"1\"}\n", tweets: 3, next: nil, complete: true)
+    #expect(try String(contentsOf: file, encoding: .utf8) == "{\"id\":\"3\"}\n{\"id\":\"2\"}\n{\"id\":\"1\"}\n")
+    #expect(resumed.checkpoint.complete && resumed.checkpoint.pages == 2)
+  }
+
+  @Test func aKillBeforeTheFirstCommitStartsOver() throws {
+    let folder = try folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("out.jsonl")
+    _ = try ResumableOutput(file: file, command: command, resume: false)
+    try Data("{\"id\":".utf8).write(to: file)
+    let resumed = try ResumableOutput(file: file, command: command, resume: true)
+    #expect(resumed.checkpoint.pageCursor == nil && resumed.checkpoint.bytes == 0)
+    #expect(try Data(contentsOf: file).isEmpty)
+  }
+
+  @Test func v1CursorsRoundTrip() throws {
+    let folder = try folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("out.jsonl")
+    let output = try ResumableOutput(file: file, command: command, resume: false)
+    try output.commit("x\n", tweets: 1, next: .maxID("41"), complete: false)
+    #expect(try ResumableOutput(file: file, command: command, resume: true).checkpoint.pageCursor == .maxID("41"))
+    #expect(ResumableOutput.shell(["search", "from:a b", "it's"]) == "search 'from:a b' 'it'\\''s'")
+  }
+}
