@@ -124,6 +124,38 @@ struct ResumeTests {
     #expect(again.status == 0 && again.stderr.contains("is complete (1000 tweets): nothing to resume"))
   }
 
+  /// The peak memory of a `tweets` process (its maximum resident set, from a Python parent's
+  /// `getrusage(RUSAGE_CHILDREN)`), fetching `count` tweets with `--all --output`.
+  func peakMemory(tweets count: Int) throws -> (kilobytes: Int, lines: Int) {
+    let tweets = try TweetsRunner(server: try FakeXAPI(arguments: ["--tweets", String(count)]))
+    try tweets.loginWithTokens()
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-memory-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("out.jsonl")
+    let measure =
+      "import resource, subprocess, sys; code = subprocess.run(sys.argv[1:]).returncode; "
+      + "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.exit(code)"
+    let result = try ProcessRunner.run(
+      URL(fileURLWithPath: "/usr/bin/env"),
+      [
+        "python3", "-c", measure, PackagePaths.executable("tweets").path, "timeline", "swift_fixture", "--all", "--format", "jsonl", "--output",
+        file.path,
+      ]
+        + tweets.common, environment: tweets.environment, timeout: 120)
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").count
+    return (Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, lines)
+  }
+
+  @Test("Memory stays flat with the number of tweets: 5,000 tweets peak within 16 MB of 500")
+  func memoryStaysFlat() throws {
+    let small = try peakMemory(tweets: 500), large = try peakMemory(tweets: 5000)
+    #expect(small.lines == 500 && large.lines == 5000)
+    print("[memory] tweets --all --output: peak RSS \(small.kilobytes) KB for 500 tweets, \(large.kilobytes) KB for 5,000")
+    #expect(large.kilobytes - small.kilobytes < 16_384, "peak grew by \(large.kilobytes - small.kilobytes) KB")
+  }
+
   @Test("Refusals: an existing file, another fetch's checkpoint, json, other commands")
   func refusals() throws {
     let tweets = try TweetsRunner(server: try FakeXAPI())

@@ -22,7 +22,7 @@ struct ResumableOutputTests {
     let file = folder.appendingPathComponent("out.jsonl")
     do {
       let output = try ResumableOutput(file: file, command: command, resume: false)
-      try output.commit("{\"id\":\"3\"}\n{\"id\":\"2\"}\n", tweets: 2, next: .token("page-2"), complete: false)
+      try output.commit("{\"id\":\"3\"}\n{\"id\":\"2\"}\n", records: 2, next: .token("page-2"), complete: false)
     }
     // A killed run: the next page half written, its checkpoint never saved, a temporary left.
     let handle = try FileHandle(forWritingTo: file)
@@ -33,10 +33,10 @@ struct ResumableOutputTests {
     try Data("{".utf8).write(to: stale)
 
     let resumed = try ResumableOutput(file: file, command: command, resume: true)
-    #expect(resumed.checkpoint.pageCursor == .token("page-2") && resumed.checkpoint.tweets == 2)
+    #expect(resumed.checkpoint.pageCursor == .token("page-2") && resumed.checkpoint.records == 2)
     #expect(try String(contentsOf: file, encoding: .utf8) == "{\"id\":\"3\"}\n{\"id\":\"2\"}\n")
     #expect(!FileManager.default.fileExists(atPath: stale.path))
-    try resumed.commit("{\"id\":\"1\"}\n", tweets: 3, next: nil, complete: true)
+    try resumed.commit("{\"id\":\"1\"}\n", records: 3, next: nil, complete: true)
     #expect(try String(contentsOf: file, encoding: .utf8) == "{\"id\":\"3\"}\n{\"id\":\"2\"}\n{\"id\":\"1\"}\n")
     #expect(resumed.checkpoint.complete && resumed.checkpoint.pages == 2)
   }
@@ -57,7 +57,7 @@ struct ResumableOutputTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("out.jsonl")
     let output = try ResumableOutput(file: file, command: command, resume: false)
-    try output.commit("x\n", tweets: 1, next: .maxID("41"), complete: false)
+    try output.commit("x\n", records: 1, next: .maxID("41"), complete: false)
     #expect(try ResumableOutput(file: file, command: command, resume: true).checkpoint.pageCursor == .maxID("41"))
     #expect(ResumableOutput.shell(["search", "from:a b", "it's"]) == "search 'from:a b' 'it'\\''s'")
   }

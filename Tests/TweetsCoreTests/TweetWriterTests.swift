@@ -28,6 +28,40 @@ struct TweetWriterTests {
     #expect(render([], .json) == "[]\n")
   }
 
+  @Test func everyFieldInEveryFormat() throws {
+    var rich = tweet
+    rich.lang = "en"
+    rich.conversationID = "1799999999999999999"
+    rich.inReplyToUserID = "1002"
+    rich.referencedTweets = [
+      ReferencedTweet(kind: .repliedTo, id: "1799999999999999999"),
+      ReferencedTweet(
+        kind: .quoted, id: "1700000000000000000", tweet: Tweet(id: "1700000000000000000", text: "quoted", author: Author(id: "1003", username: "q"))),
+    ]
+    rich.entities = Entities(
+      urls: [.init(url: "https://t.co/abc", expandedURL: "https://example.com/a", displayURL: "example.com/a")], mentions: ["q"], hashtags: ["swift"])
+    rich.media = [Media(key: "3_1", type: "photo", url: "https://pbs.twimg.com/media/a.jpg", altText: "a cat")]
+    rich.possiblySensitive = false
+    rich.editHistoryTweetIDs = ["1800000000000000000"]
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(render([rich], .jsonl).utf8)) as? [String: Any])
+    #expect(
+      Set(object.keys) == [
+        "id", "text", "created_at", "author", "metrics", "lang", "conversation_id", "in_reply_to_user_id", "referenced_tweets", "entities", "media",
+        "possibly_sensitive", "edit_history_tweet_ids",
+      ])
+    let references = try #require(object["referenced_tweets"] as? [[String: Any]])
+    #expect(references.map { $0["type"] as? String } == ["replied_to", "quoted"])
+    #expect((references[1]["tweet"] as? [String: Any])?["text"] as? String == "quoted")
+    let row = render([rich], .csv).components(separatedBy: "\r\n")[1]
+    #expect(
+      row.hasSuffix(
+        ",en,1799999999999999999,1002,replied_to:1799999999999999999 quoted:1700000000000000000,https://example.com/a,q,swift,"
+          + "photo:https://pbs.twimg.com/media/a.jpg,false,1800000000000000000"))
+    let text = render([rich], .text)
+    #expect(text.contains("reply to 1799999999999999999 · quotes @q 1700000000000000000"))
+    #expect(text.contains("[photo: a cat] https://pbs.twimg.com/media/a.jpg"))
+  }
+
   @Test func jsonlIsOneObjectPerLine() {
     let lines = render([tweet, tweet, tweet], .jsonl).split(separator: "\n")
     #expect(lines.count == 3)
@@ -38,9 +72,10 @@ struct TweetWriterTests {
     let output = render([tweet], .csv)
     #expect(
       output == """
-        id,created_at,author_id,author_username,author_name,text,retweets,replies,likes,quotes\r
+        id,created_at,author_id,author_username,author_name,text,retweets,replies,likes,quotes,lang,conversation_id,in_reply_to_user_id,\
+        referenced_tweets,urls,mentions,hashtags,media,possibly_sensitive,edit_history_tweet_ids\r
         1800000000000000000,2024-05-01T12:00:00Z,1001,swift_fixture,"Swift, Fixture","Hello, ""world""
-        second line",3,1,12,0\r
+        second line",3,1,12,0,,,,,,,,,,\r
 
         """)
     #expect(render([], .csv) == TweetWriter.csvHeader + "\r\n")

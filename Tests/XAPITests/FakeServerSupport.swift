@@ -18,18 +18,26 @@ extension FakeXAPI {
   }
 }
 
-extension TweetPages {
-  func collect() async throws -> [TweetPage] {
-    var pages: [TweetPage] = []
+extension Pages {
+  func collect() async throws -> [Page<Item>] {
+    var pages: [Page<Item>] = []
     for try await page in self { pages.append(page) }
     return pages
   }
 }
 
-extension TweetPages.Tweets {
-  func collect() async throws -> [Tweet] {
-    var tweets: [Tweet] = []
-    for try await tweet in self { tweets.append(tweet) }
-    return tweets
+extension Pages.Items {
+  func collect() async throws -> [Item] {
+    var items: [Item] = []
+    for try await item in self { items.append(item) }
+    return items
+  }
+}
+
+extension Pages {
+  /// The first page only (a recording holds one).
+  func firstPage() async throws -> Page<Item>? {
+    var iterator = makeAsyncIterator()
+    return try await iterator.next()
   }
 }

@@ -36,6 +36,10 @@ public struct GlobalOptions: Sendable {
   static let verboseOption = Option.flag(
     "verbose", short: "v", help: "Log each request, status, rate limit and signature base string to stderr (secrets redacted).")
   static let sandboxOption = Option.flag("sandbox", help: "Use the built-in offline X API: no network, no account needed.")
+  static let fieldsOption = Option.value(
+    "fields", placeholder: "LIST", help: "v2 tweet.fields, comma-separated (default: every field a Tweet holds).")
+  static let expansionsOption = Option.value(
+    "expansions", placeholder: "LIST", help: "v2 expansions, comma-separated (default: authors, referenced tweets, media).")
   static let outputOption = Option.value(
     "output", short: "o", placeholder: "FILE",
     help: "Write to FILE, whole lines only, with a checkpoint beside it (FILE.checkpoint); timeline and search.")
@@ -46,8 +50,8 @@ public struct GlobalOptions: Sendable {
 
   static let specs: [any OptionDeclaration] = [
     baseURLOption, apiOption, profileOption, configDirOption, formatOption, jsonOption, limitOption, allOption, sinceIDOption,
-    untilIDOption, startTimeOption, endTimeOption, noWaitOption, maxWaitOption, timeoutOption, verboseOption, sandboxOption, outputOption,
-    resumeOption, consumerKeyOption, consumerSecretOption,
+    untilIDOption, startTimeOption, endTimeOption, fieldsOption, expansionsOption, noWaitOption, maxWaitOption, timeoutOption, verboseOption,
+    sandboxOption, outputOption, resumeOption, consumerKeyOption, consumerSecretOption,
   ]
 
   /// Where the X API is (`--base-url`, `TWEETS_BASE_URL`, else `https://api.x.com`).
@@ -70,6 +74,21 @@ public struct GlobalOptions: Sendable {
   public var startTime: Date?
   /// `--end-time`: only tweets created before this instant (X's `end_time`, v2 only).
   public var endTime: Date?
+
+  /// `--fields`: the v2 `tweet.fields` asked for instead of the default ones.
+  public var tweetFields: [String]?
+  /// `--expansions`: the v2 `expansions` asked for instead of the default ones.
+  public var expansions: [String]?
+
+  /// The v2 options of a timeline, search or lookup: the window, and the fields and expansions
+  /// (every ``Tweet`` property by default, or `--fields` and `--expansions`).
+  var timelineOptions: TimelineOptions {
+    var options = TimelineOptions(sinceID: sinceID, untilID: untilID, startTime: startTime, endTime: endTime)
+    if let tweetFields { options.tweetFields = tweetFields }
+    if let expansions { options.expansions = expansions }
+    options.userFields = ["username", "name"]
+    return options
+  }
 
   /// `--since-id` and `--until-id` as v1.1 asks for them: `max_id` is inclusive, so it is the
   /// id just before `--until-id`.
@@ -152,6 +171,11 @@ public struct GlobalOptions: Sendable {
     if api == .v1 && (startTime != nil || endTime != nil) {
       throw UsageError("--start-time and --end-time need --api v2: v1.1 has no time window (use --since-id and --until-id)")
     }
+    tweetFields = try Self.list(arguments, Self.fieldsOption)
+    expansions = try Self.list(arguments, Self.expansionsOption)
+    if api == .v1 && (tweetFields != nil || expansions != nil) {
+      throw UsageError("--fields and --expansions are v2's: v1.1 sends every field (with tweet_mode=extended)")
+    }
     noWait = arguments[Self.noWaitOption]
     maxWait = TimeInterval(try arguments.integer(Self.maxWaitOption, in: 0...86_400) ?? 900)
     timeout = TimeInterval(try arguments.integer(Self.timeoutOption, in: 1...3600) ?? 30)
@@ -164,6 +188,14 @@ public struct GlobalOptions: Sendable {
     }
     consumerKey = arguments[Self.consumerKeyOption] ?? environment["X_CONSUMER_KEY"] ?? environment["TWITTER_CONSUMER_KEY"]
     consumerSecret = arguments[Self.consumerSecretOption] ?? environment["X_CONSUMER_SECRET"] ?? environment["TWITTER_CONSUMER_SECRET"]
+  }
+
+  /// A comma-separated list (`created_at,lang`); empty items are refused.
+  private static func list(_ arguments: ParsedArguments, _ option: Option<String?>) throws(UsageError) -> [String]? {
+    guard let text = arguments[option] else { return nil }
+    let items = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+    guard !items.contains(where: \.isEmpty) else { throw UsageError("--\(option.name) takes a comma-separated list, not \"\(text)\"") }
+    return items
   }
 
   /// An ISO 8601 time: a date and time with a zone (`2024-05-01T12:00:00Z`, fractions allowed)

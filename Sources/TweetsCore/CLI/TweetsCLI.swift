@@ -15,9 +15,13 @@ public enum TweetsCLI {
   public static let version = "0.1.0"
 
   static let commands: [TweetsCommand] = [
-    LoginCommand(), LogoutCommand(), WhoamiCommand(), TimelineCommand(), ShowCommand(), HydrateCommand(), SearchCommand(), PostCommand(),
-    ApiCommand(),
+    LoginCommand(), LogoutCommand(), WhoamiCommand(), TimelineCommand(), ShowCommand(), HydrateCommand(), SearchCommand(), MentionsCommand(),
+    LikedCommand(), QuotesCommand(), ConversationCommand(), ListCommand(), FollowsCommand(name: "followers"), FollowsCommand(name: "following"),
+    UsersCommand(), CountsCommand(), PostCommand(), ApiCommand(),
   ]
+
+  /// The commands that write pages, and so take `--output` and `--resume`.
+  static let pagedCommands = ["timeline", "search", "mentions", "liked", "quotes", "conversation", "list", "followers", "following"]
 
   /// The dispatch shell `tweets` shares with `oauth1`: overview, help, version, completions,
   /// missing and unknown commands.
@@ -57,8 +61,8 @@ public enum TweetsCLI {
       }
       var resolved = try GlobalOptions(parsed, environment: environment)
       resolved.commandLine = [name] + GlobalOptions.fetchArguments(rest)
-      if resolved.output != nil && !["timeline", "search"].contains(name) {
-        throw UsageError("--output and --resume are for timeline and search, the fetches that page")
+      if resolved.output != nil && !TweetsCLI.pagedCommands.contains(name) {
+        throw UsageError("--output and --resume are for the fetches that page: \(TweetsCLI.pagedCommands.joined(separator: ", "))")
       }
       options = resolved
     } catch let error as UsageError {

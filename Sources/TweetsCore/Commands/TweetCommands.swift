@@ -19,8 +19,7 @@ struct TimelineCommand: TweetsCommand {
     let pages: TweetPages
     switch options.api {
     case .v2:
-      var fields = TimelineOptions(sinceID: options.sinceID, untilID: options.untilID, startTime: options.startTime, endTime: options.endTime)
-      fields.userFields = ["username", "name"]
+      let fields = options.timelineOptions
       if let username {
         let user = try await client.v2.user(username: username)
         pages = client.v2.userTweets(userID: user.id, options: fields, limit: options.limit)
@@ -42,8 +41,11 @@ struct TimelineCommand: TweetsCommand {
 /// `tweets search QUERY`.
 struct SearchCommand: TweetsCommand {
   let name = "search"
+  static let archive = Option.flag("archive", help: "Full-archive search (/2/tweets/search/all; X API Pro or Enterprise only).")
   var spec: CommandSpec {
-    makeSpec(summary: "Search recent tweets.", positionals: [PositionalSpec("query", help: "The query (X's search syntax).", variadic: true)])
+    makeSpec(
+      summary: "Search recent tweets (the last 7 days), or the full archive with --archive.", options: [Self.archive],
+      positionals: [PositionalSpec("query", help: "The query (X's search syntax).", variadic: true)])
   }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
@@ -51,15 +53,33 @@ struct SearchCommand: TweetsCommand {
     guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("the query is empty") }
     let (client, _) = try session.client()
     let options = session.options
+    let archive = arguments[Self.archive]
+    if archive && options.api == .v1 { throw UsageError("--archive is v2's full-archive search; leave out --api 1.1") }
     let pages =
-      options.api == .v2
-      ? client.v2.searchRecent(
-        query: query,
-        options: TimelineOptions(sinceID: options.sinceID, untilID: options.untilID, startTime: options.startTime, endTime: options.endTime),
-        limit: options.limit)
-      : client.v1.search(query: query, options: options.v1Window, limit: options.limit)
-    try await TweetStream.print(pages, session)
+      archive
+      ? client.v2.searchAll(query: query, options: options.timelineOptions, limit: options.limit)
+      : options.api == .v2
+        ? client.v2.searchRecent(query: query, options: options.timelineOptions, limit: options.limit)
+        : client.v1.search(query: query, options: options.v1Window, limit: options.limit)
+    try await Self.print(pages, archive: archive, session)
     return .success
+  }
+
+  /// Writes the pages; a full-archive search refused for the app's access tier says so plainly.
+  static func print(_ pages: TweetPages, archive: Bool, _ session: Session) async throws {
+    do {
+      try await TweetStream.print(pages, session)
+    } catch let error as XError where archive {
+      switch error {
+      case .clientNotEnrolled, .accessLevel, .api(status: 403, _, _, _):
+        throw TweetsFailure(
+          "full-archive search (/2/tweets/search/all) needs X API Pro or Enterprise access, which this app does not have (\(error.description)). "
+            + "Without --archive, search covers the last 7 days.",
+          exitCode: .authentication)
+      default:
+        throw error
+      }
+    }
   }
 }
 
@@ -103,7 +123,7 @@ enum IDLookup {
         let batch = Array(ids[start..<min(start + 100, ids.count)])
         // Each id once, in the input's order (X answers in the order asked).
         var seen = Set<String>()
-        let lookup = try await client.v2.tweets(ids: batch.filter { seen.insert($0).inserted })
+        let lookup = try await client.v2.tweets(ids: batch.filter { seen.insert($0).inserted }, options: session.options.timelineOptions)
         let found = Dictionary(lookup.tweets.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         writer.writeRaw(lookup.body)
         for id in batch {
@@ -212,23 +232,23 @@ struct PostCommand: TweetsCommand {
 /// it got (tweets, pages, rate, elapsed time), rewritten in place after each page and cleared
 /// before anything else is written; nothing is shown when standard error is not a terminal.
 enum TweetStream {
-  static func print(_ pages: TweetPages, _ session: Session) async throws {
+  static func print<Item: OutputRecord>(_ pages: Pages<Item>, _ session: Session) async throws {
     if let file = session.options.output { return try await write(pages, to: file, session) }
     let terminal = session.terminal
-    let writer = TweetWriter(format: session.options.format, terminal: terminal)
+    let writer = RecordWriter<Item>(format: session.options.format, terminal: terminal)
     let start = Date()
     var pageCount = 0
     func progress() -> String {
       let elapsed = Date().timeIntervalSince(start)
       let rate = elapsed > 0 ? Double(writer.written) / elapsed : 0
-      return "\(writer.written) tweets, \(pageCount) page\(pageCount == 1 ? "" : "s"), \(Int(rate.rounded())) tweets/s, "
+      return "\(writer.written) \(Item.plural), \(pageCount) page\(pageCount == 1 ? "" : "s"), \(Int(rate.rounded())) tweets/s, "
         + String(format: "%.1f s", elapsed)
     }
     do {
       for try await page in pages {
         pageCount += 1
         terminal.status("")
-        page.tweets.forEach(writer.write)
+        page.items.forEach(writer.write)
         writer.writeRaw(page.body)
         for problem in page.partialErrors { terminal.err("tweets: \(problem.description)") }
         terminal.status("… " + progress())
@@ -248,45 +268,45 @@ extension TweetStream {
   /// `--output FILE`: each page appended and committed with its checkpoint (``ResumableOutput``);
   /// with `--resume`, from the checkpoint's cursor. Any failure leaves the checkpoint of the last
   /// whole page and says how to resume.
-  static func write(_ pages: TweetPages, to file: URL, _ session: Session) async throws {
+  static func write<Item: OutputRecord>(_ pages: Pages<Item>, to file: URL, _ session: Session) async throws {
     let terminal = session.terminal
     let output = try ResumableOutput(file: file, command: session.options.commandLine, resume: session.options.resume)
     let committed = output.checkpoint
     if committed.complete {
-      terminal.err("tweets: \(file.path) is complete (\(committed.tweets) tweets): nothing to resume")
+      terminal.err("tweets: \(file.path) is complete (\(committed.records) \(Item.plural)): nothing to resume")
       return
     }
     if session.options.resume {
-      terminal.err("tweets: resuming after \(committed.tweets) tweets (\(committed.pages) pages) in \(file.path)")
+      terminal.err("tweets: resuming after \(committed.records) \(Item.plural) (\(committed.pages) pages) in \(file.path)")
     }
     var pageText = ""
-    let writer = TweetWriter(format: session.options.format, alreadyWritten: committed.tweets) { pageText += $0 }
-    let remaining = session.options.limit.map { max($0 - committed.tweets, 0) }
+    let writer = RecordWriter<Item>(format: session.options.format, alreadyWritten: committed.records) { pageText += $0 }
+    let remaining = session.options.limit.map { max($0 - committed.records, 0) }
     let start = Date()
     var pageCount = 0
     func progress() -> String {
-      let fetched = writer.written - committed.tweets
+      let fetched = writer.written - committed.records
       let elapsed = Date().timeIntervalSince(start)
-      return "\(writer.written) tweets in \(file.lastPathComponent), \(pageCount) page\(pageCount == 1 ? "" : "s") this run, "
-        + "\(Int((elapsed > 0 ? Double(fetched) / elapsed : 0).rounded())) tweets/s, " + String(format: "%.1f s", elapsed)
+      return "\(writer.written) \(Item.plural) in \(file.lastPathComponent), \(pageCount) page\(pageCount == 1 ? "" : "s") this run, "
+        + "\(Int((elapsed > 0 ? Double(fetched) / elapsed : 0).rounded())) \(Item.plural)/s, " + String(format: "%.1f s", elapsed)
     }
     do {
       for try await page in pages.resuming(from: committed.pageCursor, limit: remaining) {
         pageCount += 1
-        page.tweets.forEach(writer.write)
+        page.items.forEach(writer.write)
         writer.writeRaw(page.body)
-        try output.commit(pageText, tweets: writer.written, next: page.next, complete: false)
+        try output.commit(pageText, records: writer.written, next: page.next, complete: false)
         pageText = ""
         terminal.status("")
         for problem in page.partialErrors { terminal.err("tweets: \(problem.description)") }
         terminal.status("… " + progress())
       }
       writer.finish()
-      if !pageText.isEmpty { try output.commit(pageText, tweets: writer.written, next: nil, complete: true) }
+      if !pageText.isEmpty { try output.commit(pageText, records: writer.written, next: nil, complete: true) }
       try output.finish()
     } catch {
       terminal.status("")
-      terminal.err("tweets: stopped after \(output.checkpoint.tweets) tweets in \(file.path); the checkpoint is saved. Resume with:")
+      terminal.err("tweets: stopped after \(output.checkpoint.records) \(Item.plural) in \(file.path); the checkpoint is saved. Resume with:")
       terminal.err("  " + output.resumeCommand)
       throw error
     }

@@ -24,15 +24,15 @@ final class ResumableOutput {
     /// Where the next page starts (`nil`: the first page), and of which kind.
     var cursor: String?
     var cursorKind: String?
-    /// How many bytes of the file are committed, and the tweets and pages in them.
+    /// How many bytes of the file are committed, and the records (tweets or users) and pages in them.
     var bytes: UInt64
-    var tweets: Int
+    var records: Int
     var pages: Int
     /// Whether the fetch reached its end (or its limit).
     var complete: Bool
 
     enum CodingKeys: String, CodingKey {
-      case command, cursor, bytes, tweets, pages, complete
+      case command, cursor, bytes, records, pages, complete
       case cursorKind = "cursor_kind"
     }
 
@@ -84,7 +84,7 @@ final class ResumableOutput {
           "\(file.path) already exists\(existing != nil ? " with a checkpoint" : ""): add --resume to continue that fetch, or remove it",
           exitCode: .usage)
       }
-      checkpoint = Checkpoint(command: command, bytes: 0, tweets: 0, pages: 0, complete: false)
+      checkpoint = Checkpoint(command: command, bytes: 0, records: 0, pages: 0, complete: false)
     }
     descriptor = open(file.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw TweetsFailure("cannot open \(file.path): \(String(cString: strerror(errno)))", exitCode: .failure) }
@@ -100,14 +100,14 @@ final class ResumableOutput {
   deinit { close(descriptor) }
 
   /// Appends one page's `text`, then records that the file is good up to here, that it holds
-  /// `tweets` tweets, and where the next page starts (`complete` when there is none).
-  func commit(_ text: String, tweets: Int, next: PageCursor?, complete: Bool) throws {
+  /// `records` records, and where the next page starts (`complete` when there is none).
+  func commit(_ text: String, records: Int, next: PageCursor?, complete: Bool) throws {
     let data = Data(text.utf8)
     guard AtomicFile.writeAll(data, to: descriptor), fsync(descriptor) == 0 else {
       throw TweetsFailure("cannot write \(file.path): \(String(cString: strerror(errno)))", exitCode: .failure)
     }
     checkpoint.bytes += UInt64(data.count)
-    checkpoint.tweets = tweets
+    checkpoint.records = records
     checkpoint.pages += 1
     checkpoint.set(next)
     checkpoint.complete = complete

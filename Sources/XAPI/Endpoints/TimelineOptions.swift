@@ -21,12 +21,26 @@ public struct TimelineOptions: Sendable {
   public var expansions: [String]
   /// `user.fields` for expanded users.
   public var userFields: [String]
+  /// `media.fields` for expanded media (`attachments.media_keys`).
+  public var mediaFields: [String]
   /// `exclude` (`retweets`, `replies`) for user timelines.
   public var exclude: [String]
   /// Only tweets created at or after this instant (`start_time`); search goes back 7 days at most.
   public var startTime: Date?
   /// Only tweets created before this instant (`end_time`).
   public var endTime: Date?
+
+  /// The `tweet.fields` that fill every property of ``Tweet``: the date, counts and author, the
+  /// whole text of a long post (`note_tweet`), language, conversation, replies, references,
+  /// entities, media keys, sensitivity and edit history.
+  public static let defaultTweetFields = [
+    "created_at", "public_metrics", "author_id", "note_tweet", "lang", "conversation_id", "in_reply_to_user_id", "referenced_tweets",
+    "entities", "attachments", "possibly_sensitive", "edit_history_tweet_ids",
+  ]
+  /// The `expansions` that fill ``Author``, ``ReferencedTweet/tweet`` (with its author) and ``Media``.
+  public static let defaultExpansions = ["author_id", "referenced_tweets.id", "referenced_tweets.id.author_id", "attachments.media_keys"]
+  /// The `media.fields` that fill ``Media`` (the type always comes).
+  public static let defaultMediaFields = ["type", "url", "preview_image_url", "alt_text"]
 
   /// Options for a v2 timeline, search or tweet lookup (lookups use only the fields and expansions). The defaults fill
   /// every property of ``Tweet``.
@@ -40,14 +54,16 @@ public struct TimelineOptions: Sendable {
   ///     X cuts a post longer than 280 characters short).
   ///   - expansions: `expansions`; `author_id` adds each author's ``Author/username`` and ``Author/name``.
   ///   - userFields: `user.fields` for expanded users; ``Author`` needs none.
+  ///   - mediaFields: `media.fields` for expanded media, sent when `expansions` has `attachments.media_keys`.
   ///   - exclude: `exclude` (`retweets`, `replies`) for user timelines; ``XClient/V2/searchRecent(query:options:limit:)``
   ///     drops it.
   ///   - startTime: only tweets created at or after this instant (`start_time`, sent as RFC 3339 in UTC).
   ///   - endTime: only tweets created before this instant (`end_time`).
   public init(
     maxResults: Int? = nil, sinceID: String? = nil, untilID: String? = nil,
-    tweetFields: [String] = ["created_at", "public_metrics", "author_id", "note_tweet"], expansions: [String] = ["author_id"],
-    userFields: [String] = [], exclude: [String] = [], startTime: Date? = nil, endTime: Date? = nil
+    tweetFields: [String] = TimelineOptions.defaultTweetFields, expansions: [String] = TimelineOptions.defaultExpansions,
+    userFields: [String] = [], mediaFields: [String] = TimelineOptions.defaultMediaFields, exclude: [String] = [], startTime: Date? = nil,
+    endTime: Date? = nil
   ) {
     self.maxResults = maxResults
     self.sinceID = sinceID
@@ -55,6 +71,7 @@ public struct TimelineOptions: Sendable {
     self.tweetFields = tweetFields
     self.expansions = expansions
     self.userFields = userFields
+    self.mediaFields = mediaFields
     self.exclude = exclude
     self.startTime = startTime
     self.endTime = endTime
@@ -71,6 +88,9 @@ public struct TimelineOptions: Sendable {
     if !tweetFields.isEmpty { items.append(("tweet.fields", tweetFields.joined(separator: ","))) }
     if !expansions.isEmpty { items.append(("expansions", expansions.joined(separator: ","))) }
     if !userFields.isEmpty { items.append(("user.fields", userFields.joined(separator: ","))) }
+    if !mediaFields.isEmpty && expansions.contains("attachments.media_keys") {
+      items.append(("media.fields", mediaFields.joined(separator: ",")))
+    }
     if !exclude.isEmpty { items.append(("exclude", exclude.joined(separator: ","))) }
     return items
   }

@@ -74,7 +74,7 @@ extension XClient {
           throw XError.network(.decoding(DecodingFailure(type: [V1Tweet].self, error: error, response: response.response)))
         }
         return TweetPage(
-          tweets: tweets, next: Self.nextMaxID(after: tweets).map(PageCursor.maxID), partialErrors: [], rateLimit: response.response.rateLimit,
+          items: tweets, next: Self.nextMaxID(after: tweets).map(PageCursor.maxID), partialErrors: [], rateLimit: response.response.rateLimit,
           body: response.value)
       }
     }

@@ -37,6 +37,89 @@ extension XClient {
       return pages("2/tweets/search/recent", options: options, range: 10...100, cursorName: "next_token", extra: [("query", query)], limit: limit)
     }
 
+    /// The tweets that mention the user (`GET /2/users/:id/mentions`), newest first.
+    public func mentions(userID: String, options: TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
+      pages("2/users/\(PathSegment(userID))/mentions", options: options, range: 5...100, cursorName: "pagination_token", extra: [], limit: limit)
+    }
+
+    /// The tweets the user liked (`GET /2/users/:id/liked_tweets`), most recent like first.
+    public func likedTweets(userID: String, options: TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
+      var options = options
+      (options.sinceID, options.untilID, options.startTime, options.endTime) = (nil, nil, nil, nil)  // not accepted there
+      return pages(
+        "2/users/\(PathSegment(userID))/liked_tweets", options: options, range: 10...100, cursorName: "pagination_token", extra: [], limit: limit)
+    }
+
+    /// The tweets that quote a tweet (`GET /2/tweets/:id/quote_tweets`).
+    public func quoteTweets(tweetID: String, options: TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
+      pages(
+        "2/tweets/\(PathSegment(tweetID))/quote_tweets", options: options, range: 10...100, cursorName: "pagination_token", extra: [], limit: limit)
+    }
+
+    /// A list's tweets (`GET /2/lists/:id/tweets`).
+    public func listTweets(listID: String, options: TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
+      var options = options
+      (options.sinceID, options.untilID, options.startTime, options.endTime) = (nil, nil, nil, nil)  // not accepted there
+      return pages("2/lists/\(PathSegment(listID))/tweets", options: options, range: 1...100, cursorName: "pagination_token", extra: [], limit: limit)
+    }
+
+    /// The tweets of a conversation: recent search for `conversation_id:ID` (the last 7 days;
+    /// older ones need ``searchAll(query:options:limit:)`` with the same query).
+    public func conversation(id: String, options: TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
+      searchRecent(query: "conversation_id:\(id)", options: options, limit: limit)
+    }
+
+    /// Full-archive search (`GET /2/tweets/search/all`), back to 2006. Only apps with Pro or
+    /// Enterprise access may call it; others get ``XError/clientNotEnrolled(message:)`` or
+    /// ``XError/accessLevel(message:)``.
+    public func searchAll(query: String, options: TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
+      var options = options
+      options.exclude = []
+      return pages("2/tweets/search/all", options: options, range: 10...500, cursorName: "next_token", extra: [("query", query)], limit: limit)
+    }
+
+    /// The accounts that follow the user (`GET /2/users/:id/followers`).
+    public func followers(userID: String, userFields: [String] = XClient.V2.defaultUserFields, limit: Int? = nil) -> UserPages {
+      userPages("2/users/\(PathSegment(userID))/followers", userFields: userFields, limit: limit)
+    }
+
+    /// The accounts the user follows (`GET /2/users/:id/following`).
+    public func following(userID: String, userFields: [String] = XClient.V2.defaultUserFields, limit: Int? = nil) -> UserPages {
+      userPages("2/users/\(PathSegment(userID))/following", userFields: userFields, limit: limit)
+    }
+
+    /// Accounts by id (`GET /2/users?ids=`, at most 100), in X's order; the ids X does not
+    /// return (suspended, deleted, unknown) are in ``UserLookup/errors``.
+    public func users(ids: [String], userFields: [String] = XClient.V2.defaultUserFields) async throws(XError) -> UserLookup {
+      try await userLookup("2/users", [("ids", ids.joined(separator: ","))], userFields: userFields)
+    }
+
+    /// Accounts by username (`GET /2/users/by?usernames=`, at most 100).
+    public func users(usernames: [String], userFields: [String] = XClient.V2.defaultUserFields) async throws(XError) -> UserLookup {
+      try await userLookup("2/users/by", [("usernames", usernames.joined(separator: ","))], userFields: userFields)
+    }
+
+    /// How many recent tweets (the last 7 days) match `query`, per `granularity` (`minute`,
+    /// `hour`, `day`): `GET /2/tweets/counts/recent`.
+    public func tweetCounts(
+      query: String, granularity: String = "hour", startTime: Date? = nil, endTime: Date? = nil
+    ) async throws(XError) -> TweetCounts {
+      var items: [QueryItem] = [("query", query), ("granularity", granularity)]
+      let rfc3339 = ISO8601DateFormatter()
+      if let startTime { items.append(("start_time", rfc3339.string(from: startTime))) }
+      if let endTime { items.append(("end_time", rfc3339.string(from: endTime))) }
+      let response = try await client.send(Request<V2CountsResponse>(path: "2/tweets/counts/recent", query: items))
+      return TweetCounts(
+        buckets: (response.value.data ?? []).map {
+          TweetCounts.Bucket(start: XDates.iso8601($0.start), end: XDates.iso8601($0.end), count: $0.tweetCount)
+        },
+        total: response.value.meta?.totalTweetCount ?? response.value.data?.reduce(0) { $0 + $1.tweetCount } ?? 0,
+        body: response.response.body)
+    }
+
+    /// The `user.fields` the user commands ask for: what ``XUser`` holds.
+    public static let defaultUserFields = ["created_at", "description", "location", "protected", "verified", "public_metrics"]
+
     /// `GET /2/tweets/:id`.
     public func tweet(id: String, options: TimelineOptions = .init()) async throws(XError) -> Tweet {
       let response = try await client.send(Request<V2Envelope<V2Tweet>>(path: "2/tweets/\(PathSegment(id))", query: fields(options)))
@@ -89,7 +172,32 @@ extension XClient {
       if !options.tweetFields.isEmpty { query.append(("tweet.fields", options.tweetFields.joined(separator: ","))) }
       if !options.expansions.isEmpty { query.append(("expansions", options.expansions.joined(separator: ","))) }
       if !options.userFields.isEmpty { query.append(("user.fields", options.userFields.joined(separator: ","))) }
+      if !options.mediaFields.isEmpty && options.expansions.contains("attachments.media_keys") {
+        query.append(("media.fields", options.mediaFields.joined(separator: ",")))
+      }
       return query
+    }
+
+    private func userPages(_ path: String, userFields: [String], limit: Int?) -> UserPages {
+      let client = self.client
+      let base: [QueryItem] =
+        [("max_results", String(min(max(limit ?? 1000, 1), 1000)))] + (userFields.isEmpty ? [] : [("user.fields", userFields.joined(separator: ","))])
+      return UserPages(limit: limit) { cursor throws(XError) in
+        var query = base
+        if case .token(let token) = cursor { query.append(("pagination_token", token)) }
+        let response = try await client.send(Request<V2Envelope<[V2User]>>(path: path, query: query))
+        let envelope = response.value
+        return Page(
+          items: envelope.users, next: envelope.meta?.nextToken.map(PageCursor.token), partialErrors: envelope.errors ?? [],
+          rateLimit: response.response.rateLimit, body: response.response.body)
+      }
+    }
+
+    private func userLookup(_ path: String, _ query: [QueryItem], userFields: [String]) async throws(XError) -> UserLookup {
+      var query = query
+      if !userFields.isEmpty { query.append(("user.fields", userFields.joined(separator: ","))) }
+      let response = try await client.send(Request<V2Envelope<[V2User]>>(path: path, query: query))
+      return UserLookup(users: response.value.users, errors: response.value.errors ?? [], body: response.response.body)
     }
 
     private func pages(_ path: String, options: TimelineOptions, range: ClosedRange<Int>, cursorName: String, extra: [QueryItem], limit: Int?)
@@ -103,11 +211,59 @@ extension XClient {
         let response = try await client.send(Request<V2Envelope<[V2Tweet]>>(path: path, query: query))
         let envelope = response.value
         return TweetPage(
-          tweets: envelope.tweets, next: envelope.meta?.nextToken.map(PageCursor.token),
+          items: envelope.tweets, next: envelope.meta?.nextToken.map(PageCursor.token),
           partialErrors: envelope.errors ?? [], rateLimit: response.response.rateLimit, body: response.response.body)
       }
     }
   }
+}
+
+/// Accounts looked up by id or username: those X returned, and a problem for each it did not.
+public struct UserLookup: Sendable {
+  /// The accounts found, in X's order.
+  public let users: [XUser]
+  /// One problem per id or username not returned (`resource_not_found`, suspended...).
+  public let errors: [XProblem]
+  /// The response body as X sent it.
+  public let body: Data
+}
+
+/// Tweet counts over time.
+public struct TweetCounts: Sendable {
+  /// One time bucket.
+  public struct Bucket: Sendable, Hashable {
+    /// When the bucket starts (X's `start`).
+    public let start: Date?
+    /// When the bucket ends (X's `end`).
+    public let end: Date?
+    /// How many tweets matched in it.
+    public let count: Int
+  }
+
+  /// The buckets, oldest first.
+  public let buckets: [Bucket]
+  /// All buckets together (`meta.total_tweet_count`).
+  public let total: Int
+  /// The response body as X sent it.
+  public let body: Data
+}
+
+struct V2CountsResponse: Decodable, Sendable {
+  struct Bucket: Decodable, Sendable {
+    let start: String
+    let end: String
+    let tweetCount: Int
+    enum CodingKeys: String, CodingKey {
+      case start, end
+      case tweetCount = "tweet_count"
+    }
+  }
+  struct Meta: Decodable, Sendable {
+    let totalTweetCount: Int?
+    enum CodingKeys: String, CodingKey { case totalTweetCount = "total_tweet_count" }
+  }
+  let data: [Bucket]?
+  let meta: Meta?
 }
 
 /// The result of looking tweets up by id.

@@ -11,6 +11,38 @@ struct V2Envelope<Payload: Decodable & Sendable>: Decodable, Sendable {
 
 struct V2Includes: Decodable, Sendable {
   let users: [V2User]?
+  let tweets: [V2Tweet]?
+  let media: [V2Media]?
+}
+
+/// `includes`, indexed: what a tweet's ids and keys point to.
+struct V2Expansions {
+  let users: [String: V2User]
+  let tweets: [String: V2Tweet]
+  let media: [String: V2Media]
+
+  init(_ includes: V2Includes?) {
+    users = Dictionary((includes?.users ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    tweets = Dictionary((includes?.tweets ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    media = Dictionary((includes?.media ?? []).map { ($0.mediaKey, $0) }, uniquingKeysWith: { first, _ in first })
+  }
+}
+
+struct V2Media: Decodable, Sendable {
+  let mediaKey: String
+  let type: String
+  let url: String?
+  let previewImageURL: String?
+  let altText: String?
+
+  enum CodingKeys: String, CodingKey {
+    case type, url
+    case mediaKey = "media_key"
+    case previewImageURL = "preview_image_url"
+    case altText = "alt_text"
+  }
+
+  var media: Media { Media(key: mediaKey, type: type, url: url ?? previewImageURL, altText: altText) }
 }
 
 struct V2Meta: Decodable, Sendable {
@@ -31,8 +63,45 @@ struct V2User: Decodable, Sendable {
   let id: String
   let name: String
   let username: String
+  let createdAt: String?
+  let description: String?
+  let location: String?
+  let protected: Bool?
+  let verified: Bool?
+  let publicMetrics: PublicMetrics?
 
-  var user: XUser { XUser(id: id, username: username, name: name) }
+  struct PublicMetrics: Decodable, Sendable {
+    let followersCount: Int
+    let followingCount: Int
+    let tweetCount: Int
+    let listedCount: Int?
+
+    enum CodingKeys: String, CodingKey {
+      case followersCount = "followers_count"
+      case followingCount = "following_count"
+      case tweetCount = "tweet_count"
+      case listedCount = "listed_count"
+    }
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case id, name, username, description, location, protected, verified
+    case createdAt = "created_at"
+    case publicMetrics = "public_metrics"
+  }
+
+  var user: XUser {
+    XUser(
+      id: id, username: username, name: name, createdAt: createdAt.flatMap(XDates.iso8601), description: description, location: location,
+      protected: protected, verified: verified,
+      metrics: publicMetrics.map {
+        UserMetrics(followers: $0.followersCount, following: $0.followingCount, tweets: $0.tweetCount, listed: $0.listedCount)
+      })
+  }
+}
+
+extension V2Envelope where Payload == [V2User] {
+  var users: [XUser] { (data ?? []).map(\.user) }
 }
 
 struct V2Tweet: Decodable, Sendable {
@@ -43,9 +112,39 @@ struct V2Tweet: Decodable, Sendable {
   let publicMetrics: PublicMetrics?
   /// A long post's whole text (`tweet.fields=note_tweet`): X cuts `text` short for those.
   let noteTweet: NoteTweet?
+  let lang: String?
+  let conversationID: String?
+  let inReplyToUserID: String?
+  let referencedTweets: [Reference]?
+  let entities: V2Entities?
+  let attachments: Attachments?
+  let possiblySensitive: Bool?
+  let editHistoryTweetIDs: [String]?
 
   struct NoteTweet: Decodable, Sendable {
     let text: String
+  }
+
+  struct Reference: Decodable, Sendable {
+    let type: String
+    let id: String
+  }
+
+  struct Attachments: Decodable, Sendable {
+    let mediaKeys: [String]?
+    enum CodingKeys: String, CodingKey { case mediaKeys = "media_keys" }
+  }
+
+  struct V2Entities: Decodable, Sendable {
+    let urls: [Entities.Link]?
+    let mentions: [Mention]?
+    let hashtags: [Hashtag]?
+    struct Mention: Decodable, Sendable { let username: String }
+    struct Hashtag: Decodable, Sendable { let tag: String }
+
+    var entities: Entities {
+      Entities(urls: urls ?? [], mentions: (mentions ?? []).map(\.username), hashtags: (hashtags ?? []).map(\.tag))
+    }
   }
 
   struct PublicMetrics: Decodable, Sendable {
@@ -63,37 +162,50 @@ struct V2Tweet: Decodable, Sendable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case id, text
+    case id, text, lang, entities, attachments
     case authorID = "author_id"
     case createdAt = "created_at"
     case publicMetrics = "public_metrics"
     case noteTweet = "note_tweet"
+    case conversationID = "conversation_id"
+    case inReplyToUserID = "in_reply_to_user_id"
+    case referencedTweets = "referenced_tweets"
+    case possiblySensitive = "possibly_sensitive"
+    case editHistoryTweetIDs = "edit_history_tweet_ids"
   }
 
-  /// The tweet with its author resolved from `includes.users`, and its whole text.
-  func tweet(users: [String: V2User]) -> Tweet {
+  /// The tweet, its whole text, and what `includes` expands: the author, the media and (one
+  /// level deep, as X expands them) the referenced tweets.
+  func tweet(_ expansions: V2Expansions, expandingReferences: Bool = true) -> Tweet {
     let author = authorID.map { id in
-      Author(id: id, username: users[id]?.username, name: users[id]?.name)
+      Author(id: id, username: expansions.users[id]?.username, name: expansions.users[id]?.name)
     }
+    let references = referencedTweets?.compactMap { reference -> ReferencedTweet? in
+      guard let kind = ReferencedTweet.Kind(rawValue: reference.type) else { return nil }
+      let expanded = expandingReferences ? expansions.tweets[reference.id]?.tweet(expansions, expandingReferences: false) : nil
+      return ReferencedTweet(kind: kind, id: reference.id, tweet: expanded)
+    }
+    let media = attachments?.mediaKeys?.map { key in expansions.media[key]?.media ?? Media(key: key, type: "unknown") }
     return Tweet(
       id: id, text: noteTweet?.text ?? text, createdAt: createdAt.flatMap(XDates.iso8601), author: author,
       metrics: publicMetrics.map {
         Metrics(retweets: $0.retweetCount, replies: $0.replyCount, likes: $0.likeCount, quotes: $0.quoteCount)
-      })
+      },
+      lang: lang, conversationID: conversationID, inReplyToUserID: inReplyToUserID, referencedTweets: references,
+      entities: entities?.entities, media: media, possiblySensitive: possiblySensitive, editHistoryTweetIDs: editHistoryTweetIDs)
   }
 }
 
 extension V2Envelope where Payload == [V2Tweet] {
   var tweets: [Tweet] {
-    let users = Dictionary((includes?.users ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-    return (data ?? []).map { $0.tweet(users: users) }
+    let expansions = V2Expansions(includes)
+    return (data ?? []).map { $0.tweet(expansions) }
   }
 }
 
 extension V2Envelope where Payload == V2Tweet {
   var tweet: Tweet? {
-    let users = Dictionary((includes?.users ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-    return data?.tweet(users: users)
+    data?.tweet(V2Expansions(includes))
   }
 }
 

@@ -1,0 +1,229 @@
+import CommandLineSupport
+import Foundation
+import XAPI
+
+// The other sources of tweets and users, all v2: each a page stream written in any format,
+// with --output and --resume, as timeline and search are.
+
+/// What the v2-only commands share: refusing `--api 1.1`, and finding a user's id.
+extension TweetsCommand {
+  func requireV2(_ session: Session) throws {
+    if session.options.api == .v1 { throw UsageError("tweets \(name) uses API v2 only; leave out --api 1.1") }
+  }
+
+  /// The id of `username` (with or without `@`), or the logged-in user's without one.
+  func userID(_ username: String?, _ client: XClient, _ session: Session, profile: Profile?) async throws -> String {
+    if let username {
+      let name = username.hasPrefix("@") ? String(username.dropFirst()) : username
+      return try await client.v2.user(username: name).id
+    }
+    if let stored = profile?.userID, session.environment["X_ACCESS_TOKEN"] == nil { return stored }
+    return try await client.v2.me().id
+  }
+}
+
+/// `tweets mentions [USERNAME]`.
+struct MentionsCommand: TweetsCommand {
+  let name = "mentions"
+  var spec: CommandSpec {
+    makeSpec(
+      summary: "Tweets that mention a user (you, without a name).",
+      positionals: [PositionalSpec("username", help: "Whose mentions (with or without @).", optional: true)])
+  }
+
+  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    try requireV2(session)
+    let (client, profile) = try session.client()
+    let id = try await userID(arguments.positionals.first, client, session, profile: profile)
+    try await TweetStream.print(client.v2.mentions(userID: id, options: session.options.timelineOptions, limit: session.options.limit), session)
+    return .success
+  }
+}
+
+/// `tweets liked [USERNAME]`.
+struct LikedCommand: TweetsCommand {
+  let name = "liked"
+  var spec: CommandSpec {
+    makeSpec(
+      summary: "Tweets a user liked (you, without a name).",
+      positionals: [PositionalSpec("username", help: "Whose likes (with or without @).", optional: true)])
+  }
+
+  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    try requireV2(session)
+    let (client, profile) = try session.client()
+    let id = try await userID(arguments.positionals.first, client, session, profile: profile)
+    try await TweetStream.print(client.v2.likedTweets(userID: id, options: session.options.timelineOptions, limit: session.options.limit), session)
+    return .success
+  }
+}
+
+/// `tweets quotes ID`.
+struct QuotesCommand: TweetsCommand {
+  let name = "quotes"
+  var spec: CommandSpec {
+    makeSpec(summary: "Tweets that quote a tweet.", positionals: [PositionalSpec("id", help: "The quoted tweet's id.")])
+  }
+
+  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    try requireV2(session)
+    let id = try tweetID(arguments)
+    let (client, _) = try session.client()
+    try await TweetStream.print(client.v2.quoteTweets(tweetID: id, options: session.options.timelineOptions, limit: session.options.limit), session)
+    return .success
+  }
+}
+
+/// `tweets conversation ID`.
+struct ConversationCommand: TweetsCommand {
+  let name = "conversation"
+  var spec: CommandSpec {
+    makeSpec(
+      summary: "The tweets of a conversation (recent search for conversation_id; --archive for older ones).",
+      options: [SearchCommand.archive],
+      positionals: [PositionalSpec("id", help: "The conversation's id: the id of the tweet that started it.")])
+  }
+
+  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    try requireV2(session)
+    let id = try tweetID(arguments)
+    let (client, _) = try session.client()
+    let query = "conversation_id:\(id)"
+    let options = session.options.timelineOptions, limit = session.options.limit
+    let pages =
+      arguments[SearchCommand.archive]
+      ? client.v2.searchAll(query: query, options: options, limit: limit) : client.v2.conversation(id: id, options: options, limit: limit)
+    try await SearchCommand.print(pages, archive: arguments[SearchCommand.archive], session)
+    return .success
+  }
+}
+
+/// `tweets list ID`.
+struct ListCommand: TweetsCommand {
+  let name = "list"
+  var spec: CommandSpec {
+    makeSpec(summary: "A list's tweets.", positionals: [PositionalSpec("id", help: "The list's id (from its URL, x.com/i/lists/ID).")])
+  }
+
+  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    try requireV2(session)
+    let id = try tweetID(arguments, what: "list id")
+    let (client, _) = try session.client()
+    try await TweetStream.print(client.v2.listTweets(listID: id, options: session.options.timelineOptions, limit: session.options.limit), session)
+    return .success
+  }
+}
+
+/// `tweets followers [USERNAME]` and `tweets following [USERNAME]`: users, in every format.
+struct FollowsCommand: TweetsCommand {
+  /// `followers` or `following`.
+  let name: String
+  var spec: CommandSpec {
+    makeSpec(
+      summary: name == "followers" ? "The accounts that follow a user (you, without a name)." : "The accounts a user follows (you, without a name).",
+      positionals: [PositionalSpec("username", help: "Whose (with or without @).", optional: true)])
+  }
+
+  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    try requireV2(session)
+    let (client, profile) = try session.client()
+    let id = try await userID(arguments.positionals.first, client, session, profile: profile)
+    let limit = session.options.limit
+    try await TweetStream.print(
+      name == "followers" ? client.v2.followers(userID: id, limit: limit) : client.v2.following(userID: id, limit: limit), session)
+    return .success
+  }
+}
+
+/// `tweets users NAME|ID...`: accounts by username or id, in the input's order.
+struct UsersCommand: TweetsCommand {
+  let name = "users"
+  var spec: CommandSpec {
+    makeSpec(
+      summary: "Look accounts up by username or id (an all-digit argument is an id; write @123 for such a username).",
+      positionals: [PositionalSpec("user", help: "Usernames (with or without @) or ids.", variadic: true)])
+  }
+
+  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    try requireV2(session)
+    let wanted = arguments.positionals
+    guard !wanted.isEmpty else { throw UsageError("give at least one username or id") }
+    let (client, _) = try session.client()
+    let writer = UserWriter(format: session.options.format, terminal: session.terminal)
+    var found: [String: XUser] = [:]
+    var problems: [XProblem] = []
+    let ids = wanted.filter { IDLookup.isTweetID($0) }
+    let names = wanted.filter { !IDLookup.isTweetID($0) }.map { $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }
+    for start in stride(from: 0, to: ids.count, by: 100) {
+      let lookup = try await client.v2.users(ids: Array(ids[start..<min(start + 100, ids.count)]))
+      writer.writeRaw(lookup.body)
+      for user in lookup.users { found[user.id] = user }
+      problems += lookup.errors
+    }
+    for start in stride(from: 0, to: names.count, by: 100) {
+      let lookup = try await client.v2.users(usernames: Array(names[start..<min(start + 100, names.count)]))
+      writer.writeRaw(lookup.body)
+      for user in lookup.users { found[user.username.lowercased()] = user }
+      problems += lookup.errors
+    }
+    var missing = 0
+    for argument in wanted {
+      let key = IDLookup.isTweetID(argument) ? argument : (argument.hasPrefix("@") ? String(argument.dropFirst()) : argument).lowercased()
+      if let user = found[key] { writer.write(user) } else { missing += 1 }
+    }
+    writer.finish()
+    for problem in problems { session.terminal.err("tweets: \(problem.description)") }
+    return missing == 0 ? .success : .notFound
+  }
+}
+
+/// `tweets counts QUERY`.
+struct CountsCommand: TweetsCommand {
+  let name = "counts"
+  static let granularity = Option.value("granularity", placeholder: "minute|hour|day", help: "The buckets' size (default hour).")
+  var spec: CommandSpec {
+    makeSpec(
+      summary: "How many recent tweets (the last 7 days) match a query, per hour (or minute, or day).",
+      options: [Self.granularity], positionals: [PositionalSpec("query", help: "The query (X's search syntax).", variadic: true)])
+  }
+
+  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    try requireV2(session)
+    let query = arguments.positionals.joined(separator: " ")
+    guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("the query is empty") }
+    let granularity = arguments[Self.granularity] ?? "hour"
+    guard ["minute", "hour", "day"].contains(granularity) else { throw UsageError("--granularity takes minute, hour or day, not \"\(granularity)\"") }
+    let (client, _) = try session.client()
+    let counts = try await client.v2.tweetCounts(
+      query: query, granularity: granularity, startTime: session.options.startTime, endTime: session.options.endTime)
+    let terminal = session.terminal
+    let iso = ISO8601DateFormatter()
+    switch session.options.format {
+    case .raw:
+      terminal.writeOut(String(decoding: counts.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) + "\n")
+    case .json, .jsonl:
+      let rows = counts.buckets.map {
+        "{\"end\":\"\($0.end.map(iso.string) ?? "")\",\"start\":\"\($0.start.map(iso.string) ?? "")\",\"tweet_count\":\($0.count)}"
+      }
+      terminal.writeOut(session.options.format == .json ? "[" + rows.joined(separator: ",") + "]\n" : rows.map { $0 + "\n" }.joined())
+    case .csv:
+      terminal.writeOut(
+        "start,end,tweet_count\r\n"
+          + counts.buckets.map { "\($0.start.map(iso.string) ?? ""),\($0.end.map(iso.string) ?? ""),\($0.count)\r\n" }.joined())
+    case .text:
+      for bucket in counts.buckets { terminal.out("\(bucket.start.map(iso.string) ?? "?")  \(bucket.count)") }
+      terminal.out("total: \(counts.total)")
+    }
+    return .success
+  }
+}
+
+extension TweetsCommand {
+  /// The one positional argument, a numeric id.
+  func tweetID(_ arguments: ParsedArguments, what: String = "tweet id") throws -> String {
+    guard let id = arguments.positionals.first, IDLookup.isTweetID(id) else {
+      throw UsageError("\(CommandSpec.shown(arguments.positionals.first ?? "")) is not a \(what)")
+    }
+    return id
+  }
+}
