@@ -174,7 +174,7 @@ struct ResumeTests {
     let json = try tweets.run(["timeline", "swift_fixture", "--json", "--output", folder.appendingPathComponent("x.json").path])
     #expect(json.status == 2 && json.stderr.contains("use --format jsonl"))
     let show = try tweets.run(["show", "1", "--output", folder.appendingPathComponent("s.jsonl").path])
-    #expect(show.status == 2 && show.stderr.contains("--output and --resume are for timeline and search"))
+    #expect(show.status == 2 && show.stderr.contains("--output and --resume are for the fetches that page"))
     let missing = try tweets.run(["timeline", "swift_fixture", "--output", folder.appendingPathComponent("none").path, "--resume"])
     #expect(missing.status == 2 && missing.stderr.contains("does not exist; start the fetch without --resume"))
   }

@@ -48,7 +48,12 @@ struct TweetsCommandTests {
     let lines = all.stdout.split(separator: "\n")
     #expect(lines.count == 250)
     let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
-    #expect(Set(first.keys) == ["id", "text", "created_at", "author", "metrics"])
+    // The fake sends what X sends for the fields asked: the newest fixture tweet is in French and mentions someone.
+    #expect(
+      Set(first.keys) == [
+        "id", "text", "created_at", "author", "metrics", "lang", "conversation_id", "entities", "possibly_sensitive", "edit_history_tweet_ids",
+      ])
+    #expect(first["lang"] as? String == "fr")
     #expect((first["author"] as? [String: String])?["username"] == "swift_fixture")
     #expect((first["created_at"] as? String)?.hasSuffix("Z") == true)
 
@@ -57,7 +62,10 @@ struct TweetsCommandTests {
 
     let csv = try tweets.run(["timeline", "swift_fixture", "--format", "csv", "--limit", "3"])
     let rows = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
-    #expect(rows.first == "id,created_at,author_id,author_username,author_name,text,retweets,replies,likes,quotes")
+    #expect(
+      rows.first
+        == "id,created_at,author_id,author_username,author_name,text,retweets,replies,likes,quotes,lang,conversation_id,in_reply_to_user_id,"
+        + "referenced_tweets,urls,mentions,hashtags,media,possibly_sensitive,edit_history_tweet_ids")
     #expect(rows.count == 4)
 
     let text = try tweets.run(["timeline", "@oauth_friend", "--limit", "2"])

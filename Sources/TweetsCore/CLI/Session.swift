@@ -73,6 +73,21 @@ struct Session {
     return (client, profile)
   }
 
+  /// A client with the app's bearer token (`X_BEARER_TOKEN`, or the sandbox's demo token): for
+  /// the endpoints X serves app-only (full-archive search, tweet counts), which refuse OAuth 1.0a
+  /// user context.
+  func appClient(for command: String) throws -> XClient {
+    let token = environment["X_BEARER_TOKEN"] ?? environment["TWITTER_BEARER_TOKEN"] ?? (sandbox != nil ? XSandbox.demoBearerToken : nil)
+    guard let token, !token.isEmpty else {
+      throw TweetsFailure(
+        "tweets \(command) uses an endpoint X serves app-only: set X_BEARER_TOKEN to your app's bearer token (from the developer portal)",
+        exitCode: .authentication)
+    }
+    return XClient(
+      authentication: .bearer(token), baseURL: options.baseURL, transport: transport, retry: retry, behaviors: verboseBehaviors,
+      timeout: options.timeout)
+  }
+
   /// With `--verbose`, prints each signature base string (it holds no secret).
   var signatureLogger: (@Sendable (String) -> Void)? {
     guard options.verbose else { return nil }

@@ -87,7 +87,8 @@ struct ConversationCommand: TweetsCommand {
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
     try requireV2(session)
     let id = try tweetID(arguments)
-    let (client, _) = try session.client()
+    let archive = arguments[SearchCommand.archive]
+    let client = archive ? try session.appClient(for: "conversation --archive") : try session.client().client
     let query = "conversation_id:\(id)"
     let options = session.options.timelineOptions, limit = session.options.limit
     let pages =
@@ -154,6 +155,10 @@ struct UsersCommand: TweetsCommand {
     var problems: [XProblem] = []
     let ids = wanted.filter { IDLookup.isTweetID($0) }
     let names = wanted.filter { !IDLookup.isTweetID($0) }.map { $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }
+    // X's rule for usernames: 1 to 15 letters, digits or underscores.
+    if let bad = names.first(where: { $0.isEmpty || $0.count > 15 || !$0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } }) {
+      throw UsageError("\(CommandSpec.shown(bad)) is not a username (1 to 15 letters, digits or underscores) nor an id")
+    }
     for start in stride(from: 0, to: ids.count, by: 100) {
       let lookup = try await client.v2.users(ids: Array(ids[start..<min(start + 100, ids.count)]))
       writer.writeRaw(lookup.body)
@@ -183,7 +188,7 @@ struct CountsCommand: TweetsCommand {
   static let granularity = Option.value("granularity", placeholder: "minute|hour|day", help: "The buckets' size (default hour).")
   var spec: CommandSpec {
     makeSpec(
-      summary: "How many recent tweets (the last 7 days) match a query, per hour (or minute, or day).",
+      summary: "How many recent tweets (the last 7 days) match a query, per hour (or minute, or day); app-only: X_BEARER_TOKEN.",
       options: [Self.granularity], positionals: [PositionalSpec("query", help: "The query (X's search syntax).", variadic: true)])
   }
 
@@ -193,7 +198,7 @@ struct CountsCommand: TweetsCommand {
     guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("the query is empty") }
     let granularity = arguments[Self.granularity] ?? "hour"
     guard ["minute", "hour", "day"].contains(granularity) else { throw UsageError("--granularity takes minute, hour or day, not \"\(granularity)\"") }
-    let (client, _) = try session.client()
+    let client = try session.appClient(for: "counts")
     let counts = try await client.v2.tweetCounts(
       query: query, granularity: granularity, startTime: session.options.startTime, endTime: session.options.endTime)
     let terminal = session.terminal

@@ -51,10 +51,11 @@ struct SearchCommand: TweetsCommand {
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
     let query = arguments.positionals.joined(separator: " ")
     guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("the query is empty") }
-    let (client, _) = try session.client()
     let options = session.options
     let archive = arguments[Self.archive]
     if archive && options.api == .v1 { throw UsageError("--archive is v2's full-archive search; leave out --api 1.1") }
+    // Full-archive search is app-only at X.
+    let client = archive ? try session.appClient(for: "search --archive") : try session.client().client
     let pages =
       archive
       ? client.v2.searchAll(query: query, options: options.timelineOptions, limit: options.limit)

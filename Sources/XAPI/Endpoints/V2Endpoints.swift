@@ -69,9 +69,9 @@ extension XClient {
       searchRecent(query: "conversation_id:\(id)", options: options, limit: limit)
     }
 
-    /// Full-archive search (`GET /2/tweets/search/all`), back to 2006. Only apps with Pro or
-    /// Enterprise access may call it; others get ``XError/clientNotEnrolled(message:)`` or
-    /// ``XError/accessLevel(message:)``.
+    /// Full-archive search (`GET /2/tweets/search/all`), back to 2006. X serves it app-only (a
+    /// `.bearer` client), and only to apps with Pro or Enterprise access; others get
+    /// ``XError/clientNotEnrolled(message:)`` or ``XError/accessLevel(message:)``.
     public func searchAll(query: String, options: TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
       var options = options
       options.exclude = []
@@ -100,7 +100,8 @@ extension XClient {
     }
 
     /// How many recent tweets (the last 7 days) match `query`, per `granularity` (`minute`,
-    /// `hour`, `day`): `GET /2/tweets/counts/recent`.
+    /// `hour`, `day`): `GET /2/tweets/counts/recent`. X serves it app-only: call it on a client
+    /// authenticated with `.bearer`.
     public func tweetCounts(
       query: String, granularity: String = "hour", startTime: Date? = nil, endTime: Date? = nil
     ) async throws(XError) -> TweetCounts {
