@@ -37,11 +37,20 @@ class Handler(BaseHTTPRequestHandler):
         else:
             headers["Forwarded"] = 'for=%s;proto=%s;host="%s"' % (self.client_address[0], ARGS.public_scheme, public_authority)
         backend = urlsplit(ARGS.backend)
-        connection = http.client.HTTPConnection(backend.hostname, backend.port, timeout=30,
-                                                source_address=(ARGS.source, 0))
-        connection.request(self.command, self.path, body=body, headers=headers)
-        answer = connection.getresponse()
-        data = answer.read()
+        try:
+            # A loaded test machine may be slow to answer: wait long, and say so if it never does.
+            connection = http.client.HTTPConnection(backend.hostname, backend.port, timeout=120,
+                                                    source_address=(ARGS.source, 0))
+            connection.request(self.command, self.path, body=body, headers=headers)
+            answer = connection.getresponse()
+            data = answer.read()
+        except OSError as error:
+            message = ("forwarding_proxy: the backend failed: %r" % error).encode()
+            self.send_response(502)
+            self.send_header("Content-Length", str(len(message)))
+            self.end_headers()
+            self.wfile.write(message)
+            return
         self.send_response(answer.status)
         for name, value in answer.getheaders():
             if name.lower() not in HOP_BY_HOP and name.lower() != "content-length":

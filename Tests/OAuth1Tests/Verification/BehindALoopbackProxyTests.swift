@@ -48,6 +48,7 @@ struct BehindALoopbackProxyTests {
       request: OAuthRequest(method: "POST", url: publicURL, body: Data(form.utf8), contentType: "application/x-www-form-urlencoded"))
     var request = URLRequest(url: target.appendingPathComponent("lti/launch").appending(queryItems: [URLQueryItem(name: "course", value: "7")]))
     request.httpMethod = "POST"
+    request.timeoutInterval = 150  // the proxy waits up to 120 s for a loaded machine's server
     request.httpBody = Data(form.utf8)
     request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
     request.setValue(signed.authorizationHeader, forHTTPHeaderField: "Authorization")
