@@ -112,12 +112,48 @@ enum XBodies {
 
   /// A v2 partial error (`resource-not-found`), inside a 200.
   static func notFound(_ value: String, resourceType: String, parameter: String, detail: String) -> JSON {
-    .object([
+    .object(notFoundFields(value, resourceType: resourceType, parameter: parameter, detail: detail))
+  }
+
+  private static func notFoundFields(_ value: String, resourceType: String, parameter: String, detail: String) -> [(String, JSON)] {
+    [
       ("value", .string(value)), ("detail", .string(detail)), ("title", .string("Not Found Error")),
       ("resource_type", .string(resourceType)), ("parameter", .string(parameter)), ("resource_id", .string(value)),
       ("type", .string("https://api.twitter.com/2/problems/resource-not-found")),
-    ])
+    ]
   }
+
+  /// A v2 404 for a resource a path names that does not exist (a list): the not-found problem
+  /// with its status, so clients read it as X's `resource-not-found`.
+  static func missingResource(_ value: String, resourceType: String, parameter: String = "id") -> JSON {
+    .object(
+      notFoundFields(value, resourceType: resourceType, parameter: parameter, detail: "Could not find \(resourceType) with \(parameter): [\(value)].")
+        + [("status", .int(404))])
+  }
+
+  /// The app id in ``clientForbidden``, as X names the calling app there.
+  static let sandboxClientID = "29841730"
+
+  /// X's 403 for an endpoint the app's access level does not include (full-archive search for
+  /// an app that is not enrolled), verbatim but for the app id.
+  static let clientForbidden = JSON.object([
+    ("client_id", .string(sandboxClientID)),
+    (
+      "detail",
+      .string(
+        "When authenticating requests to the Twitter API v2 endpoints, you must use keys and tokens from a Twitter developer App that is attached to a Project. You can create a project via the developer portal."
+      )
+    ),
+    ("registration_url", .string("https://developer.twitter.com/en/docs/projects/overview")), ("title", .string("Client Forbidden")),
+    ("required_enrollment", .string("Appropriate Level of API Access")), ("reason", .string("client-not-enrolled")),
+    ("type", .string("https://api.twitter.com/2/problems/client-forbidden")),
+  ])
+
+  /// X's 403 for a reply to a tweet that does not exist (any more).
+  static let replyGone = JSON.object([
+    ("detail", .string("You attempted to reply to a Tweet that is deleted or not visible to you.")), ("type", .string("about:blank")),
+    ("title", .string("Forbidden")), ("status", .int(403)),
+  ])
 
   static let verifierError = "Error processing your OAuth request: Invalid oauth_verifier parameter"
 
@@ -186,4 +222,50 @@ func mediaType(_ contentType: String?) -> String {
 /// `^[0-9]{1,19}$`: what X accepts as an id.
 func isID(_ text: String) -> Bool {
   (1...19).contains(text.utf8.count) && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+}
+
+/// `^[A-Za-z0-9_]{1,15}$`: what X accepts as a username.
+func isUsername(_ text: String) -> Bool {
+  (1...15).contains(text.utf8.count)
+    && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F }
+}
+
+/// X's 400 for a value that is no id, or `nil` for an id.
+func badID(_ value: String, parameter: String = "id") -> SandboxResponse? {
+  guard !isID(value) else { return nil }
+  return .v2(400, XBodies.invalidRequest(parameter, [value], "The `\(parameter)` query parameter value [\(value)] does not match ^[0-9]{1,19}$"))
+}
+
+/// `1`, `true`, `t`, `yes` (any case): how v1.1 reads a flag as set.
+func isTruthy(_ value: String?) -> Bool {
+  ["1", "true", "t", "yes"].contains((value ?? "").lowercased())
+}
+
+/// `0`, `false`, `f`, `no` (any case): how v1.1 reads a flag as cleared.
+func isFalsy(_ value: String?) -> Bool {
+  ["0", "false", "f", "no"].contains((value ?? "").lowercased())
+}
+
+/// The answer that ends a handler early: X's 400 for a parameter, a not-found error. Handlers
+/// throw it from their checks and answer with its response.
+///
+/// ```swift
+/// do throws(SandboxRefusal) {
+///   let user = try pathUser(ctx)
+///   ...
+/// } catch {
+///   return error.response
+/// }
+/// ```
+struct SandboxRefusal: Error {
+  let response: SandboxResponse
+
+  init(_ response: SandboxResponse) {
+    self.response = response
+  }
+
+  /// A v2 400 about one query parameter (``XBodies/invalidRequest(_:_:_:)``).
+  static func invalid(_ parameter: String, _ value: String, _ message: String) -> SandboxRefusal {
+    SandboxRefusal(.v2(400, XBodies.invalidRequest(parameter, [value], message)))
+  }
 }

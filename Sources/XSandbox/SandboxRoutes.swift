@@ -32,9 +32,9 @@ struct RouteContext: Sendable {
   let captures: [String]
 }
 
-/// An endpoint: method, path pattern, rate limit (`nil` for writes, which carry no
-/// `x-rate-limit-*` headers), whether app-only auth may call it, the v2 query parameters it
-/// accepts, and its handler (called with the store's lock held).
+/// An endpoint: method, path pattern, rate limit (`nil` for writes and for refusals made before
+/// any counting, which carry no `x-rate-limit-*` headers), whether app-only auth may call it,
+/// the v2 query parameters it accepts, and its handler (called with the store's lock held).
 struct SandboxRoute: Sendable {
   let method: String
   /// Segments; `*` matches one, `*.json` one ending in `.json` (captured without it).
@@ -63,18 +63,39 @@ struct SandboxRoute: Sendable {
 
   static let tweetExtra = ["expansions", "tweet.fields", "user.fields", "media.fields", "place.fields", "poll.fields"]
   static let timelineParameters = ["id", "since_id", "until_id", "max_results", "pagination_token", "exclude", "start_time", "end_time"] + tweetExtra
+  static let mentionParameters = ["since_id", "until_id", "max_results", "pagination_token", "start_time", "end_time"] + tweetExtra
+  static let pageParameters = ["max_results", "pagination_token"]
   static let searchParameters =
     ["query", "start_time", "end_time", "since_id", "until_id", "max_results", "next_token", "pagination_token", "sort_order"] + tweetExtra
+  static let countParameters =
+    ["query", "start_time", "end_time", "since_id", "until_id", "next_token", "pagination_token", "granularity", "search_count.fields"]
   static let userParameters = ["expansions", "tweet.fields", "user.fields"]
 
+  /// The routes, tried in order: the more specific `2/users/...` patterns before `2/users/*`.
   static let all: [SandboxRoute] = [
     SandboxRoute(method: "GET", pattern: ["2", "users", "me"], name: "v2_me", limit: 75, bearerOK: false, allowed: userParameters) { $0.v2Me($1) },
     SandboxRoute(method: "GET", pattern: ["2", "users", "by", "username", "*"], name: "v2_user_by_username", limit: 300, allowed: userParameters) {
       $0.v2UserByUsername($1)
     },
+    SandboxRoute(method: "GET", pattern: ["2", "users", "by"], name: "v2_users_by", limit: 900, allowed: ["usernames"] + userParameters) {
+      $0.v2UsersByUsernames($1)
+    },
+    SandboxRoute(method: "GET", pattern: ["2", "users"], name: "v2_users", limit: 900, allowed: ["ids"] + userParameters) { $0.v2Users($1) },
     SandboxRoute(method: "GET", pattern: ["2", "users", "*", "tweets"], name: "v2_user_tweets", limit: 1500, allowed: timelineParameters) {
       $0.v2UserTweets($1)
     },
+    SandboxRoute(method: "GET", pattern: ["2", "users", "*", "mentions"], name: "v2_mentions", limit: 300, allowed: mentionParameters) {
+      $0.v2Mentions($1)
+    },
+    SandboxRoute(
+      method: "GET", pattern: ["2", "users", "*", "liked_tweets"], name: "v2_liked_tweets", limit: 75, allowed: pageParameters + tweetExtra
+    ) { $0.v2LikedTweets($1) },
+    SandboxRoute(
+      method: "GET", pattern: ["2", "users", "*", "followers"], name: "v2_followers", limit: 15, allowed: pageParameters + userParameters
+    ) { $0.v2Followers($1) },
+    SandboxRoute(
+      method: "GET", pattern: ["2", "users", "*", "following"], name: "v2_following", limit: 15, allowed: pageParameters + userParameters
+    ) { $0.v2Following($1) },
     SandboxRoute(
       method: "GET", pattern: ["2", "users", "*", "timelines", "reverse_chronological"], name: "v2_home", limit: 180, bearerOK: false,
       allowed: timelineParameters
@@ -83,10 +104,22 @@ struct SandboxRoute: Sendable {
     SandboxRoute(method: "GET", pattern: ["2", "tweets", "search", "recent"], name: "v2_search", limit: 450, allowed: searchParameters) {
       $0.v2Search($1)
     },
+    // Refused before any parameter check or rate-limit count, as X refuses an app without the access level.
+    SandboxRoute(method: "GET", pattern: ["2", "tweets", "search", "all"], name: "v2_search_all", limit: nil) { $0.v2SearchAll($1) },
+    SandboxRoute(method: "GET", pattern: ["2", "tweets", "counts", "recent"], name: "v2_counts", limit: 300, allowed: countParameters) {
+      $0.v2Counts($1)
+    },
     SandboxRoute(method: "GET", pattern: ["2", "tweets"], name: "v2_tweets", limit: 300, allowed: ["ids"] + tweetExtra) { $0.v2Tweets($1) },
+    SandboxRoute(
+      method: "GET", pattern: ["2", "tweets", "*", "quote_tweets"], name: "v2_quote_tweets", limit: 75,
+      allowed: pageParameters + ["exclude"] + tweetExtra
+    ) { $0.v2QuoteTweets($1) },
     SandboxRoute(method: "GET", pattern: ["2", "tweets", "*"], name: "v2_tweet", limit: 300, allowed: tweetExtra) { $0.v2Tweet($1) },
     SandboxRoute(method: "POST", pattern: ["2", "tweets"], name: "v2_create", limit: nil, bearerOK: false, allowed: []) { $0.v2Create($1) },
     SandboxRoute(method: "DELETE", pattern: ["2", "tweets", "*"], name: "v2_delete", limit: nil, bearerOK: false, allowed: []) { $0.v2Delete($1) },
+    SandboxRoute(method: "GET", pattern: ["2", "lists", "*", "tweets"], name: "v2_list_tweets", limit: 900, allowed: pageParameters + tweetExtra) {
+      $0.v2ListTweets($1)
+    },
     SandboxRoute(method: "GET", pattern: ["1.1", "account", "verify_credentials.json"], name: "v1_verify", limit: 900, bearerOK: false) {
       $0.v1Verify($1)
     },
@@ -106,144 +139,11 @@ struct SandboxRoute: Sendable {
   }
 }
 
-/// `tweet.fields`, `user.fields` and `expansions`.
-struct Fields {
-  let tweet: Set<String>
-  let user: Set<String>
-  let expansions: Set<String>
-
-  init(_ query: [String: String]) {
-    tweet = Set(splitList(query["tweet.fields"]))
-    user = Set(splitList(query["user.fields"]))
-    expansions = Set(splitList(query["expansions"]))
-  }
-}
-
-func splitList(_ value: String?) -> [String] {
-  (value ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-}
-
-// MARK: - Rendering (lock held)
-
-extension SandboxStore {
-  func v2User(_ user: SandboxUser, fields: Set<String>) -> JSON {
-    var out: [(String, JSON)] = [("id", .string(user.id)), ("name", .string(user.name)), ("username", .string(user.username))]
-    if fields.contains("created_at") { out.append(("created_at", .string(SandboxDates.iso(user.createdAt)))) }
-    if fields.contains("description") { out.append(("description", .string(user.description))) }
-    if fields.contains("protected") { out.append(("protected", .bool(false))) }
-    if fields.contains("verified") { out.append(("verified", .bool(false))) }
-    if fields.contains("public_metrics") {
-      out.append(
-        (
-          "public_metrics",
-          .object([
-            ("followers_count", .int(user.followers)), ("following_count", .int(user.following)),
-            ("tweet_count", .int(tweets(of: user.id).count)), ("listed_count", .int(1)),
-          ])
-        ))
-    }
-    return .object(out)
-  }
-
-  /// X's limit for the `text` of a post; a longer post (a "long post") is cut to it.
-  static let textLimit = 280
-
-  /// A post's `text` as X sends it: a long post cut short with an ellipsis.
-  static func cut(_ text: String) -> String {
-    text.count <= textLimit ? text : String(text.prefix(textLimit - 1)) + "\u{2026}"
-  }
-
-  func v2Tweet(_ tweet: SandboxTweet, fields: Fields) -> JSON {
-    var out: [(String, JSON)] = [
-      ("id", .string(String(tweet.id))), ("text", .string(Self.cut(tweet.text))), ("edit_history_tweet_ids", .array([.string(String(tweet.id))])),
-    ]
-    // A long post: the whole text only in `note_tweet`, and only when asked for.
-    if fields.tweet.contains("note_tweet") && tweet.text.count > Self.textLimit {
-      out.append(("note_tweet", .object([("text", .string(tweet.text))])))
-    }
-    if fields.tweet.contains("author_id") || fields.expansions.contains("author_id") { out.append(("author_id", .string(tweet.authorID))) }
-    if fields.tweet.contains("created_at") { out.append(("created_at", .string(SandboxDates.iso(tweet.createdAt)))) }
-    if fields.tweet.contains("public_metrics") {
-      out.append(
-        (
-          "public_metrics",
-          .object([
-            ("retweet_count", .int(tweet.retweets)), ("reply_count", .int(tweet.replies)),
-            ("like_count", .int(tweet.likes)), ("quote_count", .int(tweet.quotes)),
-          ])
-        ))
-    }
-    if fields.tweet.contains("conversation_id") { out.append(("conversation_id", .string(String(tweet.id)))) }
-    if fields.tweet.contains("lang") { out.append(("lang", .string("en"))) }
-    return .object(out)
-  }
-
-  /// `data`, `includes.users` (with `expansions=author_id`), `meta`, `errors`.
-  func envelope(_ tweets: [SandboxTweet], fields: Fields, meta: JSON? = nil, errors: [JSON] = [], single: Bool = false) -> JSON {
-    var out: [(String, JSON)] = []
-    if let first = tweets.first {
-      out.append(("data", single ? v2Tweet(first, fields: fields) : .array(tweets.map { v2Tweet($0, fields: fields) })))
-      if fields.expansions.contains("author_id") {
-        var seen: [String] = []
-        for tweet in tweets where !seen.contains(tweet.authorID) { seen.append(tweet.authorID) }
-        let users = seen.compactMap { SandboxData.usersByID[$0] }.map { v2User($0, fields: fields.user) }
-        out.append(("includes", .object([("users", .array(users))])))
-      }
-    }
-    if let meta { out.append(("meta", meta)) }
-    if !errors.isEmpty { out.append(("errors", .array(errors))) }
-    return .object(out)
-  }
-
-  func v1UserObject(_ user: SandboxUser) -> [(String, JSON)] {
-    [("id", .number(user.id)), ("id_str", .string(user.id)), ("name", .string(user.name)), ("screen_name", .string(user.username))]
-  }
-
-  func v1Tweet(_ tweet: SandboxTweet, params: [String: String]) -> JSON {
-    var out: [(String, JSON)] = [
-      ("created_at", .string(SandboxDates.v1(tweet.createdAt))), ("id", .int(tweet.id)), ("id_str", .string(String(tweet.id))),
-    ]
-    let scalars = tweet.text.unicodeScalars
-    if params["tweet_mode"]?.lowercased() == "extended" {
-      // v1.1 knows no long posts: even its full_text is the cut `text`.
-      let full = Self.cut(tweet.text)
-      out += [
-        ("full_text", .string(full)), ("truncated", .bool(false)), ("display_text_range", .array([.int(0), .int(full.unicodeScalars.count)])),
-      ]
-    } else if scalars.count > 140 {
-      var short = String.UnicodeScalarView()
-      short.append(contentsOf: scalars.prefix(139))
-      out += [("text", .string(String(short) + "\u{2026}")), ("truncated", .bool(true))]
-    } else {
-      out += [("text", .string(tweet.text)), ("truncated", .bool(false))]
-    }
-    out += [
-      ("source", .string("<a href=\"https://github.com/xsandbox\" rel=\"nofollow\">XSandbox</a>")),
-      ("in_reply_to_status_id", .null), ("in_reply_to_status_id_str", .null), ("in_reply_to_user_id", .null),
-      ("in_reply_to_user_id_str", .null), ("in_reply_to_screen_name", .null),
-    ]
-    let user = SandboxData.usersByID[tweet.authorID]!
-    let trim = ["1", "true", "t", "yes"].contains((params["trim_user"] ?? "").lowercased())
-    out.append(("user", .object(trim ? [("id", .number(user.id)), ("id_str", .string(user.id))] : v1UserObject(user))))
-    out += [
-      ("geo", .null), ("coordinates", .null), ("place", .null), ("is_quote_status", .bool(false)),
-      ("retweet_count", .int(tweet.retweets)), ("favorite_count", .int(tweet.likes)),
-      ("favorited", .bool(false)), ("retweeted", .bool(false)), ("lang", .string("en")),
-    ]
-    return .object(out)
-  }
-}
-
 // MARK: - v2 handlers (lock held)
 
 extension SandboxStore {
   static let paginationPrefix = "7140dib"
   static let searchPrefix = "b26v89c"
-
-  func badID(_ value: String, parameter: String = "id") -> SandboxResponse? {
-    guard !isID(value) else { return nil }
-    return .v2(400, XBodies.invalidRequest(parameter, [value], "The `\(parameter)` query parameter value [\(value)] does not match ^[0-9]{1,19}$"))
-  }
 
   func userNotFound(_ value: String, parameter: String) -> SandboxResponse {
     .v2(
@@ -256,17 +156,19 @@ extension SandboxStore {
       ]))
   }
 
+  /// The calling account: the token's owner, or @sandbox_user.
+  func caller(_ ctx: RouteContext) -> SandboxUser? {
+    SandboxData.usersByID[ctx.caller.userID ?? SandboxData.mainUserID]
+  }
+
   func v2Me(_ ctx: RouteContext) -> SandboxResponse {
-    let user = SandboxData.usersByID[ctx.caller.userID ?? SandboxData.mainUserID]!
+    guard let user = caller(ctx) else { return .v2(401, XBodies.unauthorized) }
     return .v2(200, .object([("data", v2User(user, fields: Fields(ctx.query).user))]))
   }
 
   func v2UserByUsername(_ ctx: RouteContext) -> SandboxResponse {
-    let name = ctx.captures[0]
-    let valid =
-      (1...15).contains(name.utf8.count)
-      && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
-    guard valid else {
+    let name = ctx.captures.first ?? ""
+    guard isUsername(name) else {
       return .v2(
         400, XBodies.invalidRequest("username", [name], "The `username` query parameter value [\(name)] does not match ^[A-Za-z0-9_]{1,15}$"))
     }
@@ -275,26 +177,36 @@ extension SandboxStore {
   }
 
   func v2User(_ ctx: RouteContext) -> SandboxResponse {
-    let id = ctx.captures[0]
-    if let bad = badID(id) { return bad }
-    guard let user = SandboxData.usersByID[id] else { return userNotFound(id, parameter: "id") }
-    return .v2(200, .object([("data", v2User(user, fields: Fields(ctx.query).user))]))
+    do throws(SandboxRefusal) {
+      let user = try pathUser(ctx)
+      return .v2(200, .object([("data", v2User(user, fields: Fields(ctx.query).user))]))
+    } catch {
+      return error.response
+    }
   }
 
   func v2UserTweets(_ ctx: RouteContext) -> SandboxResponse {
-    let id = ctx.captures[0]
-    if let bad = badID(id) { return bad }
-    guard SandboxData.usersByID[id] != nil else { return userNotFound(id, parameter: "id") }
-    return v2Timeline(ctx, tweets(of: id), range: 5...100, defaultCount: 10, tokenNames: ["pagination_token"])
+    do throws(SandboxRefusal) {
+      let user = try pathUser(ctx)
+      let timeline = try excluding(ctx.query, tweets(of: user.id))
+      return v2Timeline(ctx, timeline, range: 5...100, defaultCount: 10, tokenNames: ["pagination_token"])
+    } catch {
+      return error.response
+    }
   }
 
   func v2Home(_ ctx: RouteContext) -> SandboxResponse {
-    guard ctx.captures[0] == ctx.caller.userID else { return .v2(403, XBodies.forbidden) }
-    return v2Timeline(ctx, tweets, range: 1...100, defaultCount: 100, tokenNames: ["pagination_token"])
+    guard ctx.captures.first == ctx.caller.userID else { return .v2(403, XBodies.forbidden) }
+    do throws(SandboxRefusal) {
+      let timeline = try excluding(ctx.query, tweets)
+      return v2Timeline(ctx, timeline, range: 1...100, defaultCount: 100, tokenNames: ["pagination_token"])
+    } catch {
+      return error.response
+    }
   }
 
   func v2Tweet(_ ctx: RouteContext) -> SandboxResponse {
-    let id = ctx.captures[0]
+    let id = ctx.captures.first ?? ""
     if let bad = badID(id) { return bad }
     guard let tweet = tweet(id: id) else {
       return .v2(
@@ -306,123 +218,77 @@ extension SandboxStore {
   }
 
   func v2Tweets(_ ctx: RouteContext) -> SandboxResponse {
-    let raw = ctx.query["ids"]
-    let ids = splitList(raw)
-    if ids.isEmpty {
-      return .v2(400, XBodies.invalidRequest("ids", [raw ?? ""], "The `ids` query parameter can not be empty"))
-    }
-    if ids.count > 100 {
-      return .v2(
-        400,
-        XBodies.invalidRequest("ids", [raw ?? ""], "The number of values in the `ids` query parameter list [\(ids.count)] is not between 1 and 100"))
-    }
-    if let bad = ids.first(where: { !isID($0) }) {
-      return .v2(400, XBodies.invalidRequest("ids", [raw ?? ""], "The `ids` query parameter value [\(bad)] does not match ^[0-9]{1,19}$"))
-    }
-    var found: [SandboxTweet] = [], errors: [JSON] = [], seen: Set<String> = []
-    for id in ids where seen.insert(id).inserted {
-      if let tweet = tweet(id: id) {
-        found.append(tweet)
-      } else {
-        errors.append(XBodies.notFound(id, resourceType: "tweet", parameter: "ids", detail: "Could not find tweet with ids: [\(id)]."))
-      }
-    }
-    return .v2(200, envelope(found, fields: Fields(ctx.query), errors: errors))
-  }
-
-  /// The tweets a search query selects: every term (case-insensitive) and `from:user`.
-  /// `nil` when `from:` names nobody.
-  func search(_ text: String) -> [SandboxTweet]? {
-    var terms: [String] = []
-    var author: SandboxUser?
-    for term in text.split(whereSeparator: \.isWhitespace) {
-      if term.lowercased().hasPrefix("from:") {
-        var name = term.dropFirst(5)
-        if name.hasPrefix("@") { name = name.dropFirst() }
-        guard let user = SandboxData.user(named: String(name)) else { return nil }
-        author = user
-      } else {
-        terms.append(term.lowercased())
-      }
-    }
-    return tweets.filter { tweet in
-      let text = tweet.text.lowercased()
-      return (author == nil || tweet.authorID == author!.id) && terms.allSatisfy { text.contains($0) }
+    do throws(SandboxRefusal) {
+      let ids = try lookupValues(ctx.query, parameter: "ids", pattern: "^[0-9]{1,19}$", isValid: isID)
+      let (found, errors) = lookup(ids, resourceType: "tweet", parameter: "ids") { tweet(id: $0) }
+      return .v2(200, envelope(found, fields: Fields(ctx.query), errors: errors))
+    } catch {
+      return error.response
     }
   }
 
   func v2Search(_ ctx: RouteContext) -> SandboxResponse {
-    let text = ctx.query["query"]
-    guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
-      return .v2(400, XBodies.invalidRequest("query", [text ?? ""], "The `query` query parameter can not be empty"))
+    do throws(SandboxRefusal) {
+      let text = try searchText(ctx.query)
+      return v2Timeline(ctx, search(text) ?? [], range: 10...100, defaultCount: 10, tokenNames: ["next_token", "pagination_token"])
+    } catch {
+      return error.response
     }
-    return v2Timeline(ctx, search(text) ?? [], range: 10...100, defaultCount: 10, tokenNames: ["next_token", "pagination_token"])
   }
 
   /// A page of `tweets` (newest first) with X's parameter checks and paging tokens.
   func v2Timeline(_ ctx: RouteContext, _ tweets: [SandboxTweet], range: ClosedRange<Int>, defaultCount: Int, tokenNames: [String]) -> SandboxResponse
   {
-    let query = ctx.query
-    var count = defaultCount
-    if let raw = query["max_results"] {
-      guard let value = Int(raw), range.contains(value) else {
-        return .v2(
-          400,
-          XBodies.invalidRequest(
-            "max_results", [raw], "The `max_results` query parameter value [\(raw)] is not between \(range.lowerBound) and \(range.upperBound)"))
+    do throws(SandboxRefusal) {
+      let query = ctx.query
+      let count = try pageSize(query, range: range, defaultCount: defaultCount)
+      let window = try TweetWindow(query)
+      let prefix = tokenNames.first == "pagination_token" ? Self.paginationPrefix : Self.searchPrefix
+      var after: UInt64?
+      for name in tokenNames {
+        guard let token = query[name] else { continue }
+        guard token.hasPrefix(prefix), let value = UInt64(token.dropFirst(prefix.count).lowercased(), radix: 36) else {
+          throw badToken(name, token)
+        }
+        after = value
       }
-      count = value
+      let selected = tweets.filter { tweet in window.contains(tweet) && (after.map { tweet.id < $0 } ?? true) }
+      let page = Array(selected.prefix(count))
+      guard let newest = page.first, let oldest = page.last else { return .v2(200, Self.emptyPage) }
+      var meta: [(String, JSON)] = [
+        ("result_count", .int(page.count)), ("newest_id", .string(String(newest.id))), ("oldest_id", .string(String(oldest.id))),
+      ]
+      if selected.count > count { meta.append(("next_token", .string(prefix + String(oldest.id, radix: 36)))) }
+      return .v2(200, envelope(page, fields: Fields(query), meta: .object(meta)))
+    } catch {
+      return error.response
     }
-    for name in ["since_id", "until_id"] {
-      if let value = query[name], let bad = badID(value, parameter: name) { return bad }
-    }
-    for name in ["start_time", "end_time"] {
-      if let value = query[name], SandboxDates.parseISO(value) == nil {
-        return .v2(400, XBodies.invalidRequest(name, [value], "Invalid '\(name)':'\(value)'. '\(name)' must be a valid RFC 3339 date-time"))
-      }
-    }
-    let prefix = tokenNames[0] == "pagination_token" ? Self.paginationPrefix : Self.searchPrefix
-    var after: UInt64?
-    for name in tokenNames {
-      guard let token = query[name] else { continue }
-      guard token.hasPrefix(prefix), let value = UInt64(token.dropFirst(prefix.count).lowercased(), radix: 36) else {
-        return .v2(400, XBodies.invalidRequest(name, [token], "The `\(name)` query parameter value [\(token)] is not valid"))
-      }
-      after = value
-    }
-    let since = query["since_id"].flatMap { UInt64($0) }
-    let until = query["until_id"].flatMap { UInt64($0) }
-    let start = query["start_time"].flatMap(SandboxDates.parseISO)
-    let end = query["end_time"].flatMap(SandboxDates.parseISO)
-    let selected = tweets.filter { tweet in
-      if let since, tweet.id <= since { return false }
-      if let until, tweet.id >= until { return false }
-      if let after, tweet.id >= after { return false }
-      if let start, tweet.createdAt < start { return false }
-      if let end, tweet.createdAt >= end { return false }
-      return true
-    }
-    let page = Array(selected.prefix(count))
-    guard let newest = page.first, let oldest = page.last else {
-      return .v2(200, .object([("meta", .object([("result_count", .int(0))]))]))
-    }
-    var meta: [(String, JSON)] = [
-      ("result_count", .int(page.count)), ("newest_id", .string(String(newest.id))), ("oldest_id", .string(String(oldest.id))),
-    ]
-    if selected.count > count { meta.append(("next_token", .string(prefix + String(oldest.id, radix: 36)))) }
-    return .v2(200, envelope(page, fields: Fields(query), meta: .object(meta)))
   }
 
+  /// `POST /2/tweets`: `text`, and `reply.in_reply_to_tweet_id` or `quote_tweet_id` (which must
+  /// exist).
   func v2Create(_ ctx: RouteContext) -> SandboxResponse {
     guard mediaType(ctx.contentType) == "application/json" else { return .v2(400, XBodies.jsonRequired) }
     guard let body = ctx.body, let object = try? JSONSerialization.jsonObject(with: body) else {
       return .v2(400, XBodies.invalidBody("Request body is not valid JSON."))
     }
-    guard let text = (object as? [String: Any])?["text"] as? String, !text.isEmpty else {
+    let fields = object as? [String: Any]
+    guard let text = fields?["text"] as? String, !text.isEmpty else {
       return .v2(400, XBodies.invalidBody("$.text: is missing but it is required"))
     }
     if text.unicodeScalars.count > 280 { return .v2(403, XBodies.tooLong) }
-    guard let tweet = post(text, by: ctx.caller.userID ?? SandboxData.mainUserID, now: ctx.now) else {
+    var parentID: UInt64?
+    if let parent = (fields?["reply"] as? [String: Any])?["in_reply_to_tweet_id"] as? String {
+      guard let found = tweet(id: parent), tweets.contains(where: { $0.id == found.id }) else { return .v2(403, XBodies.replyGone) }
+      parentID = found.id
+    }
+    var quotedID: UInt64?
+    if let quoted = fields?["quote_tweet_id"] as? String {
+      guard let found = tweet(id: quoted), tweets.contains(where: { $0.id == found.id }) else { return .v2(403, XBodies.forbidden) }
+      quotedID = found.id
+    }
+    let author = ctx.caller.userID ?? SandboxData.mainUserID
+    guard let created = post(text, by: author, now: ctx.now, replyingTo: parentID, quoting: quotedID) else {
       return .v2(403, XBodies.duplicate)
     }
     return .v2(
@@ -431,35 +297,210 @@ extension SandboxStore {
         (
           "data",
           .object([
-            ("id", .string(String(tweet.id))), ("text", .string(tweet.text)), ("edit_history_tweet_ids", .array([.string(String(tweet.id))])),
+            ("id", .string(String(created.id))), ("text", .string(created.text)),
+            ("edit_history_tweet_ids", .array([.string(String(created.id))])),
           ])
         )
       ]))
   }
 
+  /// `DELETE /2/tweets/:id`: one of the caller's own (the latest version of an edited one).
   func v2Delete(_ ctx: RouteContext) -> SandboxResponse {
-    guard let tweet = tweet(id: ctx.captures[0]), tweet.authorID == ctx.caller.userID else { return .v2(403, XBodies.forbidden) }
+    guard let tweet = tweet(id: ctx.captures.first ?? ""), tweets.contains(where: { $0.id == tweet.id }), tweet.authorID == ctx.caller.userID
+    else { return .v2(403, XBodies.forbidden) }
     tweets.removeAll { $0.id == tweet.id }
+    earlierVersions.removeAll { tweet.versions.contains($0.id) }
     return .v2(200, .object([("data", .object([("deleted", .bool(true))]))]))
+  }
+}
+
+// MARK: - v1.1 JSON (lock held)
+
+extension SandboxStore {
+  func v1UserObject(_ user: SandboxUser) -> [(String, JSON)] {
+    [("id", .number(user.id)), ("id_str", .string(user.id)), ("name", .string(user.name)), ("screen_name", .string(user.username))]
+  }
+
+  /// A v1.1 status. `embedded`: one inside another's `retweeted_status` or `quoted_status`,
+  /// which embeds nothing further.
+  func v1Tweet(_ tweet: SandboxTweet, params: [String: String], embedded: Bool = false) -> JSON {
+    var out: [(String, JSON)] = [
+      ("created_at", .string(SandboxDates.v1(tweet.createdAt))), ("id", .int(tweet.id)), ("id_str", .string(String(tweet.id))),
+    ]
+    let emitted: String
+    let scalars = tweet.text.unicodeScalars
+    if params["tweet_mode"]?.lowercased() == "extended" {
+      // v1.1 knows no long posts: even its full_text is the cut `text`.
+      let full = Self.cut(tweet.text)
+      var end = full.unicodeScalars.count
+      if let link = tweet.mediaLink, full.hasSuffix(" " + link) { end -= link.unicodeScalars.count + 1 }
+      out += [("full_text", .string(full)), ("truncated", .bool(false)), ("display_text_range", .array([.int(tweet.replyPrefix), .int(end)]))]
+      emitted = full
+    } else if scalars.count > 140 {
+      var short = String.UnicodeScalarView()
+      short.append(contentsOf: scalars.prefix(139))
+      emitted = String(short) + "\u{2026}"
+      out += [("text", .string(emitted)), ("truncated", .bool(true))]
+    } else {
+      emitted = tweet.text
+      out += [("text", .string(tweet.text)), ("truncated", .bool(false))]
+    }
+    if !isFalsy(params["include_entities"]) {
+      let visible = emitted.unicodeScalars.count - (emitted == tweet.text ? 0 : 1)
+      let (entities, extended) = v1Entities(tweet, visible: visible, params: params)
+      out.append(("entities", entities))
+      if let extended { out.append(("extended_entities", extended)) }
+    }
+    out.append(("source", .string("<a href=\"https://github.com/xsandbox\" rel=\"nofollow\">XSandbox</a>")))
+    out += v1ReplyFields(tweet)
+    let author: [(String, JSON)] =
+      SandboxData.usersByID[tweet.authorID].map { v1UserObject($0) } ?? [("id", .number(tweet.authorID)), ("id_str", .string(tweet.authorID))]
+    out.append(("user", .object(isTruthy(params["trim_user"]) ? Array(author.prefix(2)) : author)))
+    out += [("geo", .null), ("coordinates", .null), ("place", .null), ("contributors", .null)]
+    if !embedded, let id = tweet.reference(.retweeted), let original = self.tweet(withID: id) {
+      out.append(("retweeted_status", v1Tweet(original, params: params, embedded: true)))
+    }
+    out += v1QuoteFields(tweet, params: params, embedded: embedded)
+    out += [
+      ("retweet_count", .int(tweet.retweets)), ("favorite_count", .int(tweet.likes)), ("favorited", .bool(false)), ("retweeted", .bool(false)),
+    ]
+    // v1.1 sends possibly_sensitive only for tweets with links or media.
+    if !tweet.media.isEmpty || SandboxText.entities(of: tweet).contains(where: \.isLink) {
+      out.append(("possibly_sensitive", .bool(tweet.possiblySensitive)))
+    }
+    out.append(("lang", .string(tweet.lang)))
+    return .object(out)
+  }
+
+  /// `in_reply_to_status_id`, `in_reply_to_user_id` (each with its `_str`) and
+  /// `in_reply_to_screen_name`, `null` for a tweet that replies to nothing.
+  func v1ReplyFields(_ tweet: SandboxTweet) -> [(String, JSON)] {
+    let parent = tweet.reference(.repliedTo)
+    let user = tweet.inReplyToUserID.flatMap { SandboxData.usersByID[$0] }
+    return [
+      ("in_reply_to_status_id", parent.map { JSON.int($0) } ?? .null), ("in_reply_to_status_id_str", parent.map { JSON.string(String($0)) } ?? .null),
+      ("in_reply_to_user_id", user.map { JSON.number($0.id) } ?? .null), ("in_reply_to_user_id_str", user.map { JSON.string($0.id) } ?? .null),
+      ("in_reply_to_screen_name", user.map { JSON.string($0.username) } ?? .null),
+    ]
+  }
+
+  /// `is_quote_status`, and for a quote `quoted_status_id` (with `_str`), the permalink and,
+  /// unless `embedded`, the `quoted_status`.
+  func v1QuoteFields(_ tweet: SandboxTweet, params: [String: String], embedded: Bool) -> [(String, JSON)] {
+    guard let id = tweet.reference(.quoted) else { return [("is_quote_status", .bool(false))] }
+    var out: [(String, JSON)] = [("is_quote_status", .bool(true)), ("quoted_status_id", .int(id)), ("quoted_status_id_str", .string(String(id)))]
+    guard let quoted = self.tweet(withID: id) else { return out }
+    let address = "twitter.com/\(SandboxData.username(of: quoted.authorID))/status/\(id)"
+    out.append(
+      (
+        "quoted_status_permalink",
+        .object([
+          ("url", .string("https://t.co/Q" + String(String(id, radix: 36).suffix(9)))), ("expanded", .string("https://" + address)),
+          ("display", .string(String(address.prefix(25)) + "\u{2026}")),
+        ])
+      ))
+    if !embedded { out.append(("quoted_status", v1Tweet(quoted, params: params, embedded: true))) }
+    return out
+  }
+
+  /// v1.1's `entities` (hashtags, mentions, links but media links, the first media item) and,
+  /// for a tweet with media, `extended_entities` (every item), for the first `visible` code
+  /// points of the text.
+  func v1Entities(_ tweet: SandboxTweet, visible: Int, params: [String: String]) -> (JSON, JSON?) {
+    var hashtags: [JSON] = [], mentions: [JSON] = [], urls: [JSON] = []
+    var mediaLink: SandboxEntity?
+    for entity in SandboxText.entities(of: tweet) where entity.end <= visible {
+      let indices = JSON.array([.int(entity.start), .int(entity.end)])
+      switch entity.kind {
+      case .hashtag(let tag):
+        hashtags.append(.object([("text", .string(tag)), ("indices", indices)]))
+      case .mention(let user):
+        mentions.append(.object(v1UserObject(user) + [("indices", indices)]))
+      case .url(let url, let expanded, let display, let mediaKey):
+        if mediaKey != nil {
+          if mediaLink == nil { mediaLink = entity }
+        } else {
+          urls.append(
+            .object([("url", .string(url)), ("expanded_url", .string(expanded)), ("display_url", .string(display)), ("indices", indices)]))
+        }
+      }
+    }
+    var entities: [(String, JSON)] = [
+      ("hashtags", .array(hashtags)), ("symbols", .array([])), ("user_mentions", .array(mentions)), ("urls", .array(urls)),
+    ]
+    guard let link = mediaLink, let first = tweet.media.first else { return (.object(entities), nil) }
+    entities.append(("media", .array([v1Media(first, of: tweet, at: link, extended: false, params: params)])))
+    let all = tweet.media.map { v1Media($0, of: tweet, at: link, extended: true, params: params) }
+    return (.object(entities), .object([("media", .array(all))]))
+  }
+
+  /// A v1.1 media entity; in `entities` (not `extended`), even a video is a `photo`, as X's are.
+  func v1Media(_ media: SandboxMedia, of tweet: SandboxTweet, at link: SandboxEntity, extended: Bool, params: [String: String]) -> JSON {
+    let image = media.url ?? media.previewImageURL ?? ""
+    let shortLink = tweet.mediaLink ?? ""
+    var out: [(String, JSON)] = [
+      ("id", .int(media.id)), ("id_str", .string(String(media.id))), ("indices", .array([.int(link.start), .int(link.end)])),
+      ("media_url", .string("http://" + String(image.dropFirst("https://".count)))), ("media_url_https", .string(image)),
+      ("url", .string(shortLink)), ("display_url", .string("pic.x.com/" + String(shortLink.dropFirst("https://t.co/".count)))),
+      ("expanded_url", .string(media.expandedURL)), ("type", .string(extended ? media.kind.rawValue : "photo")), ("sizes", v1Sizes(media)),
+    ]
+    if isTruthy(params["include_ext_alt_text"]) { out.append(("ext_alt_text", .optional(media.altText))) }
+    if extended && media.kind != .photo {
+      let divisor = max(1, greatestCommonDivisor(media.width, media.height))
+      var info: [(String, JSON)] = [("aspect_ratio", .array([.int(media.width / divisor), .int(media.height / divisor)]))]
+      if let duration = media.durationMS { info.append(("duration_millis", .int(duration))) }
+      let variants = media.variants.map { variant -> JSON in
+        var file: [(String, JSON)] = []
+        if let rate = variant.bitRate { file.append(("bitrate", .int(rate))) }
+        file += [("content_type", .string(variant.contentType)), ("url", .string(variant.url))]
+        return .object(file)
+      }
+      info.append(("variants", .array(variants)))
+      out.append(("video_info", .object(info)))
+    }
+    return .object(out)
+  }
+
+  /// The sizes X offers of an image: a 150 × 150 crop and fits within 680, 1200 and 2048.
+  func v1Sizes(_ media: SandboxMedia) -> JSON {
+    func fit(_ limit: Int) -> JSON {
+      let scale = min(1.0, Double(limit) / Double(max(1, media.width, media.height)))
+      return .object([
+        ("w", .int(Int((Double(media.width) * scale).rounded()))), ("h", .int(Int((Double(media.height) * scale).rounded()))),
+        ("resize", .string("fit")),
+      ])
+    }
+    return .object([
+      ("thumb", .object([("w", .int(150)), ("h", .int(150)), ("resize", .string("crop"))])), ("small", fit(680)), ("medium", fit(1200)),
+      ("large", fit(2048)),
+    ])
+  }
+
+  private func greatestCommonDivisor(_ a: Int, _ b: Int) -> Int {
+    b == 0 ? abs(a) : greatestCommonDivisor(b, a % b)
   }
 }
 
 // MARK: - v1.1 handlers (lock held)
 
 extension SandboxStore {
-  /// `count`, `since_id` and `max_id` (inclusive) applied to `tweets`.
+  /// `count`, `since_id` and `max_id` (inclusive) applied to `tweets`; then, as X does,
+  /// `exclude_replies` and `include_rts=false` drop tweets from the page already taken.
   func v1Select(_ tweets: [SandboxTweet], _ query: [String: String], defaultCount: Int, maximum: Int) -> (
     page: [SandboxTweet], more: Bool, count: Int
   ) {
     let count = query["count"].flatMap { Int($0) }.map { max(1, min(maximum, $0)) } ?? defaultCount
     let since = query["since_id"].flatMap { UInt64($0) }
     let maxID = query["max_id"].flatMap { UInt64($0) }
-    let selected = tweets.filter { (since == nil || $0.id > since!) && (maxID == nil || $0.id <= maxID!) }
-    return (Array(selected.prefix(count)), selected.count > count, count)
+    let selected = tweets.filter { tweet in (since.map { tweet.id > $0 } ?? true) && (maxID.map { tweet.id <= $0 } ?? true) }
+    var page = Array(selected.prefix(count))
+    if isTruthy(query["exclude_replies"]) { page.removeAll { $0.reference(.repliedTo) != nil } }
+    if isFalsy(query["include_rts"]) { page.removeAll { $0.reference(.retweeted) != nil } }
+    return (page, selected.count > count, count)
   }
 
   func v1Verify(_ ctx: RouteContext) -> SandboxResponse {
-    let user = SandboxData.usersByID[ctx.caller.userID ?? SandboxData.mainUserID]!
+    guard let user = caller(ctx) else { return .v1(401, XBodies.invalidToken) }
     return .v1(
       200,
       .object(
@@ -505,7 +546,7 @@ extension SandboxStore {
     let (page, more, count) = v1Select(search(q) ?? [], query, defaultCount: 15, maximum: 100)
     let statuses: [JSON] = page.map { tweet in
       guard case .object(let fields) = v1Tweet(tweet, params: query) else { return .null }
-      return .object(fields + [("metadata", .object([("iso_language_code", .string("en")), ("result_type", .string("recent"))]))])
+      return .object(fields + [("metadata", .object([("iso_language_code", .string(tweet.lang)), ("result_type", .string("recent"))]))])
     }
     let top = page.first?.id ?? query["max_id"].flatMap { UInt64($0) } ?? 0
     let since = query["since_id"].flatMap { UInt64($0) } ?? 0

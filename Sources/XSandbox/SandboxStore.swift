@@ -23,6 +23,8 @@ final class SandboxStore: @unchecked Sendable {
   // Guarded by `lock`.
   /// Newest first.
   var tweets: [SandboxTweet]
+  /// The first versions of edited tweets: found by id, in no timeline.
+  var earlierVersions: [SandboxTweet]
   var requestTokens: [String: PendingRequestToken] = [:]
   /// Access tokens issued by this instance (the demo token too); issued tokens are also
   /// recognized without this table, see ``SandboxTokens``.
@@ -34,6 +36,7 @@ final class SandboxStore: @unchecked Sendable {
 
   init(tweets: [SandboxTweet], demoToken: Credentials) {
     self.tweets = tweets
+    earlierVersions = SandboxData.earlierVersions(of: tweets)
     accessTokens[demoToken.key] = (demoToken.secret, SandboxData.mainUserID)
   }
 
@@ -54,20 +57,51 @@ final class SandboxStore: @unchecked Sendable {
     return SandboxTokens.issued(token)
   }
 
+  /// A tweet, or an earlier version of an edited one, by id as sent; `nil` for no id.
   func tweet(id: String) -> SandboxTweet? {
     guard isID(id), let value = UInt64(id) else { return nil }
-    return tweets.first { $0.id == value }
+    return tweet(withID: value)
+  }
+
+  /// A tweet, or an earlier version of an edited one.
+  func tweet(withID id: UInt64) -> SandboxTweet? {
+    tweets.first(where: { $0.id == id }) ?? earlierVersions.first(where: { $0.id == id })
   }
 
   func tweets(of userID: String) -> [SandboxTweet] {
     tweets.filter { $0.authorID == userID }
   }
 
-  /// Adds a tweet at the top, or returns `nil` for a duplicate of one of the author's.
-  func post(_ text: String, by userID: String, now: Int64) -> SandboxTweet? {
+  /// Other accounts' tweets that mention `userID` (retweets of its tweets too), newest first.
+  func mentions(of userID: String) -> [SandboxTweet] {
+    tweets.filter { tweet in
+      tweet.authorID != userID && SandboxText.entities(of: tweet).contains { $0.mentionedUserID == userID }
+    }
+  }
+
+  /// The tweets `userID` liked, the most recent like first (here: the newest tweet).
+  func likedTweets(of userID: String) -> [SandboxTweet] {
+    tweets.filter { SandboxData.liked(by: userID, $0) }
+  }
+
+  /// Adds a tweet at the top, replying to `parentID` or quoting `quotedID` (which must exist:
+  /// ``SandboxStore/tweet(withID:)``), or returns `nil` for a duplicate of one of the author's.
+  func post(_ text: String, by userID: String, now: Int64, replyingTo parentID: UInt64? = nil, quoting quotedID: UInt64? = nil)
+    -> SandboxTweet?
+  {
     guard !tweets.contains(where: { $0.authorID == userID && $0.text == text }) else { return nil }
     let top = tweets.map(\.id).max() ?? SandboxData.firstID
-    let tweet = SandboxTweet(id: top + 1000, text: text, authorID: userID, createdAt: now)
+    var tweet = SandboxTweet(id: top + 1000, text: text, authorID: userID, createdAt: now)
+    if let parentID, let index = tweets.firstIndex(where: { $0.id == parentID }) {
+      tweet.references.append(SandboxReference(kind: .repliedTo, id: parentID))
+      tweet.inReplyToUserID = tweets[index].authorID
+      tweet.conversationRoot = tweets[index].conversationID
+      tweets[index].replies += 1
+    }
+    if let quotedID, let index = tweets.firstIndex(where: { $0.id == quotedID }) {
+      tweet.references.append(SandboxReference(kind: .quoted, id: quotedID))
+      tweets[index].quotes += 1
+    }
     tweets.insert(tweet, at: 0)
     return tweet
   }

@@ -14,8 +14,11 @@ import OAuth1
 ///
 /// The data is generated and deterministic: @sandbox_user (1001, the account every token
 /// belongs to), @swift_lang (1002) and @oauth_fan (1003), each with `tweetsPerUser` tweets a
-/// minute apart ending a couple of minutes before the clock's "now". Tweets posted through it
-/// are kept in memory for the instance's lifetime. Safe to share between tasks.
+/// minute apart ending a couple of minutes before the clock's "now". Some of them reply to,
+/// quote or retweet others, carry links, mentions, hashtags, photos, a video or a GIF, or were
+/// edited (see ``SandboxData``); 1300 fan accounts follow and are followed, and list 1500 holds
+/// @swift_lang's and @oauth_fan's tweets. Tweets posted through it are kept in memory for the
+/// instance's lifetime. Safe to share between tasks.
 ///
 /// ```swift
 /// let sandbox = XSandbox()
