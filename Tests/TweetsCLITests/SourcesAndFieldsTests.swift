@@ -72,6 +72,10 @@ struct SourcesAndFieldsTests {
     }
     let v1 = try tweets.run(["mentions", "--api", "1.1"])
     #expect(v1.status == 2 && v1.stderr.contains("uses API v2 only"))
+    let window = try tweets.run(["liked", "--start-time", "2024-01-01"])
+    #expect(window.status == 2 && window.stderr.contains("X's endpoint has no window"))
+    let mentionsWindow = try tweets.run(["mentions", "--start-time", "2020-01-01", "--all", "--format", "jsonl"])
+    #expect(mentionsWindow.status == 0, "\(mentionsWindow.stderr)")
   }
 
   @Test("Followers and following as users, in every format, and raw pages")

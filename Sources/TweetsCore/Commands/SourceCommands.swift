@@ -11,6 +11,15 @@ extension TweetsCommand {
     if session.options.api == .v1 { throw UsageError("tweets \(name) uses API v2 only; leave out --api 1.1") }
   }
 
+  /// For the endpoints X gives no window: `--since-id`, `--until-id`, `--start-time` and
+  /// `--end-time` are refused rather than silently dropped.
+  func requireNoWindow(_ session: Session) throws {
+    let options = session.options
+    if options.sinceID != nil || options.untilID != nil || options.startTime != nil || options.endTime != nil {
+      throw UsageError("tweets \(name) takes no --since-id, --until-id, --start-time or --end-time: X's endpoint has no window")
+    }
+  }
+
   /// The id of `username` (with or without `@`), or the logged-in user's without one.
   func userID(_ username: String?, _ client: XClient, _ session: Session, profile: Profile?) async throws -> String {
     if let username {
@@ -51,6 +60,7 @@ struct LikedCommand: TweetsCommand {
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
     try requireV2(session)
+    try requireNoWindow(session)
     let (client, profile) = try session.client()
     let id = try await userID(arguments.positionals.first, client, session, profile: profile)
     try await TweetStream.print(client.v2.likedTweets(userID: id, options: session.options.timelineOptions, limit: session.options.limit), session)
@@ -67,6 +77,7 @@ struct QuotesCommand: TweetsCommand {
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
     try requireV2(session)
+    try requireNoWindow(session)
     let id = try tweetID(arguments)
     let (client, _) = try session.client()
     try await TweetStream.print(client.v2.quoteTweets(tweetID: id, options: session.options.timelineOptions, limit: session.options.limit), session)
@@ -108,6 +119,7 @@ struct ListCommand: TweetsCommand {
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
     try requireV2(session)
+    try requireNoWindow(session)
     let id = try tweetID(arguments, what: "list id")
     let (client, _) = try session.client()
     try await TweetStream.print(client.v2.listTweets(listID: id, options: session.options.timelineOptions, limit: session.options.limit), session)

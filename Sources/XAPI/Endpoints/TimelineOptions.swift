@@ -97,6 +97,14 @@ public struct TimelineOptions: Sendable {
 
   /// The page size to ask for: the caller's, else the limit, else the maximum; always within
   /// the endpoint's range (a smaller limit is applied by trimming).
+  /// The same fields and expansions without the id and time window, for the endpoints that
+  /// take none (liked tweets, quote tweets, a list's tweets): X refuses the parameters there.
+  var withoutWindow: TimelineOptions {
+    var options = self
+    (options.sinceID, options.untilID, options.startTime, options.endTime) = (nil, nil, nil, nil)
+    return options
+  }
+
   func pageSize(limit: Int?, range: ClosedRange<Int>) -> Int {
     let wanted = maxResults ?? limit ?? range.upperBound
     return min(max(wanted, range.lowerBound), range.upperBound)

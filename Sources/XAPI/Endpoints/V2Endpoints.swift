@@ -44,23 +44,23 @@ extension XClient {
 
     /// The tweets the user liked (`GET /2/users/:id/liked_tweets`), most recent like first.
     public func likedTweets(userID: String, options: TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
-      var options = options
-      (options.sinceID, options.untilID, options.startTime, options.endTime) = (nil, nil, nil, nil)  // not accepted there
       return pages(
-        "2/users/\(PathSegment(userID))/liked_tweets", options: options, range: 10...100, cursorName: "pagination_token", extra: [], limit: limit)
+        "2/users/\(PathSegment(userID))/liked_tweets", options: options.withoutWindow, range: 10...100, cursorName: "pagination_token", extra: [],
+        limit: limit)
     }
 
     /// The tweets that quote a tweet (`GET /2/tweets/:id/quote_tweets`).
     public func quoteTweets(tweetID: String, options: TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
-      pages(
-        "2/tweets/\(PathSegment(tweetID))/quote_tweets", options: options, range: 10...100, cursorName: "pagination_token", extra: [], limit: limit)
+      return pages(
+        "2/tweets/\(PathSegment(tweetID))/quote_tweets", options: options.withoutWindow, range: 10...100, cursorName: "pagination_token", extra: [],
+        limit: limit)
     }
 
     /// A list's tweets (`GET /2/lists/:id/tweets`).
     public func listTweets(listID: String, options: TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
-      var options = options
-      (options.sinceID, options.untilID, options.startTime, options.endTime) = (nil, nil, nil, nil)  // not accepted there
-      return pages("2/lists/\(PathSegment(listID))/tweets", options: options, range: 1...100, cursorName: "pagination_token", extra: [], limit: limit)
+      return pages(
+        "2/lists/\(PathSegment(listID))/tweets", options: options.withoutWindow, range: 1...100, cursorName: "pagination_token", extra: [],
+        limit: limit)
     }
 
     /// The tweets of a conversation: recent search for `conversation_id:ID` (the last 7 days;
