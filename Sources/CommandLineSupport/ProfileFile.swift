@@ -137,7 +137,7 @@ public struct ProfileFile<Profile: Codable & Sendable>: Sendable {
     }
   }
 
-  /// Writes `data` to a new 0600 file next to `file`, syncs it, and renames it over `file`.
+  /// A decoding error in words: the corrupt place, not the type's internals.
   static func reason(_ error: any Error) -> String {
     if case .dataCorrupted(let context) = error as? DecodingError { return context.debugDescription }
     return "\(error)"

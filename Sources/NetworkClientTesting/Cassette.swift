@@ -107,7 +107,7 @@ public struct Cassette: Codable, Sendable, Hashable {
         headers: headers(Redaction.headers(request.headers)),
         body: request.body.flatMap { redactedBody($0, contentType: request.headers["Content-Type"]) }),
       response: RecordedResponse(
-        status: response.statusCode, headers: headers(Redaction.headers(response.headers)),
+        status: response.statusCode, headers: responseHeaders(response.headers),
         body: redactedBody(response.body, contentType: response.headers["Content-Type"]),
         bodyBase64: String(data: response.body, encoding: .utf8) == nil ? response.body.base64EncodedString() : nil))
   }
@@ -132,11 +132,28 @@ public struct Cassette: Codable, Sendable, Hashable {
     return isForm ? Redaction.form(text) : Redaction.text(text)
   }
 
+  /// A JSON key whose value is a secret: what `Redaction` calls sensitive, and any name ending
+  /// in `_secret`, `_token` or `password` (`access_token_secret`, `bearer_token`), except the
+  /// pagination cursors (`next_token`), which are not.
+  static func isSecret(_ key: String) -> Bool {
+    let lowered = key.lowercased()
+    if ["next_token", "previous_token", "pagination_token"].contains(lowered) { return false }
+    return Redaction.isSensitive(parameter: key) || lowered.hasSuffix("_secret") || lowered.hasSuffix("_token") || lowered.hasSuffix("password")
+  }
+
+  /// Response headers as recorded: credentials redacted, and a `Location` (a callback with
+  /// `oauth_token` and `oauth_verifier`, say) with its sensitive query values redacted.
+  static func responseHeaders(_ headers: HTTPHeaders) -> [String: String] {
+    var recorded = self.headers(Redaction.headers(headers))
+    for (name, value) in recorded where name.lowercased() == "location" { recorded[name] = Redaction.url(value) }
+    return recorded
+  }
+
   private static func redactJSON(_ value: Any, changed: inout Bool) -> Any {
     if let object = value as? [String: Any] {
       var result: [String: Any] = [:]
       for (key, item) in object {
-        if Redaction.isSensitive(parameter: key), item is String {
+        if Self.isSecret(key), item is String {
           result[key] = Redaction.placeholder
           changed = true
         } else {

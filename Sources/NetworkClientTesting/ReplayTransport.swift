@@ -12,7 +12,8 @@ import NetworkClient
 /// ```
 ///
 /// Queries match as sets of name and value pairs, in any order, leaving out `oauth_*`
-/// parameters (a query-signed request's signature changes on every run). With
+/// parameters (a query-signed request's signature changes on every run) and the sensitive ones
+/// recording redacted. With
 /// ``Matching/methodAndPath`` the query is not compared: for recordings made by other clients,
 /// whose requests asked for other fields.
 public final class ReplayTransport: HTTPTransport, @unchecked Sendable {
@@ -83,7 +84,11 @@ public final class ReplayTransport: HTTPTransport, @unchecked Sendable {
       query = []
     case .methodPathAndQuery:
       query = (components?.percentEncodedQuery ?? "").split(separator: "&").map(String.init)
-        .filter { !$0.hasPrefix("oauth_") }
+        // Left out: oauth_* (a query signature changes every run) and what recording redacted.
+        .filter { pair in
+          let name = pair.prefix { $0 != "=" }
+          return !name.hasPrefix("oauth_") && !Redaction.isSensitive(parameter: name.removingPercentEncoding ?? String(name))
+        }
         .map { pair in
           // Compare decoded: one recorder writes `%2C`, another `,`.
           let name = pair.prefix { $0 != "=" }, value = pair.dropFirst(name.count + 1)

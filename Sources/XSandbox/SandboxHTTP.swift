@@ -65,6 +65,12 @@ enum XBodies {
     detail:
       "Authenticating with OAuth 2.0 Application-Only is forbidden for this endpoint.  Supported authentication types are [OAuth 1.0a User Context, OAuth 2.0 User Context].",
     type: "https://api.twitter.com/2/problems/unsupported-authentication", status: 403)
+  /// X's answer to a user-context signature on an app-only endpoint.
+  static let userContextForbidden = problem(
+    title: "Unsupported Authentication",
+    detail:
+      "Authenticating with OAuth 1.0a User Context is forbidden for this endpoint.  Supported authentication types are [OAuth 2.0 Application-Only].",
+    type: "https://api.twitter.com/2/problems/unsupported-authentication", status: 403)
   static let duplicate = JSON.object([
     ("detail", .string("You are not allowed to create a Tweet with duplicate content.")), ("type", .string("about:blank")),
     ("title", .string("Forbidden")), ("status", .int(403)),

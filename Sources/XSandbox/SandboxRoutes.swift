@@ -42,6 +42,8 @@ struct SandboxRoute: Sendable {
   let name: String
   let limit: Int?
   var bearerOK = true
+  /// X serves some endpoints app-only (full-archive search, counts): a user-context signature is refused.
+  var appOnly = false
   var allowed: [String]? = nil
   let handler: @Sendable (SandboxStore, RouteContext) -> SandboxResponse
 
@@ -105,8 +107,9 @@ struct SandboxRoute: Sendable {
       $0.v2Search($1)
     },
     // Refused before any parameter check or rate-limit count, as X refuses an app without the access level.
-    SandboxRoute(method: "GET", pattern: ["2", "tweets", "search", "all"], name: "v2_search_all", limit: nil) { $0.v2SearchAll($1) },
-    SandboxRoute(method: "GET", pattern: ["2", "tweets", "counts", "recent"], name: "v2_counts", limit: 300, allowed: countParameters) {
+    SandboxRoute(method: "GET", pattern: ["2", "tweets", "search", "all"], name: "v2_search_all", limit: nil, appOnly: true) { $0.v2SearchAll($1) },
+    SandboxRoute(method: "GET", pattern: ["2", "tweets", "counts", "recent"], name: "v2_counts", limit: 300, appOnly: true, allowed: countParameters)
+    {
       $0.v2Counts($1)
     },
     SandboxRoute(method: "GET", pattern: ["2", "tweets"], name: "v2_tweets", limit: 300, allowed: ["ids"] + tweetExtra) { $0.v2Tweets($1) },

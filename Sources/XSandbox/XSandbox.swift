@@ -164,6 +164,10 @@ public final class XSandbox: HTTPTransport, Sendable {
       }
       return .v2(403, XBodies.appOnlyForbidden)
     }
+    if caller.kind != .bearer && route.appOnly {
+      store.locked { $0.reject("user_context_forbidden") }
+      return .v2(403, XBodies.userContextForbidden)
+    }
     if let allowed = route.allowed {
       for (name, value) in url.query where !name.hasPrefix("oauth_") && !allowed.contains(name) {
         return .v2(400, XBodies.invalidRequest(name, [value], "The query parameter [\(name)] is not one of [\(allowed.joined(separator: ","))]"))

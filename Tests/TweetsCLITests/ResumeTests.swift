@@ -106,8 +106,9 @@ struct ResumeTests {
     let stopped = try tweets.run(command)
     #expect(stopped.status == 5, "\(stopped.stderr)")
     #expect(stopped.stderr.contains("stopped after 400 tweets"), "\(stopped.stderr)")
-    #expect(stopped.stderr.contains("Resume with:\n  tweets timeline swift_fixture --all --format csv --no-wait"))
-    #expect(stopped.stderr.contains("--output \(file.path) --resume"))
+    // The command to resume with: the fetch, without how it ran (--no-wait).
+    #expect(stopped.stderr.contains("Resume with:\n  tweets timeline swift_fixture --all --format csv --base-url "))
+    #expect(stopped.stderr.contains(" --output \(file.path) --resume\n") && !stopped.stderr.contains("--no-wait --"))
     #expect(stopped.stderr.contains("--resume"))
 
     try await server.reset()
@@ -166,6 +167,13 @@ struct ResumeTests {
     let file = folder.appendingPathComponent("out.jsonl")
     #expect(try tweets.run(["timeline", "swift_fixture", "--limit", "30", "--format", "jsonl", "--output", file.path]).status == 0)
     #expect(try ids(in: file).count == 30)
+
+    // Credentials given as options are never written to the checkpoint nor printed to resume with.
+    let withKeys = folder.appendingPathComponent("keys.jsonl")
+    let keyed = try tweets.run(["timeline", "swift_fixture", "--limit", "5", "--format", "jsonl", "--output", withKeys.path] + tweets.consumer)
+    #expect(keyed.status == 0)
+    let checkpoint = try String(contentsOf: withKeys.appendingPathExtension("checkpoint"), encoding: .utf8)
+    #expect(!checkpoint.contains(FakeXAPI.consumerSecret) && !checkpoint.contains("--consumer-secret"))
 
     let again = try tweets.run(["timeline", "swift_fixture", "--limit", "30", "--format", "jsonl", "--output", file.path])
     #expect(again.status == 2 && again.stderr.contains("already exists with a checkpoint: add --resume"))

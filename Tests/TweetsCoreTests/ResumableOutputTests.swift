@@ -52,12 +52,40 @@ struct ResumableOutputTests {
     #expect(try Data(contentsOf: file).isEmpty)
   }
 
+  @Test func aCutFileOrASecondWriterIsRefused() throws {
+    let folder = try folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("out.jsonl")
+    do {
+      let first = try ResumableOutput(file: file, command: command, resume: false)
+      try first.commit("{\"id\":\"3\"}\n", records: 1, next: .token("t"), complete: false)
+      // While it is open, another writer of the same file is refused.
+      #expect(throws: TweetsFailure.self) { _ = try ResumableOutput(file: file, command: command, resume: true) }
+    }
+    // A file cut below its checkpoint is not padded with zeros and appended to.
+    try Data("{".utf8).write(to: file)
+    #expect(throws: TweetsFailure.self) { _ = try ResumableOutput(file: file, command: command, resume: true) }
+  }
+
+  @Test func theLastPageRecordsTheEnd() throws {
+    let folder = try folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("out.jsonl")
+    do {
+      let output = try ResumableOutput(file: file, command: command, resume: false)
+      try output.commit("x\n", records: 1, next: nil, complete: true)
+    }
+    #expect(try ResumableOutput(file: file, command: command, resume: true).checkpoint.complete)
+  }
+
   @Test func v1CursorsRoundTrip() throws {
     let folder = try folder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("out.jsonl")
-    let output = try ResumableOutput(file: file, command: command, resume: false)
-    try output.commit("x\n", records: 1, next: .maxID("41"), complete: false)
+    do {
+      let output = try ResumableOutput(file: file, command: command, resume: false)
+      try output.commit("x\n", records: 1, next: .maxID("41"), complete: false)
+    }
     #expect(try ResumableOutput(file: file, command: command, resume: true).checkpoint.pageCursor == .maxID("41"))
     #expect(ResumableOutput.shell(["search", "from:a b", "it's"]) == "search 'from:a b' 'it'\\''s'")
   }

@@ -52,6 +52,8 @@ struct SandboxSourcesTests {
     let lookup = try await client.v2.users(usernames: ["sandbox_user", "swift_lang", "nobody_here"])
     #expect(lookup.users.map(\.username) == ["sandbox_user", "swift_lang"] && lookup.errors.count == 1)
     #expect(lookup.users.first?.metrics?.followers == 230)
+    // App-only, as at X: a user-context signature is refused.
+    await #expect(throws: XError.self) { _ = try await client.v2.tweetCounts(query: "from:sandbox_user") }
     let app = XClient(authentication: .bearer(XSandbox.demoBearerToken), transport: sandbox)
     let counts = try await app.v2.tweetCounts(query: "from:sandbox_user", granularity: "day")
     #expect(counts.total == counts.buckets.reduce(0) { $0 + $1.count } && counts.total > 0)

@@ -42,7 +42,7 @@ public struct GlobalOptions: Sendable {
     "expansions", placeholder: "LIST", help: "v2 expansions, comma-separated (default: authors, referenced tweets, media).")
   static let outputOption = Option.value(
     "output", short: "o", placeholder: "FILE",
-    help: "Write to FILE, whole lines only, with a checkpoint beside it (FILE.checkpoint); timeline and search.")
+    help: "Write to FILE, whole lines only, with a checkpoint beside it (FILE.checkpoint); for the commands that page.")
   static let resumeOption = Option.flag("resume", help: "Continue the fetch --output FILE's checkpoint recorded, after a crash or a stop.")
   static let consumerKeyOption = Option.value("consumer-key", placeholder: "KEY", help: "Your app's consumer key (env X_CONSUMER_KEY).")
   static let consumerSecretOption = Option.value(
@@ -109,20 +109,27 @@ public struct GlobalOptions: Sendable {
   public var output: URL?
   /// `--resume`: continue from `--output`'s checkpoint.
   public var resume: Bool
-  /// The command and its arguments as given, without `--resume` and `--output FILE`: what a
-  /// checkpoint records, so that a resumed run is the same fetch (from any directory).
+  /// What defines the fetch, as given: the command and its arguments without `--resume`,
+  /// `--output FILE`, the credentials (`--consumer-key`, `--consumer-secret`: never written to
+  /// a checkpoint or printed) and the options that change only how it runs (`--no-wait`,
+  /// `--max-wait`, `--timeout`, `--verbose`, `--config-dir`). A checkpoint records it, so that a
+  /// resumed run is the same fetch, from any directory, waiting or not.
   public var commandLine: [String] = []
 
-  /// `arguments` without `--resume` and `--output FILE` (`-o FILE`, `--output=FILE`).
+  /// `arguments` without the options ``commandLine`` leaves out (`--name VALUE`, `--name=VALUE`
+  /// and short forms alike).
   static func fetchArguments(_ arguments: [String]) -> [String] {
+    let valued: Set<String> = ["--output", "-o", "--consumer-key", "--consumer-secret", "--max-wait", "--timeout", "--config-dir"]
+    let flags: Set<String> = ["--resume", "--no-wait", "--verbose", "-v"]
     var kept: [String] = []
     var skipNext = false
     for argument in arguments {
+      let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
       if skipNext {
         skipNext = false
-      } else if argument == "--output" || argument == "-o" {
+      } else if valued.contains(argument) {
         skipNext = true
-      } else if argument != "--resume" && !argument.hasPrefix("--output=") {
+      } else if !flags.contains(argument) && !(argument.contains("=") && valued.contains(name)) {
         kept.append(argument)
       }
     }

@@ -94,7 +94,7 @@ struct WhoamiCommand: TweetsCommand {
   var spec: CommandSpec { makeSpec(summary: "Show the account the stored credentials belong to.") }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
-    if session.options.format == .raw { throw UsageError("--format raw is for timeline, search and show") }
+    if session.options.format == .raw { throw UsageError("--format raw is for the commands that fetch tweets or users (X's own responses)") }
     let (client, _) = try session.client()
     let user = session.options.api == .v1 ? try await client.v1.verifyCredentials() : try await client.v2.me()
     switch session.options.format {

@@ -20,14 +20,24 @@ extension TweetsCommand {
     }
   }
 
-  /// The id of `username` (with or without `@`), or the logged-in user's without one.
+  /// The id of `username` (with or without `@`), or the logged-in user's without one: the
+  /// profile's, when the token in use is the profile's (no access token in the environment).
   func userID(_ username: String?, _ client: XClient, _ session: Session, profile: Profile?) async throws -> String {
-    if let username {
-      let name = username.hasPrefix("@") ? String(username.dropFirst()) : username
-      return try await client.v2.user(username: name).id
-    }
-    if let stored = profile?.userID, session.environment["X_ACCESS_TOKEN"] == nil { return stored }
+    if let username { return try await client.v2.user(username: Self.bareUsername(username)).id }
+    let tokenFromEnvironment = session.environment["X_ACCESS_TOKEN"] ?? session.environment["TWITTER_ACCESS_TOKEN"]
+    if let stored = profile?.userID, tokenFromEnvironment == nil { return stored }
     return try await client.v2.me().id
+  }
+
+  /// A username without its `@`.
+  static func bareUsername(_ text: String) -> String { text.hasPrefix("@") ? String(text.dropFirst()) : text }
+
+  /// For the user lists, whose endpoints return users: the tweet window and tweet fields do not apply.
+  func requireNoTweetOptions(_ session: Session) throws {
+    try requireNoWindow(session)
+    if session.options.tweetFields != nil || session.options.expansions != nil {
+      throw UsageError("tweets \(name) lists users: --fields and --expansions (tweet fields) do not apply")
+    }
   }
 }
 
@@ -100,12 +110,12 @@ struct ConversationCommand: TweetsCommand {
     let id = try tweetID(arguments)
     let archive = arguments[SearchCommand.archive]
     let client = archive ? try session.appClient(for: "conversation --archive") : try session.client().client
-    let query = "conversation_id:\(id)"
     let options = session.options.timelineOptions, limit = session.options.limit
     let pages =
-      arguments[SearchCommand.archive]
-      ? client.v2.searchAll(query: query, options: options, limit: limit) : client.v2.conversation(id: id, options: options, limit: limit)
-    try await SearchCommand.print(pages, archive: arguments[SearchCommand.archive], session)
+      archive
+      ? client.v2.searchAll(query: "conversation_id:\(id)", options: options, limit: limit)
+      : client.v2.conversation(id: id, options: options, limit: limit)
+    try await SearchCommand.print(pages, archive: archive, session)
     return .success
   }
 }
@@ -139,6 +149,7 @@ struct FollowsCommand: TweetsCommand {
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
     try requireV2(session)
+    try requireNoTweetOptions(session)
     let (client, profile) = try session.client()
     let id = try await userID(arguments.positionals.first, client, session, profile: profile)
     let limit = session.options.limit
@@ -166,7 +177,7 @@ struct UsersCommand: TweetsCommand {
     var found: [String: XUser] = [:]
     var problems: [XProblem] = []
     let ids = wanted.filter { IDLookup.isTweetID($0) }
-    let names = wanted.filter { !IDLookup.isTweetID($0) }.map { $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }
+    let names = wanted.filter { !IDLookup.isTweetID($0) }.map(Self.bareUsername)
     // X's rule for usernames: 1 to 15 letters, digits or underscores.
     if let bad = names.first(where: { $0.isEmpty || $0.count > 15 || !$0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } }) {
       throw UsageError("\(CommandSpec.shown(bad)) is not a username (1 to 15 letters, digits or underscores) nor an id")
@@ -183,14 +194,18 @@ struct UsersCommand: TweetsCommand {
       for user in lookup.users { found[user.username.lowercased()] = user }
       problems += lookup.errors
     }
-    var missing = 0
+    var missing: [String] = []
     for argument in wanted {
-      let key = IDLookup.isTweetID(argument) ? argument : (argument.hasPrefix("@") ? String(argument.dropFirst()) : argument).lowercased()
-      if let user = found[key] { writer.write(user) } else { missing += 1 }
+      let key = IDLookup.isTweetID(argument) ? argument : Self.bareUsername(argument).lowercased()
+      if let user = found[key] { writer.write(user) } else { missing.append(argument) }
     }
     writer.finish()
     for problem in problems { session.terminal.err("tweets: \(problem.description)") }
-    return missing == 0 ? .success : .notFound
+    if !missing.isEmpty {
+      session.terminal.err(
+        "tweets: \(missing.count) of \(wanted.count) accounts not returned (suspended, deleted or unknown): \(missing.joined(separator: ", "))")
+    }
+    return missing.isEmpty ? .success : .notFound
   }
 }
 
@@ -211,8 +226,10 @@ struct CountsCommand: TweetsCommand {
     let granularity = arguments[Self.granularity] ?? "hour"
     guard ["minute", "hour", "day"].contains(granularity) else { throw UsageError("--granularity takes minute, hour or day, not \"\(granularity)\"") }
     let client = try session.appClient(for: "counts")
+    let options = session.options
     let counts = try await client.v2.tweetCounts(
-      query: query, granularity: granularity, startTime: session.options.startTime, endTime: session.options.endTime)
+      query: query, granularity: granularity, sinceID: options.sinceID, untilID: options.untilID, startTime: options.startTime,
+      endTime: options.endTime)
     let terminal = session.terminal
     let iso = ISO8601DateFormatter()
     switch session.options.format {

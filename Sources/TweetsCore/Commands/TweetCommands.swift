@@ -15,7 +15,7 @@ struct TimelineCommand: TweetsCommand {
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
     let (client, profile) = try session.client()
     let options = session.options
-    let username = arguments.positionals.first.map { $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }
+    let username = arguments.positionals.first.map(Self.bareUsername)
     let pages: TweetPages
     switch options.api {
     case .v2:
@@ -24,9 +24,7 @@ struct TimelineCommand: TweetsCommand {
         let user = try await client.v2.user(username: username)
         pages = client.v2.userTweets(userID: user.id, options: fields, limit: options.limit)
       } else {
-        let id: String
-        if let stored = profile?.userID, session.environment["X_ACCESS_TOKEN"] == nil { id = stored } else { id = try await client.v2.me().id }
-        pages = client.v2.homeTimeline(userID: id, options: fields, limit: options.limit)
+        pages = client.v2.homeTimeline(userID: try await userID(nil, client, session, profile: profile), options: fields, limit: options.limit)
       }
     case .v1:
       pages =
@@ -72,7 +70,7 @@ struct SearchCommand: TweetsCommand {
       try await TweetStream.print(pages, session)
     } catch let error as XError where archive {
       switch error {
-      case .clientNotEnrolled, .accessLevel, .api(status: 403, _, _, _):
+      case .clientNotEnrolled, .accessLevel:
         throw TweetsFailure(
           "full-archive search (/2/tweets/search/all) needs X API Pro or Enterprise access, which this app does not have (\(error.description)). "
             + "Without --archive, search covers the last 7 days.",
@@ -212,7 +210,7 @@ struct PostCommand: TweetsCommand {
   }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
-    if session.options.format == .raw { throw UsageError("--format raw is for timeline, search and show") }
+    if session.options.format == .raw { throw UsageError("--format raw is for the commands that fetch tweets or users (X's own responses)") }
     let text = arguments.positionals.joined(separator: " ")
     guard !text.isEmpty else { throw UsageError("the text is empty") }
     let (client, profile) = try session.client()
@@ -242,7 +240,7 @@ enum TweetStream {
     func progress() -> String {
       let elapsed = Date().timeIntervalSince(start)
       let rate = elapsed > 0 ? Double(writer.written) / elapsed : 0
-      return "\(writer.written) \(Item.plural), \(pageCount) page\(pageCount == 1 ? "" : "s"), \(Int(rate.rounded())) tweets/s, "
+      return "\(writer.written) \(Item.plural), \(pageCount) page\(pageCount == 1 ? "" : "s"), \(Int(rate.rounded())) \(Item.plural)/s, "
         + String(format: "%.1f s", elapsed)
     }
     do {
@@ -292,19 +290,27 @@ extension TweetStream {
         + "\(Int((elapsed > 0 ? Double(fetched) / elapsed : 0).rounded())) \(Item.plural)/s, " + String(format: "%.1f s", elapsed)
     }
     do {
-      for try await page in pages.resuming(from: committed.pageCursor, limit: remaining) {
+      var iterator = pages.resuming(from: committed.pageCursor, limit: remaining).makeAsyncIterator()
+      var done = false
+      while let page = try await iterator.next() {
         pageCount += 1
         page.items.forEach(writer.write)
         writer.writeRaw(page.body)
-        try output.commit(pageText, records: writer.written, next: page.next, complete: false)
+        // The last page and the end of the fetch are one commit: no moment where the file is
+        // whole but the checkpoint does not say so (a resume would then start over).
+        done = iterator.isFinished
+        if done { writer.finish() }
+        try output.commit(pageText, records: writer.written, next: done ? nil : page.next, complete: done)
         pageText = ""
         terminal.status("")
         for problem in page.partialErrors { terminal.err("tweets: \(problem.description)") }
         terminal.status("… " + progress())
       }
-      writer.finish()
-      if !pageText.isEmpty { try output.commit(pageText, records: writer.written, next: nil, complete: true) }
-      try output.finish()
+      if !done {
+        // No page at all (a limit already reached): the end, with what the format closes.
+        writer.finish()
+        try output.commit(pageText, records: writer.written, next: nil, complete: true)
+      }
     } catch {
       terminal.status("")
       terminal.err("tweets: stopped after \(output.checkpoint.records) \(Item.plural) in \(file.path); the checkpoint is saved. Resume with:")

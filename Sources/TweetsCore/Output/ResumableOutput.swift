@@ -86,8 +86,23 @@ final class ResumableOutput {
       }
       checkpoint = Checkpoint(command: command, bytes: 0, records: 0, pages: 0, complete: false)
     }
+    // A checkpoint of the last page whose end was not recorded (written before the end was
+    // committed with the last page) has no cursor left: nothing remains to fetch.
+    if checkpoint.cursor == nil && checkpoint.pages > 0 { checkpoint.complete = true }
     descriptor = open(file.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw TweetsFailure("cannot open \(file.path): \(String(cString: strerror(errno)))", exitCode: .failure) }
+    // One writer at a time: a second `--resume` of the same file would interleave pages.
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+      close(descriptor)
+      throw TweetsFailure("another tweets is writing \(file.path); wait for it to end", exitCode: .failure)
+    }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, UInt64(status.st_size) >= checkpoint.bytes else {
+      close(descriptor)
+      throw TweetsFailure(
+        "\(file.path) is shorter than its checkpoint says (\(checkpoint.bytes) bytes): it was cut or replaced; "
+          + "remove \(file.lastPathComponent).checkpoint to start over", exitCode: .failure)
+    }
     // Whatever a killed run wrote after its last commit is cut: it is fetched again.
     guard ftruncate(descriptor, off_t(checkpoint.bytes)) == 0, lseek(descriptor, 0, SEEK_END) >= 0 else {
       let reason = String(cString: strerror(errno))
@@ -111,13 +126,6 @@ final class ResumableOutput {
     checkpoint.pages += 1
     checkpoint.set(next)
     checkpoint.complete = complete
-    try saveCheckpoint()
-  }
-
-  /// Records the end: nothing more to fetch.
-  func finish() throws {
-    checkpoint.complete = true
-    checkpoint.set(nil)
     try saveCheckpoint()
   }
 

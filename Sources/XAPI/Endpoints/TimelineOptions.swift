@@ -85,18 +85,24 @@ public struct TimelineOptions: Sendable {
     let rfc3339 = ISO8601DateFormatter()
     if let startTime { items.append(("start_time", rfc3339.string(from: startTime))) }
     if let endTime { items.append(("end_time", rfc3339.string(from: endTime))) }
+    items += fieldItems
+    if !exclude.isEmpty { items.append(("exclude", exclude.joined(separator: ","))) }
+    return items
+  }
+
+  /// The fields and expansions as query items (what a lookup sends too); `media.fields` only
+  /// with the media expansion.
+  var fieldItems: [(String, String?)] {
+    var items: [(String, String?)] = []
     if !tweetFields.isEmpty { items.append(("tweet.fields", tweetFields.joined(separator: ","))) }
     if !expansions.isEmpty { items.append(("expansions", expansions.joined(separator: ","))) }
     if !userFields.isEmpty { items.append(("user.fields", userFields.joined(separator: ","))) }
     if !mediaFields.isEmpty && expansions.contains("attachments.media_keys") {
       items.append(("media.fields", mediaFields.joined(separator: ",")))
     }
-    if !exclude.isEmpty { items.append(("exclude", exclude.joined(separator: ","))) }
     return items
   }
 
-  /// The page size to ask for: the caller's, else the limit, else the maximum; always within
-  /// the endpoint's range (a smaller limit is applied by trimming).
   /// The same fields and expansions without the id and time window, for the endpoints that
   /// take none (liked tweets, quote tweets, a list's tweets): X refuses the parameters there.
   var withoutWindow: TimelineOptions {
@@ -105,6 +111,8 @@ public struct TimelineOptions: Sendable {
     return options
   }
 
+  /// The page size to ask for: the caller's, else the limit, else the maximum; always within
+  /// the endpoint's range (a smaller limit is applied by trimming).
   func pageSize(limit: Int?, range: ClosedRange<Int>) -> Int {
     let wanted = maxResults ?? limit ?? range.upperBound
     return min(max(wanted, range.lowerBound), range.upperBound)

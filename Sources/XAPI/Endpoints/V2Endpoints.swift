@@ -103,9 +103,11 @@ extension XClient {
     /// `hour`, `day`): `GET /2/tweets/counts/recent`. X serves it app-only: call it on a client
     /// authenticated with `.bearer`.
     public func tweetCounts(
-      query: String, granularity: String = "hour", startTime: Date? = nil, endTime: Date? = nil
+      query: String, granularity: String = "hour", sinceID: String? = nil, untilID: String? = nil, startTime: Date? = nil, endTime: Date? = nil
     ) async throws(XError) -> TweetCounts {
       var items: [QueryItem] = [("query", query), ("granularity", granularity)]
+      if let sinceID { items.append(("since_id", sinceID)) }
+      if let untilID { items.append(("until_id", untilID)) }
       let rfc3339 = ISO8601DateFormatter()
       if let startTime { items.append(("start_time", rfc3339.string(from: startTime))) }
       if let endTime { items.append(("end_time", rfc3339.string(from: endTime))) }
@@ -169,14 +171,7 @@ extension XClient {
     }
 
     private func fields(_ options: TimelineOptions) -> [QueryItem] {
-      var query: [QueryItem] = []
-      if !options.tweetFields.isEmpty { query.append(("tweet.fields", options.tweetFields.joined(separator: ","))) }
-      if !options.expansions.isEmpty { query.append(("expansions", options.expansions.joined(separator: ","))) }
-      if !options.userFields.isEmpty { query.append(("user.fields", options.userFields.joined(separator: ","))) }
-      if !options.mediaFields.isEmpty && options.expansions.contains("attachments.media_keys") {
-        query.append(("media.fields", options.mediaFields.joined(separator: ",")))
-      }
-      return query
+      options.fieldItems.map { QueryItem($0.0, $0.1) }
     }
 
     private func userPages(_ path: String, userFields: [String], limit: Int?) -> UserPages {

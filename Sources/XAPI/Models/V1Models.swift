@@ -76,7 +76,9 @@ final class V1Tweet: Decodable, Sendable {
   private func tweet(embedding: Bool) -> Tweet {
     var references: [ReferencedTweet] = []
     if let id = inReplyToStatusIDStr { references.append(ReferencedTweet(kind: .repliedTo, id: id)) }
-    if let quoted = quotedStatusIDStr ?? quotedStatus?.idStr {
+    // A retweet of a quote carries the quote's `quoted_status_id_str` too: v2 gives it only the
+    // `retweeted` reference, and so does this.
+    if retweetedStatus == nil, let quoted = quotedStatusIDStr ?? quotedStatus?.idStr {
       references.append(ReferencedTweet(kind: .quoted, id: quoted, tweet: embedding ? quotedStatus?.tweet(embedding: false) : nil))
     }
     if let retweeted = retweetedStatus {

@@ -123,6 +123,8 @@ struct V2Tweet: Decodable, Sendable {
 
   struct NoteTweet: Decodable, Sendable {
     let text: String
+    /// The whole post's entities: those of `text` stop where X cut it.
+    let entities: V2Entities?
   }
 
   struct Reference: Decodable, Sendable {
@@ -192,7 +194,8 @@ struct V2Tweet: Decodable, Sendable {
         Metrics(retweets: $0.retweetCount, replies: $0.replyCount, likes: $0.likeCount, quotes: $0.quoteCount)
       },
       lang: lang, conversationID: conversationID, inReplyToUserID: inReplyToUserID, referencedTweets: references,
-      entities: entities?.entities, media: media, possiblySensitive: possiblySensitive, editHistoryTweetIDs: editHistoryTweetIDs)
+      entities: (noteTweet?.entities ?? entities)?.entities, media: media, possiblySensitive: possiblySensitive,
+      editHistoryTweetIDs: editHistoryTweetIDs)
   }
 }
 

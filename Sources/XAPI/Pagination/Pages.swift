@@ -111,12 +111,17 @@ public struct Pages<Item: Sendable>: AsyncSequence, Sendable {
     let pages: Pages
     var cursor: PageCursor?
     var delivered = 0
-    var finished = false
+    var emptyInARow = 0
+    /// Whether the last page returned was the last one: `next()` will return `nil`. A caller
+    /// that records progress (`tweets --output`) marks the end with that page.
+    public private(set) var isFinished = false
+
+    static var emptyPagesBeforeGivingUp: Int { 5 }
 
     public mutating func next() async throws -> Page<Item>? {
-      guard !finished else { return nil }
+      guard !isFinished else { return nil }
       if let limit = pages.limit, delivered >= limit {
-        finished = true
+        isFinished = true
         return nil
       }
       var page = try await pages.fetch(cursor)
@@ -126,8 +131,12 @@ public struct Pages<Item: Sendable>: AsyncSequence, Sendable {
           body: page.body)
       }
       delivered += page.items.count
-      // Stop on the last page, and on an empty one (a cursor that no longer advances).
-      if page.next == nil || page.next == cursor || page.items.isEmpty { finished = true }
+      // Stop on the last page and on a cursor that no longer advances. An empty page with a
+      // new cursor is not the end (X's search can answer one inside a time window), but five
+      // in a row are taken for one.
+      emptyInARow = page.items.isEmpty ? emptyInARow + 1 : 0
+      if page.next == nil || page.next == cursor || emptyInARow >= Self.emptyPagesBeforeGivingUp { isFinished = true }
+      if let limit = pages.limit, delivered >= limit { isFinished = true }
       cursor = page.next
       return page
     }
