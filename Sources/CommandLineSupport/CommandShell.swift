@@ -114,7 +114,7 @@ public struct CommandShell: Sendable {
   /// The subcommand's name (the first argument that is neither an option nor an option's
   /// value) and the other arguments, in order.
   public func split(_ arguments: [String]) -> (String?, [String]) {
-    let valueOptions = Set(leadingOptions.filter(\.takesValue).map { "--" + $0.name })
+    let valueOptions = Set(leadingOptions.filter(\.takesValue).flatMap { ["--" + $0.name] + ($0.short.map { ["-\($0)"] } ?? []) })
     var index = 0
     while index < arguments.count {
       let argument = arguments[index]
