@@ -10,12 +10,16 @@ struct ResumeTests {
   static let tweetCount = 2000
   static let wantedKills = 50
 
-  func fetch(_ tweets: TweetsRunner, _ file: URL, resume: Bool) throws -> Process {
+  func fetch(_ tweets: TweetsRunner, _ file: URL, resume: Bool, pause: Bool = false) throws -> Process {
     let process = Process()
     process.executableURL = PackagePaths.executable("tweets")
     process.arguments =
       ["timeline", "swift_fixture", "--all", "--format", "jsonl", "--output", file.path] + (resume ? ["--resume"] : []) + tweets.common
-    process.environment = tweets.environment
+    var environment = tweets.environment
+    // Every other fetch widens the moment between a page's write and its checkpoint to 30 ms,
+    // so that kills land there too, not only while waiting for the network.
+    if pause { environment["TWEETS_FAULT_PAUSE_MS"] = "30" }
+    process.environment = environment
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
@@ -58,7 +62,7 @@ struct ResumeTests {
         if attempts >= 200 { return }
         let resume = FileManager.default.fileExists(atPath: file.path + ".checkpoint")
         if resume { resumes += 1 }
-        let process = try fetch(tweets, file, resume: resume)
+        let process = try fetch(tweets, file, resume: resume, pause: fetches % 2 == 0)
         // A random moment within a typical run (about 0.3 to 0.7 s here, most of it pages).
         usleep(UInt32.random(in: 20_000...450_000, using: &random))
         if process.isRunning {

@@ -118,7 +118,17 @@ final class ResumableOutput {
   /// `records` records, and where the next page starts (`complete` when there is none).
   func commit(_ text: String, records: Int, next: PageCursor?, complete: Bool) throws {
     let data = Data(text.utf8)
-    guard AtomicFile.writeAll(data, to: descriptor), fsync(descriptor) == 0 else {
+    // Fault injection for the durability test (never set outside it): the page is written in
+    // two halves with a pause after each, so that random kills land mid-page (half a line on
+    // disk) and between the page and its checkpoint, not only while waiting for the network.
+    let parts = Self.faultPause == nil ? [data] : [data.prefix(data.count / 2), data.dropFirst(data.count / 2)]
+    for part in parts {
+      guard AtomicFile.writeAll(Data(part), to: descriptor) else {
+        throw TweetsFailure("cannot write \(file.path): \(String(cString: strerror(errno)))", exitCode: .failure)
+      }
+      if let pause = Self.faultPause { usleep(pause) }
+    }
+    guard fsync(descriptor) == 0 else {
       throw TweetsFailure("cannot write \(file.path): \(String(cString: strerror(errno)))", exitCode: .failure)
     }
     checkpoint.bytes += UInt64(data.count)
@@ -128,6 +138,10 @@ final class ResumableOutput {
     checkpoint.complete = complete
     try saveCheckpoint()
   }
+
+  /// `TWEETS_FAULT_PAUSE_MS`: how long (in microseconds here) to pause after each half of a
+  /// page's write, before its checkpoint.
+  static let faultPause: UInt32? = ProcessInfo.processInfo.environment["TWEETS_FAULT_PAUSE_MS"].flatMap { UInt32($0) }.map { $0 * 1000 }
 
   private func saveCheckpoint() throws {
     let encoder = JSONEncoder()
