@@ -2,6 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 /// `oauth1 login` and `oauth1 request` as processes against the fake provider, which verifies
 /// with oauthlib's provider endpoints: one test per provider rule (HMAC-SHA256 with a realm,
 /// RSA-SHA1, one-legged query signing, PLAINTEXT with a required User-Agent, a SHA-256 body hash
@@ -209,6 +213,27 @@ struct ProviderCommandsTests {
       #expect(result.stderr.contains("password%3D%3Credacted%3E"), "\(result.stderr)")
       expectNoSecret(result.stdout, result.stderr, also: ["hunter2"])
     }
+  }
+
+  @Test("A redirect is signed again for where it goes, and never signed for another origin")
+  func redirects() async throws {
+    let provider = try FakeOAuthProvider(), elsewhere = try FakeOAuthProvider()
+    let env = environment(
+      try configDirectory(), ["OAUTH1_CONSUMER_SECRET": FakeOAuthProvider.consumerSecret, "OAUTH1_TOKEN_SECRET": FakeOAuthProvider.accessTokenSecret])
+    let credentials = ["--consumer-key", FakeOAuthProvider.consumerKey, "--token", FakeOAuthProvider.accessToken]
+    // Same origin: followed, and signed for the new URL (oauthlib verifies it there).
+    let moved = try oauth1(["request", "GET", provider.url("/redirect?to=%2Fapi%2Fitems%3Fpage%3D2")] + credentials, environment: env)
+    let answer = try echo(moved)
+    #expect(answer["path"] as? String == "/api/items" && (answer["query"] as? [[String]]) == [["page", "2"]])
+    // Another origin: followed without the Authorization header, so the other server refuses.
+    let target = elsewhere.url("/api/items").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    let away = try oauth1(["request", "GET", provider.url("/redirect?to=\(target)")] + credentials, environment: env)
+    #expect(away.status == 1, "\(away.stdout)\(away.stderr)")
+    let (data, _) = try await URLSession.shared.data(from: elsewhere.baseURL.appendingPathComponent("_control/stats"))
+    let stats = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let requests = try #require(stats["requests"] as? [[String: Any]])
+    #expect(requests.count == 1 && requests[0]["authorization"] as? Bool == false, "\(requests)")
+    expectNoSecret(moved.stdout, moved.stderr, away.stdout, away.stderr)
   }
 
   @Test("Exit status, -i and -o")

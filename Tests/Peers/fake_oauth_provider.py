@@ -54,6 +54,7 @@ Endpoints:
            "signature_method", "signature_type", "realm"} (oauth_* parameters left out of
            query and form); /api/status/NNN answers NNN {"error": "asked for NNN"} once verified
   GET /_control/last_verifier    {"oauth_token", "verifier"} (404 before any approval)
+  GET /redirect?to=URL&status=N  a redirect to URL (307 by default), as providers answer a moved resource
   GET /_control/stats            {"verified", "rejected", "requests": [{"method", "path", "status",
            "signature_method", "realm", "body_hash": bool, "token", "problem"}]}
   POST /_control/reset           clears stats, nonces and the tokens issued so far
@@ -394,6 +395,18 @@ class Handler(BaseHTTPRequestHandler):
             STATE.stats["requests"].append(self.record)
         if path in ("/oauth/authorize", "/oauth/authenticate"):
             return self.authorize()
+        if path == "/redirect":
+            # As providers answer a moved resource (http to https, a renamed path): no check
+            # here, the client must sign again for where it goes (and not at all for another origin).
+            params = dict(parse_qsl(self.query))
+            status = int(params.get("status", "307"))
+            self.record["status"] = status
+            self.send_response(status)
+            self.send_header("Location", params.get("to", "/"))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        self.record["authorization"] = "Authorization" in self.headers
         if path in ("/oauth/request_token", "/oauth/access_token", "/api") or path.startswith("/api/"):
             missing = [name for name in STATE.args.require_header if not self.headers.get(name)]
             if missing and path.startswith("/api"):
