@@ -15,8 +15,9 @@ public enum TweetsCLI {
   public static let version = "0.1.0"
 
   static let commands: [TweetsCommand] = [
-    LoginCommand(), LogoutCommand(), WhoamiCommand(), TimelineCommand(), ShowCommand(), HydrateCommand(), SearchCommand(), MentionsCommand(),
-    LikedCommand(), QuotesCommand(), ConversationCommand(), ListCommand(), FollowsCommand(name: "followers"), FollowsCommand(name: "following"),
+    LoginCommand(), LogoutCommand(), WhoamiCommand(), TimelineCommand(), ShowCommand(), HydrateCommand(), SearchCommand(), UserTweetsCommand.mentions,
+    UserTweetsCommand.liked, IDTweetsCommand.quotes, ConversationCommand(), IDTweetsCommand.list, FollowsCommand(name: "followers"),
+    FollowsCommand(name: "following"),
     UsersCommand(), CountsCommand(), PostCommand(), ApiCommand(),
   ]
 

@@ -41,56 +41,62 @@ extension TweetsCommand {
   }
 }
 
-/// `tweets mentions [USERNAME]`.
-struct MentionsCommand: TweetsCommand {
-  let name = "mentions"
+/// `tweets mentions [USERNAME]` and `tweets liked [USERNAME]`: a user's stream of tweets (the
+/// logged-in user's without a name).
+struct UserTweetsCommand: TweetsCommand {
+  let name: String
+  let summary: String
+  /// Whether X's endpoint takes an id or time window.
+  let takesWindow: Bool
+  let source: @Sendable (XClient.V2, _ userID: String, TimelineOptions, _ limit: Int?) -> TweetPages
+
+  static let mentions = UserTweetsCommand(
+    name: "mentions", summary: "Tweets that mention a user (you, without a name).", takesWindow: true
+  ) { $0.mentions(userID: $1, options: $2, limit: $3) }
+  static let liked = UserTweetsCommand(
+    name: "liked", summary: "Tweets a user liked (you, without a name).", takesWindow: false
+  ) { $0.likedTweets(userID: $1, options: $2, limit: $3) }
+
   var spec: CommandSpec {
-    makeSpec(
-      summary: "Tweets that mention a user (you, without a name).",
-      positionals: [PositionalSpec("username", help: "Whose mentions (with or without @).", optional: true)])
+    makeSpec(summary: summary, positionals: [PositionalSpec("username", help: "Whose (with or without @).", optional: true)])
   }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
     try requireV2(session)
+    if !takesWindow { try requireNoWindow(session) }
     let (client, profile) = try session.client()
     let id = try await userID(arguments.positionals.first, client, session, profile: profile)
-    try await TweetStream.print(client.v2.mentions(userID: id, options: session.options.timelineOptions, limit: session.options.limit), session)
+    try await TweetStream.print(source(client.v2, id, session.options.timelineOptions, session.options.limit), session)
     return .success
   }
 }
 
-/// `tweets liked [USERNAME]`.
-struct LikedCommand: TweetsCommand {
-  let name = "liked"
+/// `tweets quotes ID` and `tweets list ID`: the tweets of one thing named by its id.
+struct IDTweetsCommand: TweetsCommand {
+  let name: String
+  let summary: String
+  let idHelp: String
+  /// What the id names, for a usage error.
+  let what: String
+  let source: @Sendable (XClient.V2, _ id: String, TimelineOptions, _ limit: Int?) -> TweetPages
+
+  static let quotes = IDTweetsCommand(
+    name: "quotes", summary: "Tweets that quote a tweet.", idHelp: "The quoted tweet's id.", what: "tweet id"
+  ) { $0.quoteTweets(tweetID: $1, options: $2, limit: $3) }
+  static let list = IDTweetsCommand(
+    name: "list", summary: "A list's tweets.", idHelp: "The list's id (from its URL, x.com/i/lists/ID).", what: "list id"
+  ) { $0.listTweets(listID: $1, options: $2, limit: $3) }
+
   var spec: CommandSpec {
-    makeSpec(
-      summary: "Tweets a user liked (you, without a name).",
-      positionals: [PositionalSpec("username", help: "Whose likes (with or without @).", optional: true)])
+    makeSpec(summary: summary, positionals: [PositionalSpec("id", help: idHelp)])
   }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
     try requireV2(session)
-    try requireNoWindow(session)
-    let (client, profile) = try session.client()
-    let id = try await userID(arguments.positionals.first, client, session, profile: profile)
-    try await TweetStream.print(client.v2.likedTweets(userID: id, options: session.options.timelineOptions, limit: session.options.limit), session)
-    return .success
-  }
-}
-
-/// `tweets quotes ID`.
-struct QuotesCommand: TweetsCommand {
-  let name = "quotes"
-  var spec: CommandSpec {
-    makeSpec(summary: "Tweets that quote a tweet.", positionals: [PositionalSpec("id", help: "The quoted tweet's id.")])
-  }
-
-  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
-    try requireV2(session)
-    try requireNoWindow(session)
-    let id = try tweetID(arguments)
+    try requireNoWindow(session)  // neither endpoint takes one
+    let id = try tweetID(arguments, what: what)
     let (client, _) = try session.client()
-    try await TweetStream.print(client.v2.quoteTweets(tweetID: id, options: session.options.timelineOptions, limit: session.options.limit), session)
+    try await TweetStream.print(source(client.v2, id, session.options.timelineOptions, session.options.limit), session)
     return .success
   }
 }
@@ -116,23 +122,6 @@ struct ConversationCommand: TweetsCommand {
       ? client.v2.searchAll(query: "conversation_id:\(id)", options: options, limit: limit)
       : client.v2.conversation(id: id, options: options, limit: limit)
     try await SearchCommand.print(pages, archive: archive, session)
-    return .success
-  }
-}
-
-/// `tweets list ID`.
-struct ListCommand: TweetsCommand {
-  let name = "list"
-  var spec: CommandSpec {
-    makeSpec(summary: "A list's tweets.", positionals: [PositionalSpec("id", help: "The list's id (from its URL, x.com/i/lists/ID).")])
-  }
-
-  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
-    try requireV2(session)
-    try requireNoWindow(session)
-    let id = try tweetID(arguments, what: "list id")
-    let (client, _) = try session.client()
-    try await TweetStream.print(client.v2.listTweets(listID: id, options: session.options.timelineOptions, limit: session.options.limit), session)
     return .success
   }
 }
