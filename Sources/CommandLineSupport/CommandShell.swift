@@ -103,7 +103,8 @@ public struct CommandShell: Sendable {
   /// What the tool is, its commands, and the epilogue.
   public var overview: String {
     var lines = ["\(program): \(summary)", "", "Usage: \(program) <command> [options]", "", "Commands:"]
-    func line(_ name: String, _ text: String) { lines.append("  " + name.padding(to: 12) + text) }
+    let width = max(12, (commands.map(\.subcommand.count) + ["completions".count]).max()! + 1)
+    func line(_ name: String, _ text: String) { lines.append("  " + name.padding(to: width) + text) }
     for command in commands { line(command.subcommand, command.summary) }
     line("help", "Show help for a command: \(program) help \(commands.first?.subcommand ?? "")")
     line("completions", "Print a completion script: \(program) completions bash|zsh|fish")

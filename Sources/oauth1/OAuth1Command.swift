@@ -9,7 +9,7 @@ enum OAuth1Command {
   /// The dispatch shell `oauth1` shares with `tweets`: overview, help, version, completions,
   /// missing and unknown commands.
   static let shell = CommandShell(
-    program: "oauth1", version: version, summary: "OAuth 1.0a signing, stage by stage.",
+    program: "oauth1", version: version, summary: "OAuth 1.0a from the command line: sign and explain, verify, log in, send signed requests.",
     commands: [SignCommand.spec, VerifyCommand.spec, RequestCommand.spec, LoginCommand.spec],
     epilogue: "Run `oauth1 help COMMAND` for its options, or try `oauth1 sign --example twitter`.")
 
