@@ -133,12 +133,19 @@ struct ProtocolParameters {
               return
             }
             try Self.withDecoded(rawValue) { value throws(OAuthError) in
-              guard let valueText = utf8String(value), let nameText = utf8String(name) else {
-                throw .invalidParameterEncoding(source: .authorizationHeader, parameter: String(decoding: rawName, as: UTF8.self))
+              func invalid() -> OAuthError {
+                .invalidParameterEncoding(source: .authorizationHeader, parameter: String(decoding: rawName, as: UTF8.self))
               }
-              let known = Name(name)
-              if let known { values.add(known, value: valueText) } else { values.add(other: nameText) }
-              if known != .signature { appendSigned(name, value) }
+              // Strings only for what is kept: a known name's value, an unknown name itself.
+              if let known = Name(name) {
+                guard let valueText = utf8String(value) else { throw invalid() }
+                values.add(known, value: valueText)
+                if known != .signature { appendSigned(name, value) }
+              } else {
+                guard utf8String(value) != nil, let nameText = utf8String(name) else { throw invalid() }
+                values.add(other: nameText)
+                appendSigned(name, value)
+              }
             }
           }
         }
