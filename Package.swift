@@ -52,7 +52,7 @@ let package = Package(
     .executableTarget(name: "oauth1-bench", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking", "COpenSSL"]),
 
     // Test helpers: the vectors in Vectors/, the pinned Python peer, running processes.
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["CommandLineSupport"], path: "Tests/TestSupport"),
     .testTarget(name: "OAuth1Tests", dependencies: ["OAuth1", "OAuth1Testing", "TestSupport"]),
     .testTarget(name: "NetworkClientTests", dependencies: ["NetworkClient", "NetworkClientTesting", "TestSupport"]),
     .testTarget(name: "OAuthNetworkingTests", dependencies: ["OAuthNetworking", "NetworkClientTesting", "OAuth1Testing", "TestSupport"]),

@@ -452,13 +452,7 @@ extension SandboxStore {
       let divisor = max(1, greatestCommonDivisor(media.width, media.height))
       var info: [(String, JSON)] = [("aspect_ratio", .array([.int(media.width / divisor), .int(media.height / divisor)]))]
       if let duration = media.durationMS { info.append(("duration_millis", .int(duration))) }
-      let variants = media.variants.map { variant -> JSON in
-        var file: [(String, JSON)] = []
-        if let rate = variant.bitRate { file.append(("bitrate", .int(rate))) }
-        file += [("content_type", .string(variant.contentType)), ("url", .string(variant.url))]
-        return .object(file)
-      }
-      info.append(("variants", .array(variants)))
+      info.append(("variants", media.variantsJSON(bitRateKey: "bitrate")))
       out.append(("video_info", .object(info)))
     }
     return .object(out)

@@ -146,13 +146,7 @@ extension SandboxStore {
     if fields.contains("duration_ms"), let duration = media.durationMS { out.append(("duration_ms", .int(duration))) }
     if fields.contains("alt_text"), let alt = media.altText { out.append(("alt_text", .string(alt))) }
     if fields.contains("variants"), !media.variants.isEmpty {
-      let variants = media.variants.map { variant -> JSON in
-        var file: [(String, JSON)] = []
-        if let rate = variant.bitRate { file.append(("bit_rate", .int(rate))) }
-        file += [("content_type", .string(variant.contentType)), ("url", .string(variant.url))]
-        return .object(file)
-      }
-      out.append(("variants", .array(variants)))
+      out.append(("variants", media.variantsJSON(bitRateKey: "bit_rate")))
     }
     return .object(out)
   }
@@ -253,4 +247,18 @@ extension SandboxStore {
 
   /// The body of an empty page.
   static let emptyPage = JSON.object([("meta", .object([("result_count", .int(0))]))])
+}
+
+extension SandboxMedia {
+  /// A video's or GIF's files, as both APIs list them; they name the bit rate differently
+  /// (v1.1 `bitrate`, v2 `bit_rate`).
+  func variantsJSON(bitRateKey: String) -> JSON {
+    .array(
+      variants.map { variant in
+        var file: [(String, JSON)] = []
+        if let rate = variant.bitRate { file.append((bitRateKey, .int(rate))) }
+        file += [("content_type", .string(variant.contentType)), ("url", .string(variant.url))]
+        return .object(file)
+      })
+  }
 }

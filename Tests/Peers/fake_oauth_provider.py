@@ -86,7 +86,7 @@ from oauthlib.oauth1.rfc5849 import errors as oauth_errors
 from oauthlib.oauth1.rfc5849 import signature as oauth_sig
 from oauthlib.oauth1.rfc5849 import utils as oauth_utils
 
-from peer_server import read_body, serve
+from peer_server import add_common_arguments, read_body, serve, split_list
 
 DEBUG = os.environ.get("FAKE_OAUTH_DEBUG") == "1"
 METHODS = ["HMAC-SHA1", "HMAC-SHA256", "HMAC-SHA512", "RSA-SHA1", "RSA-SHA256", "RSA-SHA512", "PLAINTEXT"]
@@ -691,19 +691,11 @@ def load_rsa_key(path):
     return data.decode("ascii")
 
 
-def split_list(value):
-    return [v.strip() for v in (value or "").split(",") if v.strip()]
-
 
 def main():
     global STATE
     parser = argparse.ArgumentParser(description="Fake OAuth 1.0a provider verified by oauthlib's endpoints")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--lifetime", type=float, default=300)
-    parser.add_argument("--consumer-key", default="test-consumer-key")
-    parser.add_argument("--consumer-secret", default="test-consumer-secret")
-    parser.add_argument("--access-token", default="test-access-token")
-    parser.add_argument("--access-token-secret", default="test-access-token-secret")
+    add_common_arguments(parser, consumer=('test-consumer-key', 'test-consumer-secret'), token=('test-access-token', 'test-access-token-secret'))
     parser.add_argument("--rsa-public-key", metavar="PEM_FILE")
     parser.add_argument("--methods", help="comma list of %s" % ", ".join(METHODS))
     parser.add_argument("--realm")

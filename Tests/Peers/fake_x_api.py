@@ -139,7 +139,7 @@ import threading
 import time
 import traceback
 from http.server import BaseHTTPRequestHandler
-from peer_server import read_body, serve
+from peer_server import add_common_arguments, read_body, serve, split_list
 from urllib.parse import parse_qsl, quote, unquote, urlsplit
 
 from oauthlib.common import Request as OAuthRequest
@@ -282,9 +282,6 @@ def parse_iso(value):
 
 ID_RE = re.compile(r"^[0-9]{1,19}$")
 
-
-def split_list(value):
-    return [v.strip() for v in (value or "").split(",") if v.strip()]
 
 
 def is_form(headers):
@@ -2267,12 +2264,7 @@ ROUTES = [
 def main():
     global STATE
     parser = argparse.ArgumentParser(description="Fake X/Twitter API with OAuth 1.0a verified by oauthlib")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--lifetime", type=float, default=300)
-    parser.add_argument("--consumer-key", default="fake-consumer-key")
-    parser.add_argument("--consumer-secret", default="fake-consumer-secret")
-    parser.add_argument("--access-token", default="1001-fakeaccesstoken")
-    parser.add_argument("--access-token-secret", default="fake-access-token-secret")
+    add_common_arguments(parser, consumer=('fake-consumer-key', 'fake-consumer-secret'), token=('1001-fakeaccesstoken', 'fake-access-token-secret'))
     parser.add_argument("--bearer-token", default="fake-bearer-token")
     parser.add_argument("--tweets", type=int, default=250)
     parser.add_argument("--full-archive", action="store_true",

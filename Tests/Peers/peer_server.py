@@ -45,3 +45,19 @@ def read_body(handler):
             handler.rfile.readline()
     length = int(handler.headers.get("Content-Length") or 0)
     return handler.rfile.read(length) if length > 0 else b""
+
+
+def split_list(value):
+    """A comma-separated query value as its items (`a, b,,c` gives a, b, c)."""
+    return [v.strip() for v in (value or "").split(",") if v.strip()]
+
+
+def add_common_arguments(parser, consumer, token):
+    """The arguments every fake server takes: where it listens, how long it lives, and the one
+    consumer and access token it knows (`consumer` and `token` are (key, secret) defaults)."""
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--lifetime", type=float, default=300)
+    parser.add_argument("--consumer-key", default=consumer[0])
+    parser.add_argument("--consumer-secret", default=consumer[1])
+    parser.add_argument("--access-token", default=token[0])
+    parser.add_argument("--access-token-secret", default=token[1])

@@ -132,7 +132,7 @@ public struct OAuthBaseStringDiff: Sendable, Hashable, CustomStringConvertible {
       case .extra(let name, let value): return .extra(name: name, value: hide(name, value))
       case .duplicateDropped(let name, let value): return .duplicateDropped(name: name, value: hide(name, value))
       case .value(let name, let ours, let provider): return .value(name: name, ours: hide(name, ours), provider: hide(name, provider))
-      case .encodedDifferently(let name, let ours, let provider):
+      case .encodedDifferently(let name, _, _):
         return isSensitive(PercentEncoding.decode(name) ?? name)
           ? .encodedDifferently(name: name, ours: name + "=" + hidden, provider: name + "=" + hidden) : difference
       case .normalization(let ours, let provider):

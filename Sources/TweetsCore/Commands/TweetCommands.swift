@@ -238,10 +238,7 @@ enum TweetStream {
     let start = Date()
     var pageCount = 0
     func progress() -> String {
-      let elapsed = Date().timeIntervalSince(start)
-      let rate = elapsed > 0 ? Double(writer.written) / elapsed : 0
-      return "\(writer.written) \(Item.plural), \(pageCount) page\(pageCount == 1 ? "" : "s"), \(Int(rate.rounded())) \(Item.plural)/s, "
-        + String(format: "%.1f s", elapsed)
+      Self.progress(Item.self, written: writer.written, fetched: writer.written, pages: pageCount, since: start, file: nil)
     }
     do {
       for try await page in pages {
@@ -264,6 +261,17 @@ enum TweetStream {
 }
 
 extension TweetStream {
+  /// The status line: records written (to `file`, when there is one), pages, the rate of this
+  /// run's records, and the time elapsed.
+  static func progress<Item: OutputRecord>(
+    _: Item.Type, written: Int, fetched: Int, pages: Int, since start: Date, file: URL?
+  ) -> String {
+    let elapsed = Date().timeIntervalSince(start)
+    let rate = Int((elapsed > 0 ? Double(fetched) / elapsed : 0).rounded())
+    return "\(written) \(Item.plural)" + (file.map { " in \($0.lastPathComponent)" } ?? "") + ", \(pages) page\(pages == 1 ? "" : "s")"
+      + (file == nil ? "" : " this run") + ", \(rate) \(Item.plural)/s, " + String(format: "%.1f s", elapsed)
+  }
+
   /// `--output FILE`: each page appended and committed with its checkpoint (``ResumableOutput``);
   /// with `--resume`, from the checkpoint's cursor. Any failure leaves the checkpoint of the last
   /// whole page and says how to resume.
@@ -284,10 +292,8 @@ extension TweetStream {
     let start = Date()
     var pageCount = 0
     func progress() -> String {
-      let fetched = writer.written - committed.records
-      let elapsed = Date().timeIntervalSince(start)
-      return "\(writer.written) \(Item.plural) in \(file.lastPathComponent), \(pageCount) page\(pageCount == 1 ? "" : "s") this run, "
-        + "\(Int((elapsed > 0 ? Double(fetched) / elapsed : 0).rounded())) \(Item.plural)/s, " + String(format: "%.1f s", elapsed)
+      Self.progress(
+        Item.self, written: writer.written, fetched: writer.written - committed.records, pages: pageCount, since: start, file: file)
     }
     do {
       var iterator = pages.resuming(from: committed.pageCursor, limit: remaining).makeAsyncIterator()

@@ -18,7 +18,7 @@ enum RequestBodyInput {
     if sources.count > 1 {
       throw UsageError("give only one of --body, --body-file and --form (got --\(sources.joined(separator: " and --")))")
     }
-    var contentType = arguments[Self.contentType]
+    let contentType = arguments[Self.contentType]
     if let text = arguments[body] {
       return (Data(text.utf8), contentType)
     }
