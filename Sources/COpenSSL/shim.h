@@ -25,7 +25,7 @@
 // absorbing key^ipad and key^opad. Signing a message then costs two copies of a small struct
 // and the hashing of the message and of the inner digest. The states are read-only once
 // prepared, so one prepared key serves many threads at once.
-#define OAUTH1_HMAC_HELPERS(NAME, CTX, INIT, UPDATE, FINAL, ONESHOT, BLOCK, LENGTH)               \
+#define OAUTH1_HMAC_HELPERS(NAME, CTX, INIT, UPDATE, FINAL, BLOCK, LENGTH)               \
   typedef struct { CTX inner; CTX outer; } oauth1_hmac_##NAME##_key;                            \
   static inline void oauth1_hmac_##NAME##_prepare(oauth1_hmac_##NAME##_key *state,              \
                                                   const uint8_t *key, size_t key_length) {      \
@@ -33,7 +33,11 @@
     uint8_t pad[BLOCK];                                                                         \
     memset(block, 0, BLOCK);                                                                    \
     if (key_length > BLOCK) {                                                                   \
-      ONESHOT(key, key_length, block);                                                          \
+      CTX key_context; /* the low-level calls: the one-shot goes through EVP's fetch */         \
+      INIT(&key_context);                                                                       \
+      UPDATE(&key_context, key, key_length);                                                    \
+      FINAL(block, &key_context);                                                               \
+      OPENSSL_cleanse(&key_context, sizeof key_context);                                        \
     } else if (key_length > 0) {                                                                \
       memcpy(block, key, key_length);                                                           \
     }                                                                                           \
@@ -59,8 +63,8 @@
     OPENSSL_cleanse(&context, sizeof context);                                                  \
   }
 
-OAUTH1_HMAC_HELPERS(sha1, SHA_CTX, SHA1_Init, SHA1_Update, SHA1_Final, SHA1, 64, 20)
-OAUTH1_HMAC_HELPERS(sha256, SHA256_CTX, SHA256_Init, SHA256_Update, SHA256_Final, SHA256, 64, 32)
-OAUTH1_HMAC_HELPERS(sha512, SHA512_CTX, SHA512_Init, SHA512_Update, SHA512_Final, SHA512, 128, 64)
+OAUTH1_HMAC_HELPERS(sha1, SHA_CTX, SHA1_Init, SHA1_Update, SHA1_Final, 64, 20)
+OAUTH1_HMAC_HELPERS(sha256, SHA256_CTX, SHA256_Init, SHA256_Update, SHA256_Final, 64, 32)
+OAUTH1_HMAC_HELPERS(sha512, SHA512_CTX, SHA512_Init, SHA512_Update, SHA512_Final, 128, 64)
 
 #endif

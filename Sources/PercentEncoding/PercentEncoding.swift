@@ -190,15 +190,23 @@ public enum PercentEncoding {
   /// ``encodedCount(_:)`` bytes (at most 3 × `bytes.count`); returns the number written.
   @inlinable @discardableResult
   public static func encode(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+    guard let input = bytes.baseAddress else { return 0 }
     var written = 0
-    for byte in bytes {
-      if isUnreserved(byte) {
-        out[written] = byte
-        written &+= 1
-      } else {
-        writeEscape(byte, to: out + written)
-        written &+= 3
+    var index = 0
+    let count = bytes.count
+    while index < count {
+      // A run of unreserved bytes (most of a key, a nonce, a path segment) is copied whole.
+      var runEnd = index
+      while runEnd < count && isUnreserved(input[runEnd]) { runEnd &+= 1 }
+      if runEnd > index {
+        (out + written).update(from: input + index, count: runEnd &- index)
+        written &+= runEnd &- index
+        index = runEnd
+        if index == count { break }
       }
+      writeEscape(input[index], to: out + written)
+      written &+= 3
+      index &+= 1
     }
     return written
   }

@@ -1,3 +1,4 @@
+import Foundation
 import PercentEncoding
 
 /// Appends bytes to memory the caller reserved: the one primitive through which the signing
@@ -42,9 +43,15 @@ struct ByteWriter {
 
   @inline(__always)
   mutating func append(_ text: StaticString) {
-    precondition(count + text.utf8CodeUnitCount <= capacity, "ByteWriter: sized too small")
-    (start + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
-    count &+= text.utf8CodeUnitCount
+    let length = text.utf8CodeUnitCount
+    precondition(count + length <= capacity, "ByteWriter: sized too small")
+    // The separators ("%3D", "%26", "=\"") are a few bytes: stored directly, not by a call.
+    if length <= 8 {
+      for index in 0..<length { start[count &+ index] = text.utf8Start[index] }
+    } else {
+      (start + count).update(from: text.utf8Start, count: length)
+    }
+    count &+= length
   }
 
   @inline(__always)
@@ -80,10 +87,19 @@ struct EncodedPair {
   var percents: Int32
 
   init(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-    var percents: Int32 = 0
-    for byte in name where byte == UInt8(ascii: "%") { percents &+= 1 }
-    for byte in value where byte == UInt8(ascii: "%") { percents &+= 1 }
-    self.init(name: name, value: value, percents: percents)
+    self.init(name: name, value: value, percents: Self.countPercents(name) &+ Self.countPercents(value))
+  }
+
+  /// The `%` in `bytes`, found by `memchr` (most values have none).
+  private static func countPercents(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+    guard let base = bytes.baseAddress else { return 0 }
+    var count: Int32 = 0
+    var offset = 0
+    while offset < bytes.count, let found = memchr(base + offset, 0x25, bytes.count - offset) {  // 0x25: "%"
+      count &+= 1
+      offset = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
+    }
+    return count
   }
 
   /// A pair whose `%` count the caller knows (it wrote the value).

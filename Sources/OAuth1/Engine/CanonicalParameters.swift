@@ -82,16 +82,31 @@ struct CanonicalParameters {
 
   /// Adds every pair of an `application/x-www-form-urlencoded` string (a query or a form
   /// body), decoding `+` and `%XX` and re-encoding strictly; `oauth_signature` is skipped.
+  ///
+  /// One pass over the bytes: the pair and name/value boundaries are found by the same
+  /// table lookup that classifies each byte for encoding. As in
+  /// `PercentEncoding.forEachFormPair`, an empty pair (`&&`) is skipped and a pair without
+  /// `=` has an empty value.
   mutating func appendForm(_ raw: UnsafeBufferPointer<UInt8>, source: OAuthParameterSource) throws(OAuthError) {
-    try PercentEncoding.forEachFormPair(in: raw) { name, value throws(OAuthError) in
+    guard let input = raw.baseAddress else { return }
+    let end = raw.count
+    var index = 0
+    while index < end {
+      if input[index] == UInt8(ascii: "&") {
+        index &+= 1
+        continue
+      }
       let start = count
       var percents: Int32 = 0
-      guard canonicalize(name, percents: &percents) else {
-        count = start
-        throw .invalidParameterEncoding(source: source, parameter: String(decoding: name, as: UTF8.self))
-      }
+      let nameValid = canonicalize(input, &index, end, .formName, percents: &percents)
       let nameEnd = count
-      guard canonicalize(value, percents: &percents) else {
+      if index < end, input[index] == UInt8(ascii: "=") { index &+= 1 }
+      let valueValid = canonicalize(input, &index, end, .formValue, percents: &percents)
+      guard nameValid else {
+        count = start
+        throw .invalidParameterEncoding(source: source, parameter: String(decoding: Self.rawName(input, before: index, end), as: UTF8.self))
+      }
+      guard valueValid else {
         let encodedName = String(decoding: UnsafeBufferPointer(start: storage + start, count: nameEnd - start), as: UTF8.self)
         count = start
         throw .invalidParameterEncoding(source: source, parameter: PercentEncoding.decode(encodedName) ?? encodedName)
@@ -105,52 +120,89 @@ struct CanonicalParameters {
     }
   }
 
+  /// The raw name of the pair that ends before `index`: for an error message only.
+  private static func rawName(_ input: UnsafePointer<UInt8>, before index: Int, _ end: Int) -> UnsafeBufferPointer<UInt8> {
+    var start = min(index, end)
+    while start > 0, input[start - 1] != UInt8(ascii: "&") { start -= 1 }
+    var nameEnd = start
+    while nameEnd < end, input[nameEnd] != UInt8(ascii: "&"), input[nameEnd] != UInt8(ascii: "=") { nameEnd += 1 }
+    return UnsafeBufferPointer(start: input + start, count: nameEnd - start)
+  }
+
   private static let signatureName: StaticString = "oauth_signature"
 
-  /// Decodes `raw` and appends its strict encoding; `false` when the decoded bytes are not UTF-8.
-  private mutating func canonicalize(_ raw: UnsafeBufferPointer<UInt8>, percents: inout Int32) -> Bool {
-    guard let input = raw.baseAddress else { return true }
-    let from = 0, to = raw.count
+  /// What ``canonicalize(_:_:_:_:percents:)`` reads: a form's name (ends at `=` or `&`), a
+  /// form's value (ends at `&`; `+` is a space in both), or a whole header field, name or
+  /// value (RFC 5849 3.5.1: percent-encoded, so `+`, `&` and `=` are themselves).
+  private enum Part { case formName, formValue, header }
+
+  /// Adds the `oauth_*` pairs received in an Authorization header, re-encoded strictly: the
+  /// verifier signs them with the query and form body (room: ``RawHeaderPairs/byteCount``
+  /// times three, ``RawHeaderPairs/count`` entries).
+  mutating func appendHeader(_ pairs: RawHeaderPairs) throws(OAuthError) {
+    try pairs.forEach { name, value throws(OAuthError) in
+      let start = count
+      var percents: Int32 = 0
+      var index = 0
+      let nameValid = name.baseAddress.map { canonicalize($0, &index, name.count, .header, percents: &percents) } ?? true
+      let nameEnd = count
+      index = 0
+      let valueValid = value.baseAddress.map { canonicalize($0, &index, value.count, .header, percents: &percents) } ?? true
+      guard nameValid, valueValid else {
+        count = start
+        throw .invalidParameterEncoding(source: .authorizationHeader, parameter: String(decoding: name, as: UTF8.self))
+      }
+      entryStorage[entryCount] = Entry(nameStart: Int32(start), nameEnd: Int32(nameEnd), valueEnd: Int32(count), percents: percents)
+      entryCount += 1
+    }
+  }
+
+  /// Decodes the bytes from `index` up to the end of `part`, appends their strict encoding,
+  /// and leaves `index` on the byte that ended them; `false` when the decoded bytes are not
+  /// UTF-8.
+  ///
+  /// Room: every input byte writes at most three bytes, counted by ``withScratch(query:formBody:encodedBytes:extraEntries:_:)``.
+  private mutating func canonicalize(
+    _ input: UnsafePointer<UInt8>, _ index: inout Int, _ to: Int, _ part: Part, percents: inout Int32
+  ) -> Bool {
     let start = count
     let out = storage
-    var position = count  // a local: no exclusivity check per byte
+    var position = count  // locals: no exclusivity check per byte
+    var at = index
     var escapes: Int32 = 0
     var ascii = true
     let classes = Self.byteClasses.utf8Start
-    var index = from
-    while index < to {
-      var byte = input[index]
-      var kind = classes[Int(byte)]
+    while at < to {
+      var byte = input[at]
+      let kind = classes[Int(byte)]
       if kind == Self.copy {
         // The usual byte: unreserved, copied as it is.
         out[position] = byte
         position &+= 1
-        index &+= 1
+        at &+= 1
         continue
       }
-      if kind == Self.plus {
-        byte = UInt8(ascii: " ")
-        kind = Self.escape
-      } else if kind == Self.percent {
-        if index &+ 2 < to, let high = PercentEncoding.hexValue(input[index &+ 1]), let low = PercentEncoding.hexValue(input[index &+ 2]) {
+      if part != .header && (kind == Self.ampersand || (kind == Self.equals && part == .formName)) { break }
+      at &+= 1
+      if kind == Self.percent, at &+ 1 < to {
+        if let high = PercentEncoding.hexValue(input[at]), let low = PercentEncoding.hexValue(input[at &+ 1]) {
           byte = high << 4 | low
-          index &+= 2
-          kind = classes[Int(byte)] == Self.copy ? Self.copy : Self.escape
-        } else {
-          kind = Self.escape
+          at &+= 2
+          if classes[Int(byte)] == Self.copy {
+            out[position] = byte
+            position &+= 1
+            continue
+          }
         }
+      } else if kind == Self.plus && part != .header {
+        byte = UInt8(ascii: " ")
       }
-      index &+= 1
-      if kind == Self.copy {
-        out[position] = byte
-        position &+= 1
-      } else {
-        if byte >= 0x80 { ascii = false }
-        PercentEncoding.writeEscape(byte, to: out + position)
-        position &+= 3
-        escapes &+= 1
-      }
+      if byte >= 0x80 { ascii = false }
+      PercentEncoding.writeEscape(byte, to: out + position)
+      position &+= 3
+      escapes &+= 1
     }
+    index = at
     count = position
     percents += escapes
     // The rare non-ASCII value is checked for UTF-8 from its (strict) encoding.
@@ -159,10 +211,12 @@ struct CanonicalParameters {
   }
 
   /// How each raw byte of a form is handled, as a constant table (no lazy global to check):
-  /// `0` copied, `1` escaped, `2` a `+` (a space), `3` a `%` (an escape).
-  private static let copy = UInt8(ascii: "0"), escape = UInt8(ascii: "1"), plus = UInt8(ascii: "2"), percent = UInt8(ascii: "3")
+  /// `0` copied, `1` escaped, `2` a `+` (a space), `3` a `%` (an escape), `4` a `&` (ends a
+  /// pair), `5` a `=` (ends a name; escaped in a value).
+  private static let copy = UInt8(ascii: "0"), plus = UInt8(ascii: "2"), percent = UInt8(ascii: "3")
+  private static let ampersand = UInt8(ascii: "4"), equals = UInt8(ascii: "5")
   private static var byteClasses: StaticString {
-    "1111111111111111111111111111111111111311111210010000000000111111100000000000000000000000000111101000000000000000000000000001110111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111"
+    "1111111111111111111111111111111111111341111210010000000000111511100000000000000000000000000111101000000000000000000000000001110111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111"
   }
 
   /// The pairs in their current order (source order before ``sort()``, signing order after),
@@ -310,5 +364,41 @@ struct CanonicalParameters {
         index += 1
       }
     }
+  }
+}
+
+/// The signed fields of an Authorization header as received (quoted-string unescaped, still
+/// percent-encoded), copied into one buffer as the verifier reads the header, and re-encoded
+/// strictly only when the base string is built (``CanonicalParameters/appendHeader(_:)``).
+struct RawHeaderPairs {
+  private var bytes: [UInt8] = []
+  /// Per pair: where its name ends (its value starts) and where its value ends.
+  private var ends: [Int32] = []
+
+  /// How many pairs there are.
+  var count: Int { ends.count / 2 }
+  /// How many raw bytes they hold.
+  var byteCount: Int { bytes.count }
+
+  mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+    if bytes.isEmpty { bytes.reserveCapacity(512) }
+    bytes.append(contentsOf: name)
+    ends.append(Int32(truncatingIfNeeded: bytes.count))
+    bytes.append(contentsOf: value)
+    ends.append(Int32(truncatingIfNeeded: bytes.count))
+  }
+
+  func forEach(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) throws(OAuthError) -> Void) throws(OAuthError) {
+    let outcome: Result<Void, OAuthError> = bytes.withUnsafeBufferPointer { bytes in
+      Result { () throws(OAuthError) in
+        var start = 0
+        for pair in 0..<count {
+          let nameEnd = Int(ends[2 * pair]), valueEnd = Int(ends[2 * pair + 1])
+          try body(UnsafeBufferPointer(rebasing: bytes[start..<nameEnd]), UnsafeBufferPointer(rebasing: bytes[nameEnd..<valueEnd]))
+          start = valueEnd
+        }
+      }
+    }
+    try outcome.get()
   }
 }

@@ -29,8 +29,11 @@ final class ProtocolConstants: @unchecked Sendable {
     func encoded(_ name: ProtocolParameterName, _ value: String?) -> EncodedPair? {
       guard var value else { return nil }
       let start = out.count
+      let raw = value.utf8.count
       value.withUTF8 { out.appendEncoded($0) }
-      return EncodedPair(name: name.utf8, value: UnsafeBufferPointer(rebasing: out.written[start...]))
+      // Each escape writes two bytes more than it reads: no need to count the `%` again.
+      let encoded = UnsafeBufferPointer(rebasing: out.written[start...])
+      return EncodedPair(name: name.utf8, value: encoded, percents: Int32((encoded.count - raw) / 2))
     }
     callback = encoded(.callback, configuration.callback)
     consumerKey = encoded(.consumerKey, consumer.key)!

@@ -39,7 +39,7 @@ enum SignatureKey: Sendable {
       withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { buffer in
         var key = ByteWriter(buffer.baseAddress!, capacity: room)
         OAuthSigningKey.write(&consumerSecret, &tokenSecret, to: &key)
-        defer { Crypto.wipe(buffer) }  // the key does not outlive this call
+        defer { Crypto.wipe(UnsafeMutableBufferPointer(mutating: key.written)) }  // the key does not outlive this call
         return PreparedHMACKey(digest, key: key.written)
       })
   }

@@ -78,16 +78,21 @@ struct SigningEngine: Sendable {
     }
   }
 
-  /// Stages 2 to 5, shared by the signer and the verifier: collects and sorts the query and
-  /// form body, merges in the protocol parameters (which must be sorted, as ``ProtocolList``
-  /// lists them), and lends `body` the base string and the request's own sorted parameters.
+  /// Stages 2 to 5, shared by the signer and the verifier: collects and sorts the query, the
+  /// form body and the received header's fields, merges in the protocol parameters (which
+  /// must be sorted, as ``ProtocolList`` lists them), and lends `body` the base string and
+  /// the request's own sorted parameters.
   static func withBaseString<R>(
-    method: String, target: RequestTarget, form: UnsafeBufferPointer<UInt8>?, protocolParameters: UnsafeBufferPointer<EncodedPair>,
-    trace: SigningTrace? = nil, _ body: (UnsafeBufferPointer<UInt8>, CanonicalParameters) throws(OAuthError) -> R
+    method: String, target: RequestTarget, form: UnsafeBufferPointer<UInt8>?, header: RawHeaderPairs? = nil,
+    protocolParameters: UnsafeBufferPointer<EncodedPair>, trace: SigningTrace? = nil,
+    _ body: (UnsafeBufferPointer<UInt8>, CanonicalParameters) throws(OAuthError) -> R
   ) throws(OAuthError) -> R {
-    try CanonicalParameters.withScratch(query: target.query, formBody: form, encodedBytes: 0, extraEntries: 0) { parameters throws(OAuthError) in
+    let headerBytes = 3 * (header?.byteCount ?? 0), headerEntries = header?.count ?? 0
+    return try CanonicalParameters.withScratch(query: target.query, formBody: form, encodedBytes: headerBytes, extraEntries: headerEntries) {
+      parameters throws(OAuthError) in
       try parameters.appendForm(target.query, source: .query)
       if let form { try parameters.appendForm(form, source: .formBody) }
+      if let header { try parameters.appendHeader(header) }
       trace?.recordCollection(parameters, protocolParameters: protocolParameters)
       parameters.sort()
       trace?.recordNormalization(parameters, merging: protocolParameters, target: target)

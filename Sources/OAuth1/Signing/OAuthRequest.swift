@@ -64,7 +64,9 @@ public struct OAuthRequest: Sendable, Hashable {
     // Compared on bytes, ASCII case-insensitively: this runs on every signature.
     return contentType.withUTF8 { bytes in
       var start = 0, end = bytes.count
-      if let semicolon = bytes.firstIndex(of: UInt8(ascii: ";")) { end = semicolon }
+      if let base = bytes.baseAddress, let semicolon = memchr(base, 0x3B, end) {  // 0x3B: ";"
+        end = UnsafeRawPointer(semicolon) - UnsafeRawPointer(base)
+      }
       while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
       while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
       let expected: StaticString = "application/x-www-form-urlencoded"

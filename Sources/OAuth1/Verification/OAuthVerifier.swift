@@ -186,10 +186,8 @@ public struct OAuthVerifier: Sendable {
       }
     }
     return VerifiedRequest(
-      consumerKey: consumerKey, token: token, signatureMethod: method, realm: located.realm,
-      parameters: computation.parameters,
-      callback: oauth[.callback], verifier: oauth[.verifier],
-      signatureBaseString: computation.baseString)
+      consumerKey: consumerKey, token: token, signatureMethod: method, realm: located.realm, callback: oauth[.callback],
+      verifier: oauth[.verifier], baseString: computation)
   }
 
   /// The signature covers `oauth_body_hash`, not the body: the body is proved only when it
@@ -220,21 +218,19 @@ public struct OAuthVerifier: Sendable {
   /// signature against it; returns the base string and the request's own parameters.
   private static func checkSignature(
     _ signature: String, with key: VerificationKey, request: OAuthRequest, located: ProtocolParameters
-  ) throws(OAuthVerificationError) -> (baseString: String, parameters: [OAuthParameter]) {
-    let outcome: (accepted: Bool, baseString: String, parameters: [OAuthParameter])
+  ) throws(OAuthVerificationError) -> [UInt8] {
+    let outcome: (accepted: Bool, baseString: [UInt8])
     do {
-      outcome = try located.withBaseString(of: request) { baseString, parameters in
-        (key.accepts(signature, for: baseString), String(decoding: baseString, as: UTF8.self), parameters.decoded(includingProtocol: false))
-      }
+      outcome = try located.withBaseString(of: request) { baseString, _ in (key.accepts(signature, for: baseString), Array(baseString)) }
     } catch {
       throw OAuthVerificationError(.parameterRejected, advice: "the request cannot be verified: \(error)")
     }
     guard outcome.accepted else {
       throw OAuthVerificationError(
         .signatureInvalid, advice: "the signature does not match the request; compare the sender's signature base string with the verifier's",
-        signatureBaseString: outcome.baseString)
+        signatureBaseString: String(decoding: outcome.baseString, as: UTF8.self))
     }
-    return (outcome.baseString, outcome.parameters)
+    return outcome.baseString
   }
 
   /// The key that checks `method`'s signatures for these credentials: for HMAC, the prepared
@@ -271,8 +267,29 @@ public struct VerifiedRequest: Sendable, Hashable {
   /// The `realm` of the Authorization header, which is not signed and so proves nothing; `nil` when the header had none or the
   /// protocol parameters came in the query or form body.
   public let realm: String?
-  /// The signed parameters that are not protocol parameters (query and form body).
-  public let parameters: [OAuthParameter]
+  /// The signed parameters that are not protocol parameters (query and form body), decoded,
+  /// in signing order.
+  ///
+  /// Read from the base string when asked for: a verification makes no String its caller
+  /// does not ask for.
+  public var parameters: [OAuthParameter] {
+    baseString.withUnsafeBufferPointer { bytes in
+      // `METHOD&URI&enc(normalized)`: the first two `&` end the method and the URI.
+      guard let first = bytes.firstIndex(of: UInt8(ascii: "&")),
+        let second = bytes[(first + 1)...].firstIndex(of: UInt8(ascii: "&"))
+      else { return [] }
+      let normalized = PercentEncoding.decodeBytes(UnsafeBufferPointer(rebasing: bytes[(second + 1)...]))
+      var parameters: [OAuthParameter] = []
+      normalized.withUnsafeBufferPointer { normalized in
+        PercentEncoding.forEachFormPair(in: normalized) { name, value in
+          let decodedName = PercentEncoding.decodeBytes(name)
+          guard !decodedName.starts(with: "oauth_".utf8) else { return }
+          parameters.append(OAuthParameter(Self.string(decodedName), Self.string(PercentEncoding.decodeBytes(value))))
+        }
+      }
+      return parameters
+    }
+  }
   /// `oauth_callback`, decoded, sent with a temporary-credentials request: the URL to send the user back to after authorization,
   /// or `oob` for none; `nil` when absent.
   public let callback: String?
@@ -280,5 +297,11 @@ public struct VerifiedRequest: Sendable, Hashable {
   /// with the one you issued. `nil` when absent.
   public let verifier: String?
   /// The signature base string the verifier computed and the signature matched, for logs; it holds no secret.
-  public let signatureBaseString: String
+  public var signatureBaseString: String { String(decoding: baseString, as: UTF8.self) }
+
+  /// The base string's bytes: ``signatureBaseString`` and ``parameters`` are read from them.
+  let baseString: [UInt8]
+
+  /// Decoded canonical bytes, which the verifier checked are UTF-8.
+  private static func string(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }

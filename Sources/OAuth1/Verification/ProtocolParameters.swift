@@ -11,13 +11,9 @@ struct ProtocolParameters {
   var values = Values()
   /// The header's realm.
   var realm: String?
-  /// The header's signed parameters (all but `oauth_signature`), canonically encoded in the
-  /// first `signedCount` bytes of one buffer: query and form body ones are collected with the
-  /// rest of their source.
-  var signedBytes: [UInt8] = []
-  var signedCount = 0
-  /// Per parameter: name start, name end (= value start), value end, `%` count.
-  var signedEntries: [Int32] = []
+  /// The header's signed fields (all but `realm` and `oauth_signature`) as received: they
+  /// are re-encoded strictly with the query and form body when the base string is built.
+  var headerPairs = RawHeaderPairs()
 
   typealias Name = ProtocolParameterName
 
@@ -89,27 +85,6 @@ struct ProtocolParameters {
     return located
   }
 
-  /// Lends `body` the header's signed parameters, in signing order, as pairs pointing into
-  /// ``signedBytes``.
-  func withSignedPairs<R>(_ body: (UnsafeBufferPointer<EncodedPair>) throws(OAuthError) -> R) throws(OAuthError) -> R {
-    let outcome: Result<R, OAuthError> = signedBytes.withUnsafeBufferPointer { bytes in
-      let bytes = UnsafeBufferPointer(rebasing: bytes[..<signedCount])
-      return withUnsafeTemporaryAllocation(of: EncodedPair.self, capacity: max(signedEntries.count / 4, 1)) { pairs in
-        let entries = signedEntries
-        for index in stride(from: 0, to: entries.count, by: 4) {
-          let nameStart = Int(entries[index]), nameEnd = Int(entries[index + 1]), valueEnd = Int(entries[index + 2])
-          pairs[index / 4] = EncodedPair(
-            name: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]), value: UnsafeBufferPointer(rebasing: bytes[nameEnd..<valueEnd]))
-        }
-        // In signing order, as the engine merges them (most senders already send them so).
-        var sorted = UnsafeMutableBufferPointer(rebasing: pairs[..<(entries.count / 4)])
-        sorted.sort(by: CanonicalParameters.precedes)
-        return Result { () throws(OAuthError) in try body(UnsafeBufferPointer(sorted)) }
-      }
-    }
-    return try outcome.get()
-  }
-
   /// Reads the header's fields: `realm`, and `oauth_*` parameters only.
   private mutating func readHeader(_ header: String) throws(OAuthVerificationError) {
     var foreign: [String] = []
@@ -118,9 +93,6 @@ struct ProtocolParameters {
         guard bytes.count <= CanonicalParameters.maximumRawBytes else {
           throw .requestTooLarge(bytes: bytes.count, limit: CanonicalParameters.maximumRawBytes)
         }
-        // Encoding at most triples a byte: the buffer never grows.
-        signedBytes = [UInt8](repeating: 0, count: 3 * bytes.count)
-        signedEntries.reserveCapacity(40)
         try AuthorizationHeaderScanner.scan(bytes) { rawName, rawValue throws(OAuthError) in
           if rawName.count == 5, memcmp(rawName.baseAddress!, "realm", 5) == 0 {
             realm = String(decoding: rawValue, as: UTF8.self)
@@ -140,12 +112,13 @@ struct ProtocolParameters {
               if let known = Name(name) {
                 guard let valueText = utf8String(value) else { throw invalid() }
                 values.add(known, value: valueText)
-                if known != .signature { appendSigned(name, value) }
+                if known == .signature { return }
               } else {
                 guard utf8String(value) != nil, let nameText = utf8String(name) else { throw invalid() }
                 values.add(other: nameText)
-                appendSigned(name, value)
               }
+              // Kept as received; re-encoded once, with the rest, for the base string.
+              headerPairs.append(name: rawName, value: rawValue)
             }
           }
         }
@@ -175,21 +148,6 @@ struct ProtocolParameters {
   /// Whether decoded bytes begin with `oauth_`.
   static func hasOAuthPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     bytes.count >= 6 && memcmp(bytes.baseAddress!, "oauth_", 6) == 0
-  }
-
-  /// Keeps a header parameter, strictly encoded, for the base string.
-  private mutating func appendSigned(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) {
-    let start = signedCount
-    let (nameEnd, end) = signedBytes.withUnsafeMutableBufferPointer { buffer in
-      let out = buffer.baseAddress!
-      let nameEnd = start + PercentEncoding.encode(name, into: out + start)
-      return (nameEnd, nameEnd + PercentEncoding.encode(value, into: out + nameEnd))
-    }
-    signedCount = end
-    signedEntries.append(Int32(start))
-    signedEntries.append(Int32(nameEnd))
-    signedEntries.append(Int32(end))
-    signedEntries.append(Int32((end - start - name.count - value.count) / 2))
   }
 
   /// Reads the `oauth_*` pairs of a query or form body; `true` when there was one.
@@ -230,9 +188,8 @@ extension ProtocolParameters {
   ) throws(OAuthError) -> R {
     try RequestTarget.with(request.url, host: request.host) { target throws(OAuthError) in
       try request.withFormBody { form throws(OAuthError) in
-        try withSignedPairs { pairs throws(OAuthError) in
-          try SigningEngine.withBaseString(method: request.method, target: target, form: form, protocolParameters: pairs, body)
-        }
+        try SigningEngine.withBaseString(
+          method: request.method, target: target, form: form, header: headerPairs, protocolParameters: .init(start: nil, count: 0), body)
       }
     }
   }

@@ -41,6 +41,22 @@ struct VerifierTests {
     #expect(verified.signatureBaseString == generator.signatureBaseString)
   }
 
+  /// The header's fields are signed in their strict encoding, whatever spelling the sender
+  /// used: lowercase hex, an escaped unreserved byte, an escaped name and a bare `+` (a plus
+  /// in a header, never a space) give the same base string; a changed byte does not.
+  @Test func headerFieldsAreSignedInTheirStrictEncoding() async throws {
+    let generator = try sign(form, nonce: "n~o+n&c=e")
+    let header = generator.authorizationHeader
+    #expect(header.contains("oauth_nonce=\"n~o%2Bn%26c%3De\""))
+    let respelled = header.replacingOccurrences(of: "oauth_nonce=\"n~o%2Bn%26c%3De\"", with: "oauth%5fnonce=\"n%7Eo+n%26c%3de\"")
+    #expect(respelled != header)
+    let verified = try await verifier().verify(form, authorization: respelled)
+    #expect(verified.signatureBaseString == generator.signatureBaseString)
+
+    let changed = header.replacingOccurrences(of: "oauth_nonce=\"n~o%2Bn%26c%3De\"", with: "oauth_nonce=\"n~o%20n%26c%3De\"")
+    await #expect(throws: OAuthVerificationError.self) { try await verifier().verify(form, authorization: changed) }
+  }
+
   @Test func everyTransmissionFormRoundTrips() async throws {
     let generator = try sign(form)
     // Query: the protocol parameters appended to the URL.
