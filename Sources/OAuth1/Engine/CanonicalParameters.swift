@@ -140,7 +140,7 @@ struct CanonicalParameters {
   /// verifier signs them with the query and form body (room: ``RawHeaderPairs/byteCount``
   /// times three, ``RawHeaderPairs/count`` entries).
   mutating func appendHeader(_ pairs: RawHeaderPairs) throws(OAuthError) {
-    try pairs.forEach { name, value throws(OAuthError) in
+    try pairs.forEachPair { name, value throws(OAuthError) in
       let start = count
       var percents: Int32 = 0
       var index = 0
@@ -388,7 +388,7 @@ struct RawHeaderPairs {
     ends.append(Int32(truncatingIfNeeded: bytes.count))
   }
 
-  func forEach(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) throws(OAuthError) -> Void) throws(OAuthError) {
+  func forEachPair(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) throws(OAuthError) -> Void) throws(OAuthError) {
     let outcome: Result<Void, OAuthError> = bytes.withUnsafeBufferPointer { bytes in
       Result { () throws(OAuthError) in
         var start = 0
