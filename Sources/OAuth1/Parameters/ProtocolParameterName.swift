@@ -13,8 +13,24 @@ enum ProtocolParameterName: Int, CaseIterable {
 
   /// The name these decoded bytes spell, if it is one of these.
   init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-    guard bytes.count >= 11, let found = Self.allCases.first(where: { Self.matches(bytes, $0.staticText) }) else { return nil }
-    self = found
+    // The length and the byte after "oauth_" leave one candidate: one comparison, not ten.
+    guard bytes.count >= 11, bytes.count <= 22 else { return nil }
+    let candidate: Self
+    switch (bytes.count, bytes[6]) {
+    case (11, UInt8(ascii: "n")): candidate = .nonce
+    case (11, UInt8(ascii: "t")): candidate = .token
+    case (13, _): candidate = .version
+    case (14, UInt8(ascii: "c")): candidate = .callback
+    case (14, UInt8(ascii: "v")): candidate = .verifier
+    case (15, UInt8(ascii: "b")): candidate = .bodyHash
+    case (15, UInt8(ascii: "s")): candidate = .signature
+    case (15, UInt8(ascii: "t")): candidate = .timestamp
+    case (18, _): candidate = .consumerKey
+    case (22, _): candidate = .signatureMethod
+    default: return nil
+    }
+    guard Self.matches(bytes, candidate.staticText) else { return nil }
+    self = candidate
   }
 
   private var staticText: StaticString {

@@ -23,7 +23,8 @@ enum AuthorizationHeaderScanner {
     let schemeStart = index
     while index < count, !isSpace(bytes[index]) { index += 1 }
     let scheme = schemeStart..<index
-    guard scheme.count == 5, zip(bytes[scheme], "oauth".utf8).allSatisfy({ $0 | 0x20 == $1 }) else {
+    let oauth: StaticString = "oauth"
+    guard scheme.count == 5, (0..<5).allSatisfy({ bytes[schemeStart + $0] | 0x20 == oauth.utf8Start[$0] }) else {
       throw .malformedAuthorizationHeader(reason: "the scheme is \"\(text(scheme))\", not OAuth")
     }
 

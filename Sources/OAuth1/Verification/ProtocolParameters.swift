@@ -138,7 +138,10 @@ struct ProtocolParameters {
   private static func withDecoded<R>(
     _ raw: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool = false, _ body: (UnsafeBufferPointer<UInt8>) throws(OAuthError) -> R
   ) throws(OAuthError) -> R {
-    let escaped = raw.contains { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }
+    let escaped =
+      plusAsSpace
+      ? raw.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
+      : raw.baseAddress.map { memchr($0, 0x25, raw.count) != nil } ?? false  // 0x25: "%"
     guard escaped else { return try body(raw) }
     let decoded = PercentEncoding.decodeBytes(raw, plusAsSpace: plusAsSpace)
     let outcome: Result<R, OAuthError> = decoded.withUnsafeBufferPointer { bytes in Result { () throws(OAuthError) in try body(bytes) } }
