@@ -36,6 +36,12 @@ public enum OAuthSignatureMethod: String, CaseIterable, Sendable, Hashable {
     self = method
   }
 
+  /// Hashes the case rather than its name: a raw-value enum would hash the `String`, and a
+  /// verifier looks its method up in a `Set` on every request.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(Self.allCases.firstIndex(of: self) ?? 0)
+  }
+
   /// Whether this method signs with an RSA private key instead of the shared secrets.
   public var usesRSA: Bool {
     if case .rsa = kind { return true }
@@ -83,6 +89,11 @@ public enum OAuthDigestAlgorithm: String, CaseIterable, Sendable, Hashable {
   case sha256 = "SHA-256"
   /// SHA-512: for HMAC-SHA512 and RSA-SHA512, and for an `oauth_body_hash` where a provider asks for it.
   case sha512 = "SHA-512"
+
+  /// Hashes the case rather than its name (a raw-value enum would hash the `String`).
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(Self.allCases.firstIndex(of: self) ?? 0)
+  }
 
   /// The length of a digest, in bytes.
   var byteCount: Int {

@@ -88,15 +88,24 @@ public final class InMemoryNonceStore: OAuthNonceStore, @unchecked Sendable {
     private let bytes: [UInt8]
 
     init(nonce: String, timestamp: Int64, consumerKey: String, token: String?) {
-      let parts = [consumerKey.utf8, (token ?? "").utf8, nonce.utf8]
-      var bytes: [UInt8] = []
-      bytes.reserveCapacity(parts.reduce(8) { $0 + $1.count + 4 })
-      for part in parts {
-        withUnsafeBytes(of: UInt32(truncatingIfNeeded: part.count).littleEndian) { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: part)
+      // Each part's length, then its bytes (so no two keys run together), then the timestamp:
+      // written once into an array of the exact size.
+      var parts = [consumerKey, token ?? "", nonce]
+      let size = parts.reduce(8) { $0 + 4 + $1.utf8.count }
+      bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+        var out = buffer.baseAddress!
+        for index in parts.indices {
+          parts[index].withUTF8 { part in
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: part.count).littleEndian) {
+              out.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: 4)
+            }
+            if let base = part.baseAddress { (out + 4).update(from: base, count: part.count) }
+            out += 4 + part.count
+          }
+        }
+        withUnsafeBytes(of: timestamp.littleEndian) { out.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: 8) }
+        initialized = size
       }
-      withUnsafeBytes(of: timestamp.littleEndian) { bytes.append(contentsOf: $0) }
-      self.bytes = bytes
     }
 
     func hash(into hasher: inout Hasher) {
