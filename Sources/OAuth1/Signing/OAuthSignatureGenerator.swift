@@ -26,27 +26,18 @@ import Foundation
 public struct OAuthSignatureGenerator: Sendable {
   /// A signer's ``OAuthSigner/Configuration`` plus, for this one signature, a fixed nonce
   /// and timestamp (to reproduce a documented example or a captured request).
+  ///
+  /// The configuration's properties read and write through the options
+  /// (`options.realm = "Photos"`): one list of settings, kept by ``OAuthSigner/Configuration``.
+  @dynamicMemberLookup
   public struct Options: Sendable {
-    /// The signature method; HMAC-SHA1 unless the provider asks for another.
-    public var signatureMethod: OAuthSignatureMethod
-    /// The RSA private key, required by the RSA methods and ignored by the others.
-    public var privateKey: RSAPrivateKey?
+    /// What a signer with these options is configured with; its clock gives the timestamp
+    /// when none is fixed.
+    public var configuration: OAuthSigner.Configuration
     /// A fixed `oauth_nonce`; a fresh random one when `nil`.
     public var nonce: String?
-    /// A fixed `oauth_timestamp`; read from `clock` when `nil`.
+    /// A fixed `oauth_timestamp`; read from the configuration's clock when `nil`.
     public var timestamp: Int64?
-    /// The clock for the default timestamp.
-    public var clock: any OAuthClock
-    /// The `realm` of the Authorization header; never signed.
-    public var realm: String?
-    /// `oauth_callback`, for the temporary-credentials request (`"oob"` for PIN flows).
-    public var callback: String?
-    /// `oauth_verifier`, for the token-credentials request.
-    public var verifier: String?
-    /// Whether to send `oauth_version="1.0"` (optional in the protocol, expected by most).
-    public var includeVersion: Bool
-    /// Adds `oauth_body_hash` with this digest to a request whose body is not a form.
-    public var bodyHash: OAuthDigestAlgorithm?
 
     /// Creates options; the defaults sign like a default ``OAuthSigner/Configuration``, with a fresh nonce and the current time.
     /// - Parameters:
@@ -73,16 +64,10 @@ public struct OAuthSignatureGenerator: Sendable {
       includeVersion: Bool = true,
       bodyHash: OAuthDigestAlgorithm? = nil
     ) {
-      self.signatureMethod = signatureMethod
-      self.privateKey = privateKey
-      self.nonce = nonce
-      self.timestamp = timestamp
-      self.clock = clock
-      self.realm = realm
-      self.callback = callback
-      self.verifier = verifier
-      self.includeVersion = includeVersion
-      self.bodyHash = bodyHash
+      let configuration = OAuthSigner.Configuration(
+        signatureMethod: signatureMethod, privateKey: privateKey, realm: realm, callback: callback, verifier: verifier,
+        includeVersion: includeVersion, bodyHash: bodyHash, clock: clock)
+      self.init(configuration: configuration, nonce: nonce, timestamp: timestamp)
     }
 
     /// The options of a signer's `configuration`, with this call's nonce and timestamp: to explain
@@ -92,17 +77,16 @@ public struct OAuthSignatureGenerator: Sendable {
     /// let options = OAuthSignatureGenerator.Options(configuration: signer.configuration, nonce: "n", timestamp: 1_700_000_000)
     /// ```
     public init(configuration: OAuthSigner.Configuration, nonce: String? = nil, timestamp: Int64? = nil) {
-      self.init(
-        signatureMethod: configuration.signatureMethod, privateKey: configuration.privateKey, nonce: nonce, timestamp: timestamp,
-        clock: configuration.clock, realm: configuration.realm, callback: configuration.callback, verifier: configuration.verifier,
-        includeVersion: configuration.includeVersion, bodyHash: configuration.bodyHash)
+      self.configuration = configuration
+      self.nonce = nonce
+      self.timestamp = timestamp
     }
 
-    /// What a signer with these options is configured with (the nonce and timestamp are per call).
-    public var configuration: OAuthSigner.Configuration {
-      OAuthSigner.Configuration(
-        signatureMethod: signatureMethod, privateKey: privateKey, realm: realm, callback: callback, verifier: verifier,
-        includeVersion: includeVersion, bodyHash: bodyHash, clock: clock)
+    /// A setting of ``configuration``, read or written through the options
+    /// (`options.signatureMethod`, `options.realm`, …).
+    public subscript<Value>(dynamicMember setting: WritableKeyPath<OAuthSigner.Configuration, Value>) -> Value {
+      get { configuration[keyPath: setting] }
+      set { configuration[keyPath: setting] = newValue }
     }
   }
 
