@@ -388,7 +388,11 @@ struct RawHeaderPairs {
   var byteCount: Int { bytes.count }
 
   mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-    if bytes.isEmpty { bytes.reserveCapacity(512) }
+    if ends.isEmpty {
+      // One allocation each for an ordinary header (ten fields of fifty bytes at most).
+      bytes.reserveCapacity(512)
+      ends.reserveCapacity(2 * ProtocolParameterName.allCases.count)
+    }
     bytes.append(contentsOf: name)
     ends.append(Int32(truncatingIfNeeded: bytes.count))
     bytes.append(contentsOf: value)

@@ -118,8 +118,7 @@ public struct OAuthVerifier: Sendable {
     } catch {
       throw OAuthVerificationError(.signatureMethodRejected, advice: "the signature method \"\(methodName)\" is not supported")
     }
-    var required: [ProtocolParameters.Name] = [.consumerKey, .signature]
-    if method != .plaintext { required += [.timestamp, .nonce] }
+    let required: [ProtocolParameters.Name] = method == .plaintext ? [.consumerKey, .signature] : [.consumerKey, .signature, .timestamp, .nonce]
     let missing = required.filter { oauth[$0] == nil }
     if !missing.isEmpty { throw absent(missing) }
     let consumerKey = oauth[.consumerKey]!, signature = oauth[.signature]!

@@ -189,10 +189,12 @@ extension ProtocolParameters {
   func withBaseString<R>(
     of request: OAuthRequest, _ body: (UnsafeBufferPointer<UInt8>, CanonicalParameters) throws(OAuthError) -> R
   ) throws(OAuthError) -> R {
-    try RequestTarget.with(request.url, host: request.host) { target throws(OAuthError) in
-      try request.withFormBody { form throws(OAuthError) in
+    // The closures capture only what they use: capturing the request or `self` copies them.
+    let header = headerPairs, method = request.method, url = request.url, host = request.host
+    return try request.withFormBody { form throws(OAuthError) in
+      try RequestTarget.with(url, host: host) { target throws(OAuthError) in
         try SigningEngine.withBaseString(
-          method: request.method, target: target, form: form, header: headerPairs, protocolParameters: .init(start: nil, count: 0), body)
+          method: method, target: target, form: form, header: header, protocolParameters: .init(start: nil, count: 0), body)
       }
     }
   }
