@@ -48,8 +48,9 @@ struct SigningEngine: Sendable {
     _ request: OAuthRequest, nonce: String? = nil, timestamp: Int64? = nil, trace: SigningTrace? = nil, _ body: (Signed) -> R
   ) throws(OAuthError) -> R {
     let timestamp = timestamp ?? configuration.clock.secondsSince1970()
-    var chosenNonce = nonce
-    if chosenNonce == nil, let source = configuration.nonceSource { chosenNonce = try source.nextNonce() }
+    // A `let`: a `var` captured by the closures below would be boxed and access-checked.
+    let chosenNonce: String?
+    if let nonce { chosenNonce = nonce } else { chosenNonce = try configuration.nonceSource?.nextNonce() }
     return try RequestTarget.with(request.url, host: request.host) { target throws(OAuthError) in
       try request.withFormBody { form throws(OAuthError) in
         let bodyHash = try bodyHashValue(request, isForm: form != nil)
