@@ -197,6 +197,12 @@ public enum PercentEncoding {
     while index < count {
       // A run of unreserved bytes (most of a key, a nonce, a path segment) is copied whole.
       var runEnd = index
+      // Four bytes per step while they last: one branch for four table lookups.
+      while runEnd &+ 4 <= count, isUnreserved(input[runEnd]), isUnreserved(input[runEnd &+ 1]), isUnreserved(input[runEnd &+ 2]),
+        isUnreserved(input[runEnd &+ 3])
+      {
+        runEnd &+= 4
+      }
       while runEnd < count && isUnreserved(input[runEnd]) { runEnd &+= 1 }
       if runEnd > index {
         (out + written).update(from: input + index, count: runEnd &- index)

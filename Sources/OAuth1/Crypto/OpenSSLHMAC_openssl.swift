@@ -36,7 +36,7 @@ final class OpenSSLHMACKey: @unchecked Sendable {
   }
 
   deinit {
-    OPENSSL_cleanse(state, size)
+    oauth1_wipe(state, size)
     state.deallocate()
   }
 
@@ -60,6 +60,6 @@ extension OpenSSLBackend {
   }
 
   static func wipe(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
-    if let base = buffer.baseAddress { OPENSSL_cleanse(base, buffer.count) }
+    if let base = buffer.baseAddress { oauth1_wipe(base, buffer.count) }
   }
 }

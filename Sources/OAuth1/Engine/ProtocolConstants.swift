@@ -26,24 +26,27 @@ final class ProtocolConstants: @unchecked Sendable {
     capacity += 3 * ((tokenKey?.utf8.count ?? 0) + (configuration.callback?.utf8.count ?? 0) + (configuration.verifier?.utf8.count ?? 0))
     let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity, 1))
     var out = ByteWriter(storage, capacity: capacity)
-    func encoded(_ name: ProtocolParameterName, _ value: String?) -> EncodedPair? {
-      guard var value else { return nil }
-      let start = out.count
-      let raw = value.utf8.count
-      value.withUTF8 { out.appendEncoded($0) }
-      // Each escape writes two bytes more than it reads: no need to count the `%` again.
-      let encoded = UnsafeBufferPointer(rebasing: out.written[start...])
-      return EncodedPair(name: name.utf8, value: encoded, percents: Int32((encoded.count - raw) / 2))
-    }
-    callback = encoded(.callback, configuration.callback)
-    consumerKey = encoded(.consumerKey, consumer.key)!
-    signatureMethod = encoded(.signatureMethod, method)!
-    self.token = encoded(.token, tokenKey)
-    verifier = encoded(.verifier, configuration.verifier)
-    self.version = encoded(.version, version)
+    callback = Self.encode(.callback, configuration.callback, into: &out)
+    consumerKey = Self.encode(.consumerKey, consumer.key, into: &out)!
+    signatureMethod = Self.encode(.signatureMethod, method, into: &out)!
+    self.token = Self.encode(.token, tokenKey, into: &out)
+    verifier = Self.encode(.verifier, configuration.verifier, into: &out)
+    self.version = Self.encode(.version, version, into: &out)
     quotedRealm = configuration.realm.map(OAuthAuthorizationHeader.quote)
     self.storage = storage
   }
 
   deinit { storage.deallocate() }
+
+  /// Appends `value` encoded and pairs it with `name`; `nil` for no value. (A static function,
+  /// not a closure over the writer, which would box it and check every access.)
+  private static func encode(_ name: ProtocolParameterName, _ value: String?, into out: inout ByteWriter) -> EncodedPair? {
+    guard var value else { return nil }
+    let start = out.count
+    let raw = value.utf8.count
+    value.withUTF8 { out.appendEncoded($0) }
+    // Each escape writes two bytes more than it reads: no need to count the `%` again.
+    let encoded = UnsafeBufferPointer(rebasing: out.written[start...])
+    return EncodedPair(name: name.utf8, value: encoded, percents: Int32((encoded.count - raw) / 2))
+  }
 }

@@ -93,24 +93,25 @@ struct ProtocolList {
     count += 1
   }
 
-  /// Appends the decimal digits of a timestamp (at most 20 bytes, sign included).
+  /// Appends the decimal digits of a timestamp (at most 20 bytes, sign included), written
+  /// backwards into a small buffer and copied once.
   private static func appendDigits(_ value: Int64, to out: inout ByteWriter) throws(OAuthError) {
     try out.appendInPlace(room: 20) { place in
-      var length = value < 0 ? 1 : 0
-      var rest = value.magnitude
-      repeat {
-        length += 1
-        rest /= 10
-      } while rest > 0
-      if value < 0 { place[0] = UInt8(ascii: "-") }
-      var magnitude = value.magnitude
-      var index = length
-      repeat {
-        index -= 1
-        place[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-        magnitude /= 10
-      } while magnitude > 0
-      return length
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+        var index = 20
+        var magnitude = value.magnitude
+        repeat {
+          index -= 1
+          digits[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+          magnitude /= 10
+        } while magnitude > 0
+        if value < 0 {
+          index -= 1
+          digits[index] = UInt8(ascii: "-")
+        }
+        place.update(from: digits.baseAddress! + index, count: 20 - index)
+        return 20 - index
+      }
     }
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import PercentEncoding
 
 /// Stage 4's input, read once: the raw query and the base string URI of a request URL.
@@ -63,7 +64,10 @@ struct RequestTarget {
       case (true, false): out.append("https://")
       case (false, false): out.append("http://")
       }
-      for index in host { out.append(Self.lower(bytes[index])) }
+      // Copied whole, then lowercased in place (hosts are mostly lowercase already).
+      let hostStart = out.count
+      out.append(UnsafeBufferPointer(rebasing: bytes[host]))
+      for index in hostStart..<out.count where out.start[index] &- UInt8(ascii: "A") < 26 { out.start[index] |= 0x20 }
       if port != 0 && port != (secure ? 443 : 80) {
         if encoded { out.append("%3A") } else { out.append(UInt8(ascii: ":")) }
         var divisor = 10_000
@@ -128,16 +132,15 @@ struct RequestTarget {
 
     // Path: only bytes that need no encoding.
     let pathStart = index
-    while index < count, bytes[index] != UInt8(ascii: "?"), bytes[index] != UInt8(ascii: "#") {
-      guard PercentEncoding.isPathSafe(bytes[index]) else { return nil }
-      index += 1
-    }
+    // "?" and "#" are not path-safe: the loop stops at them, or at a byte to encode.
+    while index < count, PercentEncoding.isPathSafe(bytes[index]) { index += 1 }
+    guard index == count || bytes[index] == UInt8(ascii: "?") || bytes[index] == UInt8(ascii: "#") else { return nil }
     let pathEnd = index
     var queryStart = index, queryEnd = index
     if index < count, bytes[index] == UInt8(ascii: "?") {
       queryStart = index + 1
-      queryEnd = queryStart
-      while queryEnd < count, bytes[queryEnd] != UInt8(ascii: "#") { queryEnd += 1 }
+      let fragment = memchr(bytes.baseAddress! + queryStart, 0x23, count - queryStart)  // 0x23: "#"
+      queryEnd = fragment.map { UnsafeRawPointer($0) - UnsafeRawPointer(bytes.baseAddress!) } ?? count
     }
 
     return RequestTarget(
@@ -150,9 +153,11 @@ struct RequestTarget {
     byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
   }
 
+  /// Letters, digits, `.` and `-`: a constant table, one load per byte.
   @inline(__always)
   private static func isHostByte(_ byte: UInt8) -> Bool {
-    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-      || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+    let table: StaticString =
+      "0000000000000000000000000000000000000000000001101111111111000000011111111111111111111111111000000111111111111111111111111110000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+    return table.utf8Start[Int(byte)] == UInt8(ascii: "1")
   }
 }
