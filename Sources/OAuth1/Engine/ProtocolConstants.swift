@@ -17,7 +17,7 @@ final class ProtocolConstants: @unchecked Sendable {
   let quotedRealm: String?
   private let storage: UnsafeMutablePointer<UInt8>
 
-  init(consumer: Credentials, token: Credentials?, configuration: OAuthSigner.Configuration) {
+  init(consumer: borrowing Credentials, token: borrowing Credentials?, configuration: borrowing OAuthSigner.Configuration) {
     // Token credentials with an empty key sign with their secret but send no oauth_token.
     let tokenKey = token.flatMap { $0.key.isEmpty ? nil : $0.key }
     let version: String? = configuration.includeVersion ? "1.0" : nil

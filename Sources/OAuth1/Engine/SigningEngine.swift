@@ -24,10 +24,10 @@ struct SigningEngine: Sendable {
   let constants: ProtocolConstants
 
   init(consumer: Credentials, token: Credentials?, configuration: OAuthSigner.Configuration) throws(OAuthError) {
-    self.configuration = configuration
     key = try SignatureKey(
       configuration.signatureMethod, consumerSecret: consumer.secret, tokenSecret: token?.secret, privateKey: configuration.privateKey)
     constants = ProtocolConstants(consumer: consumer, token: token, configuration: configuration)
+    self.configuration = configuration  // its last use: moved, not copied
   }
 
   /// One signed request, lent to the caller of ``sign(_:nonce:timestamp:trace:_:)``: it

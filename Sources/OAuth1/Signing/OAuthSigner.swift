@@ -98,9 +98,9 @@ public struct OAuthSigner: Sendable {
   /// credentials (`nil` for the temporary-credentials request and one-legged APIs).
   /// - Throws: ``OAuthError/missingPrivateKey(_:)`` when an RSA method has no private key.
   public init(consumer: Credentials, token: Credentials? = nil, configuration: Configuration = Configuration()) throws(OAuthError) {
-    self.consumer = consumer
-    self.token = token
     engine = try SigningEngine(consumer: consumer, token: token, configuration: configuration)
+    self.consumer = consumer  // last uses: moved, not copied
+    self.token = token
   }
 
   /// Signs `request` in place: sets its `Authorization` header.
