@@ -42,6 +42,11 @@ public final class InMemoryNonceStore: OAuthNonceStore, @unchecked Sendable {
     self.window = window
     self.capacity = max(1, capacity)
     self.clock = clock
+    // Room for the first thousands of nonces at once: growing from empty rehashes every key
+    // at each doubling, which a busy server would pay in its first seconds.
+    let initial = min(self.capacity, 4096)
+    seen.reserveCapacity(initial)
+    queue.reserveCapacity(initial)
   }
 
   public func insert(nonce: String, timestamp: Int64, consumerKey: String, token: String?) async -> Bool {

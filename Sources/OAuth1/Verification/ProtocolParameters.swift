@@ -93,6 +93,7 @@ struct ProtocolParameters {
         guard bytes.count <= CanonicalParameters.maximumRawBytes else {
           throw .requestTooLarge(bytes: bytes.count, limit: CanonicalParameters.maximumRawBytes)
         }
+        headerPairs = RawHeaderPairs(capacity: bytes.count)
         try AuthorizationHeaderScanner.scan(bytes) { rawName, rawValue throws(OAuthError) in
           if rawName.count == 5, memcmp(rawName.baseAddress!, "realm", 5) == 0 {
             realm = String(decoding: rawValue, as: UTF8.self)
@@ -173,11 +174,13 @@ struct ProtocolParameters {
 
   /// Whether a header uses the OAuth scheme (case-insensitively, after leading spaces).
   private static func isOAuthScheme(_ header: String) -> Bool {
-    var bytes = header.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.makeIterator()
-    for expected in "oauth".utf8 {
-      guard let byte = bytes.next(), byte | 0x20 == expected else { return false }
-    }
-    return true
+    let oauth: StaticString = "oauth"
+    return
+      (try? withUTF8Bytes(header) { bytes in
+        var start = 0
+        while start < bytes.count, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
+        return bytes.count - start >= 5 && (0..<5).allSatisfy { bytes[start + $0] | 0x20 == oauth.utf8Start[$0] }
+      }) ?? false
   }
 }
 
