@@ -24,9 +24,7 @@ protocol CryptoBackend {
   static func wipe(_ buffer: UnsafeMutableBufferPointer<UInt8>)
   /// The digest of `data`.
   static func digest(_ algorithm: OAuthDigestAlgorithm, data: some Collection<UInt8>) throws(OAuthError) -> [UInt8]
-  /// `count` bytes from a cryptographically secure generator.
-  static func randomBytes(count: Int) throws(OAuthError) -> [UInt8]
-  /// Fills `buffer` from the same generator, without an allocation.
+  /// Fills `buffer` from a cryptographically secure generator, without an allocation.
   static func fillRandom(_ buffer: UnsafeMutableBufferPointer<UInt8>) throws(OAuthError)
   /// Whether `a` and `b` are equal, in time that depends only on their length.
   static func constantTimeEquals(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool

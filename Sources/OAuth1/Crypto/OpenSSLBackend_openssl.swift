@@ -14,12 +14,6 @@ enum OpenSSLBackend: CryptoBackend {
     return Array(output.prefix(Int(length)))
   }
 
-  static func randomBytes(count: Int) throws(OAuthError) -> [UInt8] {
-    var bytes = [UInt8](repeating: 0, count: count)
-    try bytes.withUnsafeMutableBufferPointer { buffer throws(OAuthError) in try fillRandom(buffer) }
-    return bytes
-  }
-
   static func fillRandom(_ buffer: UnsafeMutableBufferPointer<UInt8>) throws(OAuthError) {
     guard buffer.isEmpty || RAND_bytes(buffer.baseAddress, Int32(buffer.count)) == 1 else { throw failure("random generation") }
   }
