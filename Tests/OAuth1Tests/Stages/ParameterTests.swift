@@ -1,4 +1,5 @@
 import OAuth1
+import PercentEncoding
 import Testing
 
 @Suite("Stages 2 and 3: parameter collection and normalization")
@@ -16,6 +17,22 @@ struct ParameterTests {
   @Test func emptySegmentsAreSkippedAndBareNamesHaveEmptyValues() throws {
     let parameters = try OAuthParameterCollection.parseForm("&&a&b=&=c&".utf8, source: .query)
     #expect(parameters == [OAuthParameter("a", ""), OAuthParameter("b", ""), OAuthParameter("", "c")])
+  }
+
+  /// The engine finds a form's pairs in the same pass that re-encodes them; the package's
+  /// general splitter, `PercentEncoding.forEachFormPair`, does only the splitting. On random
+  /// forms of separators, escapes (valid, invalid, lowercase) and plain bytes, both give the
+  /// same pairs.
+  @Test func theEngineSplitsFormsAsTheGeneralSplitterDoes() throws {
+    var generator = SystemRandomNumberGenerator()
+    // No hex letters among the plain pieces: every escape decodes to ASCII, which both accept.
+    let pieces = ["x", "Q", "~", "&", "=", "+", "%2f", "%2F", "%zz", "%", "%4", "%26", "%3D", "%20", " ", "!", "oauth_signature"]
+    for _ in 0..<2_000 {
+      let form = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+      let engine = try OAuthParameterCollection.parseForm(form.utf8, source: .query)
+      let general = PercentEncoding.decodeForm(form).filter { $0.name != "oauth_signature" }.map { OAuthParameter($0.name, $0.value) }
+      #expect(engine == general, "\(form)")
+    }
   }
 
   @Test func signatureIsNeverSignedAndRealmOnlyFromTheHeader() throws {
