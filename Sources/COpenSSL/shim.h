@@ -25,7 +25,7 @@
 // glibc's explicit_bzero is a memset the compiler may not remove, several times cheaper than
 // OPENSSL_cleanse's byte loop, the fallback on other C libraries.
 static inline void oauth1_wipe(void *pointer, size_t length) {
-#if defined(__GLIBC__)
+#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 25)
   explicit_bzero(pointer, length);
 #else
   OPENSSL_cleanse(pointer, length);

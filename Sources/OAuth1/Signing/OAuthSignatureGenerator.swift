@@ -34,7 +34,8 @@ public struct OAuthSignatureGenerator: Sendable {
     /// What a signer with these options is configured with; its clock gives the timestamp
     /// when none is fixed.
     public var configuration: OAuthSigner.Configuration
-    /// A fixed `oauth_nonce`; a fresh random one when `nil`.
+    /// A fixed `oauth_nonce`; when `nil`, the configuration's nonce source gives one, or
+    /// without a source (the default) 192 fresh random bits do.
     public var nonce: String?
     /// A fixed `oauth_timestamp`; read from the configuration's clock when `nil`.
     public var timestamp: Int64?
@@ -73,11 +74,16 @@ public struct OAuthSignatureGenerator: Sendable {
     /// The options of a signer's `configuration`, with this call's nonce and timestamp: to explain
     /// what an ``OAuthSigner`` (or a provider profile's configuration) signs.
     ///
+    /// The configuration's nonce source is left out: explaining a live signer's request must
+    /// not take a nonce from the source that signer uses. Without `nonce`, the generator uses
+    /// 192 fresh random bits.
+    ///
     /// ```swift
     /// let options = OAuthSignatureGenerator.Options(configuration: signer.configuration, nonce: "n", timestamp: 1_700_000_000)
     /// ```
     public init(configuration: OAuthSigner.Configuration, nonce: String? = nil, timestamp: Int64? = nil) {
       self.configuration = configuration
+      self.configuration.nonceSource = nil
       self.nonce = nonce
       self.timestamp = timestamp
     }

@@ -102,13 +102,13 @@ public final class InMemoryNonceStore: OAuthNonceStore, @unchecked Sendable {
         for index in parts.indices {
           parts[index].withUTF8 { part in
             withUnsafeBytes(of: UInt32(truncatingIfNeeded: part.count).littleEndian) {
-              out.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: 4)
+              UnsafeMutableRawPointer(out).copyMemory(from: $0.baseAddress!, byteCount: 4)
             }
             if let base = part.baseAddress { (out + 4).update(from: base, count: part.count) }
             out += 4 + part.count
           }
         }
-        withUnsafeBytes(of: timestamp.littleEndian) { out.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: 8) }
+        withUnsafeBytes(of: timestamp.littleEndian) { UnsafeMutableRawPointer(out).copyMemory(from: $0.baseAddress!, byteCount: 8) }
         initialized = size
       }
     }

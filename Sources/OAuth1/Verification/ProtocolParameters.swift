@@ -90,8 +90,9 @@ struct ProtocolParameters {
     var foreign: [String] = []
     do {
       try withUTF8Bytes(header) { bytes throws(OAuthError) in
-        guard bytes.count <= CanonicalParameters.maximumRawBytes else {
-          throw .requestTooLarge(bytes: bytes.count, limit: CanonicalParameters.maximumRawBytes)
+        // A third of the limit: the base string re-encodes the header's fields (three bytes per byte at most).
+        guard bytes.count <= CanonicalParameters.maximumRawBytes / 3 else {
+          throw .requestTooLarge(bytes: bytes.count, limit: CanonicalParameters.maximumRawBytes / 3)
         }
         headerPairs = RawHeaderPairs(capacity: bytes.count)
         try AuthorizationHeaderScanner.scan(bytes) { rawName, rawValue throws(OAuthError) in

@@ -1,5 +1,6 @@
 import Foundation
 import OAuth1
+import Synchronization
 import Testing
 
 @Suite("OAuthSigner: fresh nonces")
@@ -25,5 +26,33 @@ struct SignerNonceTests {
       _ = try await verifier.verify(request, authorization: header)
     }
     #expect(nonces.count == 50)
+  }
+
+  /// A source that numbers its nonces, to see who takes them.
+  final class CountingNonces: OAuthNonceSource {
+    let taken = Mutex(0)
+    func nextNonce() -> String {
+      taken.withLock {
+        $0 += 1
+        return "nonce-\($0)"
+      }
+    }
+  }
+
+  /// A signer's configuration with a nonce source signs with that source; the generator that
+  /// explains it with the same configuration takes none of its nonces.
+  @Test func theGeneratorDoesNotTakeTheSignersNonces() throws {
+    let source = CountingNonces()
+    let configuration = OAuthSigner.Configuration(nonceSource: source)
+    let request = OAuthRequest(method: "GET", url: "https://api.example.com/1/items")
+    let signer = try OAuthSigner(consumer: consumer, token: token, configuration: configuration)
+    let signed = try signer.signedProtocolParameters(for: request)
+    #expect(signed.contains(OAuthParameter("oauth_nonce", "nonce-1")))
+
+    let options = OAuthSignatureGenerator.Options(configuration: signer.configuration)
+    let generator = try OAuthSignatureGenerator(consumerCredentials: consumer, credentials: token, request: request, options: options)
+    let nonce = try #require(generator.protocolParameters.first { $0.name == "oauth_nonce" }?.value)
+    #expect(nonce.utf8.count == 32 && !nonce.hasPrefix("nonce-"))
+    #expect(source.taken.withLock { $0 } == 1)
   }
 }
