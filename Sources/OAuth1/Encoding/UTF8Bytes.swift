@@ -1,3 +1,5 @@
+import Foundation
+
 /// Lends a String's UTF-8 bytes to code that throws ``OAuthError`` (the standard library's
 /// `withUTF8` rethrows untyped errors). A native String lends its own storage; any other is
 /// copied once.
@@ -20,4 +22,17 @@ func utf8String(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
   }
   if ascii { return String(decoding: bytes, as: UTF8.self) }
   return String(validating: bytes, as: UTF8.self)
+}
+
+/// How many times `byte` occurs in `bytes`, found by `memchr` (the bytes counted are rare: a
+/// form's `&`, a value's `%`).
+func occurrences(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+  guard let base = bytes.baseAddress else { return 0 }
+  var count = 0
+  var offset = 0
+  while offset < bytes.count, let found = memchr(base + offset, Int32(byte), bytes.count - offset) {
+    count += 1
+    offset = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
+  }
+  return count
 }

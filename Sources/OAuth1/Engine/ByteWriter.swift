@@ -1,4 +1,3 @@
-import Foundation
 import PercentEncoding
 
 /// Appends bytes to memory the caller reserved: the one primitive through which the signing
@@ -87,19 +86,8 @@ struct EncodedPair {
   var percents: Int32
 
   init(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-    self.init(name: name, value: value, percents: Self.countPercents(name) &+ Self.countPercents(value))
-  }
-
-  /// The `%` in `bytes`, found by `memchr` (most values have none).
-  private static func countPercents(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
-    guard let base = bytes.baseAddress else { return 0 }
-    var count: Int32 = 0
-    var offset = 0
-    while offset < bytes.count, let found = memchr(base + offset, 0x25, bytes.count - offset) {  // 0x25: "%"
-      count &+= 1
-      offset = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
-    }
-    return count
+    let percent = UInt8(ascii: "%")
+    self.init(name: name, value: value, percents: Int32(occurrences(of: percent, in: name) + occurrences(of: percent, in: value)))
   }
 
   /// A pair whose `%` count the caller knows (it wrote the value).

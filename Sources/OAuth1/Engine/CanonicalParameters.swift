@@ -54,14 +54,7 @@ struct CanonicalParameters {
 
   /// At most how many pairs a form holds: one more than its `&`s.
   private static func pairCount(_ raw: UnsafeBufferPointer<UInt8>) -> Int {
-    guard let base = raw.baseAddress, !raw.isEmpty else { return 0 }
-    var pairs = 1
-    var offset = 0
-    while offset < raw.count, let found = memchr(base + offset, 0x26, raw.count - offset) {  // 0x26: "&"
-      pairs += 1
-      offset = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
-    }
-    return pairs
+    raw.isEmpty ? 0 : 1 + occurrences(of: UInt8(ascii: "&"), in: raw)
   }
 
   /// The entries in their current order.

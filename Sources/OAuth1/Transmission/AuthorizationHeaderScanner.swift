@@ -23,8 +23,7 @@ enum AuthorizationHeaderScanner {
     let schemeStart = index
     while index < count, !isSpace(bytes[index]) { index += 1 }
     let scheme = schemeStart..<index
-    let oauth: StaticString = "oauth"
-    guard scheme.count == 5, (0..<5).allSatisfy({ bytes[schemeStart + $0] | 0x20 == oauth.utf8Start[$0] }) else {
+    guard scheme.count == 5, startsWithOAuth(bytes, at: schemeStart) else {
       throw .malformedAuthorizationHeader(reason: "the scheme is \"\(text(scheme))\", not OAuth")
     }
 
@@ -84,5 +83,12 @@ enum AuthorizationHeaderScanner {
       }
       try unescaped.withUnsafeBufferPointer { unescaped throws(OAuthError) in try field(nameBytes, unescaped) }
     }
+  }
+
+  /// Whether the five bytes at `start` spell `oauth`, in any case: the scheme test of the
+  /// scanner and of the verifier, which reads a header only when it is OAuth.
+  static func startsWithOAuth(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+    let oauth: StaticString = "oauth"
+    return bytes.count - start >= 5 && (0..<5).allSatisfy { bytes[start + $0] | 0x20 == oauth.utf8Start[$0] }
   }
 }

@@ -175,13 +175,11 @@ struct ProtocolParameters {
 
   /// Whether a header uses the OAuth scheme (case-insensitively, after leading spaces).
   private static func isOAuthScheme(_ header: String) -> Bool {
-    let oauth: StaticString = "oauth"
-    return
-      (try? withUTF8Bytes(header) { bytes in
-        var start = 0
-        while start < bytes.count, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
-        return bytes.count - start >= 5 && (0..<5).allSatisfy { bytes[start + $0] | 0x20 == oauth.utf8Start[$0] }
-      }) ?? false
+    (try? withUTF8Bytes(header) { bytes in
+      var start = 0
+      while start < bytes.count, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
+      return AuthorizationHeaderScanner.startsWithOAuth(bytes, at: start)
+    }) ?? false
   }
 }
 
