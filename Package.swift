@@ -40,8 +40,9 @@ let package = Package(
     .target(name: "OAuthNetworking", dependencies: ["OAuth1", "NetworkClient", "PercentEncoding"]),
     // The X (Twitter) API client, v2 and v1.1.
     .target(name: "XAPI", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking"]),
-    // An in-process, offline X API that verifies signatures with OAuthVerifier (tweets --sandbox).
-    .target(name: "XSandbox", dependencies: ["OAuth1", "NetworkClient", "PercentEncoding"]),
+    // The one X emulator: offline, in process (tweets --sandbox) or over loopback HTTP (tweets
+    // sandbox serve, and the tests, behind an oauthlib-verifying proxy).
+    .target(name: "XSandbox", dependencies: ["OAuth1", "NetworkClient", "PercentEncoding", "CommandLineSupport"]),
     // The logic of the tweets command: profiles, output formats, exit codes, wiring.
     .target(name: "TweetsCore", dependencies: ["XAPI", "XSandbox", "OAuthNetworking", "NetworkClient", "OAuth1", "CommandLineSupport"]),
     // The small argument parser shared by the command-line tools.
@@ -52,13 +53,13 @@ let package = Package(
     .executableTarget(name: "oauth1-bench", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking", "COpenSSL"]),
 
     // Test helpers: the vectors in Vectors/, the pinned Python peer, running processes.
-    .target(name: "TestSupport", dependencies: ["CommandLineSupport"], path: "Tests/TestSupport"),
-    .testTarget(name: "OAuth1Tests", dependencies: ["OAuth1", "OAuth1Testing", "TestSupport"]),
+    .target(name: "TestSupport", dependencies: ["CommandLineSupport", "XSandbox"], path: "Tests/TestSupport"),
+    .testTarget(name: "OAuth1Tests", dependencies: ["OAuth1", "OAuth1Testing", "TestSupport", "CommandLineSupport"]),
     .testTarget(name: "NetworkClientTests", dependencies: ["NetworkClient", "NetworkClientTesting", "TestSupport"]),
     .testTarget(name: "OAuthNetworkingTests", dependencies: ["OAuthNetworking", "NetworkClientTesting", "OAuth1Testing", "TestSupport"]),
     // Recordings/: real X responses recorded by other projects, replayed by the decoder tests.
     .testTarget(name: "XAPITests", dependencies: ["XAPI", "OAuthNetworking", "NetworkClientTesting", "TestSupport"], exclude: ["Recordings"]),
-    .testTarget(name: "XSandboxTests", dependencies: ["XSandbox", "XAPI", "OAuthNetworking", "OAuth1Testing"]),
+    .testTarget(name: "XSandboxTests", dependencies: ["XSandbox", "XAPI", "OAuthNetworking", "OAuth1Testing", "TestSupport", "CommandLineSupport"]),
     .testTarget(name: "TweetsCoreTests", dependencies: ["TweetsCore", "CommandLineSupport"]),
     .testTarget(name: "TweetsCLITests", dependencies: ["tweets", "XAPI", "NetworkClient", "TestSupport"]),
     .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),

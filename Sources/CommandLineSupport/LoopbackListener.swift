@@ -49,7 +49,7 @@ public final class LoopbackListener: @unchecked Sendable {
     address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
-    guard bound == 0, listen(descriptor, 16) == 0 else {
+    guard bound == 0, listen(descriptor, 128) == 0 else {
       let reason = String(cString: strerror(errno))
       closeDescriptor(descriptor)
       throw Failure(description: "cannot listen on 127.0.0.1:\(port): \(reason)")
@@ -167,13 +167,33 @@ public final class LoopbackListener: @unchecked Sendable {
     /// Sends a whole HTTP/1.1 response and asks the client to close: one request per connection.
     public func answer(status: String, contentType: String, body: Data) {
       let head = "HTTP/1.1 \(status)\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-      var bytes = [UInt8](Data(head.utf8) + body)
+      write(Data(head.utf8) + body)
+    }
+
+    /// Sends `data` whole; `false` when the peer went away first.
+    @discardableResult
+    public func write(_ data: Data) -> Bool {
       var sent = 0
-      while sent < bytes.count {
-        let result = bytes.withUnsafeMutableBytes { send(descriptor, $0.baseAddress! + sent, $0.count - sent, noSignal) }
-        if result <= 0 { return }
+      while sent < data.count {
+        let result = data.withUnsafeBytes { send(descriptor, $0.baseAddress! + sent, $0.count - sent, noSignal) }
+        if result <= 0 { return false }
         sent += result
       }
+      return true
+    }
+
+    /// Ends the stream in the sending direction (the peer reads an end of file), as a server
+    /// that stops mid-body does.
+    public func finishWriting() {
+      shutdown(descriptor, Int32(SHUT_WR))
+    }
+
+    /// Closes the connection with a TCP reset instead of an orderly close (`SO_LINGER` 0): what
+    /// a client sees when a server or a middlebox drops it.
+    public func reset() {
+      var linger = SocketLinger(l_onoff: 1, l_linger: 0)
+      setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<SocketLinger>.size))
+      close()
     }
   }
 }
@@ -197,7 +217,9 @@ private func acceptConnection(_ listener: Int32, _ address: UnsafeMutablePointer
 }
 
 #if canImport(Glibc)
+  private typealias SocketLinger = Glibc.linger
   private let noSignal = Int32(MSG_NOSIGNAL)
 #else
+  private typealias SocketLinger = Darwin.linger
   private let noSignal: Int32 = 0
 #endif

@@ -13,6 +13,8 @@ struct RateCounter: Sendable {
   var limit: Int
   var remaining: Int
   var reset: Int64
+  /// The control API's overrides already applied to this window (by id).
+  var applied: Set<Int> = []
 }
 
 /// Everything the sandbox remembers, behind one lock: tweets, tokens, counters, statistics.
@@ -33,6 +35,8 @@ final class SandboxStore: @unchecked Sendable {
   var verified = 0
   var rejected = 0
   var rejections: [String: Int] = [:]
+  /// What tests steer: scripted faults, clock skew, revocations, the request log.
+  var control = SandboxControlState()
 
   init(tweets: [SandboxTweet], demoToken: Credentials) {
     self.tweets = tweets
@@ -106,12 +110,21 @@ final class SandboxStore: @unchecked Sendable {
     return tweet
   }
 
-  /// Counts a request against `endpoint`'s window for `identity`: whether it is allowed, and
-  /// the `x-rate-limit-*` headers to send either way.
-  func takeRateLimit(_ endpoint: String, limit: Int, identity: String, now: Int64) -> (allowed: Bool, headers: [(String, String)]) {
+  /// Counts a request to `path` against `endpoint`'s window for `identity`: whether it is
+  /// allowed, and the `x-rate-limit-*` headers to send either way.
+  func takeRateLimit(_ endpoint: String, limit: Int, identity: String, path: String, now: Int64) -> (
+    allowed: Bool, headers: [(String, String)]
+  ) {
     let key = endpoint + " " + identity
     var counter = counters[key] ?? RateCounter(limit: limit, remaining: limit, reset: now + SandboxStore.window)
-    if now >= counter.reset { counter = RateCounter(limit: limit, remaining: limit, reset: now + SandboxStore.window) }
+    if now >= counter.reset {
+      counter = RateCounter(limit: limit, remaining: limit, reset: now + SandboxStore.window, applied: counter.applied)
+    }
+    for override in control.overrides where !counter.applied.contains(override.id) && path.hasPrefix(override.pathPrefix) {
+      counter.applied.insert(override.id)
+      counter.remaining = override.remaining
+      if let resetIn = override.resetIn { counter.reset = now + resetIn }
+    }
     let allowed = counter.remaining > 0
     if allowed { counter.remaining -= 1 }
     counters[key] = counter

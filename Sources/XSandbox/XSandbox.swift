@@ -59,25 +59,31 @@ public final class XSandbox: HTTPTransport, Sendable {
   let store: SandboxStore
   let nonceStore: InMemoryNonceStore
   let verifierOptions: OAuthVerifier.Options
+  let controlAPI: Bool
 
   /// A sandbox whose "now" is `clock`'s: it dates the generated tweets and the `Date` headers,
   /// checks `oauth_timestamp` (±300 s, as X) and runs the rate-limit windows, so a fixed clock
   /// gives reproducible answers.
   ///
+  /// With `controlAPI`, it also serves `/_control/*` (scripted faults, clock skew, revoked
+  /// tokens, statistics and the request log) for tests; see ``control(_:query:body:)``.
+  ///
   /// ```swift
   /// let sandbox = XSandbox(clock: FixedClock(seconds: 1_714_564_800), tweetsPerUser: 25)
   /// ```
-  public init(clock: any OAuthClock = SystemClock(), tweetsPerUser: Int = 60) {
-    self.clock = clock
+  public init(clock: any OAuthClock = SystemClock(), tweetsPerUser: Int = 60, controlAPI: Bool = false) {
     let now = clock.secondsSince1970()
     store = SandboxStore(tweets: SandboxData.tweets(perUser: tweetsPerUser, newest: now - 120), demoToken: Self.demoAccessToken)
-    verifierOptions = OAuthVerifier.Options(allowPlaintextOverHTTP: true, maxClockSkew: 300, clock: clock)
-    nonceStore = InMemoryNonceStore(window: 600, clock: clock)
+    self.clock = SkewedClock(base: clock, store: store)
+    self.controlAPI = controlAPI
+    verifierOptions = OAuthVerifier.Options(allowPlaintextOverHTTP: true, maxClockSkew: 300, clock: self.clock)
+    nonceStore = InMemoryNonceStore(window: 600, clock: self.clock)
   }
 
   /// Answers `request` as X would, without any network: the ``HTTPTransport`` requirement, so
   /// the sandbox plugs in wherever a transport goes. Routes on the URL's path only, so any base
-  /// URL works. Throws only `CancellationError` for a cancelled task.
+  /// URL works. Throws `CancellationError` for a cancelled task, and `URLError` where a scripted
+  /// fault breaks the connection.
   ///
   /// ```swift
   /// let response = try await XSandbox().send(HTTPRequest(method: .get, url: URL(string: "https://api.x.com/2/users/me")!))
@@ -85,12 +91,64 @@ public final class XSandbox: HTTPTransport, Sendable {
   /// ```
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     try Task.checkCancellation()
-    let now = clock.secondsSince1970()
-    let answer = await respond(to: request, now: now)
-    let headers = [("Date", SandboxDates.http(now))] + answer.headers + [("Content-Length", String(answer.body.count))]
+    let exchange = await self.exchange(request)
+    guard exchange.delivery == .whole else { throw URLError(.networkConnectionLost) }
     return HTTPResponse(
-      statusCode: answer.status, headers: HTTPHeaders(headers), body: request.method == .head ? Data() : answer.body,
-      request: request)
+      statusCode: exchange.response.status, headers: HTTPHeaders(exchange.response.headers),
+      body: request.method == .head ? Data() : exchange.response.body, request: request)
+  }
+
+  /// An answer, how to deliver it, and what the sandbox concluded of the request's OAuth 1.0a
+  /// signature (`verified`, or the reason it was refused; `nil` when none was checked), for an
+  /// independent verifier in front of the HTTP server to compare with its own.
+  struct Exchange: Sendable {
+    var response: SandboxResponse
+    var delivery: SandboxDelivery
+    var verdict: String?
+  }
+
+  /// What ``respond(to:now:trace:)`` learns of a request on the way, for the request log and
+  /// the verdict.
+  struct Trace: Sendable {
+    var auth = "none"
+    var verdict: String?
+  }
+
+  /// Answers `request`, with the `Date` and `Content-Length` headers, logging it when the
+  /// control API is on.
+  func exchange(_ request: HTTPRequest) async -> Exchange {
+    let now = clock.secondsSince1970()
+    let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
+    let rawPath = components?.percentEncodedPath ?? request.url.path
+    var answer: (response: SandboxResponse, delivery: SandboxDelivery)
+    var trace = Trace()
+    if controlAPI, rawPath.hasPrefix("/_control/") {
+      let query = SandboxURL.pairs(components?.percentEncodedQuery ?? "").firstValues
+      answer = (control(String(rawPath.dropFirst("/_control/".count)), query: query, body: request.body), .whole)
+    } else {
+      let serial: Int? =
+        controlAPI
+        ? store.locked { store in
+          let serial = store.control.nextSerial
+          store.control.nextSerial += 1
+          store.control.requests.append(
+            SandboxRecordedRequest(
+              serial: serial, method: request.method.rawValue, path: rawPath, query: components?.percentEncodedQuery ?? "",
+              authorization: request.headers["Authorization"] != nil))
+          return serial
+        } : nil
+      answer = await respond(to: request, rawPath: rawPath, now: now, trace: &trace)
+      if let serial {
+        let status = answer.delivery == .reset ? 0 : answer.response.status
+        store.locked { store in
+          guard let index = store.control.requests.lastIndex(where: { $0.serial == serial }) else { return }
+          store.control.requests[index].status = status
+          store.control.requests[index].auth = trace.auth
+        }
+      }
+    }
+    answer.response.headers = [("Date", SandboxDates.http(now))] + answer.response.headers + [("Content-Length", String(answer.response.body.count))]
+    return Exchange(response: answer.response, delivery: answer.delivery, verdict: trace.verdict)
   }
 
   /// The PIN the sandbox's authorize page shows for a request token, or `nil` if the token is
@@ -130,9 +188,14 @@ public final class XSandbox: HTTPTransport, Sendable {
 
   // MARK: - Answering
 
-  func respond(to request: HTTPRequest, now: Int64) async -> SandboxResponse {
-    guard let url = SandboxURL(request.url) else { return .html(404, XBodies.notFoundPage) }
+  func respond(to request: HTTPRequest, rawPath: String, now: Int64, trace: inout Trace) async -> (SandboxResponse, SandboxDelivery) {
     let method = request.method.rawValue
+    if let edge = store.locked({ $0.control.popAction(for: rawPath, redirectsOnly: true) }), let target = edge.redirect {
+      let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
+      let location = target + (edge.keepQuery && !query.isEmpty ? "?" + query : "")
+      return (SandboxResponse(status: edge.status ?? 307, contentType: "text/plain", body: Data(), headers: [("Location", location)]), .whole)
+    }
+    guard let url = SandboxURL(request.url) else { return (.html(404, XBodies.notFoundPage), .whole) }
     let family: SandboxFamily
     if url.path.hasPrefix("/2/") {
       family = .v2
@@ -142,49 +205,57 @@ public final class XSandbox: HTTPTransport, Sendable {
       family = .oauth
     } else {
       if method == "GET" || method == "HEAD", url.path == "/oauth/authorize" || url.path == "/oauth/authenticate" {
-        return authorizePage(token: url.query.firstValues["oauth_token"] ?? "")
+        return await deliver(scriptedFor: rawPath, family: .oauth, route: nil, identity: "", now: now) {
+          authorizePage(token: url.query.firstValues["oauth_token"] ?? "")
+        }
       }
-      return .html(404, XBodies.notFoundPage)
+      return (.html(404, XBodies.notFoundPage), .whole)
     }
 
     let caller: SandboxCaller
-    switch await authenticate(request, url: url, family: family) {
+    switch await authenticate(request, url: url, family: family, trace: &trace) {
     case .caller(let who): caller = who
-    case .denied(let response): return response
+    case .denied(let response): return (response, .whole)
     }
-    if family == .oauth { return oauthEndpoint(method: method, path: url.path, caller: caller) }
+    if family == .oauth {
+      return await deliver(scriptedFor: rawPath, family: family, route: nil, identity: caller.identity, now: now) {
+        oauthEndpoint(method: method, path: url.path, caller: caller)
+      }
+    }
 
     guard let (route, captures) = SandboxRoute.find(method: method, segments: url.segments) else {
-      return family == .v1 ? .v1(404, XBodies.pageDoesNotExist) : .html(404, XBodies.notFoundPage)
+      return (family == .v1 ? .v1(404, XBodies.pageDoesNotExist) : .html(404, XBodies.notFoundPage), .whole)
     }
     if caller.kind == .bearer && !route.bearerOK {
       store.locked { $0.reject("app_only_forbidden") }
       if family == .v1 && method != "GET" {
-        return .v1(403, XBodies.v1Errors(220, "Your credentials do not allow access to this resource."))
+        return (.v1(403, XBodies.v1Errors(220, "Your credentials do not allow access to this resource.")), .whole)
       }
-      return .v2(403, XBodies.appOnlyForbidden)
+      return (.v2(403, XBodies.appOnlyForbidden), .whole)
     }
     if caller.kind != .bearer && route.appOnly {
       store.locked { $0.reject("user_context_forbidden") }
-      return .v2(403, XBodies.userContextForbidden)
-    }
-    if let allowed = route.allowed {
-      for (name, value) in url.query where !name.hasPrefix("oauth_") && !allowed.contains(name) {
-        return .v2(400, XBodies.invalidRequest(name, [value], "The query parameter [\(name)] is not one of [\(allowed.joined(separator: ","))]"))
-      }
+      return (.v2(403, XBodies.userContextForbidden), .whole)
     }
     let context = RouteContext(
       method: method, params: url.query, query: url.query.firstValues, body: request.body,
       contentType: request.headers["Content-Type"], caller: caller, family: family, now: now, captures: captures)
-    return store.locked { store in
-      guard let limit = route.limit else { return route.handler(store, context) }
-      let (allowed, headers) = store.takeRateLimit(route.name, limit: limit, identity: caller.identity, now: now)
-      guard allowed else {
-        return family == .v2 ? .v2(429, XBodies.tooManyRequests, headers: headers) : .v1(429, XBodies.rateLimitExceeded, headers: headers)
+    return await deliver(scriptedFor: rawPath, family: family, route: route, identity: caller.identity, now: now) {
+      if let allowed = route.allowed {
+        for (name, value) in url.query where !name.hasPrefix("oauth_") && !allowed.contains(name) {
+          return .v2(400, XBodies.invalidRequest(name, [value], "The query parameter [\(name)] is not one of [\(allowed.joined(separator: ","))]"))
+        }
       }
-      var response = route.handler(store, context)
-      response.headers += headers
-      return response
+      return store.locked { store in
+        guard let limit = route.limit else { return route.handler(store, context) }
+        let (allowed, headers) = store.takeRateLimit(route.name, limit: limit, identity: caller.identity, path: rawPath, now: now)
+        guard allowed else {
+          return family == .v2 ? .v2(429, XBodies.tooManyRequests, headers: headers) : .v1(429, XBodies.rateLimitExceeded, headers: headers)
+        }
+        var response = route.handler(store, context)
+        response.headers += headers
+        return response
+      }
     }
   }
 
@@ -215,14 +286,16 @@ public final class XSandbox: HTTPTransport, Sendable {
 
   /// A bearer token, or an OAuth 1.0a signature checked by ``OAuthVerifier`` plus what the
   /// OAuth endpoints need (a callback; the right PIN, once).
-  func authenticate(_ request: HTTPRequest, url: SandboxURL, family: SandboxFamily) async -> Authentication {
+  func authenticate(_ request: HTTPRequest, url: SandboxURL, family: SandboxFamily, trace: inout Trace) async -> Authentication {
     let header = request.headers["Authorization"]
     let trimmed = (header ?? "").trimmingCharacters(in: .whitespaces)
     let scheme = trimmed.prefix { !$0.isWhitespace }.lowercased()
     if scheme == "bearer" && family != .oauth {
+      trace.auth = "bearer"
       guard trimmed.dropFirst(scheme.count).trimmingCharacters(in: .whitespaces) == Self.demoBearerToken else {
         return deny(family, reason: "bearer_invalid", .token)
       }
+      store.locked { $0.control.bearer += 1 }
       return .caller(SandboxCaller(kind: .bearer, userID: nil, callback: nil))
     }
 
@@ -234,6 +307,7 @@ public final class XSandbox: HTTPTransport, Sendable {
     guard scheme == "oauth" || names.contains(where: { $0.hasPrefix("oauth_") }) else {
       return deny(family, reason: "missing_auth", .missing)
     }
+    trace.auth = "oauth1"
 
     let lookup = SandboxCredentialLookup(
       store: store, consumer: Self.demoConsumer, tokens: url.path == "/oauth/access_token" ? .request : .access)
@@ -242,7 +316,9 @@ public final class XSandbox: HTTPTransport, Sendable {
     let verified: VerifiedRequest
     do {
       verified = try await verifier.verify(oauthRequest, authorization: header)
+      trace.verdict = "verified"
     } catch {
+      trace.verdict = error.problem.rawValue
       switch error.problem {
       case .timestampRefused: return deny(family, reason: error.problem.rawValue, .timestamp)
       case .tokenRejected: return deny(family, reason: error.problem.rawValue, .token)
@@ -265,6 +341,7 @@ public final class XSandbox: HTTPTransport, Sendable {
       guard let token = verified.token, let owner = store.locked({ $0.accessToken(token) }) else {
         return deny(family, reason: "missing_token", .token)
       }
+      if store.locked({ $0.control.revoked.contains(token) }) { return deny(family, reason: "token_revoked", .token) }
       userID = owner.userID
     }
     store.locked { $0.verified += 1 }

@@ -1,8 +1,9 @@
 import Foundation
 
-/// A server from `Tests/Peers` run as a child process on a free loopback port, for tests that
-/// need a real HTTP peer. It exits on its own when its lifetime ends or the tests' process goes
-/// away (its stdin closes), so a crashed test run leaves nothing behind.
+/// A server run as a child process on a free loopback port, for tests that need a real HTTP
+/// peer: a script from `Tests/Peers`, or a built executable (`tweets sandbox serve`). It exits
+/// on its own when the tests' process goes away (its stdin closes), so a crashed test run leaves
+/// nothing behind.
 public final class LoopbackServer: @unchecked Sendable {
   public let port: Int
   public let host: String
@@ -20,17 +21,26 @@ public final class LoopbackServer: @unchecked Sendable {
 
   /// Starts `Tests/Peers/<script>` with `arguments` and waits (at most `startTimeout` seconds)
   /// for its `PORT n` line.
-  public init(
+  public convenience init(
     script: String, arguments: [String] = [], host: String = "127.0.0.1", environment: [String: String] = [:],
     lifetime: Int = 300, startTimeout: TimeInterval = 30
   ) throws {
+    try self.init(
+      executable: URL(fileURLWithPath: "/usr/bin/env"),
+      arguments: ["python3", "-s", PackagePaths.peers.appendingPathComponent(script).path, "--host", host, "--lifetime", String(lifetime)]
+        + arguments, host: host, environment: environment, startTimeout: startTimeout)
+  }
+
+  /// Starts `executable` with `arguments` and waits (at most `startTimeout` seconds) for a line
+  /// that names its port: `PORT n`, or its URL `http://HOST:n`.
+  public init(
+    executable: URL, arguments: [String], host: String = "127.0.0.1", environment: [String: String] = [:],
+    startTimeout: TimeInterval = 30
+  ) throws {
+    let name = arguments.first { $0.hasSuffix(".py") }.map { URL(fileURLWithPath: $0).lastPathComponent } ?? executable.lastPathComponent
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments =
-      [
-        "python3", "-s", PackagePaths.peers.appendingPathComponent(script).path,
-        "--host", host, "--lifetime", String(lifetime),
-      ] + arguments
+    process.executableURL = executable
+    process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env["PYTHONUNBUFFERED"] = "1"
@@ -50,13 +60,17 @@ public final class LoopbackServer: @unchecked Sendable {
       if chunk.isEmpty { break }
       buffer.append(chunk)
       let text = String(decoding: buffer, as: UTF8.self)
-      if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("PORT ") }) {
-        port = Int(line.dropFirst(5).trimmingCharacters(in: .whitespaces))
+      for line in text.split(separator: "\n") {
+        if line.hasPrefix("PORT ") {
+          port = Int(line.dropFirst(5).trimmingCharacters(in: .whitespaces))
+        } else if let range = line.range(of: "http://\(host):") {
+          port = Int(line[range.upperBound...].prefix { $0.isNumber })
+        }
       }
     }
     guard let port else {
       process.terminate()
-      throw Failure(description: "\(script) did not report its port within \(startTimeout) s; output: \(String(decoding: buffer, as: UTF8.self))")
+      throw Failure(description: "\(name) did not report its port within \(startTimeout) s; output: \(String(decoding: buffer, as: UTF8.self))")
     }
     self.port = port
     self.host = host

@@ -8,7 +8,7 @@ import Testing
 ///     OAUTH1_TEST_TIER=unit swift test   # the self-contained tests only
 ///     swift test                         # everything (what CI runs)
 extension Tag {
-  /// Runs a Python peer: oauthlib, the fake X API or the loopback server (pinned, installed by
+  /// Runs a Python peer: oauthlib, the oauthlib proxy in front of the X sandbox, or the loopback server (pinned, installed by
   /// the tests into an ignored folder on first use; needs `python3` and PyPI the first time).
   @Tag public static var peers: Self
   /// Starts the package's own executables (`tweets`, `oauth1`) as child processes.

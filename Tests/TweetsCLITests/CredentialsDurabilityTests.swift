@@ -32,7 +32,7 @@ struct CredentialsDurabilityTests {
     let process = Process()
     process.executableURL = PackagePaths.executable("tweets")
     process.arguments =
-      ["login", "--profile", profile, "--access-token", FakeXAPI.accessToken, "--access-token-secret", FakeXAPI.accessTokenSecret]
+      ["login", "--profile", profile, "--access-token", VerifiedSandbox.accessToken, "--access-token-secret", VerifiedSandbox.accessTokenSecret]
       + tweets.consumer + tweets.common
     process.environment = tweets.environment
     process.standardOutput = FileHandle.nullDevice
@@ -41,7 +41,7 @@ struct CredentialsDurabilityTests {
   }
 
   @Test func killingLoginAtRandomMomentsNeverLeavesABrokenFile() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     // Two hundred logins would use up users/me's 15-minute window; this test is not about that.
     try await server.setRemaining("/2/users/me", 100_000)
     let tweets = try TweetsRunner(server: server)
@@ -53,7 +53,7 @@ struct CredentialsDurabilityTests {
     for index in 0..<3_000 {
       profiles["profiles"]!["filler-\(index)"] = [
         "consumer_key": "filler-consumer-\(index)", "consumer_secret": String(repeating: "s", count: 50),
-        "access_token": FakeXAPI.accessToken, "access_token_secret": FakeXAPI.accessTokenSecret, "username": "filler\(index)",
+        "access_token": VerifiedSandbox.accessToken, "access_token_secret": VerifiedSandbox.accessTokenSecret, "username": "filler\(index)",
         "user_id": String(index),
       ]
     }
@@ -90,7 +90,9 @@ struct CredentialsDurabilityTests {
         let profiles = try suite.read(file).profiles  // throws, failing the test, if the file is truncated or empty
         if !saved.isSubset(of: profiles.keys) { problems.append("kill \(index): lost \(saved.subtracting(profiles.keys))") }
         if !Set(profiles.keys).subtracting(saved).subtracting([name]).isEmpty { problems.append("kill \(index): unexpected profiles") }
-        if !profiles.values.allSatisfy({ $0.access_token == FakeXAPI.accessToken && $0.access_token_secret == FakeXAPI.accessTokenSecret }) {
+        if !profiles.values.allSatisfy({
+          $0.access_token == VerifiedSandbox.accessToken && $0.access_token_secret == VerifiedSandbox.accessTokenSecret
+        }) {
           problems.append("kill \(index): a profile changed")
         }
         if try suite.mode(file) != 0o600 { problems.append("kill \(index): mode \(String(try suite.mode(file), radix: 8))") }
@@ -104,7 +106,8 @@ struct CredentialsDurabilityTests {
     #expect(problems.isEmpty, "\(problems)")
     // The next normal login cleans up what the killed ones left.
     let result = try tweets.run(
-      ["login", "--profile", "final", "--access-token", FakeXAPI.accessToken, "--access-token-secret", FakeXAPI.accessTokenSecret] + tweets.consumer)
+      ["login", "--profile", "final", "--access-token", VerifiedSandbox.accessToken, "--access-token-secret", VerifiedSandbox.accessTokenSecret]
+        + tweets.consumer)
     #expect(result.status == 0, "\(result.stderr)")
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: tweets.configDirectory.path).filter { $0.hasSuffix(".tmp") }
     #expect(leftovers.isEmpty, "\(leftovers)")
@@ -114,7 +117,7 @@ struct CredentialsDurabilityTests {
   }
 
   @Test func concurrentLoginsToDifferentProfilesAllLand() throws {
-    let tweets = try TweetsRunner(server: try FakeXAPI())
+    let tweets = try TweetsRunner(server: try VerifiedSandbox())
     let processes = (0..<8).map { login(tweets, profile: "p\($0)") }
     for process in processes { try process.run() }
     for process in processes { process.waitUntilExit() }

@@ -9,11 +9,11 @@ import XAPI
   import Glibc
 #endif
 
-/// The fault matrix: every fault the fake X API can inject, met once by the library (`XClient`
+/// The fault matrix: every fault the X sandbox can inject, met once by the library (`XClient`
 /// with a bounded retry) and once by the `tweets` process. For each: the typed error, the exit
 /// status and message, how many attempts reached the server, and that it ended in time.
 /// Prints one `[faults]` line per row (the README's table comes from these lines).
-@Suite("Fault matrix: library and CLI against the fake X API", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
+@Suite("Fault matrix: library and CLI against the X sandbox", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
 struct FaultMatrixTests {
   struct Fault: Sendable {
     let name: String
@@ -21,7 +21,7 @@ struct FaultMatrixTests {
     var v1 = false
     /// Scripted answers for the endpoint (empty: none).
     var script: [[String: any Sendable]] = []
-    var setUp: @Sendable (FakeXAPI) async throws -> Void = { _ in }
+    var setUp: @Sendable (VerifiedSandbox) async throws -> Void = { _ in }
     /// Extra `tweets` arguments (`--max-wait 3` unless they set it).
     var arguments: [String] = []
     /// The library's outcome: `nil` means it must succeed.
@@ -112,13 +112,14 @@ struct FaultMatrixTests {
         return false
       }, exitStatus: 3, message: "code 135", maxAttempts: 1, seconds: 10),
     Fault(
-      name: "revoked token, v1.1 (code 89)", v1: true, setUp: { try await $0.revoke(token: FakeXAPI.accessToken) }, arguments: ["--api", "1.1"],
+      name: "revoked token, v1.1 (code 89)", v1: true, setUp: { try await $0.revoke(token: VerifiedSandbox.accessToken) },
+      arguments: ["--api", "1.1"],
       library: {
         if case .invalidOrExpiredToken = $0 { return true }
         return false
       }, exitStatus: 3, message: "code 89", maxAttempts: 1, seconds: 10),
     Fault(
-      name: "revoked token, v2 (bare 401)", setUp: { try await $0.revoke(token: FakeXAPI.accessToken) },
+      name: "revoked token, v2 (bare 401)", setUp: { try await $0.revoke(token: VerifiedSandbox.accessToken) },
       library: {
         if case .unauthorized = $0 { return true }
         return false
@@ -126,15 +127,15 @@ struct FaultMatrixTests {
   ]
 
   @Test func everyFaultEndsInATypedErrorAndTheRightExitStatus() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
     try tweets.loginWithTokens()
     // One ordinary exchange first, so that no row's time includes the first connection of this
     // process (twice, under a loaded CI run, the first row took 25–29 s instead of about 1 s).
     _ = try? await XClient(
       authentication: .oauth1(
-        consumer: Credentials(key: FakeXAPI.consumerKey, secret: FakeXAPI.consumerSecret),
-        token: Credentials(key: FakeXAPI.accessToken, secret: FakeXAPI.accessTokenSecret)),
+        consumer: Credentials(key: VerifiedSandbox.consumerKey, secret: VerifiedSandbox.consumerSecret),
+        token: Credentials(key: VerifiedSandbox.accessToken, secret: VerifiedSandbox.accessTokenSecret)),
       baseURL: server.baseURL, retry: nil, timeout: 30
     ).v2.me()
     for fault in Self.faults {
@@ -147,8 +148,8 @@ struct FaultMatrixTests {
       if !fault.script.isEmpty { try await server.script(path, fault.script) }
       let client = XClient(
         authentication: .oauth1(
-          consumer: Credentials(key: FakeXAPI.consumerKey, secret: FakeXAPI.consumerSecret),
-          token: Credentials(key: FakeXAPI.accessToken, secret: FakeXAPI.accessTokenSecret)),
+          consumer: Credentials(key: VerifiedSandbox.consumerKey, secret: VerifiedSandbox.consumerSecret),
+          token: Credentials(key: VerifiedSandbox.accessToken, secret: VerifiedSandbox.accessTokenSecret)),
         baseURL: server.baseURL, retry: RetryBehavior(maxAttempts: 3, maxTotalWait: 3, baseDelay: 0.2), timeout: 1)
       let libraryStart = clock.now
       var libraryOutcome = "ok"
@@ -207,16 +208,16 @@ struct FaultMatrixTests {
   /// The issue's own case: `tweets timeline` meets one 503 that carries X's rate-limit headers
   /// (requests left, reset at the end of the 15-minute window). It printed `retrying in 900.0 s`.
   @Test func aTimelineThroughOne503WaitsSecondsNotTheWindow() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
     try tweets.loginWithTokens()
     try await server.reset()
-    // What the fake sends, as X does: the window's headers on the error answer.
+    // What the sandbox sends, as X does: the window's headers on the error answer.
     try await server.script("/2/users/1002/tweets", [["status": 503]])
     let client = XClient(
       authentication: .oauth1(
-        consumer: Credentials(key: FakeXAPI.consumerKey, secret: FakeXAPI.consumerSecret),
-        token: Credentials(key: FakeXAPI.accessToken, secret: FakeXAPI.accessTokenSecret)),
+        consumer: Credentials(key: VerifiedSandbox.consumerKey, secret: VerifiedSandbox.consumerSecret),
+        token: Credentials(key: VerifiedSandbox.accessToken, secret: VerifiedSandbox.accessTokenSecret)),
       baseURL: server.baseURL, retry: nil)
     do {
       _ = try await client.rawResponse(Request<HTTPResponse>(path: "2/users/1002/tweets"))
@@ -232,7 +233,7 @@ struct FaultMatrixTests {
     try await server.reset()
     try await server.script("/2/users/1002/tweets", [["status": 503]])
     let start = ContinuousClock.now
-    let result = try tweets.run(["timeline", "oauth_friend", "--limit", "5", "--format", "jsonl"])
+    let result = try tweets.run(["timeline", "swift_lang", "--limit", "5", "--format", "jsonl"])
     let elapsed = ContinuousClock.now - start
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.split(separator: "\n").count == 5)

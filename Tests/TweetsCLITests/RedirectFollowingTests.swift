@@ -5,21 +5,21 @@ import TestSupport
 import Testing
 import XAPI
 
-/// Redirects from the fake X API, which answers them at the edge (before authentication) and
-/// verifies every signature it receives with oauthlib: the library and `tweets` sign each hop
+/// Redirects from the X sandbox, which answers them at the edge (before authentication) and
+/// has every signature it receives checked by oauthlib (the proxy in front of it): the library and `tweets` sign each hop
 /// for its own URL, and send nothing of their credentials to another origin.
-@Suite("Redirects against the fake X API", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
+@Suite("Redirects against the X sandbox", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
 struct RedirectFollowingTests {
   static func client(_ base: URL) -> XClient {
     XClient(
       authentication: .oauth1(
-        consumer: Credentials(key: FakeXAPI.consumerKey, secret: FakeXAPI.consumerSecret),
-        token: Credentials(key: FakeXAPI.accessToken, secret: FakeXAPI.accessTokenSecret)),
+        consumer: Credentials(key: VerifiedSandbox.consumerKey, secret: VerifiedSandbox.consumerSecret),
+        token: Credentials(key: VerifiedSandbox.accessToken, secret: VerifiedSandbox.accessTokenSecret)),
       baseURL: base, retry: nil, timeout: 5)
   }
 
   @Test func aSameOriginRedirectIsSignedForTheNewURLByTheLibraryAndTheCLI() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
     try tweets.loginWithTokens()
     let moved = server.baseURL.appendingPathComponent("old")
@@ -27,7 +27,7 @@ struct RedirectFollowingTests {
     // A signed GET.
     try await server.reset()
     try await server.script("/old/", [["redirect": "/2/users/me", "keep_query": true]])
-    #expect(try await Self.client(moved).v2.me().username == "swift_fixture")
+    #expect(try await Self.client(moved).v2.me().username == "sandbox_user")
     var stats = try await server.stats()
     #expect(stats.requests.map(\.path) == ["/old/2/users/me", "/2/users/me"])
     #expect(stats.requests.map(\.status) == [307, 200])
@@ -63,8 +63,8 @@ struct RedirectFollowingTests {
   }
 
   @Test func anotherOriginReceivesNoCredentials() async throws {
-    let server = try FakeXAPI()
-    let other = try FakeXAPI()
+    let server = try VerifiedSandbox()
+    let other = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
     try tweets.loginWithTokens()
     let target = other.baseURL.absoluteString + "/2/users/me"
@@ -95,7 +95,7 @@ struct RedirectFollowingTests {
   }
 
   @Test func aRedirectLoopEndsWithATypedError() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
     try tweets.loginWithTokens()
     try await server.reset()

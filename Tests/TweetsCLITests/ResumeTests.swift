@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `tweets --output FILE` and `--resume` as processes against the fake X API: a 2,000-tweet
+/// `tweets --output FILE` and `--resume` as processes against the X sandbox over loopback: a 2,000-tweet
 /// timeline (20 pages) killed with SIGKILL at random moments and resumed until done, many
 /// times over; a run stopped by a rate limit and resumed; and the refusals.
 @Suite("tweets --output and --resume", .tags(.peers, .processes), .tier(.peers), .serialized)
@@ -14,7 +14,7 @@ struct ResumeTests {
     let process = Process()
     process.executableURL = PackagePaths.executable("tweets")
     process.arguments =
-      ["timeline", "swift_fixture", "--all", "--format", "jsonl", "--output", file.path] + (resume ? ["--resume"] : []) + tweets.common
+      ["timeline", "sandbox_user", "--all", "--format", "jsonl", "--output", file.path] + (resume ? ["--resume"] : []) + tweets.common
     var environment = tweets.environment
     // Every other fetch widens the moment between a page's write and its checkpoint to 30 ms,
     // so that kills land there too, not only while waiting for the network.
@@ -38,9 +38,9 @@ struct ResumeTests {
 
   @Test("Killed with SIGKILL at random moments and resumed until done: every tweet exactly once")
   func killedAndResumed() throws {
-    let tweets = try TweetsRunner(server: try FakeXAPI(arguments: ["--tweets", String(Self.tweetCount)]))
+    let tweets = try TweetsRunner(server: try VerifiedSandbox(tweetsPerUser: Self.tweetCount))
     try tweets.loginWithTokens()
-    let reference = try tweets.run(["timeline", "swift_fixture", "--all", "--format", "jsonl"])
+    let reference = try tweets.run(["timeline", "sandbox_user", "--all", "--format", "jsonl"])
     let expected = reference.stdout.split(separator: "\n").compactMap { line in
       (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
     }
@@ -97,21 +97,21 @@ struct ResumeTests {
 
   @Test("A rate-limit stop leaves a checkpoint, says how to resume, and the resumed run completes")
   func stoppedByARateLimit() async throws {
-    let server = try FakeXAPI(arguments: ["--tweets", "1000"])
+    let server = try VerifiedSandbox(tweetsPerUser: 1000)
     let tweets = try TweetsRunner(server: server)
     try tweets.loginWithTokens()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-ratelimit-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("out.csv")
-    let command = ["timeline", "swift_fixture", "--all", "--format", "csv", "--output", file.path, "--no-wait"]
+    let command = ["timeline", "sandbox_user", "--all", "--format", "csv", "--output", file.path, "--no-wait"]
 
     try await server.setRemaining("/2/users/1001/tweets", 4)
     let stopped = try tweets.run(command)
     #expect(stopped.status == 5, "\(stopped.stderr)")
     #expect(stopped.stderr.contains("stopped after 400 tweets"), "\(stopped.stderr)")
     // The command to resume with: the fetch, without how it ran (--no-wait).
-    #expect(stopped.stderr.contains("Resume with:\n  tweets timeline swift_fixture --all --format csv --base-url "))
+    #expect(stopped.stderr.contains("Resume with:\n  tweets timeline sandbox_user --all --format csv --base-url "))
     #expect(stopped.stderr.contains(" --output \(file.path) --resume\n") && !stopped.stderr.contains("--no-wait --"))
     #expect(stopped.stderr.contains("--resume"))
 
@@ -132,7 +132,7 @@ struct ResumeTests {
   /// The peak memory of a `tweets` process (its maximum resident set, from a Python parent's
   /// `getrusage(RUSAGE_CHILDREN)`), fetching `count` tweets with `--all --output`.
   func peakMemory(tweets count: Int) throws -> (kilobytes: Int, lines: Int) {
-    let tweets = try TweetsRunner(server: try FakeXAPI(arguments: ["--tweets", String(count)]))
+    let tweets = try TweetsRunner(server: try VerifiedSandbox(tweetsPerUser: count))
     try tweets.loginWithTokens()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-memory-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -144,7 +144,7 @@ struct ResumeTests {
     let result = try ProcessRunner.run(
       URL(fileURLWithPath: "/usr/bin/env"),
       [
-        "python3", "-c", measure, PackagePaths.executable("tweets").path, "timeline", "swift_fixture", "--all", "--format", "jsonl", "--output",
+        "python3", "-c", measure, PackagePaths.executable("tweets").path, "timeline", "sandbox_user", "--all", "--format", "jsonl", "--output",
         file.path,
       ]
         + tweets.common, environment: tweets.environment, timeout: 120)
@@ -163,31 +163,31 @@ struct ResumeTests {
 
   @Test("Refusals: an existing file, another fetch's checkpoint, json, other commands")
   func refusals() throws {
-    let tweets = try TweetsRunner(server: try FakeXAPI())
+    let tweets = try TweetsRunner(server: try VerifiedSandbox())
     try tweets.loginWithTokens()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-refusals-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("out.jsonl")
-    #expect(try tweets.run(["timeline", "swift_fixture", "--limit", "30", "--format", "jsonl", "--output", file.path]).status == 0)
+    #expect(try tweets.run(["timeline", "sandbox_user", "--limit", "30", "--format", "jsonl", "--output", file.path]).status == 0)
     #expect(try ids(in: file).count == 30)
 
     // Credentials given as options are never written to the checkpoint nor printed to resume with.
     let withKeys = folder.appendingPathComponent("keys.jsonl")
-    let keyed = try tweets.run(["timeline", "swift_fixture", "--limit", "5", "--format", "jsonl", "--output", withKeys.path] + tweets.consumer)
+    let keyed = try tweets.run(["timeline", "sandbox_user", "--limit", "5", "--format", "jsonl", "--output", withKeys.path] + tweets.consumer)
     #expect(keyed.status == 0)
     let checkpoint = try String(contentsOf: withKeys.appendingPathExtension("checkpoint"), encoding: .utf8)
-    #expect(!checkpoint.contains(FakeXAPI.consumerSecret) && !checkpoint.contains("--consumer-secret"))
+    #expect(!checkpoint.contains(VerifiedSandbox.consumerSecret) && !checkpoint.contains("--consumer-secret"))
 
-    let again = try tweets.run(["timeline", "swift_fixture", "--limit", "30", "--format", "jsonl", "--output", file.path])
+    let again = try tweets.run(["timeline", "sandbox_user", "--limit", "30", "--format", "jsonl", "--output", file.path])
     #expect(again.status == 2 && again.stderr.contains("already exists with a checkpoint: add --resume"))
-    let other = try tweets.run(["search", "from:oauth_friend", "--format", "jsonl", "--output", file.path, "--resume"])
-    #expect(other.status == 2 && other.stderr.contains("holds another fetch; resume it with: tweets timeline swift_fixture"))
-    let json = try tweets.run(["timeline", "swift_fixture", "--json", "--output", folder.appendingPathComponent("x.json").path])
+    let other = try tweets.run(["search", "from:swift_lang", "--format", "jsonl", "--output", file.path, "--resume"])
+    #expect(other.status == 2 && other.stderr.contains("holds another fetch; resume it with: tweets timeline sandbox_user"))
+    let json = try tweets.run(["timeline", "sandbox_user", "--json", "--output", folder.appendingPathComponent("x.json").path])
     #expect(json.status == 2 && json.stderr.contains("use --format jsonl"))
     let show = try tweets.run(["show", "1", "--output", folder.appendingPathComponent("s.jsonl").path])
     #expect(show.status == 2 && show.stderr.contains("--output and --resume are for the fetches that page"))
-    let missing = try tweets.run(["timeline", "swift_fixture", "--output", folder.appendingPathComponent("none").path, "--resume"])
+    let missing = try tweets.run(["timeline", "sandbox_user", "--output", folder.appendingPathComponent("none").path, "--resume"])
     #expect(missing.status == 2 && missing.stderr.contains("does not exist; start the fetch without --resume"))
   }
 }

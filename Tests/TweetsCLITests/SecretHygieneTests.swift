@@ -9,14 +9,14 @@ import Testing
 struct SecretHygieneTests {
   /// Secrets the tool is given or holds, and what derives from them.
   static let givenSecrets = [
-    FakeXAPI.consumerSecret, FakeXAPI.accessTokenSecret, "WRONG-CONSUMER-SECRET-7f3a", "WRONG-TOKEN-SECRET-9c1e",
+    VerifiedSandbox.consumerSecret, VerifiedSandbox.accessTokenSecret, "WRONG-CONSUMER-SECRET-7f3a", "WRONG-TOKEN-SECRET-9c1e",
     "ENV-CONSUMER-SECRET-41d2",
   ]
   /// Shapes that would mean a signature or an Authorization header was printed.
   static let forbiddenShapes = ["oauth_signature=\"", "OAuth oauth_", "oauth_signature%3D", "&oauth_signature="]
 
   @Test func noSecretInAnyOutput() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
     var runs: [(String, ProcessResult)] = []
     func run(_ label: String, _ arguments: [String], environment: [String: String] = [:], baseURL: String? = nil) throws {
@@ -41,11 +41,12 @@ struct SecretHygieneTests {
     #expect(pinResult.status == 0, "\(pinResult.stderr)")
 
     try run(
-      "login with tokens", ["login", "--access-token", FakeXAPI.accessToken, "--access-token-secret", FakeXAPI.accessTokenSecret] + tweets.consumer)
+      "login with tokens",
+      ["login", "--access-token", VerifiedSandbox.accessToken, "--access-token-secret", VerifiedSandbox.accessTokenSecret] + tweets.consumer)
     try run("whoami", ["whoami"])
     try run("whoami v1.1", ["whoami", "--api", "1.1"])
     try run("timeline", ["timeline", "--limit", "3"])
-    try run("timeline of a user, json", ["timeline", "swift_fixture", "--limit", "3", "--json"])
+    try run("timeline of a user, json", ["timeline", "sandbox_user", "--limit", "3", "--json"])
     try run("search", ["search", "swift", "--limit", "3", "--format", "csv"])
     try run("show", ["show", "1", "--api", "1.1"])
     try run("post", ["post", "hygiene check"])
@@ -60,7 +61,8 @@ struct SecretHygieneTests {
     try run("wrong consumer secret (environment)", ["timeline", "--api", "1.1"], environment: ["X_CONSUMER_SECRET": "ENV-CONSUMER-SECRET-41d2"])
     try run(
       "login with a wrong token secret",
-      ["login", "--profile", "bad", "--access-token", FakeXAPI.accessToken, "--access-token-secret", "WRONG-TOKEN-SECRET-9c1e"] + tweets.consumer)
+      ["login", "--profile", "bad", "--access-token", VerifiedSandbox.accessToken, "--access-token-secret", "WRONG-TOKEN-SECRET-9c1e"]
+        + tweets.consumer)
     try run("wrong PIN", ["login", "--profile", "pin", "--pin", "0000000"] + tweets.consumer)
     try run("usage error with secrets on the line", ["timeline", "--limit", "0", "--consumer-secret", "WRONG-CONSUMER-SECRET-7f3a"])
     try run("usage: unknown option after a secret", ["whoami", "--consumer-secret", "WRONG-CONSUMER-SECRET-7f3a", "--frobnicate"])
@@ -81,7 +83,7 @@ struct SecretHygieneTests {
     try await server.skewClock(by: 7200)
     try run("clock skew", ["whoami"])
     try await server.reset()
-    try await server.revoke(token: FakeXAPI.accessToken)
+    try await server.revoke(token: VerifiedSandbox.accessToken)
     try run("revoked token", ["whoami", "--api", "1.1"])
     try await server.reset()
     try run("logout", ["logout", "--profile", "bad"])

@@ -2,11 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The built `tweets` binary as a process against the fake X API over loopback HTTP.
+/// The built `tweets` binary as a process against the X sandbox over loopback HTTP (behind the oauthlib proxy).
 @Suite("tweets, end to end", .tags(.peers, .processes), .tier(.peers, .processes))
 struct TweetsCommandTests {
   @Test func pinLoginOnStandardInputThenWhoami() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
     let login = try tweets.interactive(["login"] + tweets.consumer)
     #expect(login.waitForError(containing: "PIN: "), "stderr: \(login.stderr)")
@@ -18,20 +18,20 @@ struct TweetsCommandTests {
     let result = login.wait()
     tweets.record(result)
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout.hasPrefix("Logged in as @swift_fixture"))
+    #expect(result.stdout.hasPrefix("Logged in as @sandbox_user"))
 
     // The credentials file: private, and complete.
     let attributes = try FileManager.default.attributesOfItem(atPath: tweets.credentialsFile.path)
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     let whoami = try tweets.run(["whoami"])
-    #expect(whoami.status == 0 && whoami.stdout == "@swift_fixture (Swift Fixture), id 1001\n")
+    #expect(whoami.status == 0 && whoami.stdout == "@sandbox_user (Sandbox User), id 1001\n")
     let whoamiV1 = try tweets.run(["whoami", "--api", "1.1", "--json"])
-    #expect((try whoamiV1.json() as? [String: String])?["username"] == "swift_fixture")
+    #expect((try whoamiV1.json() as? [String: String])?["username"] == "sandbox_user")
     try expectNoSecrets(tweets)
   }
 
   @Test func pinFromTheCommandLineAndAWrongPin() throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
     let wrong = try tweets.run(["login", "--pin", "0000000"] + tweets.consumer)
     #expect(wrong.status == 3)
@@ -40,27 +40,31 @@ struct TweetsCommandTests {
   }
 
   @Test func timelineAllPagesAndEveryFormat() throws {
-    let tweets = try TweetsRunner(server: try FakeXAPI())
+    let tweets = try TweetsRunner(server: try VerifiedSandbox())
     try tweets.loginWithTokens()
 
-    let all = try tweets.run(["timeline", "swift_fixture", "--all", "--format", "jsonl"])
+    let all = try tweets.run(["timeline", "sandbox_user", "--all", "--format", "jsonl"])
     #expect(all.status == 0, "\(all.stderr)")
     let lines = all.stdout.split(separator: "\n")
     #expect(lines.count == 250)
     let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
-    // The fake sends what X sends for the fields asked: the newest fixture tweet is in French and mentions someone.
+    // The sandbox sends what X sends for the fields asked: the newest fixture tweet has no entities
+    // ("#1" is no hashtag), so X leaves `entities` out; A5 (the fifth line) replies with a mention and a hashtag.
     #expect(
       Set(first.keys) == [
-        "id", "text", "created_at", "author", "metrics", "lang", "conversation_id", "entities", "possibly_sensitive", "edit_history_tweet_ids",
+        "id", "text", "created_at", "author", "metrics", "lang", "conversation_id", "possibly_sensitive", "edit_history_tweet_ids",
       ])
-    #expect(first["lang"] as? String == "fr")
-    #expect((first["author"] as? [String: String])?["username"] == "swift_fixture")
+    #expect(first["lang"] as? String == "en")
+    let reply = try #require(try JSONSerialization.jsonObject(with: Data(lines[4].utf8)) as? [String: Any])
+    let entities = try #require(reply["entities"] as? [String: Any], "\(reply)")
+    #expect((entities["mentions"] as? [String]) == ["swift_lang"] && (entities["hashtags"] as? [String]) == ["SwiftLang"], "\(entities)")
+    #expect((first["author"] as? [String: String])?["username"] == "sandbox_user")
     #expect((first["created_at"] as? String)?.hasSuffix("Z") == true)
 
-    let json = try tweets.run(["timeline", "swift_fixture", "--json", "--limit", "7"])
+    let json = try tweets.run(["timeline", "sandbox_user", "--json", "--limit", "7"])
     #expect((try json.json() as? [[String: Any]])?.count == 7)
 
-    let csv = try tweets.run(["timeline", "swift_fixture", "--format", "csv", "--limit", "3"])
+    let csv = try tweets.run(["timeline", "sandbox_user", "--format", "csv", "--limit", "3"])
     let rows = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
     #expect(
       rows.first
@@ -68,16 +72,16 @@ struct TweetsCommandTests {
         + "referenced_tweets,urls,mentions,hashtags,media,possibly_sensitive,edit_history_tweet_ids")
     #expect(rows.count == 4)
 
-    let text = try tweets.run(["timeline", "@oauth_friend", "--limit", "2"])
+    let text = try tweets.run(["timeline", "@swift_lang", "--limit", "2"])
     #expect(text.status == 0)
-    #expect(text.stdout.contains("@oauth_friend OAuth Friend"))
+    #expect(text.stdout.contains("@swift_lang Swift Language"))
     #expect(text.stdout.contains("  id "))
     #expect(!text.stdout.contains("\u{1B}["), "no colour without a terminal")
 
     let home = try tweets.run(["timeline", "--limit", "30", "--format", "jsonl"])
     #expect(home.stdout.split(separator: "\n").count == 30)
 
-    let v1 = try tweets.run(["timeline", "swift_fixture", "--all", "--format", "jsonl", "--api", "1.1"])
+    let v1 = try tweets.run(["timeline", "sandbox_user", "--all", "--format", "jsonl", "--api", "1.1"])
     // The same tweets from both versions; v1.1 knows fewer metrics (no replies or quotes) and no
     // long posts (it cuts them at 280 characters, as X does; v2 has them whole).
     func essentials(_ output: String) throws -> [[String]] {
@@ -94,10 +98,10 @@ struct TweetsCommandTests {
   }
 
   @Test func showSearchPostAndApi() throws {
-    let tweets = try TweetsRunner(server: try FakeXAPI())
+    let tweets = try TweetsRunner(server: try VerifiedSandbox())
     try tweets.loginWithTokens()
     let newest = try #require(
-      try tweets.run(["timeline", "swift_fixture", "--limit", "2", "--format", "jsonl"]).stdout.split(separator: "\n").compactMap {
+      try tweets.run(["timeline", "sandbox_user", "--limit", "2", "--format", "jsonl"]).stdout.split(separator: "\n").compactMap {
         (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String
       } as [String]?)
     #expect(newest.count == 2)
@@ -108,8 +112,8 @@ struct TweetsCommandTests {
     #expect(missing.status == 4)
     #expect(missing.stderr.contains("Could not find tweet with ids: [1]"))
 
-    let search = try tweets.run(["search", "from:oauth_friend", "--all", "--format", "jsonl"])
-    #expect(search.status == 0 && search.stdout.split(separator: "\n").count == 40)
+    let search = try tweets.run(["search", "from:swift_lang", "--all", "--format", "jsonl"])
+    #expect(search.status == 0 && search.stdout.split(separator: "\n").count == 250)
 
     let post = try tweets.run(["post", "Hello", "from", "tweets", "+", "🚀", "--json"])
     #expect(post.status == 0, "\(post.stderr)")
@@ -118,7 +122,7 @@ struct TweetsCommandTests {
     #expect(v1post.status == 0 && v1post.stdout.contains("100% & more"))
 
     let me = try tweets.run(["api", "GET", "/2/users/me"])
-    #expect(me.status == 0 && me.stdout.contains("\"username\":\"swift_fixture\""))
+    #expect(me.status == 0 && me.stdout.contains("\"username\":\"sandbox_user\""))
     let update = try tweets.run(["api", "POST", "1.1/statuses/update.json", "-d", "status=Sent with tweets api"])
     #expect(update.status == 0 && update.stdout.contains("Sent with tweets api"))
     let notFound = try tweets.run(["api", "GET", "/1.1/statuses/show.json", "--query", "id=5"])
@@ -128,7 +132,7 @@ struct TweetsCommandTests {
   }
 
   @Test func rateLimitsWaitOrFail() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
     try tweets.loginWithTokens()
     try await server.script("/2/users/me", [["status": 429, "reset_in": 2]])
@@ -148,7 +152,7 @@ struct TweetsCommandTests {
   }
 
   @Test func authenticationAndServerFailures() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
     try tweets.loginWithTokens()
 
@@ -170,7 +174,7 @@ struct TweetsCommandTests {
   }
 
   @Test func missingProfileAndBadFlags() throws {
-    let tweets = try TweetsRunner(server: try FakeXAPI())
+    let tweets = try TweetsRunner(server: try VerifiedSandbox())
     let missing = try tweets.run(["timeline"])
     #expect(missing.status == 3)
     #expect(missing.stderr.contains("tweets login"))
@@ -189,7 +193,7 @@ struct TweetsCommandTests {
   }
 
   @Test func verboseShowsRequestsButNoSecrets() throws {
-    let tweets = try TweetsRunner(server: try FakeXAPI())
+    let tweets = try TweetsRunner(server: try VerifiedSandbox())
     try tweets.loginWithTokens()
     let verbose = try tweets.run(["whoami", "--verbose"])
     #expect(verbose.status == 0)
@@ -201,7 +205,7 @@ struct TweetsCommandTests {
   }
 
   @Test func logout() throws {
-    let tweets = try TweetsRunner(server: try FakeXAPI())
+    let tweets = try TweetsRunner(server: try VerifiedSandbox())
     try tweets.loginWithTokens()
     #expect(try tweets.run(["logout"]).status == 0)
     #expect(try tweets.run(["whoami"]).status == 3)
@@ -210,7 +214,7 @@ struct TweetsCommandTests {
   /// No secret may appear in anything the tool printed.
   func expectNoSecrets(_ tweets: TweetsRunner) throws {
     let output = tweets.everything
-    for secret in [FakeXAPI.consumerSecret, FakeXAPI.accessTokenSecret, "tampered-secret", "oauth_signature=\"", "OAuth oauth_"] {
+    for secret in [VerifiedSandbox.consumerSecret, VerifiedSandbox.accessTokenSecret, "tampered-secret", "oauth_signature=\"", "OAuth oauth_"] {
       #expect(!output.contains(secret), "\(secret) appeared in the output")
     }
     // The login's own token secret, issued by the server, is in the credentials file only.

@@ -1,15 +1,15 @@
 import Foundation
 import TestSupport
 
-/// Runs the built `tweets` binary against a fake X API with its own config directory, and
+/// Runs the built `tweets` binary against the X sandbox (behind the oauthlib proxy) with its own config directory, and
 /// keeps every output so a test can check that no secret ever appeared.
 final class TweetsRunner: @unchecked Sendable {
-  let server: FakeXAPI
+  let server: VerifiedSandbox
   let configDirectory: URL
   private let lock = NSLock()
   private var outputs: [String] = []
 
-  init(server: FakeXAPI) throws {
+  init(server: VerifiedSandbox) throws {
     self.server = server
     configDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-cli-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: configDirectory, withIntermediateDirectories: true)
@@ -31,9 +31,9 @@ final class TweetsRunner: @unchecked Sendable {
   func common(baseURL: String) -> [String] { ["--base-url", baseURL, "--config-dir", configDirectory.path] }
 
   /// Consumer credentials on the command line, as for a first login.
-  var consumer: [String] { ["--consumer-key", FakeXAPI.consumerKey, "--consumer-secret", FakeXAPI.consumerSecret] }
+  var consumer: [String] { ["--consumer-key", VerifiedSandbox.consumerKey, "--consumer-secret", VerifiedSandbox.consumerSecret] }
 
-  /// Runs `tweets` with `arguments` against the fake server (or `baseURL`).
+  /// Runs `tweets` with `arguments` against the sandbox (or `baseURL`).
   func run(_ arguments: [String], environment extra: [String: String] = [:], stdin: String = "", baseURL: String? = nil) throws -> ProcessResult {
     var environment = self.environment
     for (key, value) in extra { environment[key] = value }
@@ -57,7 +57,8 @@ final class TweetsRunner: @unchecked Sendable {
 
   /// Stores the fixture access token without the PIN flow.
   func loginWithTokens() throws {
-    let result = try run(["login", "--access-token", FakeXAPI.accessToken, "--access-token-secret", FakeXAPI.accessTokenSecret] + consumer)
+    let result = try run(
+      ["login", "--access-token", VerifiedSandbox.accessToken, "--access-token-secret", VerifiedSandbox.accessTokenSecret] + consumer)
     precondition(result.status == 0, "login failed: \(result.stderr)")
   }
 

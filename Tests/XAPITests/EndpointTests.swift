@@ -5,13 +5,13 @@ import TestSupport
 import Testing
 import XAPI
 
-/// Every typed endpoint against the fake server.
+/// Every typed endpoint against the X sandbox over loopback.
 @Suite("X: v2 and v1.1 endpoints", .tags(.peers), .tier(.peers))
 struct EndpointTests {
   @Test func v2Users() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     let client = server.client()
-    #expect(try await client.v2.user(username: "OAuth_Friend") == XUser(id: "1002", username: "oauth_friend", name: "OAuth Friend"))
+    #expect(try await client.v2.user(username: "Swift_Lang") == XUser(id: "1002", username: "swift_lang", name: "Swift Language"))
     await #expect {
       try await client.v2.user(username: "nobody_here")
     } throws: { error in
@@ -22,18 +22,18 @@ struct EndpointTests {
   }
 
   @Test func v2HomeTimelineMixesAuthors() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     let tweets = try await server.client().v2.homeTimeline(userID: "1001", limit: 150).tweets().collect()
     #expect(tweets.count == 150)
     #expect(Set(tweets.compactMap(\.author?.username)).count == 3)
   }
 
   @Test func v2TweetLookupKeepsPartialErrors() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     let client = server.client()
     let first = try #require(try await client.v2.userTweets(userID: "1001", limit: 2).tweets().collect().first)
     let one = try await client.v2.tweet(id: first.id)
-    #expect(one.id == first.id && one.text == first.text && one.author?.username == "swift_fixture")
+    #expect(one.id == first.id && one.text == first.text && one.author?.username == "sandbox_user")
     let lookup = try await client.v2.tweets(ids: [first.id, "1", "2"])
     #expect(lookup.tweets.map(\.id) == [first.id])
     #expect(lookup.errors.map(\.resourceID) == ["1", "2"])
@@ -42,14 +42,14 @@ struct EndpointTests {
   }
 
   /// X cuts a post longer than 280 characters short in `text` and sends it whole only in
-  /// `note_tweet`, when `tweet.fields` asks (the fake does the same); the default options ask, so
+  /// `note_tweet`, when `tweet.fields` asks (the sandbox does the same); the default options ask, so
   /// no command silently keeps a cut post.
   @Test func longPostsArriveWholeWithTheDefaultFields() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     let client = server.client()
     let tweets = try await client.v2.userTweets(userID: "1001", limit: 50).tweets().collect()
-    let long = try #require(tweets.first { $0.text.hasPrefix("Long post") }, "the fixtures have long posts")
-    #expect(long.text.count > 280 && long.text.hasSuffix("THE END."), "\(long.text)")
+    let long = try #require(tweets.first { $0.text.hasPrefix("Thread ") }, "the fixtures have long posts")
+    #expect(long.text.count > 280 && long.text.hasSuffix("\u{1F9F5}"), "\(long.text)")
     #expect(try await client.v2.tweet(id: long.id).text == long.text)
 
     // Asking X for fields without note_tweet gives the cut text, as X does.
@@ -61,17 +61,17 @@ struct EndpointTests {
   }
 
   @Test func v2SearchPagesWithNextToken() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     let client = server.client()
-    let all = try await client.v2.searchRecent(query: "from:oauth_friend").tweets().collect()
-    #expect(all.count == 40)
-    #expect(all.allSatisfy { $0.author?.username == "oauth_friend" })
-    let pages = try await client.v2.searchRecent(query: "from:oauth_friend", options: TimelineOptions(maxResults: 10)).collect()
-    #expect(pages.count == 4)
+    let all = try await client.v2.searchRecent(query: "from:swift_lang").tweets().collect()
+    #expect(all.count == 250)
+    #expect(all.allSatisfy { $0.author?.username == "swift_lang" })
+    let pages = try await client.v2.searchRecent(query: "from:swift_lang", options: TimelineOptions(maxResults: 100)).collect()
+    #expect(pages.count == 3)
   }
 
   @Test func v2PostWithAJSONBody() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     let client = server.client()
     let posted = try await client.v2.post(text: "Hello from Swift + OAuth 1.0a 🚀")
     #expect(posted.text == "Hello from Swift + OAuth 1.0a 🚀")
@@ -86,17 +86,17 @@ struct EndpointTests {
   }
 
   @Test func v1Endpoints() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     let client = server.client()
-    #expect(try await client.v1.verifyCredentials() == XUser(id: "1001", username: "swift_fixture", name: "Swift Fixture"))
-    let timeline = try await client.v1.userTimeline(screenName: "oauth_friend").tweets().collect()
-    #expect(timeline.count == 40)
+    #expect(try await client.v1.verifyCredentials() == XUser(id: "1001", username: "sandbox_user", name: "Sandbox User"))
+    let timeline = try await client.v1.userTimeline(screenName: "swift_lang").tweets().collect()
+    #expect(timeline.count == 250)
     let home = try await client.v1.homeTimeline(limit: 30).tweets().collect()
     #expect(home.count == 30)
     let shown = try await client.v1.show(id: timeline[0].id)
     #expect(shown.id == timeline[0].id && shown.text == timeline[0].text)
-    let found = try await client.v1.search(query: "from:third_party", limit: 25).tweets().collect()
-    #expect(found.count == 25 && found.allSatisfy { $0.author?.username == "third_party" })
+    let found = try await client.v1.search(query: "from:oauth_fan", limit: 25).tweets().collect()
+    #expect(found.count == 25 && found.allSatisfy { $0.author?.username == "oauth_fan" })
     let posted = try await client.v1.updateStatus("A form-encoded status: 100% & more!")
     #expect(posted.text == "A form-encoded status: 100% & more!")
     await #expect {
@@ -110,7 +110,7 @@ struct EndpointTests {
   /// v1.1 (max_id paging) and v2 (token paging) give the same tweets for the same account; a
   /// long post is whole from v2 only (v1.1 has no long posts and cuts it, as X does).
   @Test func v1AndV2Agree() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     let client = server.client()
     let v2 = try await client.v2.userTweets(userID: "1001").tweets().collect()
     let v1 = try await client.v1.userTimeline(userID: "1001", options: V1TimelineOptions(count: 77)).tweets().collect()
@@ -124,9 +124,9 @@ struct EndpointTests {
   }
 
   @Test func bearerTokenForPublicData() async throws {
-    let server = try FakeXAPI()
-    let app = server.client(authentication: .bearer(FakeXAPI.bearerToken))
-    let tweets = try await app.v2.searchRecent(query: "from:swift_fixture", limit: 15).tweets().collect()
+    let server = try VerifiedSandbox()
+    let app = server.client(authentication: .bearer(VerifiedSandbox.bearerToken))
+    let tweets = try await app.v2.searchRecent(query: "from:sandbox_user", limit: 15).tweets().collect()
     #expect(tweets.count == 15)
     await #expect {
       try await app.v2.me()

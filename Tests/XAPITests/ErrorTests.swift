@@ -5,13 +5,13 @@ import TestSupport
 import Testing
 import XAPI
 
-/// X's errors, produced by the fake server, surfacing as the right cases.
+/// X's errors, produced by the X sandbox, surfacing as the right cases.
 @Suite("X: errors", .tags(.peers), .tier(.peers))
 struct ErrorTests {
   @Test func tamperedSecretsAreRejectedByTheServer() async throws {
-    let server = try FakeXAPI()
-    let wrongConsumer = server.client(consumer: Credentials(key: FakeXAPI.consumerKey, secret: "tampered"))
-    let wrongToken = server.client(token: Credentials(key: FakeXAPI.accessToken, secret: "tampered"))
+    let server = try VerifiedSandbox()
+    let wrongConsumer = server.client(consumer: Credentials(key: VerifiedSandbox.consumerKey, secret: "tampered"))
+    let wrongToken = server.client(token: Credentials(key: VerifiedSandbox.accessToken, secret: "tampered"))
     for client in [wrongConsumer, wrongToken] {
       await #expect {
         try await client.v1.verifyCredentials()
@@ -33,8 +33,8 @@ struct ErrorTests {
   }
 
   @Test func aRevokedTokenIsCode89() async throws {
-    let server = try FakeXAPI()
-    try await server.revoke(token: FakeXAPI.accessToken)
+    let server = try VerifiedSandbox()
+    try await server.revoke(token: VerifiedSandbox.accessToken)
     await #expect {
       try await server.client().v1.verifyCredentials()
     } throws: { error in
@@ -44,7 +44,7 @@ struct ErrorTests {
   }
 
   @Test func aSkewedClockIsCode135WithTheMeasuredSkew() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     try await server.skewClock(by: 3600)
     do {
       _ = try await server.client().v2.me()
@@ -63,7 +63,7 @@ struct ErrorTests {
   }
 
   @Test func rateLimitsWithTheResetTime() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     try await server.script("/2/users/me", [["status": 429, "reset_in": 600]])
     do {
       _ = try await server.client().v2.me()
@@ -80,18 +80,18 @@ struct ErrorTests {
   }
 
   @Test func aRetryWaitsOutAShortRateLimit() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     try await server.script("/2/users/me", [["status": 429, "reset_in": 1], ["status": 503]])
     let client = server.client(retry: RetryBehavior(maxAttempts: 3, maxTotalWait: 10, baseDelay: 0.1))
     let started = Date()
-    #expect(try await client.v2.me().username == "swift_fixture")
+    #expect(try await client.v2.me().username == "sandbox_user")
     #expect(Date().timeIntervalSince(started) >= 0.5)
     let stats = try await server.stats()
     #expect(stats.verified == 3, "each attempt was signed afresh and verified")
   }
 
   @Test func aRealRateLimitWindowRunsOut() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     try await server.setRemaining("/1.1/statuses/show.json", 1)
     let client = server.client()
     let tweet = try #require(try await client.v1.userTimeline(limit: 1).tweets().collect().first)
@@ -106,7 +106,7 @@ struct ErrorTests {
   }
 
   @Test func responsesThatAreNotTheAPIsJSON() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     let client = server.client()
     // An unknown route: an HTML 404 page.
     do {

@@ -7,11 +7,11 @@ import Testing
 import XAPI
 
 /// The whole story over real HTTP: request token → PIN → access token → paged timeline, with
-/// every signature checked by oauthlib in the fake server.
+/// every signature checked by oauthlib in the proxy in front of the X sandbox.
 @Suite("X: PIN login and timeline, end to end", .tags(.peers), .tier(.peers))
 struct LoginAndTimelineTests {
   @Test func pinLoginThenThePagedTimeline() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     let login = XLogin(consumer: fixtureConsumer, baseURL: server.baseURL)
     let pending = try await login.start()
     #expect(pending.authorizeURL.absoluteString.hasPrefix("\(server.baseURL.absoluteString)/oauth/authorize?oauth_token="))
@@ -19,12 +19,12 @@ struct LoginAndTimelineTests {
     let page = try await server.browse(pending.authorizeURL)
     let pin = try #require(page.firstMatch(of: /<code id="oauth_pin">(\d{7})<\/code>/)?.1)
     let account = try await login.finish(pending, pin: String(pin))
-    #expect(account.screenName == "swift_fixture" && account.userID == "1001")
+    #expect(account.screenName == "sandbox_user" && account.userID == "1001")
     #expect(account.credentials.key.hasPrefix("1001-"))
 
     let client = server.client(token: account.credentials)
     let me = try await client.v2.me()
-    #expect(me == XUser(id: "1001", username: "swift_fixture", name: "Swift Fixture"))
+    #expect(me == XUser(id: "1001", username: "sandbox_user", name: "Sandbox User"))
 
     let pages = try await client.v2.userTweets(userID: me.id, options: TimelineOptions(maxResults: 100)).collect()
     let tweets = pages.flatMap(\.tweets)
@@ -32,7 +32,7 @@ struct LoginAndTimelineTests {
     #expect(tweets.count == 250)
     #expect(Set(tweets.map(\.id)).count == 250)
     #expect(tweets.map(\.id) == tweets.map(\.id).sorted { UInt64($0)! > UInt64($1)! }, "newest first")
-    #expect(tweets.allSatisfy { $0.author?.username == "swift_fixture" && $0.createdAt != nil && $0.metrics != nil })
+    #expect(tweets.allSatisfy { $0.author?.username == "sandbox_user" && $0.createdAt != nil && $0.metrics != nil })
     #expect(pages.last?.next == nil)
 
     let stats = try await server.stats()
@@ -41,7 +41,7 @@ struct LoginAndTimelineTests {
   }
 
   @Test func aWrongPinIsRefusedWithTheProvidersWords() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     let login = XLogin(consumer: fixtureConsumer, baseURL: server.baseURL)
     let pending = try await login.start()
     do {
@@ -58,7 +58,7 @@ struct LoginAndTimelineTests {
   }
 
   @Test func aLimitStopsPagingCleanly() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     let client = server.client()
     let tweets = try await client.v2.userTweets(userID: "1001", limit: 42).tweets().collect()
     #expect(tweets.count == 42)

@@ -7,13 +7,13 @@ import TestSupport
 import Testing
 import XAPI
 
-/// `RecordingTransport` records real exchanges with the fake X API (signed, paged, a token
+/// `RecordingTransport` records real exchanges with the X sandbox over loopback (signed, paged, a token
 /// answer), redacting secrets as it writes; `ReplayTransport` answers the same calls from the
 /// cassette alone, with the same results.
 @Suite("Record and replay", .tags(.peers), .tier(.peers))
 struct RecordReplayTests {
   @Test func recordedWithoutSecretsAndReplayedAlike() async throws {
-    let server = try FakeXAPI()
+    let server = try VerifiedSandbox()
     let recorder = RecordingTransport(URLSessionTransport())
     let live = XClient(
       authentication: .oauth1(consumer: fixtureConsumer, token: fixtureToken), baseURL: server.baseURL, transport: recorder, retry: nil)
@@ -27,7 +27,10 @@ struct RecordReplayTests {
     defer { try? FileManager.default.removeItem(at: file) }
     try recorder.save(to: file)
     let text = try String(contentsOf: file, encoding: .utf8)
-    for secret in [FakeXAPI.consumerSecret, FakeXAPI.accessTokenSecret, FakeXAPI.accessToken, temporary.credentials.secret, "oauth_signature="] {
+    for secret in [
+      VerifiedSandbox.consumerSecret, VerifiedSandbox.accessTokenSecret, VerifiedSandbox.accessToken, temporary.credentials.secret,
+      "oauth_signature=",
+    ] {
       #expect(!text.contains(secret), "the cassette holds \(secret.prefix(6))…")
     }
     #expect(text.contains(#""Authorization" : "<redacted>""#))
@@ -38,7 +41,7 @@ struct RecordReplayTests {
     let replayed = XClient(
       authentication: .oauth1(consumer: fixtureConsumer, token: fixtureToken), baseURL: server.baseURL, transport: ReplayTransport(cassette),
       retry: nil)
-    server.server.stop()  // nothing may reach it now
+    server.stop()  // nothing may reach it now
     #expect(try await replayed.v2.me() == me)
     let again = try await replayed.v2.userTweets(userID: me.id, limit: 150).collect()
     #expect(again.map(\.tweets) == pages.map(\.tweets))

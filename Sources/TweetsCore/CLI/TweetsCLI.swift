@@ -18,7 +18,7 @@ public enum TweetsCLI {
     LoginCommand(), LogoutCommand(), WhoamiCommand(), TimelineCommand(), ShowCommand(), HydrateCommand(), SearchCommand(), UserTweetsCommand.mentions,
     UserTweetsCommand.liked, IDTweetsCommand.quotes, ConversationCommand(), IDTweetsCommand.list, FollowsCommand(name: "followers"),
     FollowsCommand(name: "following"),
-    UsersCommand(), CountsCommand(), PostCommand(), ApiCommand(),
+    UsersCommand(), CountsCommand(), PostCommand(), ApiCommand(), SandboxCommand(),
   ]
 
   /// The commands that write pages, and so take `--output` and `--resume`.

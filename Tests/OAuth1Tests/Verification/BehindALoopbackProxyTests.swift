@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Foundation
 import OAuth1
 import TestSupport
@@ -28,9 +29,9 @@ struct BehindALoopbackProxyTests {
       do throws(OAuthVerificationError) {
         let verified = try await verifier.verify(
           received, authorization: request.header("Authorization"), headers: request.headers, peerAddress: request.peerAddress)
-        return (200, "valid \(verified.consumerKey) from \(request.peerAddress)")
+        return .init(status: 200, body: Data("valid \(verified.consumerKey) from \(request.peerAddress)".utf8))
       } catch {
-        return (error.problem.httpStatus, error.problem.rawValue)
+        return .init(status: error.problem.httpStatus, body: Data(error.problem.rawValue.utf8))
       }
     }
   }

@@ -4,10 +4,10 @@ import OAuth1
 import TestSupport
 import XAPI
 
-let fixtureConsumer = Credentials(key: FakeXAPI.consumerKey, secret: FakeXAPI.consumerSecret)
-let fixtureToken = Credentials(key: FakeXAPI.accessToken, secret: FakeXAPI.accessTokenSecret)
+let fixtureConsumer = Credentials(key: VerifiedSandbox.consumerKey, secret: VerifiedSandbox.consumerSecret)
+let fixtureToken = Credentials(key: VerifiedSandbox.accessToken, secret: VerifiedSandbox.accessTokenSecret)
 
-extension FakeXAPI {
+extension VerifiedSandbox {
   /// A client for this server, OAuth 1.0a user context unless told otherwise; no retries
   /// unless given, so that a test sees each answer.
   func client(

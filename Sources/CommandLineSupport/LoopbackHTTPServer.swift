@@ -1,0 +1,192 @@
+import Foundation
+
+/// A small HTTP/1.1 server on 127.0.0.1 over ``LoopbackListener``: each connection on a thread
+/// of its own (never one of Swift's cooperative threads, which a busy caller may hold), one
+/// request per connection, the body read by `Content-Length` or chunked, `Expect:
+/// 100-continue` answered. It serves `tweets sandbox serve` and the tests' Swift handlers.
+///
+/// ```swift
+/// let server = try LoopbackHTTPServer { request in
+///   .init(status: 200, headers: [("Content-Type", "text/plain")], body: Data("hi".utf8))
+/// }
+/// print(server.baseURL)  // http://127.0.0.1:PORT
+/// ```
+package final class LoopbackHTTPServer: Sendable {
+  /// A received request.
+  package struct Request: Sendable {
+    package let method: String
+    /// The request target as sent (`/path?query`).
+    package let target: String
+    package let headers: [(name: String, value: String)]
+    package let body: Data
+    /// The connection's remote address (`127.0.0.2`).
+    package let peerAddress: String
+
+    /// The last value of a header, by name in any case.
+    package func header(_ name: String) -> String? { headers.last { $0.name.lowercased() == name.lowercased() }?.value }
+  }
+
+  /// An answer, and how it reaches the client: whole, or broken as a test's fault asks.
+  package struct Response: Sendable {
+    /// How the answer is delivered.
+    package enum Delivery: Sendable {
+      case whole
+      /// The head and half the body, then the end of the stream (a short body).
+      case truncated
+      /// The head and half the body, then a TCP reset.
+      case resetMidBody
+      /// A TCP reset before any answer.
+      case reset
+    }
+
+    package var status: Int
+    /// In order; `Content-Length` and `Connection: close` are added.
+    package var headers: [(String, String)]
+    package var body: Data
+    package var delivery: Delivery
+
+    package init(status: Int, headers: [(String, String)] = [], body: Data = Data(), delivery: Delivery = .whole) {
+      self.status = status
+      self.headers = headers
+      self.body = body
+      self.delivery = delivery
+    }
+  }
+
+  private let listener: LoopbackListener
+
+  /// The port it listens on.
+  package var port: UInt16 { listener.port }
+  /// `http://127.0.0.1:PORT`.
+  package var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+  /// Listens on 127.0.0.1:`port` (0: any free port) and answers every request with `handler`
+  /// until ``stop()``.
+  package init(port: UInt16 = 0, handler: @escaping @Sendable (Request) async -> Response) throws(LoopbackListener.Failure) {
+    listener = try LoopbackListener(port: port)
+    // The loop holds the listener and the handler, not the server: dropping the server closes
+    // the listener, which ends the loop.
+    let listener = self.listener
+    Thread.detachNewThread {
+      while let connection = listener.accept(until: .distantFuture) {
+        Thread.detachNewThread { Self.serve(connection, handler) }
+      }
+    }
+  }
+
+  /// Stops listening; requests under way are answered.
+  package func stop() { listener.close() }
+
+  deinit { stop() }
+
+  private static func serve(_ connection: LoopbackListener.Connection, _ handler: @escaping @Sendable (Request) async -> Response) {
+    defer { connection.close() }
+    let deadline = Date().addingTimeInterval(60)
+    guard let head = connection.readHead(until: deadline) else { return }
+    if head.header("Expect")?.lowercased() == "100-continue" { connection.write(Data("HTTP/1.1 100 Continue\r\n\r\n".utf8)) }
+    guard let body = readBody(of: head, from: connection, until: deadline) else {
+      return write(Response(status: 400, headers: [("Content-Type", "text/plain")], body: Data("unreadable body\n".utf8)), to: connection)
+    }
+    let request = Request(method: head.method, target: head.target, headers: head.headers, body: body, peerAddress: connection.peerAddress)
+    // This thread is the connection's own: it may wait for the async handler.
+    let answer = HandOff<Response>()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+      let response = await handler(request)
+      answer.set(response)
+      done.signal()
+    }
+    done.wait()
+    guard var response = answer.get() else { return }
+    if head.method == "HEAD" { response.body = Data() }
+    write(response, to: connection)
+  }
+
+  private static func write(_ response: Response, to connection: LoopbackListener.Connection) {
+    if response.delivery == .reset { return connection.reset() }
+    var head = "HTTP/1.1 \(response.status) \(reasonPhrase(response.status))\r\n"
+    for (name, value) in response.headers where name.lowercased() != "content-length" { head += "\(name): \(value)\r\n" }
+    head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
+    switch response.delivery {
+    case .whole:
+      connection.write(Data(head.utf8) + response.body)
+    case .truncated:
+      connection.write(Data(head.utf8) + response.body.prefix(response.body.count / 2))
+      connection.finishWriting()
+    case .resetMidBody:
+      connection.write(Data(head.utf8) + response.body.prefix(response.body.count / 2))
+      connection.reset()
+    case .reset:
+      connection.reset()
+    }
+  }
+
+  /// The request body: by `Content-Length`, or chunked; `nil` when it cannot be read in time.
+  private static func readBody(of head: LoopbackListener.Connection.Head, from connection: LoopbackListener.Connection, until deadline: Date)
+    -> Data?
+  {
+    var buffer = [UInt8](head.bodyStart)
+    func fill(to count: Int) -> Bool {
+      while buffer.count < count {
+        guard let more = connection.read(upTo: min(1 << 20, max(65_536, count - buffer.count)), until: deadline) else { return false }
+        buffer += more
+      }
+      return true
+    }
+    guard head.header("Transfer-Encoding")?.lowercased().contains("chunked") == true else {
+      let length = Int(head.header("Content-Length") ?? "0") ?? -1
+      guard length >= 0, fill(to: length) else { return nil }
+      return Data(buffer.prefix(length))
+    }
+    var body = Data()
+    var offset = 0
+    while true {
+      // The size line: hex digits, maybe `;extensions`, then CRLF.
+      var lineEnd: Int?
+      while lineEnd == nil {
+        lineEnd = buffer.indices.dropFirst(offset).first { $0 + 1 < buffer.count && buffer[$0] == 13 && buffer[$0 + 1] == 10 }
+        if lineEnd == nil, !fill(to: buffer.count + 1) { return nil }
+      }
+      let sizeText = String(decoding: buffer[offset..<lineEnd!], as: UTF8.self).split(separator: ";").first ?? ""
+      guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else { return nil }
+      if size == 0 { return body }
+      let start = lineEnd! + 2
+      guard fill(to: start + size + 2) else { return nil }
+      body.append(contentsOf: buffer[start..<(start + size)])
+      offset = start + size + 2
+    }
+  }
+
+  private static func reasonPhrase(_ status: Int) -> String {
+    switch status {
+    case 200: "OK"
+    case 201: "Created"
+    case 204: "No Content"
+    case 301: "Moved Permanently"
+    case 302: "Found"
+    case 303: "See Other"
+    case 307: "Temporary Redirect"
+    case 308: "Permanent Redirect"
+    case 400: "Bad Request"
+    case 401: "Unauthorized"
+    case 403: "Forbidden"
+    case 404: "Not Found"
+    case 418: "I'm a teapot"
+    case 429: "Too Many Requests"
+    case 500: "Internal Server Error"
+    case 502: "Bad Gateway"
+    case 503: "Service Unavailable"
+    case 504: "Gateway Timeout"
+    default: "Status"
+    }
+  }
+}
+
+/// A value handed from a task to a waiting thread (the semaphore orders the write before the read).
+private final class HandOff<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value?
+
+  func set(_ new: Value) { lock.withLock { value = new } }
+  func get() -> Value? { lock.withLock { value } }
+}

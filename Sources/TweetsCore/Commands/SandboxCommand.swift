@@ -1,0 +1,66 @@
+import CommandLineSupport
+import Foundation
+import XSandbox
+
+/// `tweets sandbox serve`: the offline X API served over HTTP on 127.0.0.1, so any program (curl,
+/// another language's client, `oauth1 request`, a second `tweets`) can talk to it as to X, with
+/// the demo app and token of `tweets --sandbox`.
+struct SandboxCommand: TweetsCommand {
+  let name = "sandbox"
+  static let port = Option.value("port", placeholder: "N", help: "The port on 127.0.0.1 (default 8977; 0: any free port).")
+  static let tweetsPerUser = Option.value(
+    "tweets-per-user", placeholder: "N", help: "How many tweets each of the sandbox's three accounts has (default 60).")
+  static let control = Option.flag(
+    "control",
+    help:
+      "For test harnesses: serve the control API under /_control/ (scripted faults, clock skew, revocations, statistics) and each answer's verdict on its OAuth 1.0a signature (X-Sandbox-Verdict), and stop when standard input closes."
+  )
+  static let defaultPort: UInt16 = 8977
+
+  var spec: CommandSpec {
+    makeSpec(
+      summary: "Serve the offline X API over HTTP on 127.0.0.1 (tweets sandbox serve).",
+      options: [Self.port, Self.tweetsPerUser, Self.control],
+      positionals: [PositionalSpec("action", help: "serve")],
+      discussion: """
+        The demo app: consumer key sandbox-consumer-key, secret sandbox-consumer-secret; the demo
+        access token 1001-sandbox-access-token, secret sandbox-access-token-secret; the app-only
+        bearer token sandbox-bearer-token. Every OAuth 1.0a signature is checked, as X checks it.
+        Example: tweets sandbox serve & tweets --base-url http://127.0.0.1:8977 whoami
+        """)
+  }
+
+  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    guard arguments.positionals == ["serve"] else {
+      throw UsageError("the sandbox has one action, serve: tweets sandbox serve [--port N]")
+    }
+    let port = try arguments[Self.port].map { text in
+      guard let port = UInt16(text) else { throw UsageError("--port takes a port number from 0 to 65535, not \(text)") }
+      return port
+    }
+    let count = try arguments[Self.tweetsPerUser].map { text in
+      guard let count = Int(text), (1...100_000).contains(count) else {
+        throw UsageError("--tweets-per-user takes a number from 1 to 100000, not \(text)")
+      }
+      return count
+    }
+    let control = arguments[Self.control]
+    let server: SandboxServer
+    do {
+      server = try SandboxServer(
+        sandbox: XSandbox(tweetsPerUser: count ?? 60, controlAPI: control), port: port ?? Self.defaultPort, sendsVerdicts: control)
+    } catch {
+      throw TweetsFailure("\(error.description); choose another --port (0 picks a free one)", exitCode: .failure)
+    }
+    session.terminal.out("Serving the X sandbox at \(server.baseURL.absoluteString)")
+    session.terminal.err("The demo app and token are in `tweets help sandbox`. Stop it with Ctrl-C.")
+    if control {
+      // A test harness that dies closes our standard input: nothing is left behind.
+      Thread {
+        while !FileHandle.standardInput.availableData.isEmpty {}
+        exit(0)
+      }.start()
+    }
+    while true { try await Task.sleep(nanoseconds: 3_600_000_000_000) }
+  }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import XSandbox
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The package's one X emulator, ``XSandbox``, served over loopback HTTP by the built
+/// `tweets sandbox serve --control` (its own process, so that tests blocking this process's
+/// threads cannot starve it), behind `Tests/Peers/oauthlib_proxy.py`: every OAuth 1.0a signature a test sends is checked by
+/// Python's oauthlib as well as by the sandbox, and a request on which the two disagree is
+/// answered 418, so the test fails. Scripted per test through the sandbox's control API (429s,
+/// 5xx, delays, truncated bodies, resets, redirects, clock skew, revoked tokens).
+///
+/// Both live as long as this object, and exit when this process does.
+public final class VerifiedSandbox: @unchecked Sendable {
+  public static let consumerKey = XSandbox.demoConsumer.key
+  public static let consumerSecret = XSandbox.demoConsumer.secret
+  public static let accessToken = XSandbox.demoAccessToken.key
+  public static let accessTokenSecret = XSandbox.demoAccessToken.secret
+  public static let bearerToken = XSandbox.demoBearerToken
+
+  private let server: LoopbackServer
+  private let proxy: LoopbackServer
+  /// The proxy's URL: where clients under test send their requests.
+  public var baseURL: URL { proxy.baseURL }
+  /// The sandbox's own URL, behind the proxy (no oauthlib check): for a second origin.
+  public var directURL: URL { server.baseURL }
+
+  /// A sandbox with `tweetsPerUser` tweets for each of its three accounts.
+  public init(tweetsPerUser: Int = 250) throws {
+    server = try LoopbackServer(
+      executable: PackagePaths.executable("tweets"),
+      arguments: ["sandbox", "serve", "--port", "0", "--control", "--tweets-per-user", String(tweetsPerUser)])
+    let site = try PythonPeer.sitePackages()
+    proxy = try LoopbackServer(
+      script: "oauthlib_proxy.py", arguments: ["--backend", "127.0.0.1:\(server.port)"], environment: ["PYTHONPATH": site.path],
+      lifetime: 6 * 3600)
+  }
+
+  deinit { stop() }
+
+  /// Stops the proxy and the server: nothing reaches the sandbox any more.
+  public func stop() {
+    proxy.stop()
+    server.stop()
+  }
+
+  /// Scripts the next answers for paths that start with `pathPrefix` (see `SandboxAction`).
+  public func script(_ pathPrefix: String, _ responses: [[String: Any]]) async throws {
+    try await control("script", ["path_prefix": pathPrefix, "responses": responses])
+  }
+
+  /// Shifts the server's clock by `seconds`.
+  public func skewClock(by seconds: Int) async throws {
+    try await control("clock", ["skew": seconds])
+  }
+
+  /// Revokes an access token.
+  public func revoke(token: String) async throws {
+    try await control("revoke", ["token": token])
+  }
+
+  /// Sets how many requests remain in an endpoint's rate-limit window.
+  public func setRemaining(_ pathPrefix: String, _ remaining: Int) async throws {
+    try await control("rate_limit", ["path_prefix": pathPrefix, "remaining": remaining])
+  }
+
+  /// Clears scripts, clock skew, statistics, rate-limit counters and revocations.
+  public func reset() async throws {
+    try await control("reset", [:])
+  }
+
+  /// What the sandbox verified and rejected so far, and what oauthlib checked.
+  public struct Stats: Decodable, Sendable {
+    public let verified: Int
+    public let rejected: Int
+    public let reasons: [String: Int]
+    public let requests: [RecordedRequest]
+    /// oauthlib's side, from the proxy: every signature it checked, and the disagreements.
+    public var oauthlib = OAuthlibStats(checked: 0, valid: 0, invalid: 0, disagreements: [])
+
+    enum CodingKeys: String, CodingKey { case verified, rejected, reasons, requests }
+
+    /// How many requests reached `path` (answered, reset or still open).
+    public func attempts(_ path: String) -> Int { requests.filter { $0.path == path }.count }
+  }
+
+  /// What the oauthlib proxy checked.
+  public struct OAuthlibStats: Decodable, Sendable {
+    public let checked: Int
+    public let valid: Int
+    public let invalid: Int
+    /// Each request on which oauthlib and the sandbox disagreed, described.
+    public let disagreements: [[String: String]]
+  }
+
+  /// One request as the server recorded it; `status` 0 means the connection was reset.
+  public struct RecordedRequest: Decodable, Sendable {
+    public let method: String
+    public let path: String
+    public let status: Int?
+    /// Whether the request carried an `Authorization` header at all.
+    public let authorization: Bool
+    /// What the request tried: `oauth1`, `bearer`, or `none`.
+    public let auth: String
+  }
+
+  public func stats() async throws -> Stats {
+    let (body, _) = try await URLSession.shared.data(from: directURL.appendingPathComponent("_control/stats"))
+    var stats = try JSONDecoder().decode(Stats.self, from: body)
+    let (data, _) = try await URLSession.shared.data(from: baseURL.appendingPathComponent("_oauthlib/stats"))
+    stats.oauthlib = try JSONDecoder().decode(OAuthlibStats.self, from: data)
+    return stats
+  }
+
+  /// Fetches a page as a browser would (no signature): the authorize page, say.
+  public func browse(_ url: URL) async throws -> String {
+    let (data, _) = try await URLSession.shared.data(from: url)
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  private func control(_ name: String, _ body: [String: Any]) async throws {
+    var request = URLRequest(url: directURL.appendingPathComponent("_control/\(name)"))
+    request.httpMethod = "POST"
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    request.httpBody = try JSONSerialization.data(withJSONObject: body)
+    let (data, response) = try await URLSession.shared.data(for: request)
+    guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+      throw LoopbackServer.Failure(description: "sandbox control \(name) failed: \(String(decoding: data, as: UTF8.self))")
+    }
+  }
+}
