@@ -1,14 +1,17 @@
 import Foundation
 import OAuth1
+import OAuth1Testing
 import Testing
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
-/// The README's "Sign a request" sample, compiled and run, so the README stays true.
+/// The signing samples of README.md and of the article "Signing a request"
+/// (Sources/OAuth1/OAuth1.docc/SigningARequest.md), compiled and run, so that both stay true.
 @Suite("README samples")
 struct ReadmeSampleTests {
+  /// README.md's signing sample (the landing page's `OAuth1.md` shows it too).
   @Test func signARequestWithASigner() async throws {
     let (consumerKey, consumerSecret, accessToken, accessTokenSecret) = ("app-key", "app-secret", "user-token", "user-secret")
     let signer = try OAuthSigner(
@@ -27,6 +30,7 @@ struct ReadmeSampleTests {
     #expect(verified.token == accessToken)
   }
 
+  /// SigningARequest.md's "Choosing how to sign" sample.
   @Test func configurations() throws {
     let consumer = Credentials(key: "k", secret: "s"), token = Credentials(key: "t", secret: "u")
     let pemText = try SignatureTests.publishedRSAKey()
@@ -45,6 +49,7 @@ struct ReadmeSampleTests {
     #expect(parameters.contains(OAuthParameter("oauth_signature_method", "RSA-SHA256")))
   }
 
+  /// SigningARequest.md's "Every stage, traced" sample.
   @Test func signARequest() throws {
     var urlRequest = URLRequest(url: URL(string: "https://api.x.com/1.1/statuses/update.json?include_entities=true")!)
 
@@ -78,5 +83,36 @@ struct ReadmeSampleTests {
       options: options)
     #expect(generator.signingKey == nil)
     #expect(generator.protocolParameters.contains { $0.name == "oauth_body_hash" })
+  }
+
+  /// The test doubles sample of README.md and of OAuth1Testing.md, run as written (between the
+  /// markers); the test below checks that both show this text.
+  @Test func predictableSignatures() throws {
+    // README sample begins
+    // Predictable signatures: a clock you move by hand, and nonces nonce-1, nonce-2, ...
+    let clock = ManualClock(seconds: 1_318_622_958)
+    let signer = try OAuthSigner(
+      consumer: Credentials(key: "app-key", secret: "app-secret"),
+      configuration: .init(clock: clock, nonceSource: CountingNonces()))
+    let first = try signer.authorizationHeader(for: OAuthRequest(method: "GET", url: "https://api.example.com/items"))
+    clock.advance(by: 601)  // 601 s later, without waiting
+    let second = try signer.authorizationHeader(for: OAuthRequest(method: "GET", url: "https://api.example.com/items"))
+    // first: oauth_nonce="nonce-1", oauth_timestamp="1318622958"; second: "nonce-2", "1318623559"
+    // README sample ends
+    #expect(first.contains(#"oauth_nonce="nonce-1""#) && first.contains(#"oauth_timestamp="1318622958""#))
+    #expect(second.contains(#"oauth_nonce="nonce-2""#) && second.contains(#"oauth_timestamp="1318623559""#))
+  }
+
+  @Test func theReadmeAndOAuth1TestingShowThePredictableSignaturesSample() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+    let begin = source.range(of: "// README sample begins\n")!.upperBound
+    let end = source.range(of: "    // README sample ends")!.lowerBound
+    let squash = { (text: Substring) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+    let sample = squash(source[begin..<end])
+    for path in ["README.md", "Sources/OAuth1Testing/OAuth1Testing.docc/OAuth1Testing.md"] {
+      let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+      #expect(squash(text[...]).contains(sample), "\(path)'s sample differs from this test's code")
+    }
   }
 }

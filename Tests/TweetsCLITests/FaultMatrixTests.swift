@@ -12,7 +12,7 @@ import XAPI
 /// The fault matrix: every fault the X sandbox can inject, met once by the library (`XClient`
 /// with a bounded retry) and once by the `tweets` process. For each: the typed error, the exit
 /// status and message, how many attempts reached the server, and that it ended in time.
-/// Prints one `[faults]` line per row (the README's table comes from these lines).
+/// Prints one `[faults]` line per row (the table in Sources/OAuth1/OAuth1.docc/TestsAndReliability.md comes from these lines).
 @Suite("Fault matrix: library and CLI against the X sandbox", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
 struct FaultMatrixTests {
   struct Fault: Sendable {

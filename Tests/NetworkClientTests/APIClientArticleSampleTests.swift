@@ -3,8 +3,10 @@ import NetworkClient
 import NetworkClientTesting
 import Testing
 
-// The README's "A client for your API" sample, verbatim from `struct Note` to the last line
-// of `NotesAPI`, so that it keeps compiling; the test below runs it on a stub transport.
+// The sample of the article "Building a client for your API"
+// (Sources/NetworkClient/NetworkClient.docc/BuildingAnAPIClient.md), verbatim from `struct Note`
+// to the last line of `NotesAPI`, so that it keeps compiling; the test below runs it on a stub
+// transport.
 
 struct Note: Decodable, Sendable {
   let id: Int
@@ -46,8 +48,8 @@ struct NotesAPI {
   }
 }
 
-@Suite("README: a client for your API")
-struct ReadmeClientSampleTests {
+@Suite("Article: building a client for your API")
+struct APIClientArticleSampleTests {
   @Test func theSampleWorks() async throws {
     let stub = StubTransport([.json(#"[{"id":1,"text":"milk"}]"#), .json(#"{"id":2,"text":"eggs + ham"}"#, status: 201)])
     let api = NotesAPI(key: "k-123", transport: stub)
@@ -58,7 +60,8 @@ struct ReadmeClientSampleTests {
     #expect(stub.requests[1].body == Data("text=eggs%20%2B%20ham".utf8))
   }
 
-  /// The README's test-doubles sample, run as written.
+  /// The test-doubles sample of README.md and of the article "Retries, redirects and errors"
+  /// (Sources/NetworkClient/NetworkClient.docc/RetriesAndRedirects.md), run as written.
   @Test func theTestDoublesSampleWorks() async throws {
     let stub = StubTransport([.status(503, headers: ["Retry-After": "1"]), .json(#"{"id":"1"}"#)])
     let sleeper = RecordingSleeper()
@@ -70,14 +73,28 @@ struct ReadmeClientSampleTests {
     #expect(sleeper.waits == [1.0])
   }
 
-  /// The sample in README.md is the same text as above (whitespace aside).
-  @Test func theReadmeShowsThisCode() throws {
-    let readme = try String(
+  /// The sample in the article is the same text as above (whitespace aside).
+  @Test func theArticleShowsThisCode() throws {
+    let article = try String(
       contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("README.md"), encoding: .utf8)
+        .appendingPathComponent("Sources/NetworkClient/NetworkClient.docc/BuildingAnAPIClient.md"), encoding: .utf8)
     let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-    let sample = source[source.range(of: "struct Note: Decodable")!.lowerBound..<source.range(of: "@Suite(\"README")!.lowerBound]
+    let sample = source[source.range(of: "struct Note: Decodable")!.lowerBound..<source.range(of: "@Suite(\"Article")!.lowerBound]
     let squash = { (text: Substring) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-    #expect(squash(readme[...]).contains(squash(sample)), "README.md's client sample differs from this test's code")
+    #expect(squash(article[...]).contains(squash(sample)), "BuildingAnAPIClient.md's client sample differs from this test's code")
+  }
+
+  /// README.md and RetriesAndRedirects.md show the test-doubles sample as run above (whitespace aside).
+  @Test func theReadmeAndTheArticleShowTheTestDoublesSample() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+    let begin = source.range(of: "    let stub = StubTransport([.status(503")!.lowerBound
+    let end = source.range(of: "    #expect(stub.requests.count == 2)")!.lowerBound
+    let squash = { (text: Substring) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+    let sample = squash(source[begin..<end])
+    for path in ["README.md", "Sources/NetworkClient/NetworkClient.docc/RetriesAndRedirects.md"] {
+      let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+      #expect(squash(text[...]).contains(sample), "\(path)'s test-doubles sample differs from this test's code")
+    }
   }
 }
