@@ -215,6 +215,26 @@ struct ProviderCommandsTests {
     }
   }
 
+  /// Flickr's JSON refusal (`{"stat":"fail","code":96,...,"debug_sbs":"GET&..."}`): its base
+  /// string is found in the JSON and diffed with ours.
+  @Test("A refusal with the provider's base string in a JSON body is explained with it")
+  func aJSONRefusalExplained() throws {
+    let provider = try FakeOAuthProvider(["--public-url", "https://api.example.com"])
+    let result = try oauth1(
+      [
+        "request", "GET", provider.url("/api/flickr-json/photos?page=2"), "--consumer-key", FakeOAuthProvider.consumerKey, "--token",
+        FakeOAuthProvider.accessToken,
+      ],
+      environment: environment(
+        try configDirectory(),
+        ["OAUTH1_CONSUMER_SECRET": FakeOAuthProvider.consumerSecret, "OAUTH1_TOKEN_SECRET": FakeOAuthProvider.accessTokenSecret]))
+    #expect(result.status == 1)
+    #expect(!result.stderr.contains("It sent no base string of its own"), "\(result.stderr)")
+    #expect(result.stderr.contains("differs from ours in the scheme: we signed http, the provider https"), "\(result.stderr)")
+    #expect(result.stderr.contains("  provider: GET&https%3A%2F%2Fapi.example.com%2Fapi%2Fflickr-json%2Fphotos&"))
+    expectNoSecret(result.stdout, result.stderr)
+  }
+
   @Test("A redirect is signed again for where it goes, and never signed for another origin")
   func redirects() async throws {
     let provider = try FakeOAuthProvider(), elsewhere = try FakeOAuthProvider()
