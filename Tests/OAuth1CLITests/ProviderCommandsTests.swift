@@ -284,6 +284,33 @@ struct ProviderCommandsTests {
     #expect(unreachable.status == 3)
   }
 
+  @Test("-i on a refusal prints, as curl -i does, the status line, the headers, a blank line and the body on stdout, and exits 1")
+  func includeOnARefusal() throws {
+    let env = environment(
+      try configDirectory(), ["OAUTH1_CONSUMER_SECRET": FakeOAuthProvider.consumerSecret, "OAUTH1_TOKEN_SECRET": FakeOAuthProvider.accessTokenSecret])
+    let credentials = ["--consumer-key", FakeOAuthProvider.consumerKey, "--token", FakeOAuthProvider.accessToken]
+    let provider = try FakeOAuthProvider()
+    let missing = try oauth1(["request", "GET", provider.url("/api/status/404"), "-i"] + credentials, environment: env)
+    #expect(missing.status == 1)
+    #expect(missing.stdout.hasPrefix("HTTP 404 Not Found\r\n") && missing.stdout.contains("\r\nContent-Type: application/json\r\n"))
+    #expect(missing.stdout.hasSuffix("\r\n\r\n{\"error\": \"asked for 404\"}"), "\(missing.stdout)")
+    #expect(missing.stderr.contains("the provider answered HTTP 404") && !missing.stderr.contains("asked for 404"), "\(missing.stderr)")
+
+    // A signature refusal in Atlassian's format, which echoes the signature and the base string
+    // (with the signed password): both hidden on stdout, the explanation on stderr.
+    let atlassian = try FakeOAuthProvider(["--public-url", "https://api.example.com", "--problem-reporting"])
+    let refused = try oauth1(
+      ["request", "POST", atlassian.url("/api/items"), "-i", "-d", "password=hunter2"] + credentials, environment: env)
+    #expect(refused.status == 1)
+    let (head, body) = try #require(
+      refused.stdout.range(of: "\r\n\r\n").map { (refused.stdout[..<$0.lowerBound], refused.stdout[$0.upperBound...]) }, "\(refused.stdout)")
+    #expect(head.hasPrefix("HTTP 401 Unauthorized\r\n") && head.contains("WWW-Authenticate: OAuth realm="), "\(head)")
+    #expect(body.hasPrefix("oauth_problem=signature_invalid&") && body.contains("oauth_signature=<redacted>"), "\(body)")
+    #expect(body.contains("oauth_signature_base_string=POST%26https%253A%252F%252Fapi.example.com"), "\(body)")
+    #expect(refused.stderr.contains("The provider refused the request (HTTP 401): signature_invalid"), "\(refused.stderr)")
+    expectNoSecret(refused.stdout, refused.stderr, missing.stdout, missing.stderr, also: ["hunter2"])
+  }
+
   @Test("Usage errors name what is missing")
   func usageErrors() throws {
     let env = environment(try configDirectory())
