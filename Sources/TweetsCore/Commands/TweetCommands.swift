@@ -283,8 +283,10 @@ extension TweetStream {
       terminal.err("tweets: \(file.path) is complete (\(committed.records) \(Item.plural)): nothing to resume")
       return
     }
-    if session.options.resume {
+    if output.resumed {
       terminal.err("tweets: resuming after \(committed.records) \(Item.plural) (\(committed.pages) pages) in \(file.path)")
+    } else if session.options.resume {
+      terminal.err("tweets: no checkpoint for \(file.path) yet: fetching from the beginning")
     }
     var pageText = ""
     let writer = RecordWriter<Item>(format: session.options.format, alreadyWritten: committed.records) { pageText += $0 }
