@@ -56,6 +56,12 @@ extension CommandSpec {
   /// that start with `-`. Unknown options, a missing value, a value given to a flag, a
   /// non-repeatable option given twice and a wrong number of positionals are errors.
   public func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
+    try parse(arguments, others: [])
+  }
+
+  /// As ``parse(_:)``; an option this command does not take but one of `others` does is named as
+  /// such (``notTaken(_:others:)``) rather than as unknown.
+  func parse(_ arguments: [String], others: [CommandSpec]) throws(UsageError) -> ParsedArguments {
     var parsed = ParsedArguments()
     var index = 0
     var onlyPositionals = false
@@ -83,12 +89,12 @@ extension CommandSpec {
         guard argument.count == 2, let short = argument.last,
           let option = options.first(where: { $0.short == short })
         else {
-          throw UsageError("unknown option \(Self.shown(argument, quoted: false))")
+          throw notTaken(argument, others: others) ?? UsageError("unknown option \(Self.shown(argument, quoted: false))")
         }
         name = option.name
       }
       guard let option = option(named: name) else {
-        throw UsageError("unknown option --\(name)" + suggestion(for: name))
+        throw notTaken("--" + name, others: others) ?? UsageError("unknown option --\(name)" + suggestion(for: name))
       }
 
       switch option.kind {
@@ -132,6 +138,23 @@ extension CommandSpec {
   public static func shown(_ argument: String, quoted: Bool = true) -> String {
     if argument.count <= 20 || argument.allSatisfy(\.isASCIIDigitCharacter) { return quoted ? "\"\(argument)\"" : argument }
     return "of \(argument.count) characters (not shown: it may be a secret)"
+  }
+
+  /// `tweets post does not take --limit: timeline, search and liked do`, when some of `others`
+  /// take `option` (`--limit`, or a short `-o`), up to nine named (or five and the rest counted);
+  /// `nil` when none does.
+  func notTaken(_ option: String, others: [CommandSpec]) -> UsageError? {
+    let takers = others.filter { other in
+      other.options.contains { "--" + $0.name == option || $0.short.map { "-\($0)" } == option }
+    }.map(\.subcommand)
+    guard let last = takers.last else { return nil }
+    let list =
+      switch takers.count {
+      case 1: "\(last) does"
+      case 2...9: takers.dropLast().joined(separator: ", ") + " and \(last) do"
+      default: takers.prefix(5).joined(separator: ", ") + " and \(takers.count - 5) other commands do"
+      }
+    return UsageError("\(name) does not take \(option): \(list)")
   }
 
   /// ` (did you mean --x?)` for a near miss, so a typo is quick to fix.

@@ -95,6 +95,13 @@ public struct CommandShell: Sendable {
     commands.first { $0.subcommand == name }
   }
 
+  /// Parses `arguments` for `command`, one of the shell's, as ``CommandSpec/parse(_:)`` does; an
+  /// option it does not take but another command does is a usage error that says so:
+  /// `tweets post does not take --limit: timeline, search … do`.
+  public func parse(_ arguments: [String], for command: CommandSpec) throws(UsageError) -> ParsedArguments {
+    try command.parse(arguments, others: commands.filter { $0.name != command.name })
+  }
+
   /// A command's usage, then the shared epilogue.
   public func help(_ command: CommandSpec) -> String {
     command.usage + (commandEpilogue.isEmpty ? "" : "\n" + commandEpilogue + "\n")

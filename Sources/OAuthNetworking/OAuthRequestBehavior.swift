@@ -89,7 +89,7 @@ public struct OAuthRequestBehavior: RequestBehavior {
       onSign?(signedRequest.signatureBaseString)
       let url = OAuthFormEncoding.appending(signedRequest.signedProtocolParameters, toQueryOf: oauthRequest.url)
       guard let signedURL = URL(string: url) else {
-        throw NetworkError.invalidRequest(reason: "the signed URL \(Redaction.url(url)) is not a valid URL")
+        throw NetworkError.invalidRequest(reason: "the signed URL \(MessageURL.text(url)) is not a valid URL")
       }
       signed.url = signedURL
     }

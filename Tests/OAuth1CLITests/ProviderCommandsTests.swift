@@ -215,6 +215,26 @@ struct ProviderCommandsTests {
     }
   }
 
+  /// Flickr's JSON refusal (`{"stat":"fail","code":96,...,"debug_sbs":"GET&..."}`): its base
+  /// string is found in the JSON and diffed with ours.
+  @Test("A refusal with the provider's base string in a JSON body is explained with it")
+  func aJSONRefusalExplained() throws {
+    let provider = try FakeOAuthProvider(["--public-url", "https://api.example.com"])
+    let result = try oauth1(
+      [
+        "request", "GET", provider.url("/api/flickr-json/photos?page=2"), "--consumer-key", FakeOAuthProvider.consumerKey, "--token",
+        FakeOAuthProvider.accessToken,
+      ],
+      environment: environment(
+        try configDirectory(),
+        ["OAUTH1_CONSUMER_SECRET": FakeOAuthProvider.consumerSecret, "OAUTH1_TOKEN_SECRET": FakeOAuthProvider.accessTokenSecret]))
+    #expect(result.status == 1)
+    #expect(!result.stderr.contains("It sent no base string of its own"), "\(result.stderr)")
+    #expect(result.stderr.contains("differs from ours in the scheme: we signed http, the provider https"), "\(result.stderr)")
+    #expect(result.stderr.contains("  provider: GET&https%3A%2F%2Fapi.example.com%2Fapi%2Fflickr-json%2Fphotos&"))
+    expectNoSecret(result.stdout, result.stderr)
+  }
+
   @Test("A redirect is signed again for where it goes, and never signed for another origin")
   func redirects() async throws {
     let provider = try FakeOAuthProvider(), elsewhere = try FakeOAuthProvider()
@@ -262,6 +282,33 @@ struct ProviderCommandsTests {
 
     let unreachable = try oauth1(["request", "GET", "http://127.0.0.1:9/api"] + credentials, environment: env)
     #expect(unreachable.status == 3)
+  }
+
+  @Test("-i on a refusal prints, as curl -i does, the status line, the headers, a blank line and the body on stdout, and exits 1")
+  func includeOnARefusal() throws {
+    let env = environment(
+      try configDirectory(), ["OAUTH1_CONSUMER_SECRET": FakeOAuthProvider.consumerSecret, "OAUTH1_TOKEN_SECRET": FakeOAuthProvider.accessTokenSecret])
+    let credentials = ["--consumer-key", FakeOAuthProvider.consumerKey, "--token", FakeOAuthProvider.accessToken]
+    let provider = try FakeOAuthProvider()
+    let missing = try oauth1(["request", "GET", provider.url("/api/status/404"), "-i"] + credentials, environment: env)
+    #expect(missing.status == 1)
+    #expect(missing.stdout.hasPrefix("HTTP 404 Not Found\r\n") && missing.stdout.contains("\r\nContent-Type: application/json\r\n"))
+    #expect(missing.stdout.hasSuffix("\r\n\r\n{\"error\": \"asked for 404\"}"), "\(missing.stdout)")
+    #expect(missing.stderr.contains("the provider answered HTTP 404") && !missing.stderr.contains("asked for 404"), "\(missing.stderr)")
+
+    // A signature refusal in Atlassian's format, which echoes the signature and the base string
+    // (with the signed password): both hidden on stdout, the explanation on stderr.
+    let atlassian = try FakeOAuthProvider(["--public-url", "https://api.example.com", "--problem-reporting"])
+    let refused = try oauth1(
+      ["request", "POST", atlassian.url("/api/items"), "-i", "-d", "password=hunter2"] + credentials, environment: env)
+    #expect(refused.status == 1)
+    let (head, body) = try #require(
+      refused.stdout.range(of: "\r\n\r\n").map { (refused.stdout[..<$0.lowerBound], refused.stdout[$0.upperBound...]) }, "\(refused.stdout)")
+    #expect(head.hasPrefix("HTTP 401 Unauthorized\r\n") && head.contains("WWW-Authenticate: OAuth realm="), "\(head)")
+    #expect(body.hasPrefix("oauth_problem=signature_invalid&") && body.contains("oauth_signature=<redacted>"), "\(body)")
+    #expect(body.contains("oauth_signature_base_string=POST%26https%253A%252F%252Fapi.example.com"), "\(body)")
+    #expect(refused.stderr.contains("The provider refused the request (HTTP 401): signature_invalid"), "\(refused.stderr)")
+    expectNoSecret(refused.stdout, refused.stderr, missing.stdout, missing.stderr, also: ["hunter2"])
   }
 
   @Test("Usage errors name what is missing")

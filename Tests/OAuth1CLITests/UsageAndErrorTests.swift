@@ -11,6 +11,7 @@ struct UsageAndErrorTests {
     (["sign", "--url", "https://a.example/"], "missing --consumer-key"),
     (["sign", "--url", "https://a.example/", "--consumer-key", "k"], "missing --consumer-secret"),
     (["sign", "--nonse", "x"], "unknown option --nonse (did you mean --nonce?)"),
+    (minimal + ["--max-time", "5"], "oauth1 sign does not take --max-time: request does"),
     (minimal + ["--body", "a", "--form", "b=c"], "give only one of --body, --body-file and --form"),
     (minimal + ["--form", "novalue"], "--form takes NAME=VALUE"),
     (minimal + ["--timestamp", "yesterday"], "--timestamp takes a whole number"),

@@ -52,7 +52,9 @@ Endpoints:
   any method /api/...   200 JSON echo {"method", "path", "query": [[k, v]], "form": [[k, v]] or null,
            "body_length", "body", "content_type", "user_agent", "token", "consumer_key",
            "signature_method", "signature_type", "realm"} (oauth_* parameters left out of
-           query and form); /api/status/NNN answers NNN {"error": "asked for NNN"} once verified
+           query and form); /api/status/NNN answers NNN {"error": "asked for NNN"} once verified;
+           a refusal under /api/flickr-json/ has Flickr's JSON body whatever the flags:
+           {"stat": "fail", "code": 96, "message": "Invalid signature", "debug_sbs": base string}
   GET /_control/last_verifier    {"oauth_token", "verifier"} (404 before any approval)
   GET /redirect?to=URL&status=N  a redirect to URL (307 by default), as providers answer a moved resource
   GET /_control/stats            {"verified", "rejected", "requests": [{"method", "path", "status",
@@ -490,6 +492,14 @@ class Handler(BaseHTTPRequestHandler):
         if problem.status == 401:
             realm = STATE.args.realm or STATE.args.public_url or "http://" + (self.headers.get("Host") or "")
             headers.append(("WWW-Authenticate", 'OAuth realm="%s", oauth_problem="%s"' % (realm, problem.problem)))
+        if self.target.startswith("/api/flickr-json/"):
+            # Flickr's answer with format=json: its own code and message, the base string as debug_sbs.
+            invalid = problem.problem == "signature_invalid"
+            body = {"stat": "fail", "code": 96 if invalid else 100,
+                    "message": "Invalid signature" if invalid else problem.detail}
+            if base:
+                body["debug_sbs"] = base
+            return self.reply(problem.status, json.dumps(body), "application/json", headers)
         if STATE.args.flickr_debug:
             body = "oauth_problem=" + problem.problem + ("&debug_sbs=" + base if base else "")
             return self.reply(problem.status, body, "text/plain; charset=utf-8", headers)

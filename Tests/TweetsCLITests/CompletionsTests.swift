@@ -36,6 +36,10 @@ struct CompletionsTests {
     #expect(try bashCompletes(tweets, ["tweets", "ti"], program: "tweets") == ["timeline"])
     #expect(try bashCompletes(tweets, ["tweets", "tim"], program: "tweets") == ["timeline"])
     #expect(try bashCompletes(tweets, ["tweets", "--sandbox", "timeline", "--li"], program: "tweets") == ["--limit"])
+    // A command's own options only: post takes --api and --format, not --limit nor --output.
+    let post = try bashCompletes(tweets, ["tweets", "post", "--"], program: "tweets")
+    #expect(post.contains("--api") && post.contains("--format") && !post.contains("--limit") && !post.contains("--output"), "\(post)")
+    #expect(try bashCompletes(tweets, ["tweets", "post", "--li"], program: "tweets").isEmpty)
     // A value-taking option's value is not taken for the subcommand.
     #expect(try bashCompletes(tweets, ["tweets", "--profile", "work", "api", "--js"], program: "tweets").contains("--json-body"))
     #expect(try bashCompletes(tweets, ["tweets", "--sa"], program: "tweets") == ["--sandbox"])
@@ -59,6 +63,14 @@ struct CompletionsTests {
       for command in commands { #expect(text.contains(command), "\(program) \(name): \(command)") }
       #expect(text.contains(program == "tweets" ? "sandbox" : "consumer-key"))
     }
+    // Each command's own options: post is offered --api, not --limit.
+    let tweetsScript = try script("tweets", name)
+    let postOptions =
+      name == "fish"
+      ? tweetsScript.split(separator: "\n").filter { $0.contains("__fish_seen_subcommand_from post'") }.joined(separator: "\n")
+      : String(tweetsScript.components(separatedBy: "    post)\n").dropFirst().first?.components(separatedBy: ";;").first ?? "")
+    func offers(_ option: String) -> Bool { postOptions.contains(name == "fish" ? "-l \(option) " : "--\(option)[") }
+    #expect(offers("api") && offers("format") && !offers("limit") && !offers("resume"), "\(name): \(postOptions)")
     // Loaded and asked by the shell itself where it is installed (CI's machine has both).
     guard let executable = shell(name) else { return }
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("completion-\(UUID().uuidString)")
@@ -81,6 +93,8 @@ struct CompletionsTests {
         let asked = try ProcessRunner.run(executable, ["-c", "source '\(file.path)'; complete -C '\(line)'"], timeout: 30)
         #expect(asked.stdout.hasPrefix(expected), "\(line): \(asked.stdout) \(asked.stderr)")
       }
+      let post = try ProcessRunner.run(executable, ["-c", "source '\(file.path)'; complete -C 'tweets post --li'"], timeout: 30)
+      #expect(!post.stdout.contains("--limit"), "\(post.stdout)")
     }
   }
 

@@ -161,7 +161,7 @@ struct ResumeTests {
     #expect(large.kilobytes - small.kilobytes < 16_384, "peak grew by \(large.kilobytes - small.kilobytes) KB")
   }
 
-  @Test("Refusals: an existing file, another fetch's checkpoint, json, other commands")
+  @Test("Refusals: an existing file, another fetch's checkpoint, json, other commands, lines with no checkpoint")
   func refusals() throws {
     let tweets = try TweetsRunner(server: try VerifiedSandbox())
     try tweets.loginWithTokens()
@@ -186,8 +186,43 @@ struct ResumeTests {
     let json = try tweets.run(["timeline", "sandbox_user", "--json", "--output", folder.appendingPathComponent("x.json").path])
     #expect(json.status == 2 && json.stderr.contains("use --format jsonl"))
     let show = try tweets.run(["show", "1", "--output", folder.appendingPathComponent("s.jsonl").path])
-    #expect(show.status == 2 && show.stderr.contains("--output and --resume are for the fetches that page"))
-    let missing = try tweets.run(["timeline", "sandbox_user", "--output", folder.appendingPathComponent("none").path, "--resume"])
-    #expect(missing.status == 2 && missing.stderr.contains("does not exist; start the fetch without --resume"))
+    #expect(show.status == 2 && show.stderr.contains("tweets show does not take --output: timeline, search,"), "\(show.stderr)")
+    let unaccounted = folder.appendingPathComponent("lines.jsonl")
+    try Data("{\"id\":\"1\"}\n".utf8).write(to: unaccounted)
+    let noCheckpoint = try tweets.run(["timeline", "sandbox_user", "--format", "jsonl", "--output", unaccounted.path, "--resume"])
+    #expect(noCheckpoint.status == 2 && noCheckpoint.stderr.contains("holds 11 bytes but has no checkpoint"), "\(noCheckpoint.stderr)")
+  }
+
+  /// A retry loop (`until tweets ... --resume; do sleep 60; done`) whose first run stopped
+  /// before its output existed (here a rate limit on the user lookup, with --no-wait): the
+  /// next runs start from the beginning, as `wget -c` does, instead of failing for ever.
+  @Test("--resume with no checkpoint yet starts from the beginning when the file is absent or empty")
+  func resumeBeforeTheFirstCheckpoint() async throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 300)
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-first-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("out.jsonl")
+    let command = ["timeline", "sandbox_user", "--all", "--format", "jsonl", "--output", file.path, "--resume", "--no-wait"]
+
+    try await server.script("/2/users/by/username", [["status": 429, "reset_in": 600]])
+    let stopped = try tweets.run(command)
+    #expect(stopped.status == 5, "\(stopped.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: file.path + ".checkpoint"))
+
+    let started = try tweets.run(command)
+    #expect(started.status == 0, "\(started.stderr)")
+    #expect(started.stderr.contains("tweets: no checkpoint for \(file.path) yet: fetching from the beginning"), "\(started.stderr)")
+    #expect(try ids(in: file).count == 300)
+    let again = try tweets.run(command)
+    #expect(again.status == 0 && again.stderr.contains("is complete (300 tweets): nothing to resume"), "\(again.stderr)")
+
+    let empty = folder.appendingPathComponent("empty.jsonl")
+    try Data().write(to: empty)
+    let fromEmpty = try tweets.run(["timeline", "sandbox_user", "--limit", "5", "--format", "jsonl", "--output", empty.path, "--resume"])
+    #expect(fromEmpty.status == 0 && fromEmpty.stderr.contains("fetching from the beginning"), "\(fromEmpty.stderr)")
+    #expect(try ids(in: empty).count == 5)
   }
 }

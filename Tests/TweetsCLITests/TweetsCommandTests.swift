@@ -151,6 +151,33 @@ struct TweetsCommandTests {
     #expect(tooLong.status == 5, "a reset beyond --max-wait fails at once")
   }
 
+  /// A lookup of 100 ids is a 2,000-character URL: the rate-limit wait and the transport error
+  /// name its endpoint and a glimpse of its query, within 120 characters.
+  @Test func messagesAboutALongRequestAreShort() async throws {
+    let server = try VerifiedSandbox()
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    let ids = (0..<100).map { String(1_799_999_999_999_952_000 + $0) }
+    try await server.script("/2/tweets", [["status": 429, "reset_in": 1]])
+    let waited = try tweets.run(["show"] + ids + ["--format", "jsonl"])
+    let wait = try #require(waited.stderr.split(separator: "\n").first { $0.hasPrefix("Rate limited on GET ") }, "\(waited.stderr)")
+    let requestLine = try #require(Self.between("Rate limited on ", and: ": waiting ", in: wait), "\(wait)")
+    #expect(requestLine.count <= 120 && requestLine.contains("/2/tweets?ids=1799999999999952000,1799999999999952001…(100 values)"), "\(wait)")
+
+    let refused = try tweets.run(["show"] + ids + ["--max-wait", "1"], baseURL: "http://127.0.0.1:9")
+    #expect(refused.status == 1, "\(refused.stderr)")
+    let error = try #require(refused.stderr.split(separator: "\n").first { $0.hasPrefix("tweets: error: GET ") }, "\(refused.stderr)")
+    let failed = try #require(Self.between("tweets: error: ", and: " failed: ", in: error), "\(error)")
+    #expect(failed.count <= 120 && failed.hasPrefix("GET http://127.0.0.1:9/2/tweets?ids=1799999999999952000,"), "\(error)")
+    #expect(!refused.stderr.contains(ids[2]), "\(refused.stderr)")
+  }
+
+  /// The text of `line` after `start` (which it begins with) and before `end`.
+  static func between(_ start: String, and end: String, in line: Substring) -> Substring? {
+    guard line.hasPrefix(start), let stop = line.range(of: end) else { return nil }
+    return line[line.index(line.startIndex, offsetBy: start.count)..<stop.lowerBound]
+  }
+
   @Test func authenticationAndServerFailures() async throws {
     let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)

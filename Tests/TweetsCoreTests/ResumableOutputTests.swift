@@ -52,6 +52,37 @@ struct ResumableOutputTests {
     #expect(try Data(contentsOf: file).isEmpty)
   }
 
+  /// `--resume` before any checkpoint exists (the run was killed, or failed, before its output
+  /// was opened), as a retry loop runs it: from the beginning while the file is absent or
+  /// empty; refused once it has lines that no checkpoint accounts for.
+  @Test func resumeWithoutACheckpointStartsWhenThereIsNothingToLose() throws {
+    let folder = try folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let absent = folder.appendingPathComponent("absent.jsonl")
+    do {
+      let output = try ResumableOutput(file: absent, command: command, resume: true)
+      #expect(!output.resumed && output.checkpoint.bytes == 0 && output.checkpoint.pages == 0 && !output.checkpoint.complete)
+      #expect(FileManager.default.fileExists(atPath: absent.path + ".checkpoint"))
+      try output.commit("{\"id\":\"3\"}\n", records: 1, next: .token("t"), complete: false)
+    }
+    #expect(try ResumableOutput(file: absent, command: command, resume: true).resumed)
+
+    let empty = folder.appendingPathComponent("empty.jsonl")
+    try Data().write(to: empty)
+    #expect(try !ResumableOutput(file: empty, command: command, resume: true).resumed)
+
+    let lines = folder.appendingPathComponent("lines.jsonl")
+    try Data("{\"id\":\"3\"}\n".utf8).write(to: lines)
+    #expect {
+      _ = try ResumableOutput(file: lines, command: command, resume: true)
+    } throws: { error in
+      let failure = error as? TweetsFailure
+      return failure?.exitCode == .usage && failure?.message.contains("holds 11 bytes but has no checkpoint (lines.jsonl.checkpoint)") == true
+        && failure?.message.contains("move it away or remove it") == true
+    }
+    #expect(try String(contentsOf: lines, encoding: .utf8) == "{\"id\":\"3\"}\n", "the refused file is left as it was")
+  }
+
   @Test func aCutFileOrASecondWriterIsRefused() throws {
     let folder = try folder()
     defer { try? FileManager.default.removeItem(at: folder) }

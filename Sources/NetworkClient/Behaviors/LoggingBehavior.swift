@@ -36,7 +36,7 @@ public struct LoggingBehavior: RequestBehavior {
       lines.append(
         "↪ \(hop.statusCode): redirected from \(Redaction.url(hop.from.absoluteString)) to \(Redaction.url(hop.to.absoluteString))\(credentials)")
     }
-    lines.append("→ \(request.requestLine)")
+    lines.append("→ \(Self.fullLine(request))")
     if includeHeaders {
       lines += Redaction.headers(request.headers).map { "  \($0.name): \($0.value)" }
       if let body = request.body, !body.isEmpty { lines.append("  (body: \(body.count) bytes)") }
@@ -45,13 +45,19 @@ public struct LoggingBehavior: RequestBehavior {
   }
 
   public func afterSuccess(_ response: HTTPResponse) async throws {
-    var lines = ["← \(response.statusCode) \(response.request.requestLine) \(elapsed(response.request)) \(response.body.count) bytes"]
+    var lines = ["← \(response.statusCode) \(Self.fullLine(response.request)) \(elapsed(response.request)) \(response.body.count) bytes"]
     if includeHeaders { lines += Redaction.headers(response.headers).map { "  \($0.name): \($0.value)" } }
     sink(lines.joined(separator: "\n"))
   }
 
   public func afterFailure(_ error: NetworkError, request: HTTPRequest) async {
-    sink("✗ \(request.requestLine) \(elapsed(request)): \(error)")
+    sink("✗ \(Self.fullLine(request)) \(elapsed(request)): \(error)")
+  }
+
+  /// A log shows the whole URL, secrets redacted: what was sent, not the shortened
+  /// ``HTTPRequest/requestLine`` of messages.
+  private static func fullLine(_ request: HTTPRequest) -> String {
+    "\(request.method.rawValue) \(Redaction.url(request.url.absoluteString))"
   }
 
   private func elapsed(_ request: HTTPRequest) -> String {

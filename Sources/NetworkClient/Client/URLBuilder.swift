@@ -33,7 +33,10 @@ enum URLBuilder {
       text += "?" + fullQuery.joined(separator: "&")
     }
     guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
-      throw .invalidRequest(reason: "\"\(path)\" joined to \(base.absoluteString) gives \"\(text)\", which is not a valid URL")
+      throw .invalidRequest(
+        reason:
+          "\"\(MessageURL.text(path))\" joined to \(MessageURL.text(base.absoluteString)) gives \"\(MessageURL.text(text))\", which is not a valid URL"
+      )
     }
     return url
   }

@@ -107,7 +107,7 @@ public struct RedirectFailure: Sendable, CustomStringConvertible {
   public let statusCode: Int
   /// The hop that was redirected, secrets redacted.
   public let requestLine: String
-  /// The `Location` it pointed to, secrets redacted.
+  /// The `Location` it pointed to, secrets redacted and a long one shortened (``MessageURL``).
   public let location: String
   /// The redirects followed before this one.
   public let redirections: [Redirection]
@@ -116,7 +116,7 @@ public struct RedirectFailure: Sendable, CustomStringConvertible {
     self.reason = reason
     self.statusCode = statusCode
     requestLine = request.requestLine
-    self.location = Redaction.url(location)
+    self.location = MessageURL.text(location)
     redirections = request.redirections
   }
 

@@ -28,7 +28,7 @@ public struct Redirection: Sendable, Hashable {
   /// ` (redirected from A to B)`, or nothing when there was no redirect: for messages.
   static func note(_ chain: [Redirection]) -> String {
     guard let first = chain.first else { return "" }
-    let hops = ([first.from] + chain.map(\.to)).map { Redaction.url($0.absoluteString) }.joined(separator: " to ")
+    let hops = ([first.from] + chain.map(\.to)).map { MessageURL.text($0.absoluteString) }.joined(separator: " to ")
     let dropped =
       chain.contains { !$0.keptCredentials }
       ? ", another origin, so without the credentials (trust it in the client's RedirectPolicy if it should have them)"

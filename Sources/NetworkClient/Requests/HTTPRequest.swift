@@ -51,9 +51,11 @@ public struct HTTPRequest: Sendable, Hashable {
     self.timeout = timeout
   }
 
-  /// `GET https://api.example.com/items?a=1`, with secrets in the query redacted.
+  /// `GET https://api.example.com/items?a=1`, as messages name the request: secrets in the query
+  /// redacted, and a long URL shortened to its endpoint and a glimpse of its query
+  /// (``MessageURL``), the whole line within ``MessageURL/requestLineLimit`` characters.
   public var requestLine: String {
-    "\(method.rawValue) \(Redaction.url(url.absoluteString))"
+    "\(method.rawValue) \(MessageURL.text(url.absoluteString, limit: MessageURL.requestLineLimit - method.rawValue.count - 1))"
   }
 
   /// The `URLRequest` for Foundation's loading system.

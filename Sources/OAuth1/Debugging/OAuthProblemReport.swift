@@ -13,6 +13,12 @@ import PercentEncoding
 ///   (scribejava/scribejava#45).
 /// - This package's ``OAuthVerifier`` reports its base string in
 ///   ``OAuthVerificationError/response(realm:includingBaseString:)``, as `oauth_signature_base_string`.
+/// - Flickr's JSON answers carry it as `debug_sbs`:
+///   `{"stat":"fail","code":96,"message":"Invalid signature","debug_sbs":"GET&https%3A..."}`.
+///
+/// The fields are read from a form body, a JSON body (at any depth) or the challenge. Failing
+/// the known names, the base string is any value, or any run of a plain text body, shaped like
+/// one: `METHOD&http...%3A%2F%2F...&parameters` that reads as a base string.
 ///
 /// ```swift
 /// let report = OAuthProblemReport(body: "oauth_problem=signature_invalid&debug_sbs=GET&https%3A...&...")
@@ -52,15 +58,32 @@ public struct OAuthProblemReport: Sendable, Hashable {
     if fields["base_string"] != nil, let first = text.split(whereSeparator: \.isNewline).first, !first.contains("=") {
       fields["oauth_problem"] = String(first).trimmingCharacters(in: .whitespaces)
     }
-    if text.contains("oauth_") || text.contains("debug_sbs") {
-      for (name, value) in PercentEncoding.decodeForm(text) where fields[name] == nil { fields[name] = value }
+    // The values a base string may hide in, unnamed: a JSON body's strings, or a form's values.
+    let values: [String]
+    if let json = Self.jsonStrings(text) {
+      for (name, value) in json {
+        if let earlier = fields[name] {
+          if Self.listFields.contains(name) { fields[name] = earlier + "&" + value }
+        } else {
+          fields[name] = value
+        }
+      }
+      values = json.map(\.value)
+    } else {
+      let form = PercentEncoding.decodeForm(text)
+      if text.contains("oauth_") || text.contains("debug_sbs") {
+        for (name, value) in form where fields[name] == nil { fields[name] = value }
+      }
+      values = form.map(\.value)
     }
     if let wwwAuthenticate {
       for (name, value) in Self.challengeFields(wwwAuthenticate) where fields[name] == nil { fields[name] = value }
     }
     problem = fields["oauth_problem"]
     advice = fields["oauth_problem_advice"]
-    signatureBaseString = fields["debug_sbs"] ?? fields["oauth_signature_base_string"] ?? fields["base_string"]
+    signatureBaseString =
+      fields["debug_sbs"] ?? fields["oauth_signature_base_string"] ?? fields["base_string"]
+      ?? (values + [String(text)]).lazy.compactMap { Self.embeddedBaseString(in: $0) }.first
     parameters = [fields["oauth_parameters_absent"], fields["oauth_parameters_rejected"]].compactMap { $0 }
       .flatMap { $0.split(separator: "&").map(String.init) }
     acceptableTimestamps = fields["oauth_acceptable_timestamps"]
@@ -80,11 +103,61 @@ public struct OAuthProblemReport: Sendable, Hashable {
     return nil
   }
 
+  /// The fields that may be given as a list (a JSON array, or repeated): their values are
+  /// joined with `&`, as a form body writes them.
+  private static let listFields: Set<String> = ["oauth_parameters_absent", "oauth_parameters_rejected"]
+
+  /// Every string of a JSON body, at any depth, with the name of the member it is in (an
+  /// array's strings take the array's name); `nil` when the body is not a JSON object or array.
+  private static func jsonStrings(_ text: Substring) -> [(name: String, value: String)]? {
+    guard text.first == "{" || text.first == "[", let json = try? JSONSerialization.jsonObject(with: Data(text.utf8)) else { return nil }
+    var strings: [(name: String, value: String)] = []
+    func walk(_ value: Any, _ name: String) {
+      if let object = value as? [String: Any] {
+        // Members in name order: a JSON object's own order is not kept by the parser.
+        for key in object.keys.sorted() { walk(object[key]!, key) }
+      } else if let array = value as? [Any] {
+        for item in array { walk(item, name) }
+      } else if let string = value as? String {
+        strings.append((name, string))
+      }
+    }
+    walk(json, "")
+    return strings
+  }
+
+  /// The first run of `text` shaped like a base string (`rawBaseString` from an
+  /// upper-case method that starts a word) that reads as one (``OAuthBaseStringDiff``'s parts):
+  /// a provider's base string under a name this reader does not know, or in a sentence.
+  private static func embeddedBaseString(in text: String) -> String? {
+    var search = text.startIndex
+    while let found = text.range(of: "&http", options: .caseInsensitive, range: search..<text.endIndex) {
+      search = found.upperBound
+      var start = found.lowerBound
+      while start > text.startIndex, case let before = text[text.index(before: start)], before.isASCII && before.isUppercase {
+        start = text.index(before: start)
+      }
+      if start > text.startIndex && text[text.index(before: start)].isLetter { continue }
+      guard start < found.lowerBound, let raw = rawBaseString(text[start...], endsAt: { !Self.isStrictlyEncoded($0) }),
+        OAuthBaseStringDiff.Parts(String(raw)) != nil
+      else { continue }
+      return String(raw)
+    }
+    return nil
+  }
+
+  /// Whether a base string has `character` as it is: an unreserved character or an escape's.
+  private static func isStrictlyEncoded(_ character: Character) -> Bool {
+    character.isASCII && (character.isLetter || character.isNumber || "-._~%".contains(character))
+  }
+
   /// A base string written as it is: `METHOD&scheme%3A%2F%2F...&parameters`, whose two `&`s
-  /// are its own; the parameters end at the next unencoded `&`, space or line break. Escapes
-  /// may be in either case (`%3a%2f%2f` from .NET servers).
-  private static func rawBaseString(_ value: Substring) -> Substring? {
-    func ends(_ character: Character) -> Bool { character == "&" || character == " " || character.isNewline }
+  /// are its own; the URI and the parameters end at the next unencoded `&`, space or line break
+  /// (or where `ends` says: in running text, at any character an encoded base string does not
+  /// have). Escapes may be in either case (`%3a%2f%2f` from .NET servers).
+  private static func rawBaseString(
+    _ value: Substring, endsAt ends: (Character) -> Bool = { $0 == "&" || $0 == " " || $0.isNewline }
+  ) -> Substring? {
     let method = value.prefix { $0.isLetter }
     guard !method.isEmpty, value.dropFirst(method.count).lowercased().hasPrefix("&http") else { return nil }
     let uri = value.dropFirst(method.count + 1).prefix { !ends($0) }

@@ -33,15 +33,20 @@ enum SignatureKey: Sendable {
       try self.init(method, signingKey: OAuthSigningKey.make(consumerSecret: consumerSecret, tokenSecret: tokenSecret), privateKey: privateKey)
       return
     }
+    self = .hmac(Self.preparedHMAC(digest, consumerSecret: consumerSecret, tokenSecret: tokenSecret))
+  }
+
+  /// The HMAC key of these credentials, its signing key written into scratch memory (no
+  /// String) and wiped once its pad states are hashed: the signer's key and the verifier's.
+  static func preparedHMAC(_ digest: OAuthDigestAlgorithm, consumerSecret: String, tokenSecret: String?) -> PreparedHMACKey {
     var consumerSecret = consumerSecret, tokenSecret = tokenSecret ?? ""
     let room = 3 * (consumerSecret.utf8.count + tokenSecret.utf8.count) + 1
-    self = .hmac(
-      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { buffer in
-        var key = ByteWriter(buffer.baseAddress!, capacity: room)
-        OAuthSigningKey.write(&consumerSecret, &tokenSecret, to: &key)
-        defer { Crypto.wipe(UnsafeMutableBufferPointer(mutating: key.written)) }  // the key does not outlive this call
-        return PreparedHMACKey(digest, key: key.written)
-      })
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { buffer in
+      var key = ByteWriter(buffer.baseAddress!, capacity: room)
+      OAuthSigningKey.write(&consumerSecret, &tokenSecret, to: &key)
+      defer { Crypto.wipe(UnsafeMutableBufferPointer(mutating: key.written)) }  // the key does not outlive this call
+      return PreparedHMACKey(digest, key: key.written)
+    }
   }
 
   /// Room for the largest HMAC digest (SHA-512) and its base64, percent-encoded or not.

@@ -30,12 +30,13 @@ enum VerificationKey {
 
 /// Prepared HMAC keys by (consumer, token), so that a verifier hashes a key's pad states once
 /// and not on every request. An entry is used only while the secrets it was made from are
-/// still the ones the credential lookup returns (a rotated secret makes a new entry). Bounded:
-/// past `capacity` entries the cache starts again empty. Safe to use from many tasks at once.
+/// still the ones the credential lookup returns (a rotated secret makes a new entry); they are
+/// kept as ``WipedSecrets`` (bytes compared in constant time, wiped when the entry goes), never
+/// as `String`s. Bounded: past `capacity` entries the cache starts again empty. Safe to use
+/// from many tasks at once.
 final class PreparedKeyCache: @unchecked Sendable {
   private struct Entry {
-    let consumerSecret: String
-    let tokenSecret: String?
+    let secrets: WipedSecrets
     let key: PreparedHMACKey
   }
   private struct Name: Hashable {
@@ -52,16 +53,18 @@ final class PreparedKeyCache: @unchecked Sendable {
     self.capacity = capacity
   }
 
-  /// The prepared key for these credentials and digest, made on first use.
+  /// The prepared key for these credentials and digest, made on first use and again whenever
+  /// the secrets differ from the ones the cached key was made from.
   func key(_ digest: OAuthDigestAlgorithm, consumerKey: String, consumerSecret: String, token: String?, tokenSecret: String?) -> PreparedHMACKey {
     let name = Name(digest: digest, consumerKey: consumerKey, token: token)
-    if let entry = lock.withLock({ entries[name] }), entry.consumerSecret == consumerSecret, entry.tokenSecret == tokenSecret {
+    if let entry = lock.withLock({ entries[name] }), entry.secrets.equals(consumerSecret: consumerSecret, tokenSecret: tokenSecret) {
       return entry.key
     }
-    let key = PreparedHMACKey(digest, key: OAuthSigningKey.make(consumerSecret: consumerSecret, tokenSecret: tokenSecret))
+    let key = SignatureKey.preparedHMAC(digest, consumerSecret: consumerSecret, tokenSecret: tokenSecret)
+    let secrets = WipedSecrets(consumerSecret: consumerSecret, tokenSecret: tokenSecret)
     lock.withLock {
       if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-      entries[name] = Entry(consumerSecret: consumerSecret, tokenSecret: tokenSecret, key: key)
+      entries[name] = Entry(secrets: secrets, key: key)
     }
     return key
   }

@@ -2,7 +2,8 @@ import CommandLineSupport
 import Foundation
 import XAPI
 
-/// The options every `tweets` command takes, and what they resolve to.
+/// The options several `tweets` commands share (which command takes which: `SharedOptions`),
+/// and what they resolve to.
 public struct GlobalOptions: Sendable {
   /// Which X API serves timelines, search, show and post (`--api`).
   public enum APIVersion: String, Sendable {
@@ -48,11 +49,9 @@ public struct GlobalOptions: Sendable {
   static let consumerSecretOption = Option.value(
     "consumer-secret", placeholder: "SECRET", help: "Your app's consumer secret (env X_CONSUMER_SECRET).")
 
-  static let specs: [any OptionDeclaration] = [
-    baseURLOption, apiOption, profileOption, configDirOption, formatOption, jsonOption, limitOption, allOption, sinceIDOption,
-    untilIDOption, startTimeOption, endTimeOption, fieldsOption, expansionsOption, noWaitOption, maxWaitOption, timeoutOption, verboseOption,
-    sandboxOption, outputOption, resumeOption, consumerKeyOption, consumerSecretOption,
-  ]
+  /// Every shared option, whichever commands take it (``SharedOptions``): what may come before
+  /// the command's name.
+  static var specs: [any OptionDeclaration] { SharedOptions.declarations.map(\.option) }
 
   /// Where the X API is (`--base-url`, `TWEETS_BASE_URL`, else `https://api.x.com`).
   public var baseURL: URL

@@ -21,9 +21,6 @@ public enum TweetsCLI {
     UsersCommand(), CountsCommand(), PostCommand(), ApiCommand(), SandboxCommand(),
   ]
 
-  /// The commands that write pages, and so take `--output` and `--resume`.
-  static let pagedCommands = ["timeline", "search", "mentions", "liked", "quotes", "conversation", "list", "followers", "following"]
-
   /// The dispatch shell `tweets` shares with `oauth1`: overview, help, version, completions,
   /// missing and unknown commands.
   static let shell = CommandShell(
@@ -55,19 +52,16 @@ public enum TweetsCLI {
     let parsed: ParsedArguments
     let options: GlobalOptions
     do {
-      parsed = try spec.parse(rest)
+      parsed = try shell.parse(rest, for: spec)
       if parsed[CommandSpec.help] {
         terminal.writeOut(shell.help(command.spec))
         return ExitCode.success.rawValue
       }
       var resolved = try GlobalOptions(parsed, environment: environment)
       resolved.commandLine = [name] + GlobalOptions.fetchArguments(rest)
-      if resolved.output != nil && !TweetsCLI.pagedCommands.contains(name) {
-        throw UsageError("--output and --resume are for the fetches that page: \(TweetsCLI.pagedCommands.joined(separator: ", "))")
-      }
       options = resolved
     } catch let error as UsageError {
-      terminal.err("tweets \(command.name): error: \(error.message)")
+      terminal.err("tweets: error: \(error.message)")
       terminal.err("Usage: \(spec.usageLine)\nRun `tweets help \(command.name)` for the options.")
       return ExitCode.usage.rawValue
     } catch {
@@ -108,13 +102,15 @@ public enum TweetsCLI {
 /// One `tweets` command.
 protocol TweetsCommand: Sendable {
   var name: String { get }
+  /// The groups of shared options it takes, declared once: its spec lists them.
+  var shared: SharedOptions { get }
   var spec: CommandSpec { get }
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode
 }
 
 extension TweetsCommand {
-  /// The command's own options followed by the global ones.
+  /// The command's own options followed by the shared ones it takes (``shared``).
   func makeSpec(summary: String, options: [any OptionDeclaration] = [], positionals: [PositionalSpec] = [], discussion: String = "") -> CommandSpec {
-    CommandSpec(name: "tweets \(name)", summary: summary, options: options + GlobalOptions.specs, positionals: positionals, discussion: discussion)
+    CommandSpec(name: "tweets \(name)", summary: summary, options: options + shared.options, positionals: positionals, discussion: discussion)
   }
 }

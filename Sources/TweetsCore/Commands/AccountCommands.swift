@@ -8,6 +8,7 @@ import XSandbox
 /// `tweets login`: the PIN flow, or storing tokens you already have.
 struct LoginCommand: TweetsCommand {
   let name = "login"
+  let shared = SharedOptions.signedIn
   static let pin = Option.value("pin", placeholder: "PIN", help: "The PIN from the authorize page (default: read from standard input).")
   static let accessToken = Option.value("access-token", placeholder: "TOKEN", help: "Store this access token instead of running the PIN flow.")
   static let accessTokenSecret = Option.value("access-token-secret", placeholder: "SECRET", help: "Its secret.")
@@ -76,6 +77,7 @@ struct LoginCommand: TweetsCommand {
 /// `tweets logout`: forgets the profile's credentials.
 struct LogoutCommand: TweetsCommand {
   let name = "logout"
+  let shared = SharedOptions.session
   var spec: CommandSpec { makeSpec(summary: "Remove the profile's stored credentials.") }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
@@ -91,6 +93,7 @@ struct LogoutCommand: TweetsCommand {
 /// `tweets whoami`: the account the credentials belong to.
 struct WhoamiCommand: TweetsCommand {
   let name = "whoami"
+  let shared: SharedOptions = [.signedIn, .api, .format]
   var spec: CommandSpec { makeSpec(summary: "Show the account the stored credentials belong to.") }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {

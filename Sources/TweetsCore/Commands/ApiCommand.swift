@@ -6,6 +6,8 @@ import XAPI
 /// `tweets api METHOD PATH`: any endpoint, signed, printing the body (like twurl).
 struct ApiCommand: TweetsCommand {
   let name = "api"
+  /// The body is printed as it came: no --format.
+  let shared = SharedOptions.signedIn
   static let data = Option.repeatable("data", short: "d", placeholder: "NAME=VALUE", help: "A form-body parameter (signed).")
   static let query = Option.repeatable("query", placeholder: "NAME=VALUE", help: "A query parameter (signed).")
   static let jsonBody = Option.value("json-body", placeholder: "JSON", help: "A JSON body (not signed, as OAuth 1.0a defines).")

@@ -7,6 +7,8 @@ import XSandbox
 /// the demo app and token of `tweets --sandbox`.
 struct SandboxCommand: TweetsCommand {
   let name = "sandbox"
+  /// Only what every command takes (an alias may give them); it signs nothing itself.
+  let shared = SharedOptions.session
   static let port = Option.value("port", placeholder: "N", help: "The port on 127.0.0.1 (default 8977; 0: any free port).")
   static let tweetsPerUser = Option.value(
     "tweets-per-user", placeholder: "N", help: "How many tweets each of the sandbox's three accounts has (default 60).")

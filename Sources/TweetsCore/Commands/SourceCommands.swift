@@ -2,24 +2,12 @@ import CommandLineSupport
 import Foundation
 import XAPI
 
-// The other sources of tweets and users, all v2: each a page stream written in any format,
-// with --output and --resume, as timeline and search are.
+// The other sources of tweets and users, all v2 (none takes --api): each a page stream written
+// in any format, with --output and --resume, as timeline and search are. The window options are
+// taken only where X's endpoint has one, the tweet fields only where it returns tweets.
 
-/// What the v2-only commands share: refusing `--api 1.1`, and finding a user's id.
+/// What the v2-only commands share: finding a user's id.
 extension TweetsCommand {
-  func requireV2(_ session: Session) throws {
-    if session.options.api == .v1 { throw UsageError("tweets \(name) uses API v2 only; leave out --api 1.1") }
-  }
-
-  /// For the endpoints X gives no window: `--since-id`, `--until-id`, `--start-time` and
-  /// `--end-time` are refused rather than silently dropped.
-  func requireNoWindow(_ session: Session) throws {
-    let options = session.options
-    if options.sinceID != nil || options.untilID != nil || options.startTime != nil || options.endTime != nil {
-      throw UsageError("tweets \(name) takes no --since-id, --until-id, --start-time or --end-time: X's endpoint has no window")
-    }
-  }
-
   /// The id of `username` (with or without `@`), or the logged-in user's without one: the
   /// profile's, when the token in use is the profile's (no access token in the environment).
   func userID(_ username: String?, _ client: XClient, _ session: Session, profile: Profile?) async throws -> String {
@@ -31,14 +19,6 @@ extension TweetsCommand {
 
   /// A username without its `@`.
   static func bareUsername(_ text: String) -> String { text.hasPrefix("@") ? String(text.dropFirst()) : text }
-
-  /// For the user lists, whose endpoints return users: the tweet window and tweet fields do not apply.
-  func requireNoTweetOptions(_ session: Session) throws {
-    try requireNoWindow(session)
-    if session.options.tweetFields != nil || session.options.expansions != nil {
-      throw UsageError("tweets \(name) lists users: --fields and --expansions (tweet fields) do not apply")
-    }
-  }
 }
 
 /// `tweets mentions [USERNAME]` and `tweets liked [USERNAME]`: a user's stream of tweets (the
@@ -46,15 +26,15 @@ extension TweetsCommand {
 struct UserTweetsCommand: TweetsCommand {
   let name: String
   let summary: String
-  /// Whether X's endpoint takes an id or time window.
-  let takesWindow: Bool
+  /// The window options only where X's endpoint takes an id or time window (mentions).
+  let shared: SharedOptions
   let source: @Sendable (XClient.V2, _ userID: String, TimelineOptions, _ limit: Int?) -> TweetPages
 
   static let mentions = UserTweetsCommand(
-    name: "mentions", summary: "Tweets that mention a user (you, without a name).", takesWindow: true
+    name: "mentions", summary: "Tweets that mention a user (you, without a name).", shared: [.tweetPages, .window]
   ) { $0.mentions(userID: $1, options: $2, limit: $3) }
   static let liked = UserTweetsCommand(
-    name: "liked", summary: "Tweets a user liked (you, without a name).", takesWindow: false
+    name: "liked", summary: "Tweets a user liked (you, without a name).", shared: .tweetPages
   ) { $0.likedTweets(userID: $1, options: $2, limit: $3) }
 
   var spec: CommandSpec {
@@ -62,8 +42,6 @@ struct UserTweetsCommand: TweetsCommand {
   }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
-    try requireV2(session)
-    if !takesWindow { try requireNoWindow(session) }
     let (client, profile) = try session.client()
     let id = try await userID(arguments.positionals.first, client, session, profile: profile)
     try await TweetStream.print(source(client.v2, id, session.options.timelineOptions, session.options.limit), session)
@@ -78,6 +56,8 @@ struct IDTweetsCommand: TweetsCommand {
   let idHelp: String
   /// What the id names, for a usage error.
   let what: String
+  /// Neither endpoint takes a window.
+  let shared = SharedOptions.tweetPages
   let source: @Sendable (XClient.V2, _ id: String, TimelineOptions, _ limit: Int?) -> TweetPages
 
   static let quotes = IDTweetsCommand(
@@ -92,8 +72,6 @@ struct IDTweetsCommand: TweetsCommand {
   }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
-    try requireV2(session)
-    try requireNoWindow(session)  // neither endpoint takes one
     let id = try tweetID(arguments, what: what)
     let (client, _) = try session.client()
     try await TweetStream.print(source(client.v2, id, session.options.timelineOptions, session.options.limit), session)
@@ -104,6 +82,7 @@ struct IDTweetsCommand: TweetsCommand {
 /// `tweets conversation ID`.
 struct ConversationCommand: TweetsCommand {
   let name = "conversation"
+  let shared: SharedOptions = [.tweetPages, .window]
   var spec: CommandSpec {
     makeSpec(
       summary: "The tweets of a conversation (recent search for conversation_id; --archive for older ones).",
@@ -112,7 +91,6 @@ struct ConversationCommand: TweetsCommand {
   }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
-    try requireV2(session)
     let id = try tweetID(arguments)
     let archive = arguments[SearchCommand.archive]
     let client = archive ? try session.appClient(for: "conversation --archive") : try session.client().client
@@ -130,6 +108,8 @@ struct ConversationCommand: TweetsCommand {
 struct FollowsCommand: TweetsCommand {
   /// `followers` or `following`.
   let name: String
+  /// Users, not tweets: no window, no tweet fields.
+  let shared: SharedOptions = [.signedIn, .format, .paging, .output]
   var spec: CommandSpec {
     makeSpec(
       summary: name == "followers" ? "The accounts that follow a user (you, without a name)." : "The accounts a user follows (you, without a name).",
@@ -137,8 +117,6 @@ struct FollowsCommand: TweetsCommand {
   }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
-    try requireV2(session)
-    try requireNoTweetOptions(session)
     let (client, profile) = try session.client()
     let id = try await userID(arguments.positionals.first, client, session, profile: profile)
     let limit = session.options.limit
@@ -151,6 +129,7 @@ struct FollowsCommand: TweetsCommand {
 /// `tweets users NAME|ID...`: accounts by username or id, in the input's order.
 struct UsersCommand: TweetsCommand {
   let name = "users"
+  let shared: SharedOptions = [.signedIn, .format]
   var spec: CommandSpec {
     makeSpec(
       summary: "Look accounts up by username or id (an all-digit argument is an id; write @123 for such a username).",
@@ -158,7 +137,6 @@ struct UsersCommand: TweetsCommand {
   }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
-    try requireV2(session)
     let wanted = arguments.positionals
     guard !wanted.isEmpty else { throw UsageError("give at least one username or id") }
     let (client, _) = try session.client()
@@ -201,6 +179,8 @@ struct UsersCommand: TweetsCommand {
 /// `tweets counts QUERY`.
 struct CountsCommand: TweetsCommand {
   let name = "counts"
+  /// App-only (a bearer token): no consumer.
+  let shared: SharedOptions = [.session, .format, .window]
   static let granularity = Option.value("granularity", placeholder: "minute|hour|day", help: "The buckets' size (default hour).")
   var spec: CommandSpec {
     makeSpec(
@@ -209,7 +189,6 @@ struct CountsCommand: TweetsCommand {
   }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
-    try requireV2(session)
     let query = arguments.positionals.joined(separator: " ")
     guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("the query is empty") }
     let granularity = arguments[Self.granularity] ?? "hour"

@@ -6,6 +6,7 @@ import XAPI
 /// `tweets timeline [USERNAME]`: a user's tweets, or the home timeline.
 struct TimelineCommand: TweetsCommand {
   let name = "timeline"
+  let shared: SharedOptions = [.tweetPages, .api, .window]
   var spec: CommandSpec {
     makeSpec(
       summary: "Show a user's tweets, or your home timeline without a name.",
@@ -39,6 +40,7 @@ struct TimelineCommand: TweetsCommand {
 /// `tweets search QUERY`.
 struct SearchCommand: TweetsCommand {
   let name = "search"
+  let shared: SharedOptions = [.tweetPages, .api, .window]
   static let archive = Option.flag("archive", help: "Full-archive search (/2/tweets/search/all; X API Pro or Enterprise only).")
   var spec: CommandSpec {
     makeSpec(
@@ -85,6 +87,7 @@ struct SearchCommand: TweetsCommand {
 /// `tweets show ID...`.
 struct ShowCommand: TweetsCommand {
   let name = "show"
+  let shared: SharedOptions = [.signedIn, .api, .format, .tweetFields]
   var spec: CommandSpec {
     makeSpec(summary: "Show tweets by id.", positionals: [PositionalSpec("id", help: "Tweet ids.", variadic: true)])
   }
@@ -159,6 +162,7 @@ enum IDLookup {
 /// `tweets hydrate [FILE|-]`: the tweets of a list of ids, as archives and datasets ship them.
 struct HydrateCommand: TweetsCommand {
   let name = "hydrate"
+  let shared: SharedOptions = [.signedIn, .api, .format, .tweetFields]
   var spec: CommandSpec {
     makeSpec(
       summary: "Look up the tweets of a list of ids (one per line, or JSON lines with an \"id\"), in their order.",
@@ -205,6 +209,7 @@ struct HydrateCommand: TweetsCommand {
 /// `tweets post TEXT`.
 struct PostCommand: TweetsCommand {
   let name = "post"
+  let shared: SharedOptions = [.signedIn, .api, .format]
   var spec: CommandSpec {
     makeSpec(summary: "Post a tweet.", positionals: [PositionalSpec("text", help: "The text (words are joined with spaces).", variadic: true)])
   }
@@ -283,8 +288,10 @@ extension TweetStream {
       terminal.err("tweets: \(file.path) is complete (\(committed.records) \(Item.plural)): nothing to resume")
       return
     }
-    if session.options.resume {
+    if output.resumed {
       terminal.err("tweets: resuming after \(committed.records) \(Item.plural) (\(committed.pages) pages) in \(file.path)")
+    } else if session.options.resume {
+      terminal.err("tweets: no checkpoint for \(file.path) yet: fetching from the beginning")
     }
     var pageText = ""
     let writer = RecordWriter<Item>(format: session.options.format, alreadyWritten: committed.records) { pageText += $0 }

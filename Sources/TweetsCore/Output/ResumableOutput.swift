@@ -56,18 +56,22 @@ final class ResumableOutput {
   /// The open file, positioned at the committed end; owned here, closed by `deinit`.
   private let descriptor: Int32
 
+  /// Whether a checkpoint was read: `false` for a new fetch, with or without `--resume`.
+  let resumed: Bool
+
   /// Opens `file` for a new fetch (it must not exist, or be empty) or, with `resume`, for the
-  /// fetch its checkpoint records, which must be `command`'s.
+  /// fetch its checkpoint records, which must be `command`'s. With `resume` and no checkpoint
+  /// yet (a run killed before its first page, as `wget -c` or `curl -C -` would retry it), an
+  /// absent or empty `file` starts a new fetch; one with lines but no checkpoint is refused,
+  /// since where its fetch stopped is unknown.
   init(file: URL, command: [String], resume: Bool) throws {
     self.file = file
     let checkpointFile = file.appendingPathExtension("checkpoint")
     AtomicFile.removeStaleTemporaries(of: checkpointFile)
     let existing = try? Data(contentsOf: checkpointFile)
-    if resume {
-      guard let existing else {
-        throw TweetsFailure(
-          "--resume: \(checkpointFile.path) does not exist; start the fetch without --resume", exitCode: .usage)
-      }
+    let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.uint64Value ?? 0
+    resumed = resume && existing != nil
+    if resume, let existing {
       do {
         checkpoint = try JSONDecoder().decode(Checkpoint.self, from: existing)
       } catch {
@@ -78,8 +82,13 @@ final class ResumableOutput {
           "--resume: \(file.path) holds another fetch; resume it with: \(Self.resumeCommand(checkpoint.command, file))", exitCode: .usage)
       }
     } else {
-      let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.uint64Value ?? 0
-      if existing != nil || size > 0 {
+      if resume && size > 0 {
+        throw TweetsFailure(
+          "--resume: \(file.path) holds \(size) bytes but has no checkpoint (\(checkpointFile.lastPathComponent)), so where its fetch "
+            + "stopped is unknown: move it away or remove it, then run the same command again to fetch from the beginning",
+          exitCode: .usage)
+      }
+      if !resume && (existing != nil || size > 0) {
         throw TweetsFailure(
           "\(file.path) already exists\(existing != nil ? " with a checkpoint" : ""): add --resume to continue that fetch, or remove it",
           exitCode: .usage)
@@ -109,7 +118,7 @@ final class ResumableOutput {
       close(descriptor)
       throw TweetsFailure("cannot prepare \(file.path): \(reason)", exitCode: .failure)
     }
-    if !resume { try saveCheckpoint() }
+    if !resumed { try saveCheckpoint() }
   }
 
   deinit { close(descriptor) }

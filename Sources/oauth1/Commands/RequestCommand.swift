@@ -26,8 +26,10 @@ enum RequestCommand {
     discussion: """
       Credentials come from --profile (saved by `oauth1 login`) or from --consumer-key, --token and the
       secrets (--consumer-secret, --token-secret, or OAUTH1_CONSUMER_SECRET and OAUTH1_TOKEN_SECRET); a
-      consumer alone signs one-legged. The body is on stdout; an error answer's body and, when the
-      provider reports its own base string, the first difference from ours are on stderr.
+      consumer alone signs one-legged. The body is on stdout. An error answer's body is on stderr, or
+      with -i on stdout after its status line, headers and a blank line, as curl -i prints it (secrets
+      redacted); the explanation, with the first difference from ours when the provider reports its
+      own base string, is on stderr.
 
       Exit status: 0 for a 2xx answer, 1 for any other answer (or a request refused before it was sent),
       2 for wrong usage, 3 when no answer came.
@@ -103,16 +105,19 @@ enum RequestCommand {
       do throws(NetworkError) {
         response = try await client.send(request)
       } catch .httpStatus(let failure) {
-        if parsed[include] { FileHandle.standardOutput.write(Data(statusAndHeaders(failure.statusCode, failure.headers).utf8)) }
         let text = String(decoding: failure.body, as: UTF8.self)
-        Output.error("the provider answered HTTP \(failure.statusCode) to \(failure.requestLine)")
         let rejection = OAuthRejection(failure, signatureBaseString: signedBaseString.withLock { $0 })
-        // A body that carries the provider's base string is shown below, read and redacted.
-        if !text.isEmpty && rejection.report?.signatureBaseString == nil { Output.stderr(Redaction.text(text)) }
-        if failure.statusCode == 401 || rejection.report != nil {
-          // Signed form values such as a password are hidden; oauth_* parameters are shown.
-          Output.stderr(rejection.redacted { !$0.hasPrefix("oauth_") && Redaction.isSensitive(parameter: $0) }.description)
+        // Signed form values such as a password are hidden; oauth_* parameters are shown.
+        let redacted = rejection.redacted { !$0.hasPrefix("oauth_") && Redaction.isSensitive(parameter: $0) }
+        if parsed[include] {
+          // As curl -i: the status line, the headers, a blank line and the body, then exit 1.
+          FileHandle.standardOutput.write(Data(statusAndHeaders(failure.statusCode, failure.headers).utf8))
+          try write(Data(refusedBody(text, rejection, redacted).utf8), to: parsed[output])
         }
+        Output.error("the provider answered HTTP \(failure.statusCode) to \(failure.requestLine)")
+        // A body that carries the provider's base string is shown below, read and redacted.
+        if !parsed[include] && !text.isEmpty && rejection.report?.signatureBaseString == nil { Output.stderr(Redaction.text(text)) }
+        if failure.statusCode == 401 || rejection.report != nil { Output.stderr(redacted.description) }
         return 1
       } catch .transport(let failure) {
         Output.error(failure.description)
@@ -163,6 +168,18 @@ enum RequestCommand {
   /// Whether `text` is an absolute http or https URL with a host.
   static func isAbsoluteHTTP(_ text: String) -> Bool {
     (try? OAuthURLComponents(text, requireHTTP: true)) != nil && URL(string: text) != nil
+  }
+
+  /// A refused answer's body as `-i` prints it: secrets redacted (``Redaction/text(_:)``), and the
+  /// provider's base string, as it stands or percent-encoded, with the form values the
+  /// diagnosis hides hidden too.
+  static func refusedBody(_ text: String, _ rejection: OAuthRejection, _ redacted: OAuthRejection) -> String {
+    var text = text
+    if let theirs = rejection.diff?.provider, let hidden = redacted.diff?.provider, theirs != hidden {
+      text = text.replacingOccurrences(of: theirs, with: hidden)
+        .replacingOccurrences(of: OAuthPercentEncoding.encode(theirs), with: OAuthPercentEncoding.encode(hidden))
+    }
+    return Redaction.text(text)
   }
 
   static func statusAndHeaders(_ status: Int, _ headers: HTTPHeaders) -> String {

@@ -14,7 +14,8 @@ enum CommandRunner {
 
   static func run(_ spec: CommandSpec, _ arguments: [String], _ body: (ParsedArguments) async throws -> Int32) async -> Int32 {
     do {
-      let parsed = try spec.parse(arguments)
+      // An option of another subcommand is named as such: "oauth1 sign does not take --max-time: request does".
+      let parsed = try OAuth1Command.shell.parse(arguments, for: spec)
       if parsed[CommandSpec.help] {
         print(spec.usage, terminator: "")
         return 0

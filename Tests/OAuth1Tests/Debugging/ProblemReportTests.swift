@@ -57,6 +57,52 @@ struct ProblemReportTests {
     #expect(OAuthProblemReport(body: timestamps.body)?.acceptableTimestamps == "100-700")
   }
 
+  /// Flickr's JSON answer, with the base string under `debug_sbs`.
+  @Test func flickrsJSONAnswer() throws {
+    let body = #"{"stat":"fail","code":96,"message":"Invalid signature","debug_sbs":"\#(baseString)"}"#
+    let report = try #require(OAuthProblemReport(body: body))
+    #expect(report.signatureBaseString == baseString && report.problem == nil)
+    let ours = baseString.replacingOccurrences(of: "www.flickr.com", with: "api.flickr.com")
+    let rejection = OAuthRejection(status: 401, body: body, signatureBaseString: ours)
+    #expect(rejection.diff?.first == .host(ours: "api.flickr.com", provider: "www.flickr.com"))
+    #expect(!rejection.description.contains("It sent no base string of its own"))
+  }
+
+  @Test func jsonFieldsAtAnyDepth() throws {
+    let nested =
+      #"{"errors":[{"code":401,"oauth":{"oauth_problem":"signature_invalid","oauth_signature_base_string":"\#(baseString)","#
+      + #""oauth_parameters_absent":["oauth_nonce","oauth_token"]}}]}"#
+    let report = try #require(OAuthProblemReport(body: nested))
+    #expect(report.problem == "signature_invalid" && report.signatureBaseString == baseString)
+    #expect(report.parameters == ["oauth_nonce", "oauth_token"])
+    // JSON's own escapes are read as JSON: `\/` is a slash, `\u0026` an ampersand.
+    let escaped = baseString.replacingOccurrences(of: "&", with: "\\u0026")
+    #expect(OAuthProblemReport(body: #"{"debug_sbs":"\#(escaped)"}"#)?.signatureBaseString == baseString)
+  }
+
+  /// Under a name this reader does not know: any value shaped like a base string that reads as one.
+  @Test func aValueShapedLikeABaseString() throws {
+    let json = #"{"error":"invalid_signature","detail":{"expected":"\#(baseString)"}}"#
+    #expect(OAuthProblemReport(body: json)?.signatureBaseString == baseString)
+    let sentence = #"{"message":"Invalid signature. We signed \#(baseString), did you?"}"#
+    #expect(OAuthProblemReport(body: sentence)?.signatureBaseString == baseString)
+    let form = "error=invalid_signature&sbs=" + OAuthPercentEncoding.encode(baseString)
+    #expect(OAuthProblemReport(body: form)?.signatureBaseString == baseString)
+    let text = "Signature invalid.\nExpected signature base string: \(baseString)\nCheck your clock."
+    #expect(OAuthProblemReport(body: text)?.signatureBaseString == baseString)
+    let html = "<html><body><p>Bad signature</p><pre>\(baseString)</pre></body></html>"
+    #expect(OAuthProblemReport(body: html)?.signatureBaseString == baseString)
+  }
+
+  @Test func textThatOnlyLooksLikeABaseString() {
+    for body in [
+      "GET&http is not a method", "see xGET&https%3A%2F%2Fa.example&b%3D1", #"{"message":"GET&https://a.example/&a=1"}"#,
+      "GET&https%3A%2F%2F&", "POST&https%3A%2F%2Fa.example%2Fp",
+    ] {
+      #expect(OAuthProblemReport(body: body)?.signatureBaseString == nil, "\(body)")
+    }
+  }
+
   @Test func anAnswerWithNothingAboutOAuth() {
     #expect(OAuthProblemReport(body: #"{"errors":[{"message":"Could not authenticate you","code":32}]}"#) == nil)
     #expect(OAuthProblemReport(body: "Invalid signature") == nil)

@@ -1,0 +1,117 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Each `tweets` command takes the options that mean something to it, and only those: its help
+/// lists them, and every shared option it does not take is a usage error (exit status 2) that
+/// names the command. The table below is written from what each command does, independently of
+/// the declarations it checks.
+@Suite("tweets: each command's options", .tags(.processes), .tier(.processes))
+struct CommandOptionsTests {
+  /// Every option some commands share, and whether it takes a value.
+  static let shared: [(name: String, takesValue: Bool)] = [
+    ("base-url", true), ("api", true), ("profile", true), ("config-dir", true), ("format", true), ("json", false), ("limit", true),
+    ("all", false), ("since-id", true), ("until-id", true), ("start-time", true), ("end-time", true), ("fields", true),
+    ("expansions", true), ("no-wait", false), ("max-wait", true), ("timeout", true), ("verbose", false), ("sandbox", false),
+    ("output", true), ("resume", false), ("consumer-key", true), ("consumer-secret", true),
+  ]
+
+  /// Where the credentials are and how requests are sent: every command takes them.
+  static let session = ["profile", "config-dir", "sandbox", "base-url", "timeout", "verbose", "no-wait", "max-wait"]
+  static let signedIn = session + ["consumer-key", "consumer-secret"]
+  static let format = ["format", "json"]
+  static let pages = ["limit", "all", "output", "resume"]
+  static let window = ["since-id", "until-id", "start-time", "end-time"]
+  static let tweetFields = ["fields", "expansions"]
+
+  /// Every command, with the options it takes (its own, then the shared ones).
+  static let commands: [String: [String]] = [
+    "login": ["pin", "access-token", "access-token-secret"] + signedIn,
+    "logout": session,
+    "whoami": signedIn + ["api"] + format,
+    "timeline": signedIn + ["api"] + format + pages + window + tweetFields,
+    "search": ["archive"] + signedIn + ["api"] + format + pages + window + tweetFields,
+    "show": signedIn + ["api"] + format + tweetFields,
+    "hydrate": signedIn + ["api"] + format + tweetFields,
+    "mentions": signedIn + format + pages + window + tweetFields,
+    "liked": signedIn + format + pages + tweetFields,
+    "quotes": signedIn + format + pages + tweetFields,
+    "list": signedIn + format + pages + tweetFields,
+    "conversation": ["archive"] + signedIn + format + pages + window + tweetFields,
+    "followers": signedIn + format + pages,
+    "following": signedIn + format + pages,
+    "users": signedIn + format,
+    "counts": ["granularity"] + session + format + window,
+    "post": signedIn + ["api"] + format,
+    "api": ["data", "query", "json-body"] + signedIn,
+    "sandbox": ["port", "tweets-per-user", "control"] + session,
+  ]
+
+  func tweets(_ arguments: [String]) throws -> ProcessResult {
+    var environment = ProcessInfo.processInfo.environment
+    for key in environment.keys where key.hasPrefix("X_") || key.hasPrefix("TWITTER_") || key.hasPrefix("TWEETS_") {
+      environment.removeValue(forKey: key)
+    }
+    return try ProcessRunner.run(PackagePaths.executable("tweets"), arguments, environment: environment, timeout: 60)
+  }
+
+  /// The long names of the options a help text lists.
+  static func listedOptions(_ help: String) -> Set<String> {
+    guard let section = help.range(of: "\nOptions:\n") else { return [] }
+    return Set(
+      help[section.upperBound...].split(separator: "\n").prefix { $0.hasPrefix("  ") }.compactMap { line in
+        line.split(separator: " ").first { $0.hasPrefix("--") }.map { String($0.dropFirst(2)) }
+      })
+  }
+
+  @Test("The overview lists every command the table knows")
+  func everyCommandIsChecked() throws {
+    let overview = try tweets(["help"])
+    let listed = overview.stdout.components(separatedBy: "Commands:\n").last?.split(separator: "\n").prefix { $0.hasPrefix("  ") }
+      .compactMap { $0.split(separator: " ").first.map(String.init) }.filter { $0 != "help" && $0 != "completions" }
+    #expect(Set(listed ?? []) == Set(Self.commands.keys), "\(overview.stdout)")
+  }
+
+  @Test("help COMMAND lists exactly the options the command takes", arguments: commands.keys.sorted())
+  func helpListsTheCommandsOptions(command: String) throws {
+    let help = try tweets(["help", command])
+    #expect(help.status == 0)
+    let expected = Set(Self.commands[command]! + ["help"])
+    let listed = Self.listedOptions(help.stdout)
+    #expect(
+      listed == expected,
+      "\(command): listed but not taken \(listed.subtracting(expected).sorted()), missing \(expected.subtracting(listed).sorted())")
+  }
+
+  @Test("A shared option a command does not take is a usage error naming the command", arguments: commands.keys.sorted())
+  func anOptionNotTakenIsAUsageError(command: String) throws {
+    let takes = Set(Self.commands[command]!)
+    for option in Self.shared where !takes.contains(option.name) {
+      let argument = "--" + option.name + (option.takesValue ? "=1" : "")
+      let result = try tweets([command, argument])
+      #expect(result.status == 2, "\(command) \(argument): \(result.status) \(result.stderr)")
+      #expect(
+        result.stderr.hasPrefix("tweets: error: tweets \(command) does not take --\(option.name): "),
+        "\(command) \(argument): \(result.stderr)")
+      #expect(result.stderr.contains("Run `tweets help \(command)` for the options."))
+      #expect(result.stdout.isEmpty)
+    }
+  }
+
+  @Test("The example of the issue: tweets post --limit, before or after the command, and -o")
+  func postDoesNotTakeLimit() throws {
+    for arguments in [["post", "hello", "--limit", "5"], ["--limit", "5", "post", "hello"]] {
+      let result = try tweets(arguments)
+      #expect(result.status == 2)
+      #expect(
+        result.stderr.hasPrefix(
+          "tweets: error: tweets post does not take --limit: timeline, search, mentions, liked, quotes, conversation, list, followers and following do\n"
+        ), "\(result.stderr)")
+    }
+    let short = try tweets(["post", "hello", "-o", "out.jsonl"])
+    #expect(short.status == 2 && short.stderr.hasPrefix("tweets: error: tweets post does not take -o: timeline, search"), "\(short.stderr)")
+    // An option no command takes is still unknown, with a suggestion.
+    let typo = try tweets(["post", "hello", "--formt", "json"])
+    #expect(typo.status == 2 && typo.stderr.hasPrefix("tweets: error: unknown option --formt (did you mean --format?)"), "\(typo.stderr)")
+  }
+}
