@@ -1,19 +1,19 @@
 /// Wrong usage of a command: the message says what was wrong; the caller prints it with the
 /// usage and exits with status 2.
-public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
   /// What was wrong, naming the option or argument: "missing --url", "--limit takes a whole number …".
-  public let message: String
+  package let message: String
   /// A usage error saying `message` (without the program's name, which the caller adds).
-  public init(_ message: String) { self.message = message }
-  public var description: String { message }
+  package init(_ message: String) { self.message = message }
+  package var description: String { message }
 }
 
 /// The arguments of one command line, sorted by option.
-public struct ParsedArguments: Sendable, Equatable {
+package struct ParsedArguments: Sendable, Equatable {
   var values: [String: [String]] = [:]
   var flags: Set<String> = []
   /// The positional arguments, in order (everything after `--` included).
-  public internal(set) var positionals: [String] = []
+  package internal(set) var positionals: [String] = []
 
   // Read by name inside this module only: commands read through their typed ``Option``s.
 
@@ -27,7 +27,7 @@ public struct ParsedArguments: Sendable, Equatable {
   func values(_ name: String) -> [String] { values[name] ?? [] }
 
   /// The names of every option given, sorted.
-  public var givenOptions: [String] { (Array(flags) + Array(values.keys)).sorted() }
+  package var givenOptions: [String] { (Array(flags) + Array(values.keys)).sorted() }
 
   /// Whether `--name` was given at all.
   func has(_ name: String) -> Bool { flags.contains(name) || values[name] != nil }
@@ -55,7 +55,7 @@ extension CommandSpec {
   /// Accepts `--name value`, `--name=value`, `-n value`, flags, and `--` before positionals
   /// that start with `-`. Unknown options, a missing value, a value given to a flag, a
   /// non-repeatable option given twice and a wrong number of positionals are errors.
-  public func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
+  package func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
     try parse(arguments, others: [])
   }
 
@@ -135,7 +135,7 @@ extension CommandSpec {
 
   /// An argument quoted for an error message, unless it may be a secret pasted in the wrong
   /// place: long and not just digits (a tweet id) is described, not shown.
-  public static func shown(_ argument: String, quoted: Bool = true) -> String {
+  package static func shown(_ argument: String, quoted: Bool = true) -> String {
     if argument.count <= 20 || argument.allSatisfy(\.isASCIIDigitCharacter) { return quoted ? "\"\(argument)\"" : argument }
     return "of \(argument.count) characters (not shown: it may be a secret)"
   }

@@ -8,16 +8,16 @@ import Foundation
 /// ```swift
 /// try AtomicFile.write(Data("{}".utf8), to: URL(fileURLWithPath: "/tmp/state.json"))
 /// ```
-public enum AtomicFile {
+package enum AtomicFile {
   /// Why a file could not be replaced: the path and the system's reason.
-  public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+  package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
     /// What failed, with the path.
-    public let description: String
+    package let description: String
     init(_ description: String) { self.description = description }
   }
 
   /// Replaces `file` with `data`; the temporary file is removed if anything fails.
-  public static func write(_ data: Data, to file: URL) throws(Failure) {
+  package static func write(_ data: Data, to file: URL) throws(Failure) {
     let temporary = file.deletingLastPathComponent()
       .appendingPathComponent(".\(file.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
     let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -42,7 +42,7 @@ public enum AtomicFile {
 
   /// Removes the temporary files of `file` that a killed writer left behind (those whose
   /// process is gone); call it while holding whatever lock serializes the writers.
-  public static func removeStaleTemporaries(of file: URL) {
+  package static func removeStaleTemporaries(of file: URL) {
     let directory = file.deletingLastPathComponent()
     let prefix = ".\(file.lastPathComponent)."
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
@@ -54,7 +54,7 @@ public enum AtomicFile {
   }
   /// Writes all of `data` to `descriptor`, retrying partial writes and interruptions; `false`
   /// when the system refuses (a full disk, say), with `errno` set.
-  public static func writeAll(_ data: Data, to descriptor: Int32) -> Bool {
+  package static func writeAll(_ data: Data, to descriptor: Int32) -> Bool {
     data.withUnsafeBytes { buffer -> Bool in
       var written = 0
       while written < buffer.count {

@@ -12,26 +12,26 @@
 /// case .run(let command, let arguments): …
 /// }
 /// ```
-public struct CommandShell: Sendable {
+package struct CommandShell: Sendable {
   /// The command's name as typed (`tweets`), used in every message and in the completions.
-  public let program: String
+  package let program: String
   /// What `--version` prints after the program's name.
-  public let version: String
+  package let version: String
   /// One line saying what the tool is for.
-  public let summary: String
+  package let summary: String
   /// The subcommands; each spec's last word is the subcommand's name.
-  public let commands: [CommandSpec]
+  package let commands: [CommandSpec]
   /// Text after the command list in the overview (examples, exit statuses).
-  public let epilogue: String
+  package let epilogue: String
   /// Text after a command's own usage (exit statuses shared by every command).
-  public let commandEpilogue: String
+  package let commandEpilogue: String
   /// Options that may come before the subcommand and take a value, so that their value is not
   /// taken for the subcommand (`tweets --profile work timeline`).
-  public let leadingOptions: [OptionSpec]
+  package let leadingOptions: [OptionSpec]
 
   /// A shell for `program` and its subcommands; `epilogue`, `commandEpilogue` and
   /// `leadingOptions` are as the properties of the same names describe.
-  public init(
+  package init(
     program: String, version: String, summary: String, commands: [CommandSpec], epilogue: String = "", commandEpilogue: String = "",
     leadingOptions: [any OptionDeclaration] = []
   ) {
@@ -45,7 +45,7 @@ public struct CommandShell: Sendable {
   }
 
   /// What the shell made of a command line.
-  public enum Outcome: Sendable, Equatable {
+  package enum Outcome: Sendable, Equatable {
     /// Run this subcommand with these arguments (the ones before it included).
     case run(command: String, arguments: [String])
     /// Answered already: write this and exit with its status.
@@ -54,18 +54,18 @@ public struct CommandShell: Sendable {
 
   /// Text for the standard output and the standard error, and an exit status (0, or 2 for
   /// wrong usage).
-  public struct Answer: Sendable, Equatable {
+  package struct Answer: Sendable, Equatable {
     /// Text for the standard output (help, the version, a completion script); may be empty.
-    public let standardOutput: String
+    package let standardOutput: String
     /// Text for the standard error (an error and what to do); may be empty.
-    public let standardError: String
+    package let standardError: String
     /// The exit status: 0 for an answer, 2 for wrong usage.
-    public let status: Int32
+    package let status: Int32
   }
 
   /// Reads a command line (without the program's name): answers what the shell answers itself,
   /// or names the subcommand to run and its arguments.
-  public func dispatch(_ arguments: [String]) -> Outcome {
+  package func dispatch(_ arguments: [String]) -> Outcome {
     let (name, rest) = split(arguments)
     guard let name else {
       if arguments.contains("--version") { return .finished(Answer(standardOutput: "\(program) \(version)\n", standardError: "", status: 0)) }
@@ -91,24 +91,24 @@ public struct CommandShell: Sendable {
   }
 
   /// The subcommand called `name`.
-  public func command(named name: String) -> CommandSpec? {
+  package func command(named name: String) -> CommandSpec? {
     commands.first { $0.subcommand == name }
   }
 
   /// Parses `arguments` for `command`, one of the shell's, as ``CommandSpec/parse(_:)`` does; an
   /// option it does not take but another command does is a usage error that says so:
   /// `tweets post does not take --limit: timeline, search … do`.
-  public func parse(_ arguments: [String], for command: CommandSpec) throws(UsageError) -> ParsedArguments {
+  package func parse(_ arguments: [String], for command: CommandSpec) throws(UsageError) -> ParsedArguments {
     try command.parse(arguments, others: commands.filter { $0.name != command.name })
   }
 
   /// A command's usage, then the shared epilogue.
-  public func help(_ command: CommandSpec) -> String {
+  package func help(_ command: CommandSpec) -> String {
     command.usage + (commandEpilogue.isEmpty ? "" : "\n" + commandEpilogue + "\n")
   }
 
   /// What the tool is, its commands, and the epilogue.
-  public var overview: String {
+  package var overview: String {
     var lines = ["\(program): \(summary)", "", "Usage: \(program) <command> [options]", "", "Commands:"]
     let width = max(12, (commands.map(\.subcommand.count) + ["completions".count]).max()! + 1)
     func line(_ name: String, _ text: String) { lines.append("  " + name.padding(to: width) + text) }
@@ -121,7 +121,7 @@ public struct CommandShell: Sendable {
 
   /// The subcommand's name (the first argument that is neither an option nor an option's
   /// value) and the other arguments, in order.
-  public func split(_ arguments: [String]) -> (String?, [String]) {
+  package func split(_ arguments: [String]) -> (String?, [String]) {
     let valueOptions = Set(leadingOptions.filter(\.takesValue).flatMap { ["--" + $0.name] + ($0.short.map { ["-\($0)"] } ?? []) })
     var index = 0
     while index < arguments.count {

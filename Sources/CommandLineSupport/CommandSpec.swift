@@ -8,21 +8,21 @@
 /// let arguments = try sign.parse(["--url", "https://api.x.com/2/users/me", "--json"])
 /// arguments[url]  // "https://api.x.com/2/users/me"
 /// ```
-public struct CommandSpec: Sendable {
+package struct CommandSpec: Sendable {
   /// The full name as typed, program and subcommand (`oauth1 sign`), for the usage line.
-  public let name: String
+  package let name: String
   /// One sentence saying what the command does, for the overview and the completions.
-  public let summary: String
+  package let summary: String
   /// Every option, `--help` last (added by the initializer).
-  public let options: [OptionSpec]
+  package let options: [OptionSpec]
   /// The positional arguments, in order.
-  public let positionals: [PositionalSpec]
+  package let positionals: [PositionalSpec]
   /// Free text printed after the options in `usage`, such as examples.
-  public let discussion: String
+  package let discussion: String
 
   /// Describes a command; `--help` is added to `options`, which come from typed ``Option``s (or
   /// bare ``OptionSpec``s).
-  public init(name: String, summary: String, options: [any OptionDeclaration], positionals: [PositionalSpec] = [], discussion: String = "") {
+  package init(name: String, summary: String, options: [any OptionDeclaration], positionals: [PositionalSpec] = [], discussion: String = "") {
     self.name = name
     self.summary = summary
     self.options = options.map(\.spec) + [Self.help.spec]
@@ -31,21 +31,21 @@ public struct CommandSpec: Sendable {
   }
 
   /// The subcommand's own name: the last word of ``name`` (`sign` for `oauth1 sign`).
-  public var subcommand: String { String(name.split(separator: " ").last ?? "") }
+  package var subcommand: String { String(name.split(separator: " ").last ?? "") }
 
   /// `--help`, which every command takes.
-  public static let help = Option.flag("help", short: "h", help: "Show this help.")
+  package static let help = Option.flag("help", short: "h", help: "Show this help.")
 
   /// Finds an option by its long name.
-  public func option(named name: String) -> OptionSpec? {
+  package func option(named name: String) -> OptionSpec? {
     options.first { $0.name == name }
   }
 }
 
 /// One `--name` option.
-public struct OptionSpec: Sendable {
+package struct OptionSpec: Sendable {
   /// Whether the option takes a value, and how many times.
-  public enum Kind: Sendable, Equatable {
+  package enum Kind: Sendable, Equatable {
     /// Present or absent; takes no value.
     case flag
     /// Takes one value, at most once.
@@ -55,28 +55,28 @@ public struct OptionSpec: Sendable {
   }
 
   /// The long name, without `--`.
-  public let name: String
+  package let name: String
   /// The one-letter alias (`-X`), if any.
-  public let short: Character?
+  package let short: Character?
   /// Flag, single value or repeatable value.
-  public let kind: Kind
+  package let kind: Kind
   /// One or two sentences for the usage text; the first also describes the option in completions.
-  public let help: String
+  package let help: String
 
   /// A flag: present or absent. Prefer ``Option/flag(_:short:help:)``, which is read as a `Bool`.
-  public static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
+  package static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
     OptionSpec(name: name, short: short, kind: .flag, help: help)
   }
 
   /// An option with one value, given at most once; `placeholder` names the value in the usage.
   /// Prefer ``Option/value(_:short:placeholder:help:)``, which is read as a `String?`.
-  public static func value(_ name: String, short: Character? = nil, placeholder: String, help: String) -> OptionSpec {
+  package static func value(_ name: String, short: Character? = nil, placeholder: String, help: String) -> OptionSpec {
     OptionSpec(name: name, short: short, kind: .value(placeholder: placeholder), help: help)
   }
 
   /// An option that may be given many times, one value each. Prefer
   /// ``Option/repeatable(_:short:placeholder:help:)``, which is read as a `[String]`.
-  public static func repeatable(_ name: String, short: Character? = nil, placeholder: String, help: String) -> OptionSpec {
+  package static func repeatable(_ name: String, short: Character? = nil, placeholder: String, help: String) -> OptionSpec {
     OptionSpec(name: name, short: short, kind: .repeatable(placeholder: placeholder), help: help)
   }
 
@@ -84,19 +84,19 @@ public struct OptionSpec: Sendable {
 }
 
 /// One positional argument.
-public struct PositionalSpec: Sendable {
+package struct PositionalSpec: Sendable {
   /// The name shown in the usage line (uppercased there).
-  public let name: String
+  package let name: String
   /// What the argument is, for the usage text.
-  public let help: String
+  package let help: String
   /// Whether it may be left out.
-  public let optional: Bool
+  package let optional: Bool
   /// Whether it takes every remaining argument.
-  public let variadic: Bool
+  package let variadic: Bool
 
   /// A positional argument; `optional` ones may be left out, a `variadic` one takes every
   /// remaining argument.
-  public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false) {
+  package init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false) {
     self.name = name
     self.help = help
     self.optional = optional

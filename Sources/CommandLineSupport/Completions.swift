@@ -5,10 +5,10 @@
 /// ```swift
 /// let script = Completions.script(for: "oauth1", commands: [SignCommand.spec, VerifyCommand.spec], shell: .bash)
 /// ```
-public enum Completions {
+package enum Completions {
   /// The shells a script can be generated for, by the name users type
   /// (`tweets completions zsh`).
-  public enum Shell: String, CaseIterable, Sendable {
+  package enum Shell: String, CaseIterable, Sendable {
     /// Bash 4 or later, through `complete -F`.
     case bash
     /// Zsh's completion system (`compinit`), as a `#compdef` function.
@@ -19,7 +19,7 @@ public enum Completions {
 
   /// The script that completes `program`'s subcommands (each spec's last word is the
   /// subcommand), their options, `help <command>` and `completions <shell>`.
-  public static func script(for program: String, commands: [CommandSpec], shell: Shell) -> String {
+  package static func script(for program: String, commands: [CommandSpec], shell: Shell) -> String {
     let subcommands = commands.map { Subcommand(spec: $0) }
     switch shell {
     case .bash: return bash(program, subcommands)

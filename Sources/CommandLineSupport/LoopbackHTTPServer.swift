@@ -14,10 +14,13 @@ import Foundation
 package final class LoopbackHTTPServer: Sendable {
   /// A received request.
   package struct Request: Sendable {
+    /// `GET`, `POST`...
     package let method: String
     /// The request target as sent (`/path?query`).
     package let target: String
+    /// The header fields, in order.
     package let headers: [(name: String, value: String)]
+    /// The body, whole (de-chunked).
     package let body: Data
     /// The connection's remote address (`127.0.0.2`).
     package let peerAddress: String
@@ -30,6 +33,7 @@ package final class LoopbackHTTPServer: Sendable {
   package struct Response: Sendable {
     /// How the answer is delivered.
     package enum Delivery: Sendable {
+      /// The answer as it is.
       case whole
       /// The head and half the body, then the end of the stream (a short body).
       case truncated
@@ -39,12 +43,16 @@ package final class LoopbackHTTPServer: Sendable {
       case reset
     }
 
+    /// The HTTP status code.
     package var status: Int
     /// In order; `Content-Length` and `Connection: close` are added.
     package var headers: [(String, String)]
+    /// The body (none for `HEAD`).
     package var body: Data
+    /// Whole, or broken on purpose.
     package var delivery: Delivery
 
+    /// An answer; by default whole, with no header but those the server adds.
     package init(status: Int, headers: [(String, String)] = [], body: Data = Data(), delivery: Delivery = .whole) {
       self.status = status
       self.headers = headers

@@ -20,21 +20,21 @@ import Foundation
 ///
 /// Invariant: the listening descriptor is owned here and closed once, by ``close()`` or `deinit`;
 /// a ``Connection``'s descriptor is owned by the connection and closed by its ``Connection/close()``.
-public final class LoopbackListener: @unchecked Sendable {
+package final class LoopbackListener: @unchecked Sendable {
   /// Why the socket could not listen.
-  public struct Failure: Error, Sendable, CustomStringConvertible {
+  package struct Failure: Error, Sendable, CustomStringConvertible {
     /// What failed, with the port and the system's reason.
-    public let description: String
+    package let description: String
   }
 
   /// The port it listens on (the one asked for, or one the system chose).
-  public let port: UInt16
+  package let port: UInt16
   private let lock = NSLock()
   private var listener: Int32
 
   /// Listens on 127.0.0.1:`port` (0: any free port). The address is reusable at once, so that
   /// a fixed port (a provider's registered callback) can be listened on again right away.
-  public init(port: UInt16 = 0) throws(Failure) {
+  package init(port: UInt16 = 0) throws(Failure) {
     #if canImport(Glibc)
       let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
@@ -62,7 +62,7 @@ public final class LoopbackListener: @unchecked Sendable {
   deinit { close() }
 
   /// Stops listening; a waiting ``accept(until:)`` returns `nil`.
-  public func close() {
+  package func close() {
     lock.withLock {
       guard listener >= 0 else { return }
       shutdown(listener, Int32(SHUT_RDWR))
@@ -72,7 +72,7 @@ public final class LoopbackListener: @unchecked Sendable {
   }
 
   /// The next connection, or `nil` once `deadline` passes or the listener is closed.
-  public func accept(until deadline: Date) -> Connection? {
+  package func accept(until deadline: Date) -> Connection? {
     while true {
       let descriptor = lock.withLock { listener }
       let remaining = deadline.timeIntervalSinceNow
@@ -92,25 +92,25 @@ public final class LoopbackListener: @unchecked Sendable {
   }
 
   /// One accepted connection.
-  public final class Connection: @unchecked Sendable {
+  package final class Connection: @unchecked Sendable {
     /// The head of an HTTP request: its request line's parts, its headers, and the body bytes
     /// that arrived with it.
-    public struct Head: Sendable {
+    package struct Head: Sendable {
       /// `GET`, `POST`...
-      public let method: String
+      package let method: String
       /// The request target as sent (`/callback?...`).
-      public let target: String
+      package let target: String
       /// The header fields, in order.
-      public let headers: [(name: String, value: String)]
+      package let headers: [(name: String, value: String)]
       /// What followed the head in the same reads: the start of the body.
-      public let bodyStart: Data
+      package let bodyStart: Data
 
       /// The last value of a header, by name in any case.
-      public func header(_ name: String) -> String? { headers.last { $0.name.lowercased() == name.lowercased() }?.value }
+      package func header(_ name: String) -> String? { headers.last { $0.name.lowercased() == name.lowercased() }?.value }
     }
 
     /// The peer's address, as the socket reports it (`127.0.0.1`).
-    public let peerAddress: String
+    package let peerAddress: String
     private let descriptor: Int32
     private var closed = false
 
@@ -122,7 +122,7 @@ public final class LoopbackListener: @unchecked Sendable {
     deinit { close() }
 
     /// Closes the connection.
-    public func close() {
+    package func close() {
       guard !closed else { return }
       closed = true
       closeDescriptor(descriptor)
@@ -131,7 +131,7 @@ public final class LoopbackListener: @unchecked Sendable {
     /// Reads up to `limit` bytes until the end of the head (a blank line), and no longer than
     /// `deadline`: a client that trickles bytes cannot hold it. `nil` for no head in time or
     /// an unreadable request line.
-    public func readHead(until deadline: Date, limit: Int = 65_536) -> Head? {
+    package func readHead(until deadline: Date, limit: Int = 65_536) -> Head? {
       var data = Data()
       var end: Range<Data.Index>?
       while end == nil, data.count < limit {
@@ -154,7 +154,7 @@ public final class LoopbackListener: @unchecked Sendable {
 
     /// Reads at most `count` bytes once some arrive, or `nil` at the deadline or the end of the
     /// stream.
-    public func read(upTo count: Int, until deadline: Date) -> Data? {
+    package func read(upTo count: Int, until deadline: Date) -> Data? {
       let remaining = deadline.timeIntervalSinceNow
       guard remaining > 0 else { return nil }
       var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
@@ -165,14 +165,14 @@ public final class LoopbackListener: @unchecked Sendable {
     }
 
     /// Sends a whole HTTP/1.1 response and asks the client to close: one request per connection.
-    public func answer(status: String, contentType: String, body: Data) {
+    package func answer(status: String, contentType: String, body: Data) {
       let head = "HTTP/1.1 \(status)\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
       write(Data(head.utf8) + body)
     }
 
     /// Sends `data` whole; `false` when the peer went away first.
     @discardableResult
-    public func write(_ data: Data) -> Bool {
+    package func write(_ data: Data) -> Bool {
       var sent = 0
       while sent < data.count {
         let result = data.withUnsafeBytes { send(descriptor, $0.baseAddress! + sent, $0.count - sent, noSignal) }
@@ -184,13 +184,13 @@ public final class LoopbackListener: @unchecked Sendable {
 
     /// Ends the stream in the sending direction (the peer reads an end of file), as a server
     /// that stops mid-body does.
-    public func finishWriting() {
+    package func finishWriting() {
       shutdown(descriptor, Int32(SHUT_WR))
     }
 
     /// Closes the connection with a TCP reset instead of an orderly close (`SO_LINGER` 0): what
     /// a client sees when a server or a middlebox drops it.
-    public func reset() {
+    package func reset() {
       var linger = SocketLinger(l_onoff: 1, l_linger: 0)
       setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<SocketLinger>.size))
       close()

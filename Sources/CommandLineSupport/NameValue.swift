@@ -4,9 +4,9 @@
 /// ```swift
 /// let (name, value) = try NameValue.split("q=a=b", option: "-d")  // ("q", "a=b")
 /// ```
-public enum NameValue {
+package enum NameValue {
   /// The name and the value of `text`; a usage error naming `option` when there is no `=`.
-  public static func split(_ text: String, option: String) throws(UsageError) -> (name: String, value: String) {
+  package static func split(_ text: String, option: String) throws(UsageError) -> (name: String, value: String) {
     guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
       throw UsageError("\(option) takes NAME=VALUE, not \(CommandSpec.shown(text))")
     }

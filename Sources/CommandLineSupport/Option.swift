@@ -12,29 +12,29 @@
 /// arguments[SignOptions.url]   // "https://api.x.com/2/users/me" (a String?)
 /// arguments[SignOptions.json]  // true (a Bool)
 /// ```
-public struct Option<Value: Sendable>: OptionDeclaration, Sendable {
+package struct Option<Value: Sendable>: OptionDeclaration, Sendable {
   /// The declaration the parser, the usage text and the completions use.
-  public let spec: OptionSpec
+  package let spec: OptionSpec
   fileprivate let read: @Sendable (ParsedArguments) -> Value
 
   /// The option's long name, without `--`.
-  public var name: String { spec.name }
+  package var name: String { spec.name }
 }
 
 /// Anything a ``CommandSpec`` lists as an option: a typed ``Option`` or a bare ``OptionSpec``.
-public protocol OptionDeclaration: Sendable {
+package protocol OptionDeclaration: Sendable {
   /// The option as the parser sees it.
   var spec: OptionSpec { get }
 }
 
 extension OptionSpec: OptionDeclaration {
   /// The spec itself, so bare specs can be listed beside typed options.
-  public var spec: OptionSpec { self }
+  package var spec: OptionSpec { self }
 }
 
 extension Option where Value == Bool {
   /// Present or absent.
-  public static func flag(_ name: String, short: Character? = nil, help: String) -> Self {
+  package static func flag(_ name: String, short: Character? = nil, help: String) -> Self {
     Option(spec: .flag(name, short: short, help: help)) { $0.flag(name) }
   }
 }
@@ -42,28 +42,28 @@ extension Option where Value == Bool {
 extension Option where Value == String? {
   /// One value, at most once; `nil` when not given. Integers are read with
   /// ``ParsedArguments/integer(_:in:)``, which names the option in its error.
-  public static func value(_ name: String, short: Character? = nil, placeholder: String, help: String) -> Self {
+  package static func value(_ name: String, short: Character? = nil, placeholder: String, help: String) -> Self {
     Option(spec: .value(name, short: short, placeholder: placeholder, help: help)) { $0.value(name) }
   }
 }
 
 extension Option where Value == [String] {
   /// One value each time it is given, in order.
-  public static func repeatable(_ name: String, short: Character? = nil, placeholder: String, help: String) -> Self {
+  package static func repeatable(_ name: String, short: Character? = nil, placeholder: String, help: String) -> Self {
     Option(spec: .repeatable(name, short: short, placeholder: placeholder, help: help)) { $0.values(name) }
   }
 }
 
 extension ParsedArguments {
   /// The value of `option`, as its declaration types it.
-  public subscript<Value>(_ option: Option<Value>) -> Value { option.read(self) }
+  package subscript<Value>(_ option: Option<Value>) -> Value { option.read(self) }
 
   /// Whether `option` was given at all.
-  public func has<Value>(_ option: Option<Value>) -> Bool { has(option.name) }
+  package func has<Value>(_ option: Option<Value>) -> Bool { has(option.name) }
 
   /// The value of `option` as an integer in `range`; a ``UsageError`` names the option when it
   /// is not one.
-  public func integer(_ option: Option<String?>, in range: ClosedRange<Int64> = Int64.min...Int64.max) throws(UsageError) -> Int64? {
+  package func integer(_ option: Option<String?>, in range: ClosedRange<Int64> = Int64.min...Int64.max) throws(UsageError) -> Int64? {
     try integer(option.name, in: range)
   }
 }

@@ -14,24 +14,24 @@ import Foundation
 /// let store = ProfileFile<Profile>(directory: URL(fileURLWithPath: "/home/me/.config/tweets"))
 /// try store.save(Profile(consumerKey: "k", consumerSecret: "s"), as: "default")
 /// ```
-public struct ProfileFile<Profile: Codable & Sendable>: Sendable {
+package struct ProfileFile<Profile: Codable & Sendable>: Sendable {
   /// The folder holding `credentials.json`, created 0700 on the first save.
-  public let directory: URL
+  package let directory: URL
   /// `credentials.json` in ``directory``: every profile, 0600, replaced atomically on save.
-  public var file: URL { directory.appendingPathComponent("credentials.json") }
+  package var file: URL { directory.appendingPathComponent("credentials.json") }
 
   struct Contents: Codable {
     var profiles: [String: Profile]
   }
 
   /// A store in `directory` (see ``defaultDirectory(program:environment:)``); nothing is read yet.
-  public init(directory: URL) {
+  package init(directory: URL) {
     self.directory = directory
   }
 
   /// A program's default directory: `$<PROGRAM>_CONFIG_DIR` (`TWEETS_CONFIG_DIR`), else
   /// `$XDG_CONFIG_HOME/<program>`, else `~/.config/<program>`.
-  public static func defaultDirectory(program: String, environment: [String: String]) -> URL {
+  package static func defaultDirectory(program: String, environment: [String: String]) -> URL {
     let variable = program.uppercased().replacingOccurrences(of: "-", with: "_") + "_CONFIG_DIR"
     if let explicit = environment[variable], !explicit.isEmpty { return URL(fileURLWithPath: explicit) }
     if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty { return URL(fileURLWithPath: xdg).appendingPathComponent(program) }
@@ -40,19 +40,19 @@ public struct ProfileFile<Profile: Codable & Sendable>: Sendable {
   }
 
   /// The profile stored under `name`, or `nil`.
-  public func profile(named name: String) throws -> Profile? {
+  package func profile(named name: String) throws -> Profile? {
     try load().profiles[name]
   }
 
   /// The names of the stored profiles.
-  public func names() throws -> [String] {
+  package func names() throws -> [String] {
     try load().profiles.keys.sorted()
   }
 
   /// Stores `profile` under `name`, keeping every other profile, even when another `tweets`
   /// saves at the same time.
   /// - Throws: when the folder or the file cannot be written or the existing file cannot be read.
-  public func save(_ profile: Profile, as name: String) throws {
+  package func save(_ profile: Profile, as name: String) throws {
     try locked {
       var contents = try load()
       contents.profiles[name] = profile
@@ -62,7 +62,7 @@ public struct ProfileFile<Profile: Codable & Sendable>: Sendable {
 
   /// Removes a profile; `false` when there was none.
   @discardableResult
-  public func remove(_ name: String) throws -> Bool {
+  package func remove(_ name: String) throws -> Bool {
     try locked {
       var contents = try load()
       guard contents.profiles.removeValue(forKey: name) != nil else { return false }
@@ -93,7 +93,7 @@ public struct ProfileFile<Profile: Codable & Sendable>: Sendable {
   }
 
   /// A warning when the file can be read by others than its owner, else `nil`.
-  public func permissionWarning() -> String? {
+  package func permissionWarning() -> String? {
     guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
       let mode = (attributes[.posixPermissions] as? NSNumber)?.uint16Value, mode & 0o077 != 0
     else { return nil }
@@ -145,8 +145,8 @@ public struct ProfileFile<Profile: Codable & Sendable>: Sendable {
 }
 
 /// Why the credentials file could not be read, locked or written: the path and the system's reason.
-public struct ProfileFileError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ProfileFileError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What failed, with the path, and what to do.
-  public let description: String
+  package let description: String
   init(_ description: String) { self.description = description }
 }

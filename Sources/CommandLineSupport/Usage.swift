@@ -1,6 +1,6 @@
 extension CommandSpec {
   /// The help text: summary, usage line, positionals and options with their help.
-  public var usage: String {
+  package var usage: String {
     var lines = [summary, "", "Usage: \(usageLine)"]
     if !positionals.isEmpty {
       lines += ["", "Arguments:"]
@@ -22,7 +22,7 @@ extension CommandSpec {
   }
 
   /// `name [options] ARG [ARG...]`
-  public var usageLine: String {
+  package var usageLine: String {
     var parts = [name, "[options]"]
     for positional in positionals {
       var text = positional.name.uppercased()

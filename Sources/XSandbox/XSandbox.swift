@@ -31,13 +31,13 @@ import OAuth1
 /// }
 /// print(sandbox.stats)                                     // (verified: 2, rejected: 0)
 /// ```
-public final class XSandbox: HTTPTransport, Sendable {
+package final class XSandbox: HTTPTransport, Sendable {
   /// The app credentials the sandbox knows, so it works at once without a developer account.
   ///
   /// ```swift
   /// let login = XLogin(consumer: XSandbox.demoConsumer, transport: XSandbox())
   /// ```
-  public static let demoConsumer = Credentials(key: "sandbox-consumer-key", secret: "sandbox-consumer-secret")
+  package static let demoConsumer = Credentials(key: "sandbox-consumer-key", secret: "sandbox-consumer-secret")
 
   /// A ready access token of @sandbox_user (1001), so user-context calls work without the PIN
   /// flow first.
@@ -45,7 +45,7 @@ public final class XSandbox: HTTPTransport, Sendable {
   /// ```swift
   /// let auth = XAuthentication.oauth1(consumer: XSandbox.demoConsumer, token: XSandbox.demoAccessToken)
   /// ```
-  public static let demoAccessToken = Credentials(key: "1001-sandbox-access-token", secret: "sandbox-access-token-secret")
+  package static let demoAccessToken = Credentials(key: "1001-sandbox-access-token", secret: "sandbox-access-token-secret")
 
   /// The app-only bearer token the sandbox accepts, to try app-only reads (search, lookups);
   /// like X, it refuses it for `/2/users/me`, home timelines and writes.
@@ -53,7 +53,7 @@ public final class XSandbox: HTTPTransport, Sendable {
   /// ```swift
   /// let app = XClient(authentication: .bearer(XSandbox.demoBearerToken), transport: XSandbox())
   /// ```
-  public static let demoBearerToken = "sandbox-bearer-token"
+  package static let demoBearerToken = "sandbox-bearer-token"
 
   let clock: any OAuthClock
   let store: SandboxStore
@@ -71,7 +71,7 @@ public final class XSandbox: HTTPTransport, Sendable {
   /// ```swift
   /// let sandbox = XSandbox(clock: FixedClock(seconds: 1_714_564_800), tweetsPerUser: 25)
   /// ```
-  public init(clock: any OAuthClock = SystemClock(), tweetsPerUser: Int = 60, controlAPI: Bool = false) {
+  package init(clock: any OAuthClock = SystemClock(), tweetsPerUser: Int = 60, controlAPI: Bool = false) {
     let now = clock.secondsSince1970()
     store = SandboxStore(tweets: SandboxData.tweets(perUser: tweetsPerUser, newest: now - 120), demoToken: Self.demoAccessToken)
     self.clock = SkewedClock(base: clock, store: store)
@@ -89,7 +89,7 @@ public final class XSandbox: HTTPTransport, Sendable {
   /// let response = try await XSandbox().send(HTTPRequest(method: .get, url: URL(string: "https://api.x.com/2/users/me")!))
   /// response.statusCode  // 401: not signed
   /// ```
-  public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+  package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     try Task.checkCancellation()
     let exchange = await self.exchange(request)
     guard exchange.delivery == .whole else { throw URLError(.networkConnectionLost) }
@@ -160,7 +160,7 @@ public final class XSandbox: HTTPTransport, Sendable {
   /// let pin = sandbox.pin(forRequestToken: pending.temporary.credentials.key)!
   /// let account = try await login.finish(pending, pin: pin)
   /// ```
-  public func pin(forRequestToken token: String) -> String? {
+  package func pin(forRequestToken token: String) -> String? {
     store.locked { $0.requestTokens[token]?.verifier }
   }
 
@@ -171,7 +171,7 @@ public final class XSandbox: HTTPTransport, Sendable {
   /// _ = try? await client.v2.me()
   /// print(sandbox.stats.rejected)  // 1 if the consumer secret was wrong
   /// ```
-  public var stats: (verified: Int, rejected: Int) {
+  package var stats: (verified: Int, rejected: Int) {
     store.locked { ($0.verified, $0.rejected) }
   }
 
@@ -182,7 +182,7 @@ public final class XSandbox: HTTPTransport, Sendable {
   /// ```swift
   /// sandbox.rejections  // ["signature_invalid": 1]
   /// ```
-  public var rejections: [String: Int] {
+  package var rejections: [String: Int] {
     store.locked { $0.rejections }
   }
 

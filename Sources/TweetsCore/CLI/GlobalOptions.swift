@@ -4,9 +4,9 @@ import XAPI
 
 /// The options several `tweets` commands share (which command takes which: `SharedOptions`),
 /// and what they resolve to.
-public struct GlobalOptions: Sendable {
+package struct GlobalOptions: Sendable {
   /// Which X API serves timelines, search, show and post (`--api`).
-  public enum APIVersion: String, Sendable {
+  package enum APIVersion: String, Sendable {
     /// API v2 (`/2/...`): the default.
     case v2 = "v2"
     /// API v1.1 (`/1.1/...`), for accounts and endpoints that still need it.
@@ -54,30 +54,30 @@ public struct GlobalOptions: Sendable {
   static var specs: [any OptionDeclaration] { SharedOptions.declarations.map(\.option) }
 
   /// Where the X API is (`--base-url`, `TWEETS_BASE_URL`, else `https://api.x.com`).
-  public var baseURL: URL
+  package var baseURL: URL
   /// `--api`: v2 unless 1.1 is asked for.
-  public var api: APIVersion
+  package var api: APIVersion
   /// The credentials profile (`--profile`, `TWEETS_PROFILE`, else `default`, or `sandbox` with `--sandbox`).
-  public var profileName: String
+  package var profileName: String
   /// Where `credentials.json` lives (`--config-dir`, `TWEETS_CONFIG_DIR`, XDG, else `~/.config/tweets`).
-  public var configDirectory: URL
+  package var configDirectory: URL
   /// How tweets are written (`--format`, or `--json`).
-  public var format: OutputFormat
+  package var format: OutputFormat
   /// `nil` with `--all`.
-  public var limit: Int?
+  package var limit: Int?
   /// `--since-id`: only tweets newer than this id (exclusive), as X's `since_id`.
-  public var sinceID: String?
+  package var sinceID: String?
   /// `--until-id`: only tweets older than this id (exclusive), as X's `until_id`.
-  public var untilID: String?
+  package var untilID: String?
   /// `--start-time`: only tweets created at or after this instant (X's `start_time`, v2 only).
-  public var startTime: Date?
+  package var startTime: Date?
   /// `--end-time`: only tweets created before this instant (X's `end_time`, v2 only).
-  public var endTime: Date?
+  package var endTime: Date?
 
   /// `--fields`: the v2 `tweet.fields` asked for instead of the default ones.
-  public var tweetFields: [String]?
+  package var tweetFields: [String]?
   /// `--expansions`: the v2 `expansions` asked for instead of the default ones.
-  public var expansions: [String]?
+  package var expansions: [String]?
 
   /// The v2 options of a timeline, search or lookup: the window, and the fields and expansions
   /// (every ``Tweet`` property by default, or `--fields` and `--expansions`).
@@ -95,25 +95,25 @@ public struct GlobalOptions: Sendable {
     V1TimelineOptions(sinceID: sinceID, maxID: untilID.flatMap(V1TimelineOptions.inclusive(before:)))
   }
   /// `--no-wait`: fail with exit status 5 at a rate limit instead of waiting.
-  public var noWait: Bool
+  package var noWait: Bool
   /// `--max-wait`: the most seconds spent waiting, for rate limits and retries together (default 900).
-  public var maxWait: TimeInterval
+  package var maxWait: TimeInterval
   /// `--timeout`: seconds to wait for each response (default 30).
-  public var timeout: TimeInterval
+  package var timeout: TimeInterval
   /// `--verbose`: log each request, status, rate limit and base string to stderr, secrets redacted.
-  public var verbose: Bool
+  package var verbose: Bool
   /// `--sandbox`: use the built-in offline X API.
-  public var sandbox: Bool
+  package var sandbox: Bool
   /// `--output`: the file tweets are appended to, page by page, with its checkpoint beside it.
-  public var output: URL?
+  package var output: URL?
   /// `--resume`: continue from `--output`'s checkpoint.
-  public var resume: Bool
+  package var resume: Bool
   /// What defines the fetch, as given: the command and its arguments without `--resume`,
   /// `--output FILE`, the credentials (`--consumer-key`, `--consumer-secret`: never written to
   /// a checkpoint or printed) and the options that change only how it runs (`--no-wait`,
   /// `--max-wait`, `--timeout`, `--verbose`, `--config-dir`). A checkpoint records it, so that a
   /// resumed run is the same fetch, from any directory, waiting or not.
-  public var commandLine: [String] = []
+  package var commandLine: [String] = []
 
   /// `arguments` without the options ``commandLine`` leaves out (`--name VALUE`, `--name=VALUE`
   /// and short forms alike).
@@ -135,9 +135,9 @@ public struct GlobalOptions: Sendable {
     return kept
   }
   /// The app's consumer key from `--consumer-key` or `X_CONSUMER_KEY` (`TWITTER_CONSUMER_KEY`), if given.
-  public var consumerKey: String?
+  package var consumerKey: String?
   /// The app's consumer secret from `--consumer-secret` or `X_CONSUMER_SECRET`; a secret, never printed.
-  public var consumerSecret: String?
+  package var consumerSecret: String?
 
   init(_ arguments: ParsedArguments, environment: [String: String]) throws {
     let urlText = arguments[Self.baseURLOption] ?? environment["TWEETS_BASE_URL"] ?? XClient.defaultBaseURL.absoluteString

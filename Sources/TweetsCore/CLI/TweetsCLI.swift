@@ -10,9 +10,9 @@ import XAPI
 /// ```swift
 /// let status = await TweetsCLI.run(["--sandbox", "timeline"], environment: env, terminal: .standard(environment: env))
 /// ```
-public enum TweetsCLI {
+package enum TweetsCLI {
   /// What `tweets --version` prints.
-  public static let version = "0.1.0"
+  package static let version = "0.1.0"
 
   static let commands: [TweetsCommand] = [
     LoginCommand(), LogoutCommand(), WhoamiCommand(), TimelineCommand(), ShowCommand(), HydrateCommand(), SearchCommand(), UserTweetsCommand.mentions,
@@ -36,7 +36,7 @@ public enum TweetsCLI {
   /// Runs one command line (without the program's name) and returns the exit status
   /// (``ExitCode``); everything is written to `terminal`, and `environment` stands for the
   /// process's environment variables.
-  public static func run(_ arguments: [String], environment: [String: String], terminal: Terminal) async -> Int32 {
+  package static func run(_ arguments: [String], environment: [String: String], terminal: Terminal) async -> Int32 {
     let name: String, rest: [String]
     switch shell.dispatch(arguments) {
     case .finished(let answer):

@@ -3,7 +3,7 @@ import OAuthNetworking
 import XAPI
 
 /// The exit statuses of `tweets`, documented in its help and the README.
-public enum ExitCode: Int32, Sendable, CaseIterable {
+package enum ExitCode: Int32, Sendable, CaseIterable {
   /// The command did what was asked.
   case success = 0
   /// A network failure or anything unexpected.
@@ -26,7 +26,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     """
 
   /// The status for an API error.
-  public static func `for`(_ error: XError) -> ExitCode {
+  package static func `for`(_ error: XError) -> ExitCode {
     switch error {
     case .couldNotAuthenticate, .unauthorized, .invalidOrExpiredToken, .timestampOutOfBounds, .badAuthenticationData, .accessLevel,
       .clientNotEnrolled, .creditsDepleted:
@@ -50,7 +50,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
   }
 
   /// The status for a failure of the login flow.
-  public static func `for`(_ error: OAuthFlowError) -> ExitCode {
+  package static func `for`(_ error: OAuthFlowError) -> ExitCode {
     switch error {
     case .rejected(_, let status, _, _): return status >= 500 ? .serverError : .authentication
     case .callbackNotConfirmed, .malformedResponse, .network: return .failure
@@ -59,17 +59,17 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
 }
 
 /// A failure the tool reports itself: its message (never with a secret) and exit status.
-public struct TweetsFailure: Error, Sendable, CustomStringConvertible {
+package struct TweetsFailure: Error, Sendable, CustomStringConvertible {
   /// What went wrong and what to do, printed after `tweets: error:`.
-  public let message: String
+  package let message: String
   /// The status the process exits with.
-  public let exitCode: ExitCode
+  package let exitCode: ExitCode
 
   /// A failure to report with `message` and to exit with `exitCode`.
-  public init(_ message: String, exitCode: ExitCode) {
+  package init(_ message: String, exitCode: ExitCode) {
     self.message = message
     self.exitCode = exitCode
   }
 
-  public var description: String { message }
+  package var description: String { message }
 }

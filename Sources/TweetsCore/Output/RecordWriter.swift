@@ -2,7 +2,7 @@ import Foundation
 import XAPI
 
 /// The output formats of `tweets`.
-public enum OutputFormat: String, Sendable, CaseIterable {
+package enum OutputFormat: String, Sendable, CaseIterable {
   /// For people: author, relative time, text, id and counts.
   case text
   /// One JSON array of tweets.
@@ -24,16 +24,16 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 /// for try await tweet in pages.tweets() { writer.write(tweet) }
 /// writer.finish()
 /// ```
-public final class RecordWriter<Record: OutputRecord> {
+package final class RecordWriter<Record: OutputRecord> {
   /// How each record is written: text, JSON (one array), JSON Lines, CSV, or X's own responses.
-  public let format: OutputFormat
+  package let format: OutputFormat
   let useColor: Bool
   let now: Date
   private let sink: (String) -> Void
   private var count: Int
 
   /// A writer of `format` to `terminal`'s standard output; `now` dates relative times in text.
-  public convenience init(format: OutputFormat, terminal: Terminal, now: Date = Date()) {
+  package convenience init(format: OutputFormat, terminal: Terminal, now: Date = Date()) {
     self.init(format: format, useColor: terminal.useColor, now: now, sink: terminal.writeOut)
   }
 
@@ -48,10 +48,10 @@ public final class RecordWriter<Record: OutputRecord> {
   }
 
   /// How many records were written.
-  public var written: Int { count }
+  package var written: Int { count }
 
   /// Writes one record (for JSON, as the next element of the array ``finish()`` closes).
-  public func write(_ record: Record) {
+  package func write(_ record: Record) {
     switch format {
     case .text:
       sink((count > 0 ? "\n" : "") + record.text(now: now, color: useColor) + "\n")
@@ -70,7 +70,7 @@ public final class RecordWriter<Record: OutputRecord> {
 
   /// Writes one response as X sent it, on one line (`raw`); a response X spread over lines is
   /// compacted, changing no value. Other formats write records, not responses.
-  public func writeRaw(_ body: Data) {
+  package func writeRaw(_ body: Data) {
     guard format == .raw else { return }
     if !body.contains(UInt8(ascii: "\n")) {
       sink(String(decoding: body, as: UTF8.self) + "\n")
@@ -84,7 +84,7 @@ public final class RecordWriter<Record: OutputRecord> {
   }
 
   /// Closes what the format needs closed (the JSON array, a CSV with only its header).
-  public func finish() {
+  package func finish() {
     switch format {
     case .json: sink(count == 0 ? "[]\n" : "\n]\n")
     case .csv: if count == 0 { sink(Record.csvHeader + "\r\n") }
@@ -134,12 +134,12 @@ public final class RecordWriter<Record: OutputRecord> {
 }
 
 /// Writes tweets: ``RecordWriter`` of ``Tweet``.
-public typealias TweetWriter = RecordWriter<Tweet>
+package typealias TweetWriter = RecordWriter<Tweet>
 /// Writes users: ``RecordWriter`` of `XUser`.
-public typealias UserWriter = RecordWriter<XUser>
+package typealias UserWriter = RecordWriter<XUser>
 
 /// What ``RecordWriter`` needs of a record: JSON (its `Encodable`), CSV and text.
-public protocol OutputRecord: Encodable, Sendable {
+package protocol OutputRecord: Encodable, Sendable {
   /// What the records are called in progress and messages: `tweets`, `users`.
   static var plural: String { get }
   /// The CSV header row.
@@ -151,15 +151,15 @@ public protocol OutputRecord: Encodable, Sendable {
 }
 
 extension Tweet: OutputRecord {
-  public static let plural = "tweets"
+  package static let plural = "tweets"
 
   /// The CSV columns: one per ``Tweet`` property, lists joined by spaces (`replied_to:ID`,
   /// expanded URLs, `photo:URL`), empty when X did not send the value.
-  public static let csvHeader =
+  package static let csvHeader =
     "id,created_at,author_id,author_username,author_name,text,retweets,replies,likes,quotes,lang,conversation_id,in_reply_to_user_id,"
     + "referenced_tweets,urls,mentions,hashtags,media,possibly_sensitive,edit_history_tweet_ids"
 
-  public var csvFields: [String] {
+  package var csvFields: [String] {
     let tweet = self
     let date = tweet.createdAt.map { ISO8601DateFormatter().string(from: $0) } ?? ""
     let fields: [String] = [
@@ -177,7 +177,7 @@ extension Tweet: OutputRecord {
   }
 
   /// Author, relative time, references, text, media, id and counts.
-  public func text(now: Date, color: Bool) -> String {
+  package func text(now: Date, color: Bool) -> String {
     let tweet = self
     let bold = color ? "\u{1B}[1m" : "", dim = color ? "\u{1B}[2m" : "", reset = color ? "\u{1B}[0m" : ""
     var header = ""
@@ -204,12 +204,12 @@ extension Tweet: OutputRecord {
 }
 
 extension XUser: OutputRecord {
-  public static let plural = "users"
+  package static let plural = "users"
 
   /// The CSV columns: one per ``XUser`` property.
-  public static let csvHeader = "id,username,name,created_at,followers,following,tweets,listed,verified,protected,location,description"
+  package static let csvHeader = "id,username,name,created_at,followers,following,tweets,listed,verified,protected,location,description"
 
-  public var csvFields: [String] {
+  package var csvFields: [String] {
     [
       id, username, name, createdAt.map { ISO8601DateFormatter().string(from: $0) } ?? "", metrics.map { String($0.followers) } ?? "",
       metrics.map { String($0.following) } ?? "", metrics.map { String($0.tweets) } ?? "", metrics?.listed.map(String.init) ?? "",
@@ -218,7 +218,7 @@ extension XUser: OutputRecord {
   }
 
   /// `@username Name`, then the counts, then the profile's text.
-  public func text(now: Date, color: Bool) -> String {
+  package func text(now: Date, color: Bool) -> String {
     let bold = color ? "\u{1B}[1m" : "", reset = color ? "\u{1B}[0m" : ""
     var lines = ["\(bold)@\(username)\(reset)" + (name.isEmpty ? "" : " \(name)") + (protected == true ? " (protected)" : "")]
     if let metrics {

@@ -1,23 +1,23 @@
 import Foundation
 
 /// Where the tool writes and reads: the standard streams in the program, buffers in tests.
-public struct Terminal: Sendable {
+package struct Terminal: Sendable {
   /// Writes to the standard output (results: tweets, JSON, help), exactly the text given.
-  public var writeOut: @Sendable (String) -> Void
+  package var writeOut: @Sendable (String) -> Void
   /// Writes to the standard error (errors, progress, prompts, `--verbose` logs).
-  public var writeError: @Sendable (String) -> Void
+  package var writeError: @Sendable (String) -> Void
   /// Reads one line of standard input without its newline (the PIN); `nil` at end of input.
-  public var readLine: @Sendable () -> String?
+  package var readLine: @Sendable () -> String?
   /// Whether standard output is a terminal (for colour).
-  public var isInteractive: Bool
+  package var isInteractive: Bool
   /// Whether standard error is a terminal: progress lines and countdowns are shown there, in
   /// place, whatever standard output is (a file, a pipe), and never when it is not a terminal.
-  public var errorIsInteractive: Bool
+  package var errorIsInteractive: Bool
   /// Whether colour may be used: a terminal, and no `NO_COLOR`.
-  public var useColor: Bool
+  package var useColor: Bool
 
   /// A terminal made of these functions and facts; tests pass buffers.
-  public init(
+  package init(
     writeOut: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void,
     readLine: @escaping @Sendable () -> String?, isInteractive: Bool, useColor: Bool, errorIsInteractive: Bool = false
   ) {
@@ -30,7 +30,7 @@ public struct Terminal: Sendable {
   }
 
   /// The process's own standard streams.
-  public static func standard(environment: [String: String]) -> Terminal {
+  package static func standard(environment: [String: String]) -> Terminal {
     let interactive = isatty(STDOUT_FILENO) == 1
     return Terminal(
       writeOut: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
@@ -43,12 +43,12 @@ public struct Terminal: Sendable {
 
   /// Rewrites the status line on the standard error in place (`\r`, erase the line, `text`),
   /// when it is a terminal; nothing otherwise.
-  public func status(_ text: String) {
+  package func status(_ text: String) {
     if errorIsInteractive { writeError("\r\u{1B}[K" + text) }
   }
 
   /// Writes `line` and a newline to the standard output.
-  public func out(_ line: String) { writeOut(line + "\n") }
+  package func out(_ line: String) { writeOut(line + "\n") }
   /// Writes `line` and a newline to the standard error.
-  public func err(_ line: String) { writeError(line + "\n") }
+  package func err(_ line: String) { writeError(line + "\n") }
 }

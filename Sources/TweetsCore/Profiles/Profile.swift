@@ -1,21 +1,21 @@
 /// The credentials stored under one name: the app's consumer key and secret, and the user's
 /// access token and secret with the account they belong to.
-public struct Profile: Codable, Sendable, Hashable, CustomStringConvertible {
+package struct Profile: Codable, Sendable, Hashable, CustomStringConvertible {
   /// The app's consumer key (API key), if stored; flags and the environment can give it instead.
-  public var consumerKey: String?
+  package var consumerKey: String?
   /// The app's consumer secret: a secret, stored in a 0600 file and never printed.
-  public var consumerSecret: String?
+  package var consumerSecret: String?
   /// The user's access token, from `tweets login`.
-  public var accessToken: String?
+  package var accessToken: String?
   /// The access token's secret: a secret, stored in a 0600 file and never printed.
-  public var accessTokenSecret: String?
+  package var accessTokenSecret: String?
   /// The numeric id of the account the access token belongs to, as X returned it.
-  public var userID: String?
+  package var userID: String?
   /// The account's @name (without the @), for `whoami` and messages.
-  public var username: String?
+  package var username: String?
 
   /// A profile with whatever is known; every field may be filled in later.
-  public init(
+  package init(
     consumerKey: String? = nil, consumerSecret: String? = nil, accessToken: String? = nil, accessTokenSecret: String? = nil, userID: String? = nil,
     username: String? = nil
   ) {
@@ -37,7 +37,7 @@ public struct Profile: Codable, Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Never shows a secret.
-  public var description: String {
+  package var description: String {
     "Profile(consumer key: \(consumerKey ?? "none"), access token: \(accessToken ?? "none"), user: \(username.map { "@" + $0 } ?? "?"))"
   }
 }

@@ -12,6 +12,7 @@ import NetworkClient
 /// print(server.baseURL)  // http://127.0.0.1:PORT
 /// ```
 package final class SandboxServer: Sendable {
+  /// The sandbox it serves.
   package let sandbox: XSandbox
   private let server: LoopbackHTTPServer
 
