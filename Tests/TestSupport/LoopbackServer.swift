@@ -3,7 +3,8 @@ import Foundation
 /// A server run as a child process on a free loopback port, for tests that need a real HTTP
 /// peer: a script from `Tests/Peers`, or a built executable (`tweets sandbox serve`). It exits
 /// on its own when the tests' process goes away (its stdin closes), so a crashed test run leaves
-/// nothing behind.
+/// nothing behind; a script's `lifetime` is stretched by `TEST_TIME_SCALE`, so that a server
+/// outlives a suite the sanitizers slow down (it exited after 300 s under ThreadSanitizer).
 public final class LoopbackServer: @unchecked Sendable {
   public let port: Int
   public let host: String
@@ -27,7 +28,7 @@ public final class LoopbackServer: @unchecked Sendable {
   ) throws {
     try self.init(
       executable: URL(fileURLWithPath: "/usr/bin/env"),
-      arguments: ["python3", "-s", PackagePaths.peers.appendingPathComponent(script).path, "--host", host, "--lifetime", String(lifetime)]
+      arguments: ["python3", "-s", PackagePaths.peers.appendingPathComponent(script).path, "--host", host, "--lifetime", String(Int(TestTiming.seconds(Double(lifetime))))]
         + arguments, host: host, environment: environment, startTimeout: startTimeout)
   }
 
