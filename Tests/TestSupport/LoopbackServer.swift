@@ -28,7 +28,10 @@ public final class LoopbackServer: @unchecked Sendable {
   ) throws {
     try self.init(
       executable: URL(fileURLWithPath: "/usr/bin/env"),
-      arguments: ["python3", "-s", PackagePaths.peers.appendingPathComponent(script).path, "--host", host, "--lifetime", String(Int(TestTiming.seconds(Double(lifetime))))]
+      arguments: [
+        "python3", "-s", PackagePaths.peers.appendingPathComponent(script).path, "--host", host, "--lifetime",
+        String(Int(TestTiming.seconds(Double(lifetime)))),
+      ]
         + arguments, host: host, environment: environment, startTimeout: startTimeout)
   }
 
