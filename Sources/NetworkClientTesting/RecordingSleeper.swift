@@ -10,18 +10,17 @@ import NetworkClient
 /// // … send through a client with `retry` …
 /// sleeper.waits  // [0.5, 1.2]
 /// ```
-public final class RecordingSleeper: Sleeper, @unchecked Sendable {
-  private let lock = NSLock()
-  private var recorded: [TimeInterval] = []
+public final class RecordingSleeper: Sleeper, Sendable {
+  private let recorded = Locked<[TimeInterval]>([])
 
   /// Creates a sleeper that has recorded no wait yet.
   public init() {}
 
   /// Every wait asked for so far, in seconds, in order.
-  public var waits: [TimeInterval] { lock.withLock { recorded } }
+  public var waits: [TimeInterval] { recorded.withLock { $0 } }
 
   public func sleep(seconds: TimeInterval) async throws {
-    lock.withLock { recorded.append(seconds) }
+    recorded.withLock { $0.append(seconds) }
     try Task.checkCancellation()
   }
 }

@@ -13,10 +13,9 @@ import NetworkClient
 ///
 /// Secrets are redacted as each exchange is recorded (see ``Cassette``): the cassette in memory
 /// never holds them either.
-public final class RecordingTransport: HTTPTransport, @unchecked Sendable {
+public final class RecordingTransport: HTTPTransport, Sendable {
   private let inner: any HTTPTransport
-  private let lock = NSLock()
-  private var recorded: [Cassette.Interaction] = []
+  private let recorded = Locked<[Cassette.Interaction]>([])
 
   /// Records what `inner` exchanges.
   public init(_ inner: any HTTPTransport) {
@@ -28,12 +27,12 @@ public final class RecordingTransport: HTTPTransport, @unchecked Sendable {
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     let response = try await inner.send(request)
     let interaction = Cassette.interaction(request, response)
-    lock.withLock { recorded.append(interaction) }
+    recorded.withLock { $0.append(interaction) }
     return response
   }
 
   /// The exchanges recorded so far.
-  public var cassette: Cassette { lock.withLock { Cassette(interactions: recorded) } }
+  public var cassette: Cassette { recorded.withLock { Cassette(interactions: $0) } }
 
   /// Writes the cassette as JSON to `file`.
   public func save(to file: URL) throws {

@@ -16,7 +16,7 @@ import NetworkClient
 /// recording redacted. With
 /// ``Matching/methodAndPath`` the query is not compared: for recordings made by other clients,
 /// whose requests asked for other fields.
-public final class ReplayTransport: HTTPTransport, @unchecked Sendable {
+public final class ReplayTransport: HTTPTransport, Sendable {
   /// How a request finds its recorded answer.
   public enum Matching: Sendable {
     /// The method, the path and the query's pairs (without `oauth_*`).
@@ -36,35 +36,33 @@ public final class ReplayTransport: HTTPTransport, @unchecked Sendable {
     }
   }
 
-  private let lock = NSLock()
-  private var remaining: [Cassette.Interaction]
+  private let state: Locked<(remaining: [Cassette.Interaction], answered: [HTTPRequest])>
   private let matching: Matching
-  private var answered: [HTTPRequest] = []
 
   /// Answers from `cassette`'s interactions, each once.
   public init(_ cassette: Cassette, matching: Matching = .methodPathAndQuery) {
-    remaining = cassette.interactions
+    state = Locked((cassette.interactions, []))
     self.matching = matching
   }
 
   /// The requests answered so far.
-  public var requests: [HTTPRequest] { lock.withLock { answered } }
+  public var requests: [HTTPRequest] { state.withLock { $0.answered } }
 
   /// The recorded response of the first unused interaction that matches `request`.
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-    try lock.withLock {
+    try state.withLock { state in
       let key = Self.key(method: request.method.rawValue, url: request.url, matching: matching)
       guard
-        let index = remaining.firstIndex(where: { interaction in
+        let index = state.remaining.firstIndex(where: { interaction in
           URL(string: interaction.request.url).map { Self.key(method: interaction.request.method, url: $0, matching: matching) } == key
         })
       else {
         throw NoRecording(
           request: "\(request.method.rawValue) \(Redaction.url(request.url.absoluteString))",
-          unused: remaining.map { "\($0.request.method) \($0.request.url)" })
+          unused: state.remaining.map { "\($0.request.method) \($0.request.url)" })
       }
-      let recorded = remaining.remove(at: index).response
-      answered.append(request)
+      let recorded = state.remaining.remove(at: index).response
+      state.answered.append(request)
       return HTTPResponse(
         statusCode: recorded.status, headers: HTTPHeaders(recorded.headers.map { ($0.key, $0.value) }), body: recorded.data, request: request)
     }

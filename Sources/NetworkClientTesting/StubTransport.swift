@@ -14,7 +14,7 @@ import NetworkClient
 /// _ = try await client.send(Request<Item>(path: "items/1"))
 /// stub.requests.count  // 2
 /// ```
-public final class StubTransport: HTTPTransport, @unchecked Sendable {
+public final class StubTransport: HTTPTransport, Sendable {
   /// One scripted answer.
   public enum Reply: Sendable {
     /// A response with this status, headers and body.
@@ -34,21 +34,19 @@ public final class StubTransport: HTTPTransport, @unchecked Sendable {
     }
   }
 
-  private let lock = NSLock()
-  private var script: [Reply]
+  private let state: Locked<(script: [Reply], recorded: [HTTPRequest])>
   private let fallback: Reply?
-  private var recorded: [HTTPRequest] = []
 
   /// Answers with `script` in order, then with `fallback` for every further request (or fails
   /// the test run's request with an error saying the script ran out).
   public init(_ script: [Reply] = [], fallback: Reply? = nil) {
-    self.script = script
+    state = Locked((script, []))
     self.fallback = fallback
   }
 
   /// Every request sent so far, as the transport received it.
   public var requests: [HTTPRequest] {
-    lock.withLock { recorded }
+    state.withLock { $0.recorded }
   }
 
   /// The error `send(_:)` throws when the script is used up and there is no fallback; the client reports it as a
@@ -60,9 +58,9 @@ public final class StubTransport: HTTPTransport, @unchecked Sendable {
   }
 
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-    let reply: Reply? = lock.withLock {
-      recorded.append(request)
-      return script.isEmpty ? fallback : script.removeFirst()
+    let reply: Reply? = state.withLock {
+      $0.recorded.append(request)
+      return $0.script.isEmpty ? fallback : $0.script.removeFirst()
     }
     guard let reply else { throw ScriptExhausted(request: request.requestLine) }
     return try await answer(reply, to: request)

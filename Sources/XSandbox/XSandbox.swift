@@ -56,7 +56,7 @@ package final class XSandbox: HTTPTransport, Sendable {
   package static let demoBearerToken = "sandbox-bearer-token"
 
   let clock: any OAuthClock
-  let store: SandboxStore
+  let state: Locked<SandboxState>
   let nonceStore: InMemoryNonceStore
   let verifierOptions: OAuthVerifier.Options
   let controlAPI: Bool
@@ -73,8 +73,8 @@ package final class XSandbox: HTTPTransport, Sendable {
   /// ```
   package init(clock: any OAuthClock = SystemClock(), tweetsPerUser: Int = 60, controlAPI: Bool = false) {
     let now = clock.secondsSince1970()
-    store = SandboxStore(tweets: SandboxData.tweets(perUser: tweetsPerUser, newest: now - 120), demoToken: Self.demoAccessToken)
-    self.clock = SkewedClock(base: clock, store: store)
+    state = Locked(SandboxState(tweets: SandboxData.tweets(perUser: tweetsPerUser, newest: now - 120), demoToken: Self.demoAccessToken))
+    self.clock = SkewedClock(base: clock, state: state)
     self.controlAPI = controlAPI
     verifierOptions = OAuthVerifier.Options(allowPlaintextOverHTTP: true, maxClockSkew: 300, clock: self.clock)
     nonceStore = InMemoryNonceStore(window: 600, clock: self.clock)
@@ -128,10 +128,10 @@ package final class XSandbox: HTTPTransport, Sendable {
     } else {
       let serial: Int? =
         controlAPI
-        ? store.locked { store in
-          let serial = store.control.nextSerial
-          store.control.nextSerial += 1
-          store.control.requests.append(
+        ? state.withLock { state in
+          let serial = state.control.nextSerial
+          state.control.nextSerial += 1
+          state.control.requests.append(
             SandboxRecordedRequest(
               serial: serial, method: request.method.rawValue, path: rawPath, query: components?.percentEncodedQuery ?? "",
               authorization: request.headers["Authorization"] != nil))
@@ -140,10 +140,10 @@ package final class XSandbox: HTTPTransport, Sendable {
       answer = await respond(to: request, rawPath: rawPath, now: now, trace: &trace)
       if let serial {
         let status = answer.delivery == .reset ? 0 : answer.response.status
-        store.locked { store in
-          guard let index = store.control.requests.lastIndex(where: { $0.serial == serial }) else { return }
-          store.control.requests[index].status = status
-          store.control.requests[index].auth = trace.auth
+        state.withLock { state in
+          guard let index = state.control.requests.lastIndex(where: { $0.serial == serial }) else { return }
+          state.control.requests[index].status = status
+          state.control.requests[index].auth = trace.auth
         }
       }
     }
@@ -161,7 +161,7 @@ package final class XSandbox: HTTPTransport, Sendable {
   /// let account = try await login.finish(pending, pin: pin)
   /// ```
   package func pin(forRequestToken token: String) -> String? {
-    store.locked { $0.requestTokens[token]?.verifier }
+    state.withLock { $0.requestTokens[token]?.verifier }
   }
 
   /// How many OAuth 1.0a requests passed every check and how many requests were refused for
@@ -172,7 +172,7 @@ package final class XSandbox: HTTPTransport, Sendable {
   /// print(sandbox.stats.rejected)  // 1 if the consumer secret was wrong
   /// ```
   package var stats: (verified: Int, rejected: Int) {
-    store.locked { ($0.verified, $0.rejected) }
+    state.withLock { ($0.verified, $0.rejected) }
   }
 
   /// Why requests were refused, by reason (`signature_invalid`, `timestamp_refused`,
@@ -183,14 +183,14 @@ package final class XSandbox: HTTPTransport, Sendable {
   /// sandbox.rejections  // ["signature_invalid": 1]
   /// ```
   package var rejections: [String: Int] {
-    store.locked { $0.rejections }
+    state.withLock { $0.rejections }
   }
 
   // MARK: - Answering
 
   func respond(to request: HTTPRequest, rawPath: String, now: Int64, trace: inout Trace) async -> (SandboxResponse, SandboxDelivery) {
     let method = request.method.rawValue
-    if let edge = store.locked({ $0.control.popAction(for: rawPath, redirectsOnly: true) }), let target = edge.redirect {
+    if let edge = state.withLock({ $0.control.popAction(for: rawPath, redirectsOnly: true) }), let target = edge.redirect {
       let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
       let location = target + (edge.keepQuery && !query.isEmpty ? "?" + query : "")
       return (SandboxResponse(status: edge.status ?? 307, contentType: "text/plain", body: Data(), headers: [("Location", location)]), .whole)
@@ -227,14 +227,14 @@ package final class XSandbox: HTTPTransport, Sendable {
       return (family == .v1 ? .v1(404, XBodies.pageDoesNotExist) : .html(404, XBodies.notFoundPage), .whole)
     }
     if caller.kind == .bearer && !route.bearerOK {
-      store.locked { $0.reject("app_only_forbidden") }
+      state.withLock { $0.reject("app_only_forbidden") }
       if family == .v1 && method != "GET" {
         return (.v1(403, XBodies.v1Errors(220, "Your credentials do not allow access to this resource.")), .whole)
       }
       return (.v2(403, XBodies.appOnlyForbidden), .whole)
     }
     if caller.kind != .bearer && route.appOnly {
-      store.locked { $0.reject("user_context_forbidden") }
+      state.withLock { $0.reject("user_context_forbidden") }
       return (.v2(403, XBodies.userContextForbidden), .whole)
     }
     let context = RouteContext(
@@ -246,13 +246,13 @@ package final class XSandbox: HTTPTransport, Sendable {
           return .v2(400, XBodies.invalidRequest(name, [value], "The query parameter [\(name)] is not one of [\(allowed.joined(separator: ","))]"))
         }
       }
-      return store.locked { store in
-        guard let limit = route.limit else { return route.handler(store, context) }
-        let (allowed, headers) = store.takeRateLimit(route.name, limit: limit, identity: caller.identity, path: rawPath, now: now)
+      return state.withLock { state in
+        guard let limit = route.limit else { return route.handler(&state, context) }
+        let (allowed, headers) = state.takeRateLimit(route.name, limit: limit, identity: caller.identity, path: rawPath, now: now)
         guard allowed else {
           return family == .v2 ? .v2(429, XBodies.tooManyRequests, headers: headers) : .v1(429, XBodies.rateLimitExceeded, headers: headers)
         }
-        var response = route.handler(store, context)
+        var response = route.handler(&state, context)
         response.headers += headers
         return response
       }
@@ -270,7 +270,7 @@ package final class XSandbox: HTTPTransport, Sendable {
   enum Refusal { case missing, signature, token, timestamp, verifier }
 
   func deny(_ family: SandboxFamily, reason: String, _ refusal: Refusal) -> Authentication {
-    store.locked { $0.reject(reason) }
+    state.withLock { $0.reject(reason) }
     switch refusal {
     case .timestamp: return .denied(.v1(401, XBodies.timestampOutOfBounds))
     case .verifier: return .denied(.text(401, XBodies.verifierError))
@@ -295,7 +295,7 @@ package final class XSandbox: HTTPTransport, Sendable {
       guard trimmed.dropFirst(scheme.count).trimmingCharacters(in: .whitespaces) == Self.demoBearerToken else {
         return deny(family, reason: "bearer_invalid", .token)
       }
-      store.locked { $0.control.bearer += 1 }
+      state.withLock { $0.control.bearer += 1 }
       return .caller(SandboxCaller(kind: .bearer, userID: nil, callback: nil))
     }
 
@@ -310,7 +310,7 @@ package final class XSandbox: HTTPTransport, Sendable {
     trace.auth = "oauth1"
 
     let lookup = SandboxCredentialLookup(
-      store: store, consumer: Self.demoConsumer, tokens: url.path == "/oauth/access_token" ? .request : .access)
+      state: state, consumer: Self.demoConsumer, tokens: url.path == "/oauth/access_token" ? .request : .access)
     let verifier = OAuthVerifier(credentials: lookup, nonceStore: nonceStore, options: verifierOptions)
     let oauthRequest = OAuthRequest(method: request.method.rawValue, url: request.url.absoluteString, body: request.body, contentType: contentType)
     let verified: VerifiedRequest
@@ -331,20 +331,20 @@ package final class XSandbox: HTTPTransport, Sendable {
     case .oauth where url.path == "/oauth/request_token":
       guard let callback = verified.callback, !callback.isEmpty else { return deny(family, reason: "missing_callback", .signature) }
     case .oauth:
-      let exchanged = store.locked { store -> Bool in
-        guard let token = verified.token, let pending = store.requestTokens[token], pending.verifier == verified.verifier else { return false }
-        store.requestTokens[token] = nil  // single use
+      let exchanged = state.withLock { state -> Bool in
+        guard let token = verified.token, let pending = state.requestTokens[token], pending.verifier == verified.verifier else { return false }
+        state.requestTokens[token] = nil  // single use
         return true
       }
       guard exchanged else { return deny(family, reason: "bad_verifier", .verifier) }
     case .v1, .v2:
-      guard let token = verified.token, let owner = store.locked({ $0.accessToken(token) }) else {
+      guard let token = verified.token, let owner = state.withLock({ $0.accessToken(token) }) else {
         return deny(family, reason: "missing_token", .token)
       }
-      if store.locked({ $0.control.revoked.contains(token) }) { return deny(family, reason: "token_revoked", .token) }
+      if state.withLock({ $0.control.revoked.contains(token) }) { return deny(family, reason: "token_revoked", .token) }
       userID = owner.userID
     }
-    store.locked { $0.verified += 1 }
+    state.withLock { $0.verified += 1 }
     return .caller(SandboxCaller(kind: .oauth1, userID: userID, callback: verified.callback))
   }
 
@@ -360,14 +360,14 @@ package final class XSandbox: HTTPTransport, Sendable {
       let pending = PendingRequestToken(
         secret: SandboxTokens.randomString(length: 32), verifier: String(Int.random(in: 1_000_000...9_999_999)),
         callback: caller.callback ?? "oob")
-      store.locked { $0.requestTokens[token] = pending }
+      state.withLock { $0.requestTokens[token] = pending }
       return .text(
         200, "oauth_token=\(token)&oauth_token_secret=\(pending.secret)&oauth_callback_confirmed=true",
         contentType: SandboxResponse.htmlContentType)
     }
     let user = SandboxData.usersByID[SandboxData.mainUserID]!
     let issued = SandboxTokens.issue(for: user.id)
-    store.locked { $0.accessTokens[issued.key] = (issued.secret, user.id) }
+    state.withLock { $0.accessTokens[issued.key] = (issued.secret, user.id) }
     return .text(
       200, "oauth_token=\(issued.key)&oauth_token_secret=\(issued.secret)&user_id=\(user.id)&screen_name=\(user.username)",
       contentType: SandboxResponse.htmlContentType)
@@ -376,7 +376,7 @@ package final class XSandbox: HTTPTransport, Sendable {
   /// `GET /oauth/authorize?oauth_token=`: the page a user would see after approving the app,
   /// with the PIN in `<code id="oauth_pin">` (and, for a web callback, the link back).
   func authorizePage(token: String) -> SandboxResponse {
-    guard let pending = store.locked({ $0.requestTokens[token] }) else { return .html(404, XBodies.notFoundPage) }
+    guard let pending = state.withLock({ $0.requestTokens[token] }) else { return .html(404, XBodies.notFoundPage) }
     var link = ""
     if pending.callback != "oob" {
       let separator = pending.callback.contains("?") ? "&" : "?"

@@ -8,20 +8,18 @@ import NetworkClient
 /// _ = try await client.v2.me()
 /// client.rateLimits.last?.remaining  // 74
 /// ```
-public final class RateLimitTracker: RequestBehavior, @unchecked Sendable {
-  private let lock = NSLock()
-  private var _last: RateLimit?
-  private var byPath: [String: RateLimit] = [:]
+public final class RateLimitTracker: RequestBehavior, Sendable {
+  private let state = Locked<(last: RateLimit?, byPath: [String: RateLimit])>((nil, [:]))
 
   /// An empty tracker. ``XClient`` makes its own (``XClient/rateLimits``); make one to track a `NetworkClient` of your
   /// own, by adding it to the client's behaviors.
   public init() {}
 
   /// The state from the most recent response that carried one.
-  public var last: RateLimit? { lock.withLock { _last } }
+  public var last: RateLimit? { state.withLock { $0.last } }
 
   /// The state for an endpoint path, such as `/2/users/me`.
-  public func rateLimit(forPath path: String) -> RateLimit? { lock.withLock { byPath[path] } }
+  public func rateLimit(forPath path: String) -> RateLimit? { state.withLock { $0.byPath[path] } }
 
   public func afterSuccess(_ response: HTTPResponse) async throws {
     record(response.rateLimit, path: response.request.url.path)
@@ -33,9 +31,9 @@ public final class RateLimitTracker: RequestBehavior, @unchecked Sendable {
 
   private func record(_ limit: RateLimit?, path: String) {
     guard let limit else { return }
-    lock.withLock {
-      _last = limit
-      byPath[path] = limit
+    state.withLock {
+      $0.last = limit
+      $0.byPath[path] = limit
     }
   }
 }

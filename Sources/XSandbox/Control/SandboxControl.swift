@@ -76,9 +76,9 @@ extension XSandbox {
     }
     switch name {
     case "stats":
-      return answer(store.locked { $0.statistics() })
+      return answer(state.withLock { $0.statistics() })
     case "reset":
-      store.locked { $0.resetControl() }
+      state.withLock { $0.resetControl() }
       return answer(["ok": true])
     case "script":
       guard let prefix = json["path_prefix"] as? String, let responses = json["responses"] as? [[String: Any]] else {
@@ -86,11 +86,11 @@ extension XSandbox {
       }
       do {
         let actions = try responses.map { object throws(SandboxAction.Invalid) in try SandboxAction(json: object) }
-        store.locked { store in
-          if let index = store.control.scripts.firstIndex(where: { $0.pathPrefix == prefix }) {
-            store.control.scripts[index].actions += actions
+        state.withLock { state in
+          if let index = state.control.scripts.firstIndex(where: { $0.pathPrefix == prefix }) {
+            state.control.scripts[index].actions += actions
           } else {
-            store.control.scripts.append((prefix, actions))
+            state.control.scripts.append((prefix, actions))
           }
         }
         return answer(["ok": true, "queued": actions.count])
@@ -99,20 +99,20 @@ extension XSandbox {
       }
     case "clock":
       let skew = Int64((json["skew"] as? Double ?? (json["skew"] as? Int).map(Double.init) ?? 0).rounded())
-      store.locked { $0.control.skew = skew }
+      state.withLock { $0.control.skew = skew }
       return answer(["ok": true, "skew": skew])
     case "revoke":
       let token = json["token"] as? String ?? ""
-      store.locked { _ = $0.control.revoked.insert(token) }
+      state.withLock { _ = $0.control.revoked.insert(token) }
       return answer(["ok": true])
     case "rate_limit":
       guard let prefix = json["path_prefix"] as? String, let remaining = json["remaining"] as? Int else {
         return answer(["error": "need path_prefix and remaining"], status: 400)
       }
       let resetIn = (json["reset_in"] as? Int).map(Int64.init) ?? (json["reset_in"] as? Double).map { Int64($0) }
-      store.locked { store in
-        let id = store.control.overrides.count + 1
-        store.control.overrides.append(SandboxRateOverride(id: id, pathPrefix: prefix, remaining: remaining, resetIn: resetIn))
+      state.withLock { state in
+        let id = state.control.overrides.count + 1
+        state.control.overrides.append(SandboxRateOverride(id: id, pathPrefix: prefix, remaining: remaining, resetIn: resetIn))
       }
       return answer(["ok": true])
     case "pin":
@@ -120,7 +120,7 @@ extension XSandbox {
       return answer(["pin": pin])
     case "tweets":
       let userID = query["user_id"]
-      let ids = store.locked { $0.tweets.filter { userID == nil || $0.authorID == userID }.map { String($0.id) } }
+      let ids = state.withLock { $0.tweets.filter { userID == nil || $0.authorID == userID }.map { String($0.id) } }
       return answer(["ids": ids])
     case "secret":
       if let key = query["consumer"] {
@@ -128,8 +128,8 @@ extension XSandbox {
         return answer(["secret": Self.demoConsumer.secret])
       }
       let token = query["token"] ?? ""
-      let secret = store.locked { store in
-        query["kind"] == "request" ? store.requestTokens[token]?.secret : store.accessToken(token)?.secret
+      let secret = state.withLock { state in
+        query["kind"] == "request" ? state.requestTokens[token]?.secret : state.accessToken(token)?.secret
       }
       guard let secret else { return answer(["error": "unknown token"], status: 404) }
       return answer(["secret": secret])
@@ -139,7 +139,7 @@ extension XSandbox {
   }
 }
 
-extension SandboxStore {
+extension SandboxState {
   // MARK: - Lock held
 
   /// The control API's `stats`.
@@ -156,7 +156,7 @@ extension SandboxStore {
   }
 
   /// Back to a fresh server's steering and statistics; tweets and issued tokens stay.
-  func resetControl() {
+  mutating func resetControl() {
     control = SandboxControlState(nextSerial: control.nextSerial)
     counters = [:]
     verified = 0

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkClient
 import OAuth1
 
 extension XSandbox {
@@ -9,7 +10,7 @@ extension XSandbox {
     scriptedFor rawPath: String, family: SandboxFamily, route: SandboxRoute?, identity: String, now: Int64,
     produce: () -> SandboxResponse
   ) async -> (SandboxResponse, SandboxDelivery) {
-    guard let action = store.locked({ $0.control.popAction(for: rawPath, redirectsOnly: false) }) else { return (produce(), .whole) }
+    guard let action = state.withLock({ $0.control.popAction(for: rawPath, redirectsOnly: false) }) else { return (produce(), .whole) }
     if let delay = action.delay { try? await Task.sleep(nanoseconds: UInt64(max(0, delay) * 1_000_000_000)) }
     if action.resetConnection { return (SandboxResponse(status: 0, contentType: nil, body: Data()), .reset) }
     if action.resetMidBody { return (produce(), .resetMidBody) }
@@ -22,11 +23,11 @@ extension XSandbox {
     var headers = action.headers
     if status == 429 {
       if !action.bare {
-        let reset = now + Int64(action.resetIn ?? Double(SandboxStore.window))
+        let reset = now + Int64(action.resetIn ?? Double(SandboxState.window))
         headers += [("x-rate-limit-limit", String(route?.limit ?? 300)), ("x-rate-limit-remaining", "0"), ("x-rate-limit-reset", String(reset))]
       }
     } else if let route, let limit = route.limit {
-      headers += store.locked { $0.takeRateLimit(route.name, limit: limit, identity: identity, path: rawPath, now: now).headers }
+      headers += state.withLock { $0.takeRateLimit(route.name, limit: limit, identity: identity, path: rawPath, now: now).headers }
     }
     if let body = action.body {
       return (SandboxResponse(status: status, contentType: action.contentType ?? contentType, body: Data(body.utf8), headers: headers), .whole)
@@ -44,10 +45,10 @@ extension XSandbox {
 /// the server's "now" (`oauth_timestamp` checks, rate-limit windows, `Date`) without waiting.
 struct SkewedClock: OAuthClock {
   let base: any OAuthClock
-  let store: SandboxStore
+  let state: Locked<SandboxState>
 
   func secondsSince1970() -> Int64 {
-    base.secondsSince1970() + store.locked { $0.control.skew }
+    base.secondsSince1970() + state.withLock { $0.control.skew }
   }
 }
 

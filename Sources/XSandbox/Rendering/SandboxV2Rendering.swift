@@ -22,7 +22,7 @@ func splitList(_ value: String?) -> [String] {
 
 // MARK: - v2 JSON (lock held)
 
-extension SandboxStore {
+extension SandboxState {
   /// X's limit for the `text` of a post; a longer post (a "long post") is cut to it.
   static let textLimit = 280
 

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkClient
 import OAuth1
 
 /// A request token waiting for its PIN.
@@ -17,12 +18,10 @@ struct RateCounter: Sendable {
   var applied: Set<Int> = []
 }
 
-/// Everything the sandbox remembers, behind one lock: tweets, tokens, counters, statistics.
-/// Members marked "lock held" may only be called inside ``locked(_:)``; nothing awaits inside.
-final class SandboxStore: @unchecked Sendable {
-  private let lock = NSLock()
-
-  // Guarded by `lock`.
+/// Everything the sandbox remembers: tweets, tokens, counters, statistics, what tests steer.
+/// A value: ``XSandbox`` keeps it in a `Locked`, and the routes read and change it inside its
+/// `withLock` (nothing awaits there).
+struct SandboxState: Sendable {
   /// Newest first.
   var tweets: [SandboxTweet]
   /// The first versions of edited tweets: found by id, in no timeline.
@@ -44,13 +43,7 @@ final class SandboxStore: @unchecked Sendable {
     accessTokens[demoToken.key] = (demoToken.secret, SandboxData.mainUserID)
   }
 
-  func locked<Result>(_ body: (SandboxStore) throws -> Result) rethrows -> Result {
-    try lock.withLock { try body(self) }
-  }
-
-  // MARK: - Lock held
-
-  func reject(_ reason: String) {
+  mutating func reject(_ reason: String) {
     rejected += 1
     rejections[reason, default: 0] += 1
   }
@@ -90,7 +83,7 @@ final class SandboxStore: @unchecked Sendable {
 
   /// Adds a tweet at the top, replying to `parentID` or quoting `quotedID` (which must exist:
   /// ``SandboxStore/tweet(withID:)``), or returns `nil` for a duplicate of one of the author's.
-  func post(_ text: String, by userID: String, now: Int64, replyingTo parentID: UInt64? = nil, quoting quotedID: UInt64? = nil)
+  mutating func post(_ text: String, by userID: String, now: Int64, replyingTo parentID: UInt64? = nil, quoting quotedID: UInt64? = nil)
     -> SandboxTweet?
   {
     guard !tweets.contains(where: { $0.authorID == userID && $0.text == text }) else { return nil }
@@ -112,13 +105,13 @@ final class SandboxStore: @unchecked Sendable {
 
   /// Counts a request to `path` against `endpoint`'s window for `identity`: whether it is
   /// allowed, and the `x-rate-limit-*` headers to send either way.
-  func takeRateLimit(_ endpoint: String, limit: Int, identity: String, path: String, now: Int64) -> (
+  mutating func takeRateLimit(_ endpoint: String, limit: Int, identity: String, path: String, now: Int64) -> (
     allowed: Bool, headers: [(String, String)]
   ) {
     let key = endpoint + " " + identity
-    var counter = counters[key] ?? RateCounter(limit: limit, remaining: limit, reset: now + SandboxStore.window)
+    var counter = counters[key] ?? RateCounter(limit: limit, remaining: limit, reset: now + SandboxState.window)
     if now >= counter.reset {
-      counter = RateCounter(limit: limit, remaining: limit, reset: now + SandboxStore.window, applied: counter.applied)
+      counter = RateCounter(limit: limit, remaining: limit, reset: now + SandboxState.window, applied: counter.applied)
     }
     for override in control.overrides where !counter.applied.contains(override.id) && path.hasPrefix(override.pathPrefix) {
       counter.applied.insert(override.id)
@@ -192,7 +185,7 @@ enum SandboxTokens {
 struct SandboxCredentialLookup: OAuthCredentialLookup {
   enum Tokens: Sendable { case access, request }
 
-  let store: SandboxStore
+  let state: Locked<SandboxState>
   let consumer: Credentials
   let tokens: Tokens
 
@@ -201,10 +194,10 @@ struct SandboxCredentialLookup: OAuthCredentialLookup {
   }
 
   func tokenSecret(forToken token: String, consumerKey: String) async throws -> String? {
-    store.locked { store in
+    state.withLock { state in
       switch tokens {
-      case .access: return store.accessToken(token)?.secret
-      case .request: return store.requestTokens[token]?.secret
+      case .access: return state.accessToken(token)?.secret
+      case .request: return state.requestTokens[token]?.secret
       }
     }
   }

@@ -152,7 +152,7 @@ func positionPage(_ query: [String: String], range: ClosedRange<Int>, defaultCou
 
 // MARK: - Handlers (lock held)
 
-extension SandboxStore {
+extension SandboxState {
   /// The account a path's `:id` names: X's 400 for no id, a 200 with a not-found error for an
   /// unknown one.
   func pathUser(_ ctx: RouteContext) throws(SandboxRefusal) -> SandboxUser {

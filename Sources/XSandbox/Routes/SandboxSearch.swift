@@ -55,7 +55,7 @@ struct SearchOperator {
   }
 }
 
-extension SandboxStore {
+extension SandboxState {
   /// The tweets a search query selects, newest first: each word (case-insensitive, anywhere in
   /// the text) and each ``SearchOperator``, a leading `-` negating either. `nil` when `from:` or
   /// `to:` names nobody (no tweet can match).

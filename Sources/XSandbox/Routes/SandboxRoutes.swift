@@ -45,7 +45,7 @@ struct SandboxRoute: Sendable {
   /// X serves some endpoints app-only (full-archive search, counts): a user-context signature is refused.
   var appOnly = false
   var allowed: [String]? = nil
-  let handler: @Sendable (SandboxStore, RouteContext) -> SandboxResponse
+  let handler: @Sendable (inout SandboxState, RouteContext) -> SandboxResponse
 
   func match(method: String, segments: [String]) -> [String]? {
     guard method == self.method || (method == "HEAD" && self.method == "GET"), segments.count == pattern.count else { return nil }
@@ -144,7 +144,7 @@ struct SandboxRoute: Sendable {
 
 // MARK: - v2 handlers (lock held)
 
-extension SandboxStore {
+extension SandboxState {
   static let paginationPrefix = "7140dib"
   static let searchPrefix = "b26v89c"
 
@@ -270,7 +270,7 @@ extension SandboxStore {
 
   /// `POST /2/tweets`: `text`, and `reply.in_reply_to_tweet_id` or `quote_tweet_id` (which must
   /// exist).
-  func v2Create(_ ctx: RouteContext) -> SandboxResponse {
+  mutating func v2Create(_ ctx: RouteContext) -> SandboxResponse {
     guard mediaType(ctx.contentType) == "application/json" else { return .v2(400, XBodies.jsonRequired) }
     guard let body = ctx.body, let object = try? JSONSerialization.jsonObject(with: body) else {
       return .v2(400, XBodies.invalidBody("Request body is not valid JSON."))
@@ -308,7 +308,7 @@ extension SandboxStore {
   }
 
   /// `DELETE /2/tweets/:id`: one of the caller's own (the latest version of an edited one).
-  func v2Delete(_ ctx: RouteContext) -> SandboxResponse {
+  mutating func v2Delete(_ ctx: RouteContext) -> SandboxResponse {
     guard let tweet = tweet(id: ctx.captures.first ?? ""), tweets.contains(where: { $0.id == tweet.id }), tweet.authorID == ctx.caller.userID
     else { return .v2(403, XBodies.forbidden) }
     tweets.removeAll { $0.id == tweet.id }
@@ -319,7 +319,7 @@ extension SandboxStore {
 
 // MARK: - v1.1 JSON (lock held)
 
-extension SandboxStore {
+extension SandboxState {
   func v1UserObject(_ user: SandboxUser) -> [(String, JSON)] {
     [("id", .number(user.id)), ("id_str", .string(user.id)), ("name", .string(user.name)), ("screen_name", .string(user.username))]
   }
@@ -480,7 +480,7 @@ extension SandboxStore {
 
 // MARK: - v1.1 handlers (lock held)
 
-extension SandboxStore {
+extension SandboxState {
   /// `count`, `since_id` and `max_id` (inclusive) applied to `tweets`; then, as X does,
   /// `exclude_replies` and `include_rts=false` drop tweets from the page already taken.
   func v1Select(_ tweets: [SandboxTweet], _ query: [String: String], defaultCount: Int, maximum: Int) -> (
@@ -557,7 +557,7 @@ extension SandboxStore {
     return .v1(200, .object([("statuses", .array(statuses)), ("search_metadata", .object(meta))]))
   }
 
-  func v1Update(_ ctx: RouteContext) -> SandboxResponse {
+  mutating func v1Update(_ ctx: RouteContext) -> SandboxResponse {
     var params = ctx.query
     if mediaType(ctx.contentType) == "application/x-www-form-urlencoded", let body = ctx.body {
       params.merge(SandboxURL.pairs(String(decoding: body, as: UTF8.self)).firstValues) { _, form in form }
