@@ -75,4 +75,28 @@ struct SandboxCommandTests {
     let stored = try String(contentsOf: config.appendingPathComponent("credentials.json"), encoding: .utf8)
     #expect(stored.contains("\"sandbox\"") && !stored.contains("1001-sandbox-access-token"), "the PIN flow's own token is stored")
   }
+
+  /// `tweets sandbox serve` as a user starts it: a whoami signed by another `tweets` process
+  /// with the demo app and token, over HTTP; and its usage errors.
+  @Test func sandboxServeAnswersAnotherProcess() throws {
+    let config = try freshConfig()
+    defer { try? FileManager.default.removeItem(at: config) }
+    let server = try LoopbackServer(
+      executable: PackagePaths.executable("tweets"), arguments: ["sandbox", "serve", "--port", "0", "--tweets-per-user", "5"])
+    defer { server.stop() }
+    let base = ["--base-url", server.baseURL.absoluteString]
+    let login = try run(
+      [
+        "login", "--consumer-key", "sandbox-consumer-key", "--consumer-secret", "sandbox-consumer-secret", "--access-token",
+        "1001-sandbox-access-token", "--access-token-secret", "sandbox-access-token-secret",
+      ] + base, config: config)
+    #expect(login.status == 0 && login.stdout.hasPrefix("Logged in as @sandbox_user"), "\(login.stderr)")
+    let timeline = try run(["timeline", "sandbox_user", "--all", "--format", "jsonl"] + base, config: config)
+    #expect(timeline.status == 0 && timeline.stdout.split(separator: "\n").count == 5, "\(timeline.stderr)")
+
+    let noAction = try run(["sandbox", "start"], config: config)
+    #expect(noAction.status == 2 && noAction.stderr.contains("one action, serve: tweets sandbox serve"), "\(noAction.stderr)")
+    let badPort = try run(["sandbox", "serve", "--port", "70000"], config: config)
+    #expect(badPort.status == 2 && badPort.stderr.contains("--port takes a port number"), "\(badPort.stderr)")
+  }
 }
