@@ -1,6 +1,7 @@
 import Foundation
 import NetworkClient
 import NetworkClientTesting
+import TestSupport
 import Testing
 
 // The sample of the article "Building a client for your API"
@@ -75,26 +76,14 @@ struct APIClientArticleSampleTests {
 
   /// The sample in the article is the same text as above (whitespace aside).
   @Test func theArticleShowsThisCode() throws {
-    let article = try String(
-      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources/NetworkClient/NetworkClient.docc/BuildingAnAPIClient.md"), encoding: .utf8)
-    let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-    let sample = source[source.range(of: "struct Note: Decodable")!.lowerBound..<source.range(of: "@Suite(\"Article")!.lowerBound]
-    let squash = { (text: Substring) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-    #expect(squash(article[...]).contains(squash(sample)), "BuildingAnAPIClient.md's client sample differs from this test's code")
+    let sample = try DocumentedSample(in: #filePath, from: "struct Note: Decodable", to: "@Suite(\"Article", includingBegin: true)
+    #expect(try sample.documentsNotShowingIt(["Sources/NetworkClient/NetworkClient.docc/BuildingAnAPIClient.md"]).isEmpty)
   }
 
   /// README.md and RetriesAndRedirects.md show the test-doubles sample as run above (whitespace aside).
   @Test func theReadmeAndTheArticleShowTheTestDoublesSample() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-    let begin = source.range(of: "    let stub = StubTransport([.status(503")!.lowerBound
-    let end = source.range(of: "    #expect(stub.requests.count == 2)")!.lowerBound
-    let squash = { (text: Substring) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-    let sample = squash(source[begin..<end])
-    for path in ["README.md", "Sources/NetworkClient/NetworkClient.docc/RetriesAndRedirects.md"] {
-      let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
-      #expect(squash(text[...]).contains(sample), "\(path)'s test-doubles sample differs from this test's code")
-    }
+    let sample = try DocumentedSample(
+      in: #filePath, from: "    let stub = StubTransport([.status(503", to: "    #expect(stub.requests.count == 2)", includingBegin: true)
+    #expect(try sample.documentsNotShowingIt(["README.md", "Sources/NetworkClient/NetworkClient.docc/RetriesAndRedirects.md"]).isEmpty)
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import OAuth1
 import OAuth1Testing
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -104,15 +105,7 @@ struct ReadmeSampleTests {
   }
 
   @Test func theReadmeAndOAuth1TestingShowThePredictableSignaturesSample() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-    let begin = source.range(of: "// README sample begins\n")!.upperBound
-    let end = source.range(of: "    // README sample ends")!.lowerBound
-    let squash = { (text: Substring) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-    let sample = squash(source[begin..<end])
-    for path in ["README.md", "Sources/OAuth1Testing/OAuth1Testing.docc/OAuth1Testing.md"] {
-      let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
-      #expect(squash(text[...]).contains(sample), "\(path)'s sample differs from this test's code")
-    }
+    let sample = try DocumentedSample(in: #filePath, from: "// README sample begins\n", to: "    // README sample ends")
+    #expect(try sample.documentsNotShowingIt(["README.md", "Sources/OAuth1Testing/OAuth1Testing.docc/OAuth1Testing.md"]).isEmpty)
   }
 }

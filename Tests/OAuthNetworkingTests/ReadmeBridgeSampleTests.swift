@@ -3,6 +3,7 @@ import NetworkClient
 import NetworkClientTesting
 import OAuth1
 import OAuthNetworking
+import TestSupport
 import Testing
 
 /// README.md's `NetworkClient` with `OAuthRequestBehavior` sample, run on a stub transport. The
@@ -48,13 +49,8 @@ struct ReadmeBridgeSampleTests {
   }
 
   @Test func theReadmeShowsThisCode() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-    let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-    let begin = source.range(of: "// README sample begins\n")!.upperBound
-    let end = source.range(of: "  // README sample ends")!.lowerBound
-    let sample = String(source[begin..<end]).replacingOccurrences(of: ",\n    transport: transport)", with: ")")
-    let squash = { (text: String) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-    #expect(squash(readme).contains(squash(sample)), "README.md's NetworkClient sample differs from this test's code")
+    let sample = try DocumentedSample(
+      in: #filePath, from: "// README sample begins\n", to: "  // README sample ends", replacing: [(",\n    transport: transport)", ")")])
+    #expect(try sample.documentsNotShowingIt(["README.md"]).isEmpty, "README.md's NetworkClient sample differs from this test's code")
   }
 }

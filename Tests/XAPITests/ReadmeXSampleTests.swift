@@ -38,12 +38,8 @@ struct ReadmeXSampleTests {
   }
 
   @Test func theReadmeShowsThisCode() throws {
-    let readme = try String(contentsOf: PackagePaths.root.appendingPathComponent("README.md"), encoding: .utf8)
-    let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-    let begin = source.range(of: "// README sample begins\n")!.upperBound
-    let end = source.range(of: "  // README sample ends")!.lowerBound
-    let sample = String(source[begin..<end]).replacingOccurrences(of: ",\n    baseURL: baseURL)", with: ")")
-    let squash = { (text: String) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-    #expect(squash(readme).contains(squash(sample)), "README.md's X sample differs from this test's code")
+    let sample = try DocumentedSample(
+      in: #filePath, from: "// README sample begins\n", to: "  // README sample ends", replacing: [(",\n    baseURL: baseURL)", ")")])
+    #expect(try sample.documentsNotShowingIt(["README.md"]).isEmpty, "README.md's X sample differs from this test's code")
   }
 }
