@@ -80,3 +80,10 @@ let api = URL(string: "https://api.example.com/2")!
 func client(_ transport: any HTTPTransport, behavior: any RequestBehavior = EmptyRequestBehavior()) -> NetworkClient {
   NetworkClient(baseURL: api, behavior: behavior, transport: transport)
 }
+
+/// A behavior whose `modify` is a closure.
+struct ClosureBehavior: RequestBehavior {
+  let change: @Sendable (HTTPRequest) -> HTTPRequest
+  init(_ change: @escaping @Sendable (HTTPRequest) -> HTTPRequest) { self.change = change }
+  func modify(_ request: HTTPRequest) async throws -> HTTPRequest { change(request) }
+}
