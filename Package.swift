@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "OAuth1", targets: ["OAuth1"]),
     .library(name: "NetworkClient", targets: ["NetworkClient"]),
     .library(name: "OAuthNetworking", targets: ["OAuthNetworking"]),
+    .library(name: "OAuth2", targets: ["OAuth2"]),
     .library(name: "XAPI", targets: ["XAPI"]),
     // Test doubles for your own tests: a scripted transport and a sleeper that does not wait;
     // a hand-moved clock and predictable nonces.
@@ -38,6 +39,9 @@ let package = Package(
     .target(name: "OAuth1Testing", dependencies: ["OAuth1"]),
     // The bridge: signs NetworkClient requests with OAuth1, and the three-legged flow.
     .target(name: "OAuthNetworking", dependencies: ["OAuth1", "NetworkClient", "PercentEncoding"]),
+    // An OAuth 2.0 client for any provider: PKCE, the authorize URL, the token and revoke
+    // endpoints (X's OAuth 1.0a exchange too). Its digest comes from OAuth1's crypto backend.
+    .target(name: "OAuth2", dependencies: ["OAuth1", "NetworkClient", "PercentEncoding"]),
     // The X (Twitter) API client, v2 and v1.1.
     .target(name: "XAPI", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking"]),
     // The one X emulator: offline, in process (tweets --sandbox) or over loopback HTTP (tweets
@@ -58,6 +62,7 @@ let package = Package(
     .testTarget(name: "NetworkClientTests", dependencies: ["NetworkClient", "NetworkClientTesting", "TestSupport"]),
     .testTarget(name: "OAuthNetworkingTests", dependencies: ["OAuthNetworking", "NetworkClientTesting", "OAuth1Testing", "TestSupport"]),
     // Recordings/: real X responses recorded by other projects, replayed by the decoder tests.
+    .testTarget(name: "OAuth2Tests", dependencies: ["OAuth2", "NetworkClientTesting", "TestSupport"]),
     .testTarget(name: "XAPITests", dependencies: ["XAPI", "OAuthNetworking", "NetworkClientTesting", "TestSupport"], exclude: ["Recordings"]),
     .testTarget(name: "XSandboxTests", dependencies: ["XSandbox", "XAPI", "OAuthNetworking", "OAuth1Testing", "TestSupport", "CommandLineSupport"]),
     .testTarget(name: "TweetsCoreTests", dependencies: ["TweetsCore", "CommandLineSupport"]),

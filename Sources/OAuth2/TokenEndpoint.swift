@@ -1,0 +1,127 @@
+import Foundation
+import NetworkClient
+import PercentEncoding
+
+/// A provider's token and revoke endpoints (RFC 6749 section 4.1.3 and 6, RFC 7009, RFC 8693):
+/// turns an authorization code, a refresh token or an OAuth 1.0a token into an access token,
+/// and revokes tokens. It is a `BearerTokenRefresher`, so a `RefreshingBearerBehavior` can
+/// renew through it.
+///
+/// Each answer is checked: a token response without `access_token` is an error, and an error
+/// answer is the ``OAuth2Error`` its `error` names. It never retries: a refresh token is
+/// single-use at X, and presenting a spent one again would fail anyway.
+///
+/// ```swift
+/// let endpoint = TokenEndpoint(client: .x(clientID: "…"))
+/// let token = try await endpoint.exchange(code: code, for: login)
+/// let renewed = try await endpoint.refresh(token)
+/// ```
+public struct TokenEndpoint: BearerTokenRefresher, Sendable {
+  /// The client it authenticates as.
+  public let client: OAuth2Client
+  private let transport: any HTTPTransport
+  private let now: @Sendable () -> Date
+
+  /// The token endpoint of `client`, sending through `transport` (URLSession by default).
+  public init(client: OAuth2Client, transport: any HTTPTransport = URLSessionTransport(), now: @escaping @Sendable () -> Date = Date.init) {
+    self.client = client
+    self.transport = transport
+    self.now = now
+  }
+
+  /// `grant_type=authorization_code`: the code the redirect carried, with the redirect URI and
+  /// the PKCE verifier of the same login.
+  public func exchange(code: String, for login: AuthorizationRequest) async throws(OAuth2Error) -> BearerToken {
+    try await token([
+      ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", login.redirectURI), ("code_verifier", login.pkce.verifier),
+    ])
+  }
+
+  /// `grant_type=refresh_token`: a new access token and, at X, a new refresh token (the one
+  /// given is spent). Throws ``OAuth2Error/invalidConfiguration(_:)`` for a token without one.
+  public func refresh(_ token: BearerToken) async throws -> BearerToken {
+    try await renew(token)
+  }
+
+  /// ``refresh(_:)`` with its error typed.
+  public func renew(_ token: BearerToken) async throws(OAuth2Error) -> BearerToken {
+    guard let refreshToken = token.refreshToken else {
+      throw .invalidConfiguration("this token has no refresh token (ask for the offline.access scope); log in again")
+    }
+    var renewed = try await self.token([("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
+    if renewed.refreshToken == nil { renewed.refreshToken = refreshToken }
+    return renewed
+  }
+
+  /// X's exchange of an OAuth 1.0a access token for OAuth 2.0 tokens of the same user, with no
+  /// consent screen (RFC 8693 token exchange;
+  /// `fundamentals/authentication/oauth-2-0/oauth-1-0a-token-exchange.mdx`). Each exchange
+  /// invalidates the pair the previous one issued; the 1.0a token stays valid. `scopes`, when
+  /// given, asks for a subset.
+  public func exchangeOAuth1(token: String, secret: String, scopes: [String]? = nil) async throws(OAuth2Error) -> BearerToken {
+    var form = [
+      ("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"), ("subject_token", token),
+      ("subject_token_type", "urn:x:params:oauth:token-type:oauth1_token"), ("oauth_token_secret", secret),
+    ]
+    if let scopes { form.append(("scope", scopes.joined(separator: " "))) }
+    return try await self.token(form)
+  }
+
+  /// Revokes `token` (an access or a refresh token) at the revoke endpoint (RFC 7009).
+  public func revoke(_ token: String, hint: String? = nil) async throws(OAuth2Error) {
+    guard let revokeURL = client.revokeURL else { throw .invalidConfiguration("this provider has no revoke endpoint") }
+    var form = [("token", token)]
+    if let hint { form.append(("token_type_hint", hint)) }
+    _ = try await post(form, to: revokeURL)
+  }
+
+  /// A token grant: the form, client authentication, and the token response read.
+  private func token(_ form: [(String, String)]) async throws(OAuth2Error) -> BearerToken {
+    let issued = now()
+    let response = try await post(form, to: client.tokenURL)
+    struct Answer: Decodable {
+      let access_token: String?
+      let refresh_token: String?
+      let expires_in: Double?
+      let scope: String?
+      let token_type: String?
+    }
+    guard let answer = try? JSONDecoder().decode(Answer.self, from: response.body), let access = answer.access_token, !access.isEmpty else {
+      throw .unexpectedResponse(status: response.statusCode, excerpt: "no access_token in the answer")
+    }
+    if let type = answer.token_type, type.lowercased() != "bearer" {
+      throw .unexpectedResponse(status: response.statusCode, excerpt: "token_type \(type), not bearer")
+    }
+    return BearerToken(
+      accessToken: access, refreshToken: answer.refresh_token, expiresIn: answer.expires_in,
+      scopes: (answer.scope ?? "").split(separator: " ").map(String.init), issuedAt: issued)
+  }
+
+  /// POSTs `form` with the client's authentication: Basic for a confidential client,
+  /// `client_id` in the body for a public one.
+  private func post(_ form: [(String, String)], to url: URL) async throws(OAuth2Error) -> HTTPResponse {
+    var form = form
+    var headers: HTTPHeaders = ["Accept": "application/json"]
+    if let secret = client.clientSecret {
+      let pair = Self.formEncode(client.clientID) + ":" + Self.formEncode(secret)
+      headers["Authorization"] = "Basic " + Data(pair.utf8).base64EncodedString()
+    } else {
+      form.append(("client_id", client.clientID))
+    }
+    let http = NetworkClient(baseURL: url, transport: transport)
+    do {
+      return try await http.send(Request<HTTPResponse>(method: .post, path: "", headers: headers, body: .form(form), isIdempotent: false))
+    } catch {
+      if case .httpStatus(let failure) = error {
+        throw OAuth2Error.fromResponse(status: failure.statusCode, body: failure.body, retryAfter: failure.retryAfter)
+      }
+      throw .transport(error.description)
+    }
+  }
+
+  /// RFC 6749 section 2.3.1: the client id and secret are encoded before Basic
+  /// authentication joins them with a colon.
+  static func formEncode(_ text: String) -> String {
+    PercentEncoding.encode(text)
+  }
+}

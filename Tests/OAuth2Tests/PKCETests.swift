@@ -1,0 +1,40 @@
+import Foundation
+import OAuth2
+import TestSupport
+import Testing
+
+/// PKCE (RFC 7636): the published vector, the verifier's length and alphabet, and oauthlib's own
+/// S256 check over random verifiers.
+@Suite("PKCE")
+struct PKCETests {
+  /// RFC 7636 Appendix B.
+  @Test func theRFCsExample() throws {
+    let pkce = try PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
+    #expect(pkce.challenge == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
+    #expect(pkce.method == "S256")
+    #expect(!pkce.description.contains(pkce.verifier))
+  }
+
+  @Test func verifiersHaveTheRFCsLengthAndAlphabet() throws {
+    for length in [43, 64, 128] {
+      let pkce = PKCE(length: length)
+      #expect(pkce.verifier.count == length && pkce.verifier.allSatisfy { PKCE.alphabet.contains($0) })
+      #expect(pkce.challenge.count == 43 && !pkce.challenge.contains("=") && !pkce.challenge.contains("+") && !pkce.challenge.contains("/"))
+    }
+    #expect(PKCE().verifier != PKCE().verifier)
+    #expect(throws: OAuth2Error.self) { try PKCE(verifier: String(repeating: "a", count: 42)) }
+    #expect(throws: OAuth2Error.self) { try PKCE(verifier: String(repeating: "a", count: 129)) }
+    #expect(throws: OAuth2Error.self) { try PKCE(verifier: String(repeating: "a", count: 42) + "+") }
+  }
+
+  @Test("oauthlib's authorization server accepts every challenge", .tags(.peers), .tier(.peers))
+  func oauthlibAccepts() throws {
+    let cases = (0..<200).map { index in PKCE(length: 43 + index % 86) }
+    let input = try JSONSerialization.data(withJSONObject: cases.map { ["verifier": $0.verifier, "challenge": $0.challenge] })
+    let verdicts = try JSONDecoder().decode([Bool].self, from: try PythonPeer.run(script: "oauthlib_pkce.py", input: input))
+    #expect(verdicts.count == 200 && verdicts.allSatisfy { $0 })
+    // And refuses a challenge of another verifier, so the check is not vacuous.
+    let wrong = try JSONSerialization.data(withJSONObject: [["verifier": cases[0].verifier, "challenge": cases[1].challenge]])
+    #expect(try JSONDecoder().decode([Bool].self, from: try PythonPeer.run(script: "oauthlib_pkce.py", input: wrong)) == [false])
+  }
+}
