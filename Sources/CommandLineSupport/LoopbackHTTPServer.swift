@@ -69,8 +69,25 @@ package final class LoopbackHTTPServer: Sendable {
   package var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
   /// Listens on 127.0.0.1:`port` (0: any free port) and answers every request with `handler`
-  /// until ``stop()``.
-  package init(port: UInt16 = 0, handler: @escaping @Sendable (Request) async -> Response) throws(LoopbackListener.Failure) {
+  /// until ``stop()``. The handler runs as a task, which the connection's thread waits for: in
+  /// a process whose cooperative threads are all blocked (tests that wait for child processes),
+  /// it may wait long; ``init(port:answering:)`` runs on the connection's thread instead.
+  package convenience init(port: UInt16 = 0, handler: @escaping @Sendable (Request) async -> Response) throws(LoopbackListener.Failure) {
+    try self.init(port: port) { request in
+      let answer = HandOff<Response>()
+      let done = DispatchSemaphore(value: 0)
+      Task {
+        answer.set(await handler(request))
+        done.signal()
+      }
+      done.wait()
+      return answer.get() ?? Response(status: 500)
+    }
+  }
+
+  /// Listens on 127.0.0.1:`port` (0: any free port) and answers every request with `answering`,
+  /// called on the connection's own thread, until ``stop()``.
+  package init(port: UInt16 = 0, answering handler: @escaping @Sendable (Request) -> Response) throws(LoopbackListener.Failure) {
     listener = try LoopbackListener(port: port)
     // The loop holds the listener and the handler, not the server: dropping the server closes
     // the listener, which ends the loop.
@@ -87,7 +104,7 @@ package final class LoopbackHTTPServer: Sendable {
 
   deinit { stop() }
 
-  private static func serve(_ connection: LoopbackListener.Connection, _ handler: @escaping @Sendable (Request) async -> Response) {
+  private static func serve(_ connection: LoopbackListener.Connection, _ handler: @Sendable (Request) -> Response) {
     defer { connection.close() }
     let deadline = Date().addingTimeInterval(60)
     guard let head = connection.readHead(until: deadline) else { return }
@@ -96,16 +113,7 @@ package final class LoopbackHTTPServer: Sendable {
       return write(Response(status: 400, headers: [("Content-Type", "text/plain")], body: Data("unreadable body\n".utf8)), to: connection)
     }
     let request = Request(method: head.method, target: head.target, headers: head.headers, body: body, peerAddress: connection.peerAddress)
-    // This thread is the connection's own: it may wait for the async handler.
-    let answer = HandOff<Response>()
-    let done = DispatchSemaphore(value: 0)
-    Task {
-      let response = await handler(request)
-      answer.set(response)
-      done.signal()
-    }
-    done.wait()
-    guard var response = answer.get() else { return }
+    var response = handler(request)
     if head.method == "HEAD" { response.body = Data() }
     write(response, to: connection)
   }

@@ -39,7 +39,7 @@ struct OAuthlibProxyTests {
   /// A backend that accepts every signature (as a verifier with a base-string defect would) is
   /// caught: the proxy answers 418 for a forged signature and passes a correct one through.
   @Test func aVerdictOAuthlibContradictsIsStopped() async throws {
-    let lying = try LoopbackHTTPServer { request in
+    let lying = try LoopbackHTTPServer(answering: { request in
       if request.target.hasPrefix("/_control/secret?consumer=") {
         return .init(status: 200, body: Data(#"{"secret": "sandbox-consumer-secret"}"#.utf8))
       }
@@ -47,7 +47,7 @@ struct OAuthlibProxyTests {
         return .init(status: 200, body: Data(#"{"secret": "sandbox-access-token-secret"}"#.utf8))
       }
       return .init(status: 200, headers: [("Content-Type", "application/json"), (SandboxServer.verdictHeader, "verified")], body: Data("{}".utf8))
-    }
+    })
     let site = try PythonPeer.sitePackages()
     let proxy = try LoopbackServer(
       script: "oauthlib_proxy.py", arguments: ["--backend", "127.0.0.1:\(lying.port)"], environment: ["PYTHONPATH": site.path])
