@@ -46,7 +46,7 @@ let package = Package(
     .target(name: "XAPI", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking"]),
     // The one X emulator: offline, in process (tweets --sandbox) or over loopback HTTP (tweets
     // sandbox serve, and the tests, behind an oauthlib-verifying proxy).
-    .target(name: "XSandbox", dependencies: ["OAuth1", "NetworkClient", "PercentEncoding", "CommandLineSupport"]),
+    .target(name: "XSandbox", dependencies: ["OAuth1", "OAuth2", "NetworkClient", "PercentEncoding", "CommandLineSupport"]),
     // The logic of the tweets command: profiles, output formats, exit codes, wiring.
     .target(name: "TweetsCore", dependencies: ["XAPI", "XSandbox", "OAuthNetworking", "NetworkClient", "OAuth1", "CommandLineSupport"]),
     // The small argument parser shared by the command-line tools.
@@ -64,7 +64,8 @@ let package = Package(
     // Recordings/: real X responses recorded by other projects, replayed by the decoder tests.
     .testTarget(name: "OAuth2Tests", dependencies: ["OAuth2", "NetworkClientTesting", "TestSupport"]),
     .testTarget(name: "XAPITests", dependencies: ["XAPI", "OAuthNetworking", "NetworkClientTesting", "TestSupport"], exclude: ["Recordings"]),
-    .testTarget(name: "XSandboxTests", dependencies: ["XSandbox", "XAPI", "OAuthNetworking", "OAuth1Testing", "TestSupport", "CommandLineSupport"]),
+    .testTarget(
+      name: "XSandboxTests", dependencies: ["XSandbox", "XAPI", "OAuth2", "OAuthNetworking", "OAuth1Testing", "TestSupport", "CommandLineSupport"]),
     .testTarget(name: "TweetsCoreTests", dependencies: ["TweetsCore", "CommandLineSupport"]),
     .testTarget(name: "TweetsCLITests", dependencies: ["tweets", "XAPI", "NetworkClient", "TestSupport"]),
     .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),

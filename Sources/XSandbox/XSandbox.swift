@@ -60,6 +60,8 @@ package final class XSandbox: HTTPTransport, Sendable {
   let nonceStore: InMemoryNonceStore
   let verifierOptions: OAuthVerifier.Options
   let controlAPI: Bool
+  /// How long an OAuth 2.0 access token lives, in seconds (X: 7200).
+  let oauth2Lifetime: Int64
 
   /// A sandbox whose "now" is `clock`'s: it dates the generated tweets and the `Date` headers,
   /// checks `oauth_timestamp` (±300 s, as X) and runs the rate-limit windows, so a fixed clock
@@ -71,11 +73,14 @@ package final class XSandbox: HTTPTransport, Sendable {
   /// ```swift
   /// let sandbox = XSandbox(clock: FixedClock(seconds: 1_714_564_800), tweetsPerUser: 25)
   /// ```
-  package init(clock: any OAuthClock = SystemClock(), tweetsPerUser: Int = 60, controlAPI: Bool = false) {
+  /// `oauth2Lifetime` is how long an OAuth 2.0 access token lives (X: two hours), shorter to
+  /// try renewals.
+  package init(clock: any OAuthClock = SystemClock(), tweetsPerUser: Int = 60, controlAPI: Bool = false, oauth2Lifetime: Int64 = 7200) {
     let now = clock.secondsSince1970()
     state = Locked(SandboxState(tweets: SandboxData.tweets(perUser: tweetsPerUser, newest: now - 120), demoToken: Self.demoAccessToken))
     self.clock = SkewedClock(base: clock, state: state)
     self.controlAPI = controlAPI
+    self.oauth2Lifetime = oauth2Lifetime
     verifierOptions = OAuthVerifier.Options(allowPlaintextOverHTTP: true, maxClockSkew: 300, clock: self.clock)
     nonceStore = InMemoryNonceStore(window: 600, clock: self.clock)
   }
@@ -195,6 +200,9 @@ package final class XSandbox: HTTPTransport, Sendable {
       let location = target + (edge.keepQuery && !query.isEmpty ? "?" + query : "")
       return (SandboxResponse(status: edge.status ?? 307, contentType: "text/plain", body: Data(), headers: [("Location", location)]), .whole)
     }
+    if Self.isOAuth2Path(rawPath) {
+      return await deliver(scriptedFor: rawPath, family: .v2, route: nil, identity: "", now: now) { oauth2(request, path: rawPath, now: now) }
+    }
     guard let url = SandboxURL(request.url) else { return (.html(404, XBodies.notFoundPage), .whole) }
     let family: SandboxFamily
     if url.path.hasPrefix("/2/") {
@@ -292,7 +300,23 @@ package final class XSandbox: HTTPTransport, Sendable {
     let scheme = trimmed.prefix { !$0.isWhitespace }.lowercased()
     if scheme == "bearer" && family != .oauth {
       trace.auth = "bearer"
-      guard trimmed.dropFirst(scheme.count).trimmingCharacters(in: .whitespaces) == Self.demoBearerToken else {
+      let token = trimmed.dropFirst(scheme.count).trimmingCharacters(in: .whitespaces)
+      if token.hasPrefix("sbx2-at-") {
+        trace.auth = "oauth2"
+        let now = clock.secondsSince1970()
+        switch state.withLock({ $0.oauth2.user(ofAccessToken: token, now: now) }) {
+        case .failure(.expired): return deny(family, reason: "oauth2_token_expired", .token)
+        case .failure: return deny(family, reason: "oauth2_token_invalid", .token)
+        case .success(let grant):
+          guard family == .v2 else {
+            state.withLock { $0.reject("oauth2_on_v1") }
+            return .denied(.v1(403, XBodies.v1Errors(220, "Your credentials do not allow access to this resource.")))
+          }
+          state.withLock { $0.control.oauth2 += 1 }
+          return .caller(SandboxCaller(kind: .oauth2, userID: grant.userID, callback: nil))
+        }
+      }
+      guard token == Self.demoBearerToken else {
         return deny(family, reason: "bearer_invalid", .token)
       }
       state.withLock { $0.control.bearer += 1 }

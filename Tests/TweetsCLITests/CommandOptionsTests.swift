@@ -44,7 +44,7 @@ struct CommandOptionsTests {
     "counts": ["granularity"] + session + format + window,
     "post": signedIn + ["api"] + format,
     "api": ["data", "query", "json-body"] + signedIn,
-    "sandbox": ["port", "tweets-per-user", "control"] + session,
+    "sandbox": ["port", "tweets-per-user", "oauth2-lifetime", "control"] + session,
   ]
 
   func tweets(_ arguments: [String]) throws -> ProcessResult {

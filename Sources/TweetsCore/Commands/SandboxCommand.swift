@@ -12,6 +12,8 @@ struct SandboxCommand: TweetsCommand {
   static let port = Option.value("port", placeholder: "N", help: "The port on 127.0.0.1 (default 8977; 0: any free port).")
   static let tweetsPerUser = Option.value(
     "tweets-per-user", placeholder: "N", help: "How many tweets each of the sandbox's three accounts has (default 60).")
+  static let oauth2Lifetime = Option.value(
+    "oauth2-lifetime", placeholder: "SECONDS", help: "How long an OAuth 2.0 access token lives (default 7200, as X's), shorter to try renewals.")
   static let control = Option.flag(
     "control",
     help:
@@ -22,12 +24,14 @@ struct SandboxCommand: TweetsCommand {
   var spec: CommandSpec {
     makeSpec(
       summary: "Serve the offline X API over HTTP on 127.0.0.1 (tweets sandbox serve).",
-      options: [Self.port, Self.tweetsPerUser, Self.control],
+      options: [Self.port, Self.tweetsPerUser, Self.oauth2Lifetime, Self.control],
       positionals: [PositionalSpec("action", help: "serve")],
       discussion: """
         The demo app: consumer key sandbox-consumer-key, secret sandbox-consumer-secret; the demo
         access token 1001-sandbox-access-token, secret sandbox-access-token-secret; the app-only
-        bearer token sandbox-bearer-token. Every OAuth 1.0a signature is checked, as X checks it.
+        bearer token sandbox-bearer-token; the OAuth 2.0 client sandbox-client-id (secret
+        sandbox-client-secret), whose authorize page at /i/oauth2/authorize consents at once.
+        Every OAuth 1.0a signature is checked, as X checks it.
         Example: tweets sandbox serve & tweets --base-url http://127.0.0.1:8977 whoami
         """)
   }
@@ -46,11 +50,16 @@ struct SandboxCommand: TweetsCommand {
       }
       return count
     }
+    let lifetime = try arguments[Self.oauth2Lifetime].map { text in
+      guard let seconds = Int64(text), seconds > 0 else { throw UsageError("--oauth2-lifetime takes a number of seconds, not \(text)") }
+      return seconds
+    }
     let control = arguments[Self.control]
     let server: SandboxServer
     do {
       server = try SandboxServer(
-        sandbox: XSandbox(tweetsPerUser: count ?? 60, controlAPI: control), port: port ?? Self.defaultPort, sendsVerdicts: control)
+        sandbox: XSandbox(tweetsPerUser: count ?? 60, controlAPI: control, oauth2Lifetime: lifetime ?? 7200), port: port ?? Self.defaultPort,
+        sendsVerdicts: control)
     } catch {
       throw TweetsFailure("\(error.description); choose another --port (0 picks a free one)", exitCode: .failure)
     }

@@ -97,6 +97,10 @@ public enum XAuthentication: Sendable {
   case oauth1(consumer: Credentials, token: Credentials?, configuration: OAuthSigner.Configuration = .init())
   /// App-only: an OAuth 2.0 bearer token (public data only).
   case bearer(String)
+  /// OAuth 2.0 user context: the token `store` holds, renewed through `refresher` (an
+  /// `OAuth2.TokenEndpoint`) before it expires and after a 401. X's v2 endpoints take it;
+  /// v1.1's do not.
+  case oauth2(store: any BearerTokenStore, refresher: any BearerTokenRefresher)
 
   func behavior(onSign: (@Sendable (String) -> Void)?) -> any RequestBehavior {
     switch self {
@@ -104,6 +108,8 @@ public enum XAuthentication: Sendable {
       return OAuthRequestBehavior(consumer: consumer, token: token, configuration: configuration, onSign: onSign)
     case .bearer(let token):
       return BearerTokenBehavior(token: token)
+    case .oauth2(let store, let refresher):
+      return RefreshingBearerBehavior(store: store, refresher: refresher)
     }
   }
 }

@@ -35,6 +35,8 @@ struct SandboxControlState: Sendable {
   /// Kept only while the control API is on (a test server), never by `tweets --sandbox`.
   var requests: [SandboxRecordedRequest] = []
   var bearer = 0
+  /// Requests that carried a live OAuth 2.0 user access token.
+  var oauth2 = 0
   /// The serial number of the next logged request; never reset.
   var nextSerial = 0
 
@@ -145,7 +147,8 @@ extension SandboxState {
   /// The control API's `stats`.
   func statistics() -> [String: Any] {
     [
-      "verified": verified, "rejected": rejected, "reasons": rejections, "bearer": control.bearer,
+      "verified": verified, "rejected": rejected, "reasons": rejections, "bearer": control.bearer, "oauth2": control.oauth2,
+      "oauth2_grants": oauth2.counts,
       "requests": control.requests.map { request -> [String: Any] in
         [
           "method": request.method, "path": request.path, "query": request.query, "auth": request.auth,

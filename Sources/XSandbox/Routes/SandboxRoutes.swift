@@ -6,9 +6,10 @@ enum SandboxFamily: Sendable { case v2, v1, oauth }
 
 /// Who is calling, once authenticated.
 struct SandboxCaller: Sendable {
-  enum Kind: Sendable { case oauth1, bearer }
+  /// OAuth 1.0a user context, an app-only bearer token, or an OAuth 2.0 user access token.
+  enum Kind: Sendable { case oauth1, bearer, oauth2 }
   let kind: Kind
-  /// The user of an OAuth 1.0a access token; `nil` for app-only (bearer) calls.
+  /// The user of an OAuth 1.0a or OAuth 2.0 access token; `nil` for app-only (bearer) calls.
   let userID: String?
   /// `oauth_callback`, on `/oauth/request_token`.
   var callback: String? = nil

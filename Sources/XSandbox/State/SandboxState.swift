@@ -36,6 +36,8 @@ struct SandboxState: Sendable {
   var rejections: [String: Int] = [:]
   /// What tests steer: scripted faults, clock skew, revocations, the request log.
   var control = SandboxControlState()
+  /// The OAuth 2.0 side: codes, tokens, spent refresh tokens.
+  var oauth2 = SandboxOAuth2State()
 
   init(tweets: [SandboxTweet], demoToken: Credentials) {
     self.tweets = tweets
