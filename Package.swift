@@ -48,7 +48,7 @@ let package = Package(
     // sandbox serve, and the tests, behind an oauthlib-verifying proxy).
     .target(name: "XSandbox", dependencies: ["OAuth1", "OAuth2", "NetworkClient", "PercentEncoding", "CommandLineSupport"]),
     // The logic of the tweets command: profiles, output formats, exit codes, wiring.
-    .target(name: "TweetsCore", dependencies: ["XAPI", "XSandbox", "OAuthNetworking", "NetworkClient", "OAuth1", "CommandLineSupport"]),
+    .target(name: "TweetsCore", dependencies: ["XAPI", "XSandbox", "OAuth2", "OAuthNetworking", "NetworkClient", "OAuth1", "CommandLineSupport"]),
     // The small argument parser shared by the command-line tools.
     .target(name: "CommandLineSupport"),
     .executableTarget(name: "oauth1", dependencies: ["OAuth1", "OAuthNetworking", "NetworkClient", "CommandLineSupport"]),

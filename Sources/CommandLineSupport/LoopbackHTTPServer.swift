@@ -69,16 +69,22 @@ package final class LoopbackHTTPServer: Sendable {
   package var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
   /// Listens on 127.0.0.1:`port` (0: any free port) and answers every request with `handler`
-  /// until ``stop()``. The handler runs as a task, which the connection's thread waits for: in
-  /// a process whose cooperative threads are all blocked (tests that wait for child processes),
-  /// it may wait long; ``init(port:answering:)`` runs on the connection's thread instead.
+  /// until ``stop()``. The handler runs as a task on an executor of the server's own (a
+  /// dispatch queue), not on Swift's cooperative threads, which a process may have all blocked
+  /// (tests waiting for their child processes starved a handler that way under the
+  /// sanitizers); the connection's thread waits for it.
   package convenience init(port: UInt16 = 0, handler: @escaping @Sendable (Request) async -> Response) throws(LoopbackListener.Failure) {
     try self.init(port: port) { request in
       let answer = HandOff<Response>()
       let done = DispatchSemaphore(value: 0)
-      Task {
+      let work: @Sendable () async -> Void = {
         answer.set(await handler(request))
         done.signal()
+      }
+      if #available(macOS 15.0, *) {
+        Task(executorPreference: QueueExecutor.shared) { await work() }
+      } else {
+        Task { await work() }
       }
       done.wait()
       return answer.get() ?? Response(status: 500)
@@ -195,6 +201,20 @@ package final class LoopbackHTTPServer: Sendable {
     case 504: "Gateway Timeout"
     default: "Status"
     }
+  }
+}
+
+/// Runs tasks' jobs on a concurrent dispatch queue: its threads are added as others block, where
+/// Swift's cooperative pool has one per core.
+@available(macOS 15.0, *)
+private final class QueueExecutor: TaskExecutor {
+  static let shared = QueueExecutor()
+  private let queue = DispatchQueue(label: "LoopbackHTTPServer.handlers", attributes: .concurrent)
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    let executor = asUnownedTaskExecutor()
+    queue.async { job.runSynchronously(on: executor) }
   }
 }
 

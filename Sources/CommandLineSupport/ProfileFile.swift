@@ -71,8 +71,30 @@ package struct ProfileFile<Profile: Codable & Sendable>: Sendable {
     }
   }
 
+  /// Changes one profile holding the store's lock from reading to writing: `change` gets the
+  /// profile stored now (maybe just saved by another process) and returns what to store, or
+  /// `nil` to remove it. Its work may be asynchronous (a token renewal): another process that
+  /// wants the lock waits until it is done.
+  package func update<R: Sendable>(_ name: String, _ change: (Profile?) async throws -> (Profile?, R)) async throws -> R {
+    let descriptor = try lock()
+    defer { unlock(descriptor) }
+    var contents = try load()
+    let (profile, result) = try await change(contents.profiles[name])
+    contents.profiles[name] = profile
+    try write(contents)
+    return result
+  }
+
   /// Runs `change` holding the store's exclusive lock (released when the process dies, too).
   func locked<R>(_ change: () throws -> R) throws -> R {
+    let descriptor = try lock()
+    defer { unlock(descriptor) }
+    return try change()
+  }
+
+  /// Takes the store's exclusive lock (`flock` on `.credentials.lock`), waiting for another
+  /// process that holds it; the descriptor to give back to ``unlock(_:)``.
+  private func lock() throws -> Int32 {
     do {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     } catch {
@@ -83,13 +105,20 @@ package struct ProfileFile<Profile: Codable & Sendable>: Sendable {
     guard descriptor >= 0 else {
       throw ProfileFileError("cannot open \(lockFile.path): \(String(cString: strerror(errno)))")
     }
-    defer { close(descriptor) }
     while flock(descriptor, LOCK_EX) != 0 {
-      guard errno == EINTR else { throw ProfileFileError("cannot lock \(lockFile.path): \(String(cString: strerror(errno)))") }
+      guard errno == EINTR else {
+        let reason = String(cString: strerror(errno))
+        close(descriptor)
+        throw ProfileFileError("cannot lock \(lockFile.path): \(reason)")
+      }
     }
-    defer { flock(descriptor, LOCK_UN) }
     AtomicFile.removeStaleTemporaries(of: file.resolvingSymlinksInPath())
-    return try change()
+    return descriptor
+  }
+
+  private func unlock(_ descriptor: Int32) {
+    flock(descriptor, LOCK_UN)
+    close(descriptor)
   }
 
   /// A warning when the file can be read by others than its owner, else `nil`.

@@ -27,11 +27,14 @@ public final class VerifiedSandbox: @unchecked Sendable {
   /// The sandbox's own URL, behind the proxy (no oauthlib check): for a second origin.
   public var directURL: URL { server.baseURL }
 
-  /// A sandbox with `tweetsPerUser` tweets for each of its three accounts.
-  public init(tweetsPerUser: Int = 250) throws {
+  /// A sandbox with `tweetsPerUser` tweets for each of its three accounts, whose OAuth 2.0
+  /// access tokens live `oauth2Lifetime` seconds.
+  public init(tweetsPerUser: Int = 250, oauth2Lifetime: Int = 7200) throws {
     server = try LoopbackServer(
       executable: PackagePaths.executable("tweets"),
-      arguments: ["sandbox", "serve", "--port", "0", "--control", "--tweets-per-user", String(tweetsPerUser)])
+      arguments: [
+        "sandbox", "serve", "--port", "0", "--control", "--tweets-per-user", String(tweetsPerUser), "--oauth2-lifetime", String(oauth2Lifetime),
+      ])
     let site = try PythonPeer.sitePackages()
     proxy = try LoopbackServer(
       script: "oauthlib_proxy.py", arguments: ["--backend", "127.0.0.1:\(server.port)"], environment: ["PYTHONPATH": site.path],
@@ -77,10 +80,16 @@ public final class VerifiedSandbox: @unchecked Sendable {
     public let rejected: Int
     public let reasons: [String: Int]
     public let requests: [RecordedRequest]
+    /// OAuth 2.0 token requests by grant type (`authorization_code`, `refresh_token`, the
+    /// exchange's URN), `spent_presented` (a spent refresh token shown again) and `revoke`.
+    public let oauth2Grants: [String: Int]
     /// oauthlib's side, from the proxy: every signature it checked, and the disagreements.
     public var oauthlib = OAuthlibStats(checked: 0, valid: 0, invalid: 0, disagreements: [])
 
-    enum CodingKeys: String, CodingKey { case verified, rejected, reasons, requests }
+    enum CodingKeys: String, CodingKey {
+      case verified, rejected, reasons, requests
+      case oauth2Grants = "oauth2_grants"
+    }
 
     /// How many requests reached `path` (answered, reset or still open).
     public func attempts(_ path: String) -> Int { requests.filter { $0.path == path }.count }

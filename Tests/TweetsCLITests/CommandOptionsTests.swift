@@ -26,7 +26,11 @@ struct CommandOptionsTests {
 
   /// Every command, with the options it takes (its own, then the shared ones).
   static let commands: [String: [String]] = [
-    "login": ["pin", "access-token", "access-token-secret"] + signedIn,
+    "login": [
+      "pin", "access-token", "access-token-secret", "oauth2", "client-id", "client-secret", "scopes", "redirect-uri", "no-browser", "authorize-url",
+    ]
+      + signedIn,
+    "migrate": ["client-id", "client-secret", "scopes"] + signedIn,
     "logout": session,
     "whoami": signedIn + ["api"] + format,
     "timeline": signedIn + ["api"] + format + pages + window + tweetFields,

@@ -63,8 +63,10 @@ struct ResumeTests {
         let resume = FileManager.default.fileExists(atPath: file.path + ".checkpoint")
         if resume { resumes += 1 }
         let process = try fetch(tweets, file, resume: resume, pause: fetches % 2 == 0)
-        // A random moment within a typical run (about 0.3 to 0.7 s here, most of it pages).
-        usleep(UInt32.random(in: 20_000...450_000, using: &random))
+        // A random moment within a typical run (about 0.3 to 0.7 s here, most of it pages),
+        // stretched as the sanitizers stretch the run (under ThreadSanitizer no kill came late
+        // enough for a page to land, and 200 attempts made no progress).
+        usleep(UInt32(Double(UInt32.random(in: 20_000...450_000, using: &random)) * TestTiming.scale))
         if process.isRunning {
           kill(process.processIdentifier, SIGKILL)
           process.waitUntilExit()

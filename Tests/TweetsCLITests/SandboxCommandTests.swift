@@ -47,7 +47,7 @@ struct SandboxCommandTests {
     #expect(timeline.status == 0, "\(timeline.stderr)")
     #expect(timeline.stdout.components(separatedBy: "\n\n").count == 20, "the default limit is 20")
     #expect(timeline.stdout.contains("@sandbox_user") && timeline.stdout.contains("@swift_lang"))
-    #expect(try run(["--sandbox", "whoami"], config: config).stdout == "@sandbox_user (Sandbox User), id 1001\n")
+    #expect(try run(["--sandbox", "whoami"], config: config).stdout == "@sandbox_user (Sandbox User), id 1001, signed in with OAuth 1.0a\n")
     #expect(try run(["--sandbox", "search", "from:oauth_fan", "--all", "--format", "jsonl"], config: config).status == 0)
     #expect(try run(["--sandbox", "post", "hi", "--api", "1.1"], config: config).status == 0)
     #expect(try run(["--sandbox", "api", "GET", "/2/users/me"], config: config).stdout.contains("sandbox_user"))
@@ -71,7 +71,7 @@ struct SandboxCommandTests {
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.hasPrefix("Logged in as @sandbox_user (profile \"sandbox\""))
     // The new token is stored and used.
-    #expect(try run(["--sandbox", "whoami"], config: config).stdout == "@sandbox_user (Sandbox User), id 1001\n")
+    #expect(try run(["--sandbox", "whoami"], config: config).stdout == "@sandbox_user (Sandbox User), id 1001, signed in with OAuth 1.0a\n")
     let stored = try String(contentsOf: config.appendingPathComponent("credentials.json"), encoding: .utf8)
     #expect(stored.contains("\"sandbox\"") && !stored.contains("1001-sandbox-access-token"), "the PIN flow's own token is stored")
   }

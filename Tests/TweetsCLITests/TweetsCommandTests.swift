@@ -24,7 +24,7 @@ struct TweetsCommandTests {
     let attributes = try FileManager.default.attributesOfItem(atPath: tweets.credentialsFile.path)
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     let whoami = try tweets.run(["whoami"])
-    #expect(whoami.status == 0 && whoami.stdout == "@sandbox_user (Sandbox User), id 1001\n")
+    #expect(whoami.status == 0 && whoami.stdout == "@sandbox_user (Sandbox User), id 1001, signed in with OAuth 1.0a\n")
     let whoamiV1 = try tweets.run(["whoami", "--api", "1.1", "--json"])
     #expect((try whoamiV1.json() as? [String: String])?["username"] == "sandbox_user")
     try expectNoSecrets(tweets)

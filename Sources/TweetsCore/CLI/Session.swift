@@ -1,6 +1,7 @@
 import Foundation
 import NetworkClient
 import OAuth1
+import OAuth2
 import XAPI
 import XSandbox
 
@@ -61,16 +62,47 @@ struct Session {
       """, exitCode: .authentication)
   }
 
-  /// A client for the user's account.
-  func client() throws -> (client: XClient, profile: Profile?) {
+  /// A client for the user's account: OAuth 2.0 user context when the profile has it and the
+  /// request goes to v2 (`api`), OAuth 1.0a otherwise (and always for v1.1).
+  func client(api: GlobalOptions.APIVersion? = nil) throws -> (client: XClient, profile: Profile?) {
     let profile = try profile()
+    if let oauth2 = profile?.oauth2, (api ?? options.api) == .v2 {
+      if options.verbose { terminal.err("[verbose] authentication: OAuth 2.0 user context (client \(oauth2.clientID))") }
+      let client = XClient(
+        authentication: .oauth2(store: ProfileTokenStore(store: store, name: options.profileName), refresher: refresher(oauth2, profile: profile)),
+        baseURL: options.baseURL, transport: transport, retry: retry, behaviors: verboseBehaviors, timeout: options.timeout)
+      return (client, profile)
+    }
     let consumer = try consumer(profile)
     let token = try accessToken(profile)
+    if options.verbose { terminal.err("[verbose] authentication: OAuth 1.0a user context") }
     let client = XClient(
       authentication: .oauth1(consumer: consumer, token: token),
       baseURL: options.baseURL, transport: transport, retry: retry, behaviors: verboseBehaviors,
       timeout: options.timeout, onSign: signatureLogger)
     return (client, profile)
+  }
+
+  /// Which authentication ``client(api:)`` uses, in words, for `whoami`.
+  func authenticationName(_ profile: Profile?, api: GlobalOptions.APIVersion? = nil) -> String {
+    profile?.oauth2 != nil && (api ?? options.api) == .v2 ? "OAuth 2.0" : "OAuth 1.0a"
+  }
+
+  /// X's token endpoint for `client` (it follows `--base-url`, and the sandbox in process).
+  func tokenEndpoint(clientID: String, clientSecret: String?) -> TokenEndpoint {
+    TokenEndpoint(client: .x(clientID: clientID, clientSecret: clientSecret, apiBaseURL: options.baseURL), transport: transport)
+  }
+
+  /// Renews the profile's token, exchanging its OAuth 1.0a token again when the refresh token
+  /// is refused for good.
+  func refresher(_ oauth2: OAuth2Credentials, profile: Profile?) -> ProfileRefresher {
+    let oauth1 = profile.flatMap { profile in
+      profile.accessToken.flatMap { key in profile.accessTokenSecret.map { Credentials(key: key, secret: $0) } }
+    }
+    let terminal = self.terminal
+    return ProfileRefresher(
+      endpoint: tokenEndpoint(clientID: oauth2.clientID, clientSecret: oauth2.clientSecret), oauth1: oauth1, profileName: options.profileName,
+      note: { terminal.err("tweets: \($0)") })
   }
 
   /// A client with the app's bearer token (`X_BEARER_TOKEN`, or the sandbox's demo token): for

@@ -1,6 +1,7 @@
 import CommandLineSupport
 import Foundation
 import NetworkClient
+import OAuth2
 import OAuthNetworking
 import XAPI
 
@@ -18,7 +19,7 @@ package enum TweetsCLI {
     LoginCommand(), LogoutCommand(), WhoamiCommand(), TimelineCommand(), ShowCommand(), HydrateCommand(), SearchCommand(), UserTweetsCommand.mentions,
     UserTweetsCommand.liked, IDTweetsCommand.quotes, ConversationCommand(), IDTweetsCommand.list, FollowsCommand(name: "followers"),
     FollowsCommand(name: "following"),
-    UsersCommand(), CountsCommand(), PostCommand(), ApiCommand(), SandboxCommand(),
+    UsersCommand(), CountsCommand(), PostCommand(), ApiCommand(), MigrateCommand(), SandboxCommand(),
   ]
 
   /// The dispatch shell `tweets` shares with `oauth1`: overview, help, version, completions,
@@ -93,6 +94,10 @@ package enum TweetsCLI {
       if ExitCode.for(error) == .serverError { message += (message.hasSuffix(".") ? "" : ".") + " Try again later." }
       return (message, ExitCode.for(error))
     case let error as OAuthFlowError: return (error.description, ExitCode.for(error))
+    case let error as OAuth2Error:
+      return (error.description, error.code == "rate_limited" ? .rateLimited : error.isFinal ? .authentication : .serverError)
+    // A behavior's own failure (a token renewal that could not happen) speaks for itself.
+    case XError.network(.rejected(_, let underlying)), NetworkError.rejected(_, let underlying): return describe(underlying)
     case let error as NetworkError: return (error.description, .failure)
     default: return (Redaction.text("\(error)"), .failure)
     }

@@ -15,14 +15,18 @@ struct LoginCommand: TweetsCommand {
   var spec: CommandSpec {
     makeSpec(
       summary: "Log in with a PIN (or store existing tokens) and save the profile.",
-      options: [Self.pin, Self.accessToken, Self.accessTokenSecret],
+      options: [Self.pin, Self.accessToken, Self.accessTokenSecret] + OAuth2Login.options,
       discussion: """
         The consumer key and secret come from --consumer-key/--consumer-secret, X_CONSUMER_KEY/
         X_CONSUMER_SECRET (TWITTER_* too) or the profile. With --sandbox the built-in demo app is used.
+        --oauth2 logs in with OAuth 2.0 instead (no consumer key needed): it opens the authorize
+        page ($BROWSER, else the platform's opener; the URL is always printed) and receives the
+        code on the loopback redirect URI, which must be registered in the app.
         """)
   }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    if arguments[OAuth2Login.flag] { return try await OAuth2Login.run(arguments, session) }
     let terminal = session.terminal
     if arguments.has(Self.accessToken) != arguments.has(Self.accessTokenSecret) {
       throw UsageError("--access-token and --access-token-secret go together")
@@ -81,6 +85,18 @@ struct LogoutCommand: TweetsCommand {
   var spec: CommandSpec { makeSpec(summary: "Remove the profile's stored credentials.") }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    if let oauth2 = try session.profile()?.oauth2 {
+      let endpoint = session.tokenEndpoint(clientID: oauth2.clientID, clientSecret: oauth2.clientSecret)
+      do {
+        if let refresh = oauth2.token.refreshToken { try await endpoint.revoke(refresh, hint: "refresh_token") }
+        try await endpoint.revoke(oauth2.token.accessToken, hint: "access_token")
+        session.terminal.out("Revoked the OAuth 2.0 tokens at X.")
+      } catch {
+        session.terminal.err(
+          "tweets: could not revoke the OAuth 2.0 tokens at X (\(error.description)); they stay valid until they expire. Removing the profile anyway."
+        )
+      }
+    }
     if try session.store.remove(session.options.profileName) {
       session.terminal.out("Logged out: removed profile \"\(session.options.profileName)\" from \(session.store.file.path)")
     } else {
@@ -98,11 +114,11 @@ struct WhoamiCommand: TweetsCommand {
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
     if session.options.format == .raw { throw UsageError("--format raw is for the commands that fetch tweets or users (X's own responses)") }
-    let (client, _) = try session.client()
+    let (client, profile) = try session.client()
     let user = session.options.api == .v1 ? try await client.v1.verifyCredentials() : try await client.v2.me()
     switch session.options.format {
     case .text:
-      session.terminal.out("@\(user.username) (\(user.name)), id \(user.id)")
+      session.terminal.out("@\(user.username) (\(user.name)), id \(user.id), signed in with \(session.authenticationName(profile))")
     case .json, .jsonl:
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys]

@@ -111,10 +111,9 @@ extension XSandbox {
           // X is reported to answer a spent refresh token with invalid_request, not invalid_grant.
           return Self.oauth2Error(400, "invalid_request", "Value passed for the token was invalid.")
         }
-        guard let grant = state.oauth2.refreshTokens.removeValue(forKey: refresh), grant.expiresAt > now else {
+        guard let grant = state.oauth2.spend(refreshToken: refresh, now: now) else {
           return Self.oauth2Error(400, "invalid_grant", "Value passed for the token was invalid.")
         }
-        state.oauth2.spent.insert(refresh)
         return Self.tokenAnswer(state.oauth2.issue(userID: grant.userID, scopes: grant.scopes, lifetime: lifetime, now: now), grant.scopes, lifetime)
       case "urn:ietf:params:oauth:grant-type:token-exchange":
         guard form["subject_token_type"] == "urn:x:params:oauth:token-type:oauth1_token", let subject = form["subject_token"],
@@ -134,6 +133,7 @@ extension XSandbox {
         }
         if let previous = state.oauth2.exchanged[subject] {
           state.oauth2.accessTokens[previous.access] = nil
+          state.oauth2.revoked.insert(previous.access)
           if let refresh = previous.refresh {
             state.oauth2.refreshTokens[refresh] = nil
             state.oauth2.spent.insert(refresh)
@@ -165,8 +165,10 @@ extension XSandbox {
     let token = form["token"] ?? ""
     state.withLock { state in
       state.oauth2.counts["revoke", default: 0] += 1
+      if token.hasPrefix("sbx2-at-") { state.oauth2.revoked.insert(token) }
+      if token.hasPrefix("sbx2-rt-") { state.oauth2.spent.insert(token) }
       state.oauth2.accessTokens[token] = nil
-      if state.oauth2.refreshTokens.removeValue(forKey: token) != nil { state.oauth2.spent.insert(token) }
+      state.oauth2.refreshTokens[token] = nil
     }
     return .v2(200, .object([("revoked", .bool(true))]))
   }

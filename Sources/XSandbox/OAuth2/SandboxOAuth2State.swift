@@ -21,8 +21,13 @@ struct SandboxOAuth2State: Sendable {
   }
 
   var codes: [String: PendingCode] = [:]
+  /// The tokens this instance issued, with their scopes. Tokens are also recognized without
+  /// these tables (their owner and expiry are in them, under a keyed tag), so a pair a
+  /// `tweets --sandbox login --oauth2` saved works in the next `tweets --sandbox` process.
   var accessTokens: [String: Grant] = [:]
   var refreshTokens: [String: Grant] = [:]
+  /// Access tokens revoked, or invalidated by a later exchange.
+  var revoked: Set<String> = []
   /// Refresh tokens used once (single-use, as X's) or invalidated by a later exchange.
   var spent: Set<String> = []
   /// The (access, refresh) pair each OAuth 1.0a access token was last exchanged for: a new
@@ -34,18 +39,37 @@ struct SandboxOAuth2State: Sendable {
   /// Issues a pair: an access token living `lifetime` seconds, and a refresh token when the
   /// scopes include `offline.access`.
   mutating func issue(userID: String, scopes: [String], lifetime: Int64, now: Int64) -> (access: String, refresh: String?) {
-    let access = "sbx2-at-" + SandboxTokens.randomString(length: 40)
+    let access = SandboxTokens.signed("sbx2-at-\(userID)-\(now + lifetime)-" + SandboxTokens.randomString(length: 24))
     accessTokens[access] = Grant(userID: userID, scopes: scopes, expiresAt: now + lifetime)
     guard scopes.contains("offline.access") else { return (access, nil) }
-    let refresh = "sbx2-rt-" + SandboxTokens.randomString(length: 40)
+    let refresh = SandboxTokens.signed("sbx2-rt-\(userID)-\(now + 180 * 86_400)-" + SandboxTokens.randomString(length: 24))
     refreshTokens[refresh] = Grant(userID: userID, scopes: scopes, expiresAt: now + 180 * 86_400)
     return (access, refresh)
   }
 
   /// The user of a live access token, or why it is refused.
   func user(ofAccessToken token: String, now: Int64) -> Result<Grant, Refusal> {
-    guard let grant = accessTokens[token] else { return .failure(.unknown) }
+    guard !revoked.contains(token), let grant = accessTokens[token] ?? Self.grant(of: token, prefix: "sbx2-at-") else { return .failure(.unknown) }
     return grant.expiresAt > now ? .success(grant) : .failure(.expired)
+  }
+
+  /// A live refresh token's grant, taken out (it is single-use): `nil` for a spent, revoked or
+  /// made-up one.
+  mutating func spend(refreshToken token: String, now: Int64) -> Grant? {
+    guard !spent.contains(token), let grant = refreshTokens.removeValue(forKey: token) ?? Self.grant(of: token, prefix: "sbx2-rt-"),
+      grant.expiresAt > now
+    else { return nil }
+    spent.insert(token)
+    return grant
+  }
+
+  /// The owner and expiry a token carries under its tag (every scope the sandbox knows, as it
+  /// cannot carry them all).
+  static func grant(of token: String, prefix: String) -> Grant? {
+    guard token.hasPrefix(prefix), let body = SandboxTokens.verified(token) else { return nil }
+    let parts = body.dropFirst(prefix.count).split(separator: "-")
+    guard parts.count == 3, SandboxData.usersByID[String(parts[0])] != nil, let expiresAt = Int64(parts[1]) else { return nil }
+    return Grant(userID: String(parts[0]), scopes: XSandbox.oauth2Scopes.sorted(), expiresAt: expiresAt)
   }
 
   /// Why a bearer token is refused.

@@ -162,6 +162,18 @@ enum SandboxTokens {
     return (secret(token), userID)
   }
 
+  /// `body` with a keyed tag after it: a token any sandbox recognizes (``verified(_:)``).
+  static func signed(_ body: String) -> String {
+    body + "." + tag(body)
+  }
+
+  /// The body of a token ``signed(_:)`` made, or `nil` for a made-up one.
+  static func verified(_ token: String) -> String? {
+    guard let dot = token.lastIndex(of: ".") else { return nil }
+    let body = String(token[..<dot])
+    return token[token.index(after: dot)...] == tag(body) ? body : nil
+  }
+
   static func randomString(length: Int, alphabet: String = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") -> String {
     let characters = Array(alphabet)
     var generator = SystemRandomNumberGenerator()

@@ -1,0 +1,203 @@
+import CommandLineSupport
+import Foundation
+import NetworkClient
+import OAuth2
+import XAPI
+import XSandbox
+
+/// The options of X's OAuth 2.0 client that `login --oauth2` and `migrate` take.
+enum OAuth2Options {
+  static let clientID = Option.value("client-id", placeholder: "ID", help: "The app's OAuth 2.0 client id (env X_CLIENT_ID).")
+  static let clientSecret = Option.value(
+    "client-secret", placeholder: "SECRET", help: "Its secret, for a confidential client (env X_CLIENT_SECRET); stored 0600 for renewals.")
+  static let scopes = Option.value(
+    "scopes", placeholder: "LIST", help: "The scopes to ask for, separated by spaces (default: every command's, offline.access and media.write).")
+
+  /// Every command `tweets` has, `offline.access` (refresh tokens) and `media.write`.
+  static let defaultScopes = ["tweet.read", "tweet.write", "users.read", "follows.read", "like.read", "list.read", "offline.access", "media.write"]
+
+  /// The client from the options, the environment, then (in the sandbox) the demo client.
+  static func client(_ arguments: ParsedArguments, _ session: Session) throws -> (id: String, secret: String?) {
+    let demo = session.sandbox != nil ? XSandbox.demoOAuth2Client.key : nil
+    guard let id = arguments[clientID] ?? session.environment["X_CLIENT_ID"] ?? demo, !id.isEmpty else {
+      throw UsageError("--client-id ID is needed (the OAuth 2.0 client id in the app's settings; env X_CLIENT_ID)")
+    }
+    return (id, arguments[clientSecret] ?? session.environment["X_CLIENT_SECRET"])
+  }
+
+  static func scopes(_ arguments: ParsedArguments) -> [String] {
+    arguments[scopes].map { $0.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init) } ?? defaultScopes
+  }
+
+  /// Saves the OAuth 2.0 side into the profile (the OAuth 1.0a side stays), with the account
+  /// the token belongs to, and says so.
+  static func save(_ token: BearerToken, client: (id: String, secret: String?), _ session: Session, verb: String) async throws {
+    let me = try await XClient(
+      authentication: .oauth2(
+        store: InMemoryBearerTokenStore(token), refresher: session.tokenEndpoint(clientID: client.id, clientSecret: client.secret)),
+      baseURL: session.options.baseURL, transport: session.transport, retry: session.retry, timeout: session.options.timeout
+    ).v2.me()
+    let name = session.options.profileName
+    try await session.store.update(name) { stored in
+      var profile = stored ?? Profile()
+      profile.oauth2 = OAuth2Credentials(clientID: client.id, clientSecret: client.secret, token: token)
+      profile.userID = me.id
+      profile.username = me.username
+      return (profile, ())
+    }
+    session.terminal.out(
+      "\(verb) @\(me.username) with OAuth 2.0 (profile \"\(name)\", saved in \(session.store.file.path)); X granted: \(token.scopes.joined(separator: " "))"
+    )
+  }
+}
+
+/// `tweets migrate`: exchanges the profile's OAuth 1.0a token for OAuth 2.0 tokens of the same
+/// user, with no consent screen, as X documents
+/// (`fundamentals/authentication/oauth-2-0/oauth-1-0a-token-exchange.mdx`).
+struct MigrateCommand: TweetsCommand {
+  let name = "migrate"
+  let shared = SharedOptions.signedIn
+  var spec: CommandSpec {
+    makeSpec(
+      summary: "Exchange the profile's OAuth 1.0a token for OAuth 2.0 tokens (X retires 1.0a).",
+      options: [OAuth2Options.clientID, OAuth2Options.clientSecret, OAuth2Options.scopes],
+      discussion: """
+        The OAuth 1.0a token and secret stay in the profile (v1.1 endpoints and recovery need
+        them). Each exchange invalidates the OAuth 2.0 pair the previous one issued.
+        """)
+  }
+
+  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    let profile = try session.profile()
+    let token = try session.accessToken(profile)
+    let client = try OAuth2Options.client(arguments, session)
+    let endpoint = session.tokenEndpoint(clientID: client.id, clientSecret: client.secret)
+    let exchanged: BearerToken
+    do {
+      exchanged = try await endpoint.exchangeOAuth1(
+        token: token.key, secret: token.secret, scopes: arguments.has(OAuth2Options.scopes) ? OAuth2Options.scopes(arguments) : nil)
+    } catch {
+      guard case .invalidGrant(let text) = error else { throw error }
+      throw TweetsFailure(
+        "X refused to exchange the OAuth 1.0a token (invalid_grant: \(text)). It was revoked, or its secret is wrong: run `tweets login`, then `tweets migrate` again. The profile is unchanged.",
+        exitCode: .authentication)
+    }
+    try await OAuth2Options.save(exchanged, client: client, session, verb: "Migrated")
+    return .success
+  }
+}
+
+/// `tweets login --oauth2`: the authorization-code flow with PKCE, the code received on a
+/// loopback redirect URI (or pasted, with `--no-browser`).
+enum OAuth2Login {
+  static let flag = Option.flag("oauth2", help: "Log in with OAuth 2.0 (authorization code with PKCE) instead of the PIN flow.")
+  static let redirectURI = Option.value(
+    "redirect-uri", placeholder: "URL", help: "The loopback redirect URI registered for the app (default http://127.0.0.1:8976/callback).")
+  static let noBrowser = Option.flag("no-browser", help: "Print the authorize URL and read the redirected URL from standard input.")
+  static let authorizeURL = Option.value(
+    "authorize-url", placeholder: "URL", help: "X's authorize page (default https://x.com/i/oauth2/authorize; env TWEETS_AUTHORIZE_URL).")
+  static let options: [any OptionDeclaration] = [
+    flag, OAuth2Options.clientID, OAuth2Options.clientSecret, OAuth2Options.scopes, redirectURI, noBrowser, authorizeURL,
+  ]
+
+  static func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    let client = try OAuth2Options.client(arguments, session)
+    let redirect = arguments[redirectURI] ?? "http://127.0.0.1:8976/callback"
+    guard let redirectURL = URL(string: redirect), redirectURL.scheme == "http", ["127.0.0.1", "localhost"].contains(redirectURL.host ?? "") else {
+      throw UsageError("--redirect-uri must be a loopback http URL registered for the app, such as http://127.0.0.1:8976/callback")
+    }
+    let page =
+      arguments[authorizeURL] ?? session.environment["TWEETS_AUTHORIZE_URL"]
+      ?? (session.sandbox != nil
+        ? session.options.baseURL.appendingPathComponent("i/oauth2/authorize").absoluteString : "https://x.com/i/oauth2/authorize")
+    guard let pageURL = URL(string: page), pageURL.scheme != nil else { throw UsageError("--authorize-url takes a full URL, not \(page)") }
+    let oauth2Client = OAuth2Client.x(clientID: client.id, clientSecret: client.secret, apiBaseURL: session.options.baseURL, authorizeURL: pageURL)
+    let login = AuthorizationRequest(client: oauth2Client, redirectURI: redirect, scopes: OAuth2Options.scopes(arguments))
+    let terminal = session.terminal
+
+    let redirected: String
+    if let sandbox = session.sandbox {
+      // In process there is no browser: the sandbox's page consents at once; follow it.
+      let answer = try await sandbox.send(HTTPRequest(method: .get, url: login.url))
+      guard let location = answer.headers["Location"] else {
+        throw TweetsFailure("the sandbox's authorize page refused: \(answer.text)", exitCode: .failure)
+      }
+      terminal.err("(sandbox: the authorize page approved at once and redirected to \(redirectURL.path))")
+      redirected = location
+    } else if arguments[noBrowser] {
+      terminal.err("Open this page on any machine, approve the app, and paste the whole URL the browser was sent to (it may fail to load):")
+      terminal.err("  \(login.url.absoluteString)")
+      terminal.writeError("Redirected URL: ")
+      guard let line = terminal.readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty else {
+        throw TweetsFailure("no redirected URL given", exitCode: .usage)
+      }
+      redirected = line
+    } else {
+      let listener: LoopbackListener
+      do {
+        listener = try LoopbackListener(port: UInt16(redirectURL.port ?? 80))
+      } catch {
+        throw TweetsFailure(
+          "\(error.description): the redirect URI's port is in use; free it, or register and give another --redirect-uri", exitCode: .failure)
+      }
+      terminal.err("Open this page and approve the app (waiting for the redirect to \(redirect)):")
+      terminal.err("  \(login.url.absoluteString)")
+      openBrowser(login.url, environment: session.environment)
+      redirected = try await waitForRedirect(on: listener, path: redirectURL.path.isEmpty ? "/" : redirectURL.path, login: login)
+    }
+
+    let code: String
+    do {
+      code = try login.code(fromRedirect: redirected)
+    } catch {
+      throw TweetsFailure(error.description, exitCode: .authentication)
+    }
+    let token = try await session.tokenEndpoint(clientID: client.id, clientSecret: client.secret).exchange(code: code, for: login)
+    try await OAuth2Options.save(token, client: client, session, verb: "Logged in as")
+    return .success
+  }
+
+  /// Runs `$BROWSER URL` (or the platform's opener) without waiting for it.
+  static func openBrowser(_ url: URL, environment: [String: String]) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    if let browser = environment["BROWSER"], !browser.isEmpty {
+      process.arguments = ["-c", browser + " \"$1\"", "sh", url.absoluteString]
+    } else {
+      #if os(macOS)
+        process.arguments = ["-c", "open \"$1\"", "sh", url.absoluteString]
+      #else
+        process.arguments = ["-c", "command -v xdg-open >/dev/null && xdg-open \"$1\"", "sh", url.absoluteString]
+      #endif
+    }
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try? process.run()
+  }
+
+  /// The first request to `path` on the loopback listener, answered with a page saying whether
+  /// the login can go on; other paths (a favicon) get a 404. Five minutes at most.
+  static func waitForRedirect(on listener: LoopbackListener, path: String, login: AuthorizationRequest) async throws -> String {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread.detachNewThread {
+        let deadline = Date().addingTimeInterval(300)
+        while let connection = listener.accept(until: deadline) {
+          defer { connection.close() }
+          guard let head = connection.readHead(until: Date().addingTimeInterval(10)) else { continue }
+          guard head.target.split(separator: "?").first.map(String.init) == path else {
+            connection.answer(status: "404 Not Found", contentType: "text/plain; charset=utf-8", body: Data("not the redirect\n".utf8))
+            continue
+          }
+          let accepted = (try? login.code(fromRedirect: head.target)) != nil
+          let text = accepted ? "Logged in: you can close this tab and go back to tweets." : "This redirect was refused: tweets said why."
+          connection.answer(status: accepted ? "200 OK" : "400 Bad Request", contentType: "text/plain; charset=utf-8", body: Data((text + "\n").utf8))
+          listener.close()
+          continuation.resume(returning: head.target)
+          return
+        }
+        listener.close()
+        continuation.resume(throwing: TweetsFailure("no redirect arrived within 5 minutes; run the login again", exitCode: .authentication))
+      }
+    }
+  }
+}

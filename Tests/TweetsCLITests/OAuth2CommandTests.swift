@@ -1,0 +1,135 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// `tweets login --oauth2`, `migrate`, renewals and `logout` as processes against the sandbox over
+/// loopback: the authorize page, the token endpoint (PKCE checked against the challenge,
+/// single-use refresh tokens) and revoke are the sandbox's, as X documents them.
+@Suite("tweets: OAuth 2.0", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
+struct OAuth2CommandTests {
+  static let exchange = "urn:ietf:params:oauth:grant-type:token-exchange"
+
+  /// The profile's OAuth 2.0 tokens, read from the credentials file.
+  static func tokens(_ tweets: TweetsRunner, profile: String = "default") throws -> (access: String, refresh: String?) {
+    let file = try JSONSerialization.jsonObject(with: Data(contentsOf: tweets.credentialsFile)) as? [String: Any]
+    let oauth2 = ((file?["profiles"] as? [String: Any])?[profile] as? [String: Any])?["oauth2"] as? [String: Any]
+    let token = try #require(oauth2?["token"] as? [String: Any])
+    return (try #require(token["accessToken"] as? String), token["refreshToken"] as? String)
+  }
+
+  /// A loopback port free just now, for the redirect URI.
+  static func freePort() throws -> Int {
+    let probe = try LoopbackServer(script: "loopback_server.py", lifetime: 10)
+    let port = probe.port
+    probe.stop()
+    return port
+  }
+
+  func bearer(_ server: VerifiedSandbox, _ token: String) async throws -> Int {
+    var request = URLRequest(url: server.baseURL.appendingPathComponent("2/users/me"))
+    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    let (_, response) = try await URLSession.shared.data(for: request)
+    return (response as? HTTPURLResponse)?.statusCode ?? 0
+  }
+
+  @Test func loginWithABrowserOnTheLoopbackRedirect() async throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let tweets = try TweetsRunner(server: server)
+    let port = try Self.freePort()
+    let browser = "python3 '\(PackagePaths.peers.appendingPathComponent("browser.py").path)'"
+    let arguments = [
+      "login", "--oauth2", "--client-id", "sandbox-client-id", "--redirect-uri", "http://127.0.0.1:\(port)/callback",
+      "--authorize-url", server.baseURL.appendingPathComponent("i/oauth2/authorize").absoluteString,
+    ]
+    let login = try tweets.run(arguments, environment: ["BROWSER": browser])
+    #expect(login.status == 0 && login.stdout.hasPrefix("Logged in as @sandbox_user with OAuth 2.0"), "\(login.stderr)")
+    #expect(login.stderr.contains("code_challenge_method=S256"), "the authorize URL is printed")
+    let whoami = try tweets.run(["whoami"])
+    #expect(whoami.stdout == "@sandbox_user (Sandbox User), id 1001, signed in with OAuth 2.0\n", "\(whoami.stderr)")
+    let stats = try await server.stats()
+    #expect(stats.oauth2Grants["authorization_code"] == 1)
+    let tokens = try Self.tokens(tweets)
+    let refresh = try #require(tokens.refresh)
+    #expect(!tweets.everything.contains(tokens.access) && !tweets.everything.contains(refresh))
+
+    // A redirect whose state is not the one sent ends the command at once, and saves nothing.
+    let other = try TweetsRunner(server: server)
+    let forged = try other.run(arguments, environment: ["BROWSER": browser, "TAMPER_STATE": "1"])
+    #expect(forged.status == 3 && forged.stderr.contains("the redirect's state is not the one this login sent"), "\(forged.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: other.credentialsFile.path))
+  }
+
+  @Test func migrateKeepsTheOAuth1TokenAndOnlyTheNewestPairWorks() async throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    let first = try tweets.run(["migrate", "--client-id", "sandbox-client-id", "--scopes", "tweet.read users.read offline.access"])
+    #expect(first.status == 0 && first.stdout.contains("X granted: tweet.read users.read offline.access"), "\(first.stderr)")
+    let old = try Self.tokens(tweets)
+    #expect(try tweets.run(["whoami"]).stdout.hasSuffix("signed in with OAuth 2.0\n"))
+    #expect(try tweets.run(["whoami", "--api", "1.1"]).stdout.hasSuffix("signed in with OAuth 1.0a\n"), "v1.1 keeps OAuth 1.0a")
+
+    #expect(try tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
+    let new = try Self.tokens(tweets)
+    let oldStatus = try await bearer(server, old.access), newStatus = try await bearer(server, new.access)
+    #expect(oldStatus == 401 && newStatus == 200)
+    let stats = try await server.stats()
+    #expect(stats.oauth2Grants[Self.exchange] == 2)
+
+    // invalid_grant (a wrong 1.0a secret) exits 3 and leaves the profile as it was.
+    let before = try Data(contentsOf: tweets.credentialsFile)
+    let broken = String(decoding: before, as: UTF8.self).replacingOccurrences(of: "sandbox-access-token-secret", with: "not-the-secret")
+    try Data(broken.utf8).write(to: tweets.credentialsFile)
+    let refused = try tweets.run(["migrate", "--client-id", "sandbox-client-id"])
+    #expect(
+      refused.status == 3 && refused.stderr.contains("invalid_grant") && refused.stderr.contains("The profile is unchanged"), "\(refused.stderr)")
+    #expect(try Data(contentsOf: tweets.credentialsFile) == Data(broken.utf8))
+  }
+
+  @Test func anExpiredTokenIsRenewedOnceAndTheNewPairSaved() async throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 20, oauth2Lifetime: 2)
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    #expect(try tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
+    let before = try Self.tokens(tweets)
+    try await Task.sleep(nanoseconds: 3_000_000_000)
+    let timeline = try tweets.run(["timeline", "--limit", "3", "--format", "jsonl"])
+    #expect(timeline.status == 0 && timeline.stdout.split(separator: "\n").count == 3, "\(timeline.stderr)")
+    let after = try Self.tokens(tweets)
+    #expect(after.access != before.access && after.refresh != before.refresh)
+    #expect(try await server.stats().oauth2Grants["refresh_token"] == 1)
+  }
+
+  @Test func fourProcessesOnAnExpiredProfileRenewOnce() async throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 20, oauth2Lifetime: 2)
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    #expect(try tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
+    try await Task.sleep(nanoseconds: 3_000_000_000)
+    let results = try await withThrowingTaskGroup(of: ProcessResult.self) { group in
+      for _ in 0..<4 { group.addTask { try await onOwnThread { try tweets.run(["whoami"]) } } }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.stderr))")
+    let stats = try await server.stats()
+    #expect(stats.oauth2Grants["refresh_token"] == 1 && stats.oauth2Grants["spent_presented"] == nil, "\(stats.oauth2Grants)")
+    let final = try Self.tokens(tweets)
+    #expect(try await bearer(server, final.access) == 200, "the profile ends with a valid pair")
+  }
+
+  @Test func logoutRevokesThenRemovesTheProfile() async throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    #expect(try tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
+    let tokens = try Self.tokens(tweets)
+    let logout = try tweets.run(["logout"])
+    #expect(logout.status == 0 && logout.stdout.contains("Revoked the OAuth 2.0 tokens at X."), "\(logout.stderr)")
+    #expect(try await bearer(server, tokens.access) == 401)
+    #expect(try await server.stats().oauth2Grants["revoke"] == 2)
+  }
+}
