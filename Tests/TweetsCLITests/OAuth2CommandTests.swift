@@ -132,4 +132,67 @@ struct OAuth2CommandTests {
     #expect(try await bearer(server, tokens.access) == 401)
     #expect(try await server.stats().oauth2Grants["revoke"] == 2)
   }
+
+  /// Revokes `token` at the sandbox's revoke endpoint, as the user would in X's settings.
+  func revokeAtX(_ server: VerifiedSandbox, _ token: String) async throws {
+    var request = URLRequest(url: server.baseURL.appendingPathComponent("2/oauth2/revoke"))
+    request.httpMethod = "POST"
+    request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+    request.httpBody = Data("token=\(token)&client_id=sandbox-client-id".utf8)
+    _ = try await URLSession.shared.data(for: request)
+  }
+
+  @Test func a401OnATokenNotYetExpiredRenewsOnceAndReplays() async throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    let migrate = try tweets.run(["migrate", "--client-id", "sandbox-client-id", "--client-secret", "sandbox-client-secret"])
+    #expect(migrate.status == 0, "\(migrate.stderr)")
+    try await revokeAtX(server, try Self.tokens(tweets).access)
+    let whoami = try tweets.run(["whoami", "--verbose"])
+    #expect(whoami.status == 0 && whoami.stdout.hasSuffix("signed in with OAuth 2.0\n"), "\(whoami.stderr)")
+    #expect(whoami.stderr.contains("[verbose] authentication: OAuth 2.0 user context"))
+    let stats = try await server.stats()
+    #expect(stats.oauth2Grants["refresh_token"] == 1)
+    // login's and migrate's own lookups, then whoami: one refusal, one replay.
+    #expect(stats.requests.filter { $0.path == "/2/users/me" }.map(\.status) == [200, 200, 401, 200])
+    // A refresh token revoked too: the profile's OAuth 1.0a token is exchanged again.
+    let tokens = try Self.tokens(tweets)
+    try await revokeAtX(server, tokens.access)
+    try await revokeAtX(server, try #require(tokens.refresh))
+    let recovered = try tweets.run(["whoami"])
+    #expect(recovered.status == 0 && recovered.stderr.contains("exchanging the profile's OAuth 1.0a token for a new pair"), "\(recovered.stderr)")
+    #expect(!tweets.everything.contains("sandbox-client-secret"), "the client secret is never printed")
+  }
+
+  @Test func killedDuringRenewalsTheProfileIsNeverCorruptAndTheNextRunSucceeds() async throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 20, oauth2Lifetime: 1)
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    #expect(try tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
+    var random = SystemRandomNumberGenerator()
+    var kills = 0
+    for _ in 0..<12 {
+      try await Task.sleep(nanoseconds: 1_200_000_000)  // expired: the next run renews
+      let process = Process()
+      process.executableURL = PackagePaths.executable("tweets")
+      process.arguments = ["whoami"] + tweets.common
+      process.environment = tweets.environment
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      usleep(UInt32(Double(UInt32.random(in: 5_000...120_000, using: &random)) * TestTiming.scale))
+      if process.isRunning {
+        kill(process.processIdentifier, SIGKILL)
+        kills += 1
+      }
+      process.waitUntilExit()
+      let file = try Data(contentsOf: tweets.credentialsFile)
+      #expect((try? JSONSerialization.jsonObject(with: file)) != nil, "the credentials file is whole JSON after every kill")
+      #expect(try Self.tokens(tweets).refresh != nil)
+    }
+    let last = try tweets.run(["whoami"])
+    #expect(last.status == 0, "after \(kills) kills: \(last.stderr)")
+    print("[oauth2] \(kills) of 12 renewing runs killed with SIGKILL; the file stayed whole, and the next run succeeded")
+  }
 }
