@@ -68,8 +68,11 @@ struct Session {
     let profile = try profile()
     if let oauth2 = profile?.oauth2, (api ?? options.api) == .v2 {
       if options.verbose { terminal.err("[verbose] authentication: OAuth 2.0 user context (client \(oauth2.clientID))") }
+      let terminal = self.terminal
+      var tokenStore = ProfileTokenStore(store: store, name: options.profileName)
+      if options.verbose { tokenStore.note = { terminal.err("[verbose] \($0)") } }
       let client = XClient(
-        authentication: .oauth2(store: ProfileTokenStore(store: store, name: options.profileName), refresher: refresher(oauth2, profile: profile)),
+        authentication: .oauth2(store: tokenStore, refresher: refresher(oauth2, profile: profile)),
         baseURL: options.baseURL, transport: transport, retry: retry, behaviors: verboseBehaviors, timeout: options.timeout)
       return (client, profile)
     }

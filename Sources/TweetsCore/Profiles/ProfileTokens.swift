@@ -10,6 +10,8 @@ import OAuth2
 struct ProfileTokenStore: BearerTokenStore {
   let store: ProfileStore
   let name: String
+  /// Told when a renewal was saved (`--verbose`).
+  var note: (@Sendable (String) -> Void)? = nil
 
   static func loginAgain(_ name: String) -> TweetsFailure {
     TweetsFailure("profile \"\(name)\" has no OAuth 2.0 tokens any more: log in again with `tweets login --oauth2`", exitCode: .authentication)
@@ -25,8 +27,10 @@ struct ProfileTokenStore: BearerTokenStore {
   func update(_ renew: @Sendable (BearerToken) async throws -> BearerToken) async throws -> BearerToken {
     try await store.update(name) { stored in
       guard var profile = stored, var oauth2 = profile.oauth2 else { throw Self.loginAgain(name) }
+      let before = oauth2.token.accessToken
       oauth2.token = try await renew(oauth2.token)
       profile.oauth2 = oauth2
+      if oauth2.token.accessToken != before { note?("renewed the OAuth 2.0 access token; the new pair is saved in the profile before use") }
       return (profile, oauth2.token)
     }
   }
