@@ -22,7 +22,15 @@ extension XSandbox {
   static let oauth2Scopes: Set = [
     "tweet.read", "tweet.write", "tweet.moderate.write", "users.read", "follows.read", "follows.write", "offline.access", "space.read",
     "mute.read", "mute.write", "like.read", "like.write", "list.read", "list.write", "block.read", "block.write", "bookmark.read",
-    "bookmark.write", "media.write", "dm.read", "dm.write", "timeline.read",
+    "bookmark.write", "media.write", "dm.read", "dm.write", "timeline.read", "broadcast.read", "broadcast.write", "users.email",
+  ]
+
+  /// What the exchange of a 1.0a token of a "Read and write" app grants, as X's permission
+  /// mapping says (`oauth-1-0a-token-exchange.mdx`): never more, so no bookmarks, spaces or DMs.
+  static let exchangedScopes = [
+    "tweet.read", "users.read", "follows.read", "mute.read", "block.read", "list.read", "like.read", "timeline.read", "broadcast.read",
+    "tweet.write", "tweet.moderate.write", "follows.write", "like.write", "list.write", "mute.write", "block.write", "media.write",
+    "broadcast.write", "offline.access",
   ]
 
   /// The OAuth 2.0 endpoints' paths, answered before any OAuth 1.0a check.
@@ -126,10 +134,9 @@ extension XSandbox {
         guard let owner = state.accessToken(subject), owner.secret == secret, !state.control.revoked.contains(subject) else {
           return Self.oauth2Error(400, "invalid_grant", "The OAuth 1.0a token or its secret is invalid or revoked.")
         }
-        let allowed = Self.oauth2Scopes.sorted()
-        let scopes = form["scope"].map { $0.split(separator: " ").map(String.init) } ?? allowed
-        guard !scopes.isEmpty, scopes.allSatisfy(Self.oauth2Scopes.contains) else {
-          return Self.oauth2Error(400, "invalid_scope", "Some scope is invalid or more than the app has.")
+        let scopes = form["scope"].map { $0.split(separator: " ").map(String.init) } ?? Self.exchangedScopes
+        guard !scopes.isEmpty, scopes.allSatisfy(Self.exchangedScopes.contains) else {
+          return Self.oauth2Error(400, "invalid_scope", "Requested scope exceeds what the permission mapping grants.")
         }
         if let previous = state.oauth2.exchanged[subject] {
           state.oauth2.accessTokens[previous.access] = nil

@@ -69,7 +69,7 @@ struct SandboxOAuth2State: Sendable {
     guard token.hasPrefix(prefix), let body = SandboxTokens.verified(token) else { return nil }
     let parts = body.dropFirst(prefix.count).split(separator: "-")
     guard parts.count == 3, SandboxData.usersByID[String(parts[0])] != nil, let expiresAt = Int64(parts[1]) else { return nil }
-    return Grant(userID: String(parts[0]), scopes: XSandbox.oauth2Scopes.sorted(), expiresAt: expiresAt)
+    return Grant(userID: String(parts[0]), scopes: XSandbox.exchangedScopes, expiresAt: expiresAt)
   }
 
   /// Why a bearer token is refused.
