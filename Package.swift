@@ -41,7 +41,7 @@ let package = Package(
     .target(name: "OAuthNetworking", dependencies: ["OAuth1", "NetworkClient", "PercentEncoding"]),
     // An OAuth 2.0 client for any provider: PKCE, the authorize URL, the token and revoke
     // endpoints (X's OAuth 1.0a exchange too). Its digest comes from OAuth1's crypto backend.
-    .target(name: "OAuth2", dependencies: ["OAuth1", "NetworkClient", "PercentEncoding"]),
+    .target(name: "OAuth2", dependencies: ["OAuth1", "NetworkClient", "PercentEncoding", "CommandLineSupport"]),
     // The X (Twitter) API client, v2 and v1.1.
     .target(name: "XAPI", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking"]),
     // The one X emulator: offline, in process (tweets --sandbox) or over loopback HTTP (tweets

@@ -195,4 +195,37 @@ struct OAuth2CommandTests {
     #expect(last.status == 0, "after \(kills) kills: \(last.stderr)")
     print("[oauth2] \(kills) of 12 renewing runs killed with SIGKILL; the file stayed whole, and the next run succeeded")
   }
+
+  @Test func noBrowserReadsTheRedirectedURLAndLogoutWithXUnreachableStillRemoves() async throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let tweets = try TweetsRunner(server: server)
+    // The user opens the printed URL elsewhere; here the test follows the sandbox's redirect.
+    let interactive = try tweets.interactive([
+      "login", "--oauth2", "--no-browser", "--client-id", "sandbox-client-id", "--authorize-url",
+      server.baseURL.appendingPathComponent("i/oauth2/authorize").absoluteString,
+    ])
+    #expect(interactive.waitForError(containing: "Redirected URL: "))
+    let url = try #require(interactive.stderr.split(separator: "\n").first { $0.contains("/i/oauth2/authorize?") })
+      .trimmingCharacters(in: .whitespaces)
+    let follow = try ProcessRunner.run(
+      URL(fileURLWithPath: "/usr/bin/env"),
+      [
+        "python3", "-c",
+        "import sys, urllib.request as u\nclass N(u.HTTPRedirectHandler):\n  def redirect_request(self, *a): return None\n"
+          + "try: u.build_opener(N).open(sys.argv[1])\nexcept Exception as e: print(e.headers['Location'])",
+        url,
+      ], timeout: 30)
+    let location = follow.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(location.hasPrefix("http://127.0.0.1:8976/callback?state="))
+    interactive.send(location)
+    let login = interactive.wait()
+    tweets.record(login)
+    #expect(login.status == 0 && login.stdout.hasPrefix("Logged in as @sandbox_user with OAuth 2.0"), "\(login.stderr)")
+
+    // X unreachable: the tokens cannot be revoked, and the profile is removed all the same.
+    server.stop()
+    let logout = try tweets.run(["logout", "--timeout", "2", "--max-wait", "1"])
+    #expect(logout.status == 0 && logout.stderr.contains("could not revoke the OAuth 2.0 tokens at X"), "\(logout.stderr)")
+    #expect(logout.stdout.contains("Logged out: removed profile"))
+  }
 }

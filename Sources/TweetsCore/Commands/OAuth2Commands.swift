@@ -133,17 +133,20 @@ enum OAuth2Login {
       }
       redirected = line
     } else {
-      let listener: LoopbackListener
+      let receiver: LoopbackRedirectReceiver
       do {
-        listener = try LoopbackListener(port: UInt16(redirectURL.port ?? 80))
+        receiver = try LoopbackRedirectReceiver(redirectURI: redirect)
       } catch {
-        throw TweetsFailure(
-          "\(error.description): the redirect URI's port is in use; free it, or register and give another --redirect-uri", exitCode: .failure)
+        throw TweetsFailure(error.description, exitCode: .failure)
       }
       terminal.err("Open this page and approve the app (waiting for the redirect to \(redirect)):")
       terminal.err("  \(login.url.absoluteString)")
       openBrowser(login.url, environment: session.environment)
-      redirected = try await waitForRedirect(on: listener, path: redirectURL.path.isEmpty ? "/" : redirectURL.path, login: login)
+      do {
+        redirected = try await receiver.redirect { (try? login.code(fromRedirect: $0)) != nil }
+      } catch {
+        throw TweetsFailure("\(error.description); run the login again", exitCode: .authentication)
+      }
     }
 
     let code: String
@@ -173,31 +176,5 @@ enum OAuth2Login {
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try? process.run()
-  }
-
-  /// The first request to `path` on the loopback listener, answered with a page saying whether
-  /// the login can go on; other paths (a favicon) get a 404. Five minutes at most.
-  static func waitForRedirect(on listener: LoopbackListener, path: String, login: AuthorizationRequest) async throws -> String {
-    try await withCheckedThrowingContinuation { continuation in
-      Thread.detachNewThread {
-        let deadline = Date().addingTimeInterval(300)
-        while let connection = listener.accept(until: deadline) {
-          defer { connection.close() }
-          guard let head = connection.readHead(until: Date().addingTimeInterval(10)) else { continue }
-          guard head.target.split(separator: "?").first.map(String.init) == path else {
-            connection.answer(status: "404 Not Found", contentType: "text/plain; charset=utf-8", body: Data("not the redirect\n".utf8))
-            continue
-          }
-          let accepted = (try? login.code(fromRedirect: head.target)) != nil
-          let text = accepted ? "Logged in: you can close this tab and go back to tweets." : "This redirect was refused: tweets said why."
-          connection.answer(status: accepted ? "200 OK" : "400 Bad Request", contentType: "text/plain; charset=utf-8", body: Data((text + "\n").utf8))
-          listener.close()
-          continuation.resume(returning: head.target)
-          return
-        }
-        listener.close()
-        continuation.resume(throwing: TweetsFailure("no redirect arrived within 5 minutes; run the login again", exitCode: .authentication))
-      }
-    }
   }
 }
