@@ -11,14 +11,8 @@ import Testing
 /// browser gets, and a deadline.
 @Suite("LoopbackRedirectReceiver", .tags(.processes), .tier(.processes))
 struct LoopbackRedirectReceiverTests {
-  static func freePort() throws -> Int {
-    let probe = try LoopbackServer(script: "loopback_server.py", lifetime: 10)
-    defer { probe.stop() }
-    return probe.port
-  }
-
   @Test func takesTheRedirectOnItsPathOnly() async throws {
-    let port = try Self.freePort()
+    let port = try LoopbackServer.freePort()
     let receiver = try LoopbackRedirectReceiver(redirectURI: "http://127.0.0.1:\(port)/callback")
     async let target = receiver.redirect(timeout: 30) { $0.contains("state=s1") }
     let (_, favicon) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/favicon.ico")!)
@@ -29,14 +23,14 @@ struct LoopbackRedirectReceiverTests {
   }
 
   @Test func aRefusedRedirectIsShownAsSuchAndNoneEndsAtTheDeadline() async throws {
-    let port = try Self.freePort()
+    let port = try LoopbackServer.freePort()
     let receiver = try LoopbackRedirectReceiver(redirectURI: "http://127.0.0.1:\(port)/callback")
     async let target = receiver.redirect(timeout: 30) { _ in false }
     let (_, answer) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/callback?state=forged&code=c")!)
     #expect((answer as? HTTPURLResponse)?.statusCode == 400)
     _ = try await target
 
-    let quiet = try LoopbackRedirectReceiver(redirectURI: "http://127.0.0.1:\(try Self.freePort())/callback")
+    let quiet = try LoopbackRedirectReceiver(redirectURI: "http://127.0.0.1:\(try LoopbackServer.freePort())/callback")
     await #expect(throws: OAuth2Error.missingCode("no redirect arrived within 1 s")) { _ = try await quiet.redirect(timeout: 1) }
     #expect(throws: OAuth2Error.self) { _ = try LoopbackRedirectReceiver(redirectURI: "https://example.com/callback") }
   }

@@ -82,6 +82,14 @@ public final class LoopbackServer: @unchecked Sendable {
     self.stdin = stdin
   }
 
+  /// A loopback port that was free just now (a server listened on it and stopped), for a
+  /// program that must listen on a port it is told, such as a registered redirect URI.
+  public static func freePort() throws -> Int {
+    let probe = try LoopbackServer(script: "loopback_server.py", lifetime: 10)
+    defer { probe.stop() }
+    return probe.port
+  }
+
   /// Stops the server.
   public func stop() {
     try? stdin.fileHandleForWriting.close()

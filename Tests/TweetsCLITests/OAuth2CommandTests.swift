@@ -21,14 +21,6 @@ struct OAuth2CommandTests {
     return (try #require(token["accessToken"] as? String), token["refreshToken"] as? String)
   }
 
-  /// A loopback port free just now, for the redirect URI.
-  static func freePort() throws -> Int {
-    let probe = try LoopbackServer(script: "loopback_server.py", lifetime: 10)
-    let port = probe.port
-    probe.stop()
-    return port
-  }
-
   func bearer(_ server: VerifiedSandbox, _ token: String) async throws -> Int {
     var request = URLRequest(url: server.baseURL.appendingPathComponent("2/users/me"))
     request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
@@ -39,7 +31,7 @@ struct OAuth2CommandTests {
   @Test func loginWithABrowserOnTheLoopbackRedirect() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
-    let port = try Self.freePort()
+    let port = try LoopbackServer.freePort()
     let browser = "python3 '\(PackagePaths.peers.appendingPathComponent("browser.py").path)'"
     let arguments = [
       "login", "--oauth2", "--client-id", "sandbox-client-id", "--redirect-uri", "http://127.0.0.1:\(port)/callback",
