@@ -72,6 +72,10 @@ public struct OAuthRequestBehavior: RequestBehavior {
   public var isSigner: Bool { true }
 
   public func modify(_ request: HTTPRequest) async throws -> HTTPRequest {
+    if request.bodyFile != nil, configuration.bodyHash != nil {
+      throw NetworkError.invalidRequest(
+        reason: "oauth_body_hash cannot cover a body streamed from a file (a multipart upload with files); send the body in memory")
+    }
     let oauthRequest = OAuthRequest(request)
     let signer = try self.signer.get()
     var signed = request

@@ -96,6 +96,8 @@ package final class XSandbox: HTTPTransport, Sendable {
   /// ```
   package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     try Task.checkCancellation()
+    var request = request
+    if request.body == nil, let file = request.bodyFile { request.body = try Data(contentsOf: file) }
     let exchange = await self.exchange(request)
     guard exchange.delivery == .whole else { throw URLError(.networkConnectionLost) }
     return HTTPResponse(

@@ -3,13 +3,14 @@
 Prints "PORT <n>" once it listens, serves until its lifetime ends or its stdin closes (the
 test process is gone), then exits on its own.
 
-  /echo             200, JSON: method, path, raw query, headers, body
+  /echo             200, JSON: method, path, raw query, headers, body (and its length and SHA-256)
   /status/<code>    that status; ?header=Name:Value adds headers; ?body=text sets the body
   /slow?seconds=S   waits S seconds, then 200
   /drop             promises 1000 bytes, sends 10, closes the connection
   /etag             ETag "v1"; answers 304 to If-None-Match: "v1"
 """
 import argparse
+import hashlib
 import json
 import socket
 import time
@@ -52,6 +53,8 @@ class Handler(BaseHTTPRequestHandler):
                 "query": url.query,
                 "headers": [[k, v] for k, v in self.headers.items()],
                 "body": received.decode("utf-8", "replace"),
+                "body_length": len(received),
+                "body_sha256": hashlib.sha256(received).hexdigest(),
             }
             self.reply(200, json.dumps(payload).encode(), [("Content-Type", "application/json")])
         elif url.path.startswith("/status/"):

@@ -42,6 +42,9 @@ public struct NetworkClient: Sendable {
   public func response<Output>(for request: Request<Output>) async throws(NetworkError) -> Response<Output> {
     let behavior = CombinedRequestBehavior([configuration.defaultBehavior, request.behavior])
     let prepared = try prepare(request)
+    // A multipart body with files was written to a temporary file for the transport to
+    // stream: it goes when the request is done, after every retry.
+    defer { if let file = prepared.bodyFile { try? FileManager.default.removeItem(at: file) } }
     let response: HTTPResponse
     do {
       response = try await behavior.around(prepared) { request in
@@ -118,6 +121,22 @@ public struct NetworkClient: Sendable {
     case .data(let data, let contentType):
       body = data
       if !headers.contains("Content-Type") { headers["Content-Type"] = contentType }
+    case .multipart(let form):
+      if !headers.contains("Content-Type") { headers["Content-Type"] = form.contentType }
+      do {
+        if form.hasFiles {
+          let file = FileManager.default.temporaryDirectory.appendingPathComponent("networkclient-multipart-\(UUID().uuidString)")
+          try form.write(to: file)
+          var prepared = HTTPRequest(
+            method: request.method, url: url, headers: headers, body: nil, isIdempotent: request.isIdempotent,
+            timeout: request.timeout ?? configuration.timeout)
+          prepared.bodyFile = file
+          return prepared
+        }
+        body = try form.encoded()
+      } catch {
+        throw .invalidRequest(reason: "the multipart body cannot be written: \(error.description)")
+      }
     }
     return HTTPRequest(
       method: request.method, url: url, headers: headers, body: body, isIdempotent: request.isIdempotent,

@@ -23,6 +23,9 @@ public struct HTTPRequest: Sendable, Hashable {
   public var headers: HTTPHeaders
   /// The bytes sent as the body, `nil` for none; the client encodes a ``RequestBody`` into it.
   public var body: Data?
+  /// A file whose bytes are the body, streamed by the transport instead of ``body`` (a
+  /// multipart upload with file parts: ``MultipartFormData``); `nil` for none.
+  public var bodyFile: URL?
   /// Whether a retry may send it again; from the method unless the request says otherwise.
   public var isIdempotent: Bool
   /// Seconds to wait for the response; the configuration's default when `nil`.

@@ -116,4 +116,6 @@ public enum RequestBody: Sendable {
   case json(any Encodable & Sendable)
   /// Bytes with their content type.
   case data(Data, contentType: String)
+  /// A `multipart/form-data` body (RFC 7578); file parts are streamed from disk.
+  case multipart(MultipartFormData)
 }

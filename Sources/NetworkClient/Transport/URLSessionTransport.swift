@@ -51,7 +51,11 @@ public struct URLSessionTransport: HTTPTransport {
     try Task.checkCancellation()
     let (data, response): (Data, URLResponse)
     do {
-      (data, response) = try await session.data(for: request.urlRequest)
+      if let file = request.bodyFile {
+        (data, response) = try await session.upload(for: request.urlRequest, fromFile: file)
+      } else {
+        (data, response) = try await session.data(for: request.urlRequest)
+      }
     } catch let error as URLError where error.code == .cancelled {
       throw NetworkError.cancelled
     }

@@ -1,0 +1,148 @@
+import Foundation
+
+/// A `multipart/form-data` body (RFC 7578): text fields, bytes and files, each a part with its
+/// `Content-Disposition`, separated by a random boundary and exact CRLFs. File parts are read
+/// from disk in chunks when the body is written, so a large upload never sits in memory; the
+/// client writes such a body to a temporary file that the transport streams.
+///
+/// The boundary is 40 random characters and is checked against every part's content (files
+/// too, as they are read): a body that contains it is refused rather than sent broken.
+///
+/// ```swift
+/// let form = MultipartFormData([
+///   .text(name: "segment_index", value: "0"),
+///   .file(name: "media", url: videoURL, filename: "clip.mp4", contentType: "video/mp4"),
+/// ])
+/// let request = Request<Data>(method: .post, path: "2/media/upload/\(id)/append", body: .multipart(form))
+/// ```
+public struct MultipartFormData: Sendable {
+  /// One part.
+  public enum Part: Sendable {
+    /// A text field, UTF-8.
+    case text(name: String, value: String)
+    /// Bytes in memory, with a file name and type (a small image).
+    case data(name: String, data: Data, filename: String?, contentType: String)
+    /// A file, read from disk while the body is written.
+    case file(name: String, url: URL, filename: String?, contentType: String)
+  }
+
+  /// Why a body could not be written.
+  public struct Failure: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, with the part or the file.
+    public let description: String
+  }
+
+  /// The parts, in order.
+  public var parts: [Part]
+  /// What separates the parts (without the leading `--`).
+  public let boundary: String
+
+  /// A body of `parts` with a random boundary (or `boundary`, for a reproducible body).
+  public init(_ parts: [Part], boundary: String? = nil) {
+    self.parts = parts
+    var generator = SystemRandomNumberGenerator()
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+    self.boundary = boundary ?? "NetworkClient-" + String((0..<40).map { _ in alphabet.randomElement(using: &generator)! })
+  }
+
+  /// `multipart/form-data; boundary=...`, the request's `Content-Type`.
+  public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+
+  /// Whether a part is a file on disk (then the client streams the body from a temporary file).
+  public var hasFiles: Bool {
+    parts.contains { if case .file = $0 { return true } else { return false } }
+  }
+
+  /// The whole body in memory: for bodies without large files.
+  public func encoded() throws(Failure) -> Data {
+    var body = Data()
+    try write { body.append($0) }
+    return body
+  }
+
+  /// Writes the body to `url` (created or replaced), reading file parts a chunk at a time;
+  /// returns its size.
+  @discardableResult
+  public func write(to url: URL, chunkSize: Int = 1 << 20) throws(Failure) -> Int64 {
+    guard FileManager.default.createFile(atPath: url.path, contents: nil), let output = try? FileHandle(forWritingTo: url) else {
+      throw Failure(description: "cannot create \(url.path) for the multipart body")
+    }
+    defer { try? output.close() }
+    var size: Int64 = 0
+    var failure: Failure?
+    try write(chunkSize: chunkSize) { bytes in
+      guard failure == nil else { return }
+      do {
+        try output.write(contentsOf: bytes)
+        size += Int64(bytes.count)
+      } catch {
+        failure = Failure(description: "cannot write the multipart body to \(url.path): \(error.localizedDescription)")
+      }
+    }
+    if let failure { throw failure }
+    return size
+  }
+
+  /// The body, piece by piece, to `emit`.
+  private func write(chunkSize: Int = 1 << 20, _ emit: (Data) -> Void) throws(Failure) {
+    let delimiter = Data("--\(boundary)".utf8)
+    for part in parts {
+      emit(delimiter + Data("\r\n".utf8))
+      switch part {
+      case .text(let name, let value):
+        emit(Data("Content-Disposition: form-data; name=\"\(Self.quoted(name))\"\r\n\r\n".utf8))
+        let content = Data(value.utf8)
+        try check(content, part: name)
+        emit(content)
+      case .data(let name, let data, let filename, let contentType):
+        emit(Self.head(name: name, filename: filename, contentType: contentType))
+        try check(data, part: name)
+        emit(data)
+      case .file(let name, let url, let filename, let contentType):
+        emit(Self.head(name: name, filename: filename ?? url.lastPathComponent, contentType: contentType))
+        try stream(url, part: name, chunkSize: chunkSize, emit)
+      }
+      emit(Data("\r\n".utf8))
+    }
+    emit(delimiter + Data("--\r\n".utf8))
+  }
+
+  /// A file part's content, a chunk at a time, checking for the boundary across chunk edges.
+  private func stream(_ url: URL, part: String, chunkSize: Int, _ emit: (Data) -> Void) throws(Failure) {
+    guard let input = try? FileHandle(forReadingFrom: url) else { throw Failure(description: "cannot read \(url.path) for the part \(part)") }
+    defer { try? input.close() }
+    let overlap = boundary.utf8.count + 2
+    var tail = Data()
+    while true {
+      let chunk: Data
+      do {
+        chunk = try input.read(upToCount: chunkSize) ?? Data()
+      } catch {
+        throw Failure(description: "cannot read \(url.path): \(error.localizedDescription)")
+      }
+      if chunk.isEmpty { return }
+      try check(tail + chunk, part: part)
+      tail = (tail + chunk).suffix(overlap)
+      emit(chunk)
+    }
+  }
+
+  private func check(_ content: Data, part: String) throws(Failure) {
+    if content.range(of: Data("--\(boundary)".utf8)) != nil {
+      throw Failure(description: "the part \(part) contains the boundary \(boundary); send it again with another boundary")
+    }
+  }
+
+  private static func head(name: String, filename: String?, contentType: String) -> Data {
+    var head = "Content-Disposition: form-data; name=\"\(quoted(name))\""
+    if let filename { head += "; filename=\"\(quoted(filename))\"" }
+    head += "\r\nContent-Type: \(contentType)\r\n\r\n"
+    return Data(head.utf8)
+  }
+
+  /// A name or file name inside quotes, as RFC 7578 section 4.2 and the HTML standard escape
+  /// them: `"` as `%22`, CR as `%0D`, LF as `%0A`.
+  static func quoted(_ text: String) -> String {
+    text.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+  }
+}
