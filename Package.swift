@@ -65,7 +65,8 @@ let package = Package(
     .testTarget(name: "OAuth2Tests", dependencies: ["OAuth2", "NetworkClientTesting", "TestSupport"]),
     .testTarget(name: "XAPITests", dependencies: ["XAPI", "OAuthNetworking", "NetworkClientTesting", "TestSupport"], exclude: ["Recordings"]),
     .testTarget(
-      name: "XSandboxTests", dependencies: ["XSandbox", "XAPI", "OAuth2", "OAuthNetworking", "OAuth1Testing", "TestSupport", "CommandLineSupport"]),
+      name: "XSandboxTests",
+      dependencies: ["XSandbox", "XAPI", "OAuth2", "OAuthNetworking", "OAuth1Testing", "NetworkClientTesting", "TestSupport", "CommandLineSupport"]),
     .testTarget(name: "TweetsCoreTests", dependencies: ["TweetsCore", "CommandLineSupport"]),
     .testTarget(name: "TweetsCLITests", dependencies: ["tweets", "XAPI", "NetworkClient", "TestSupport"]),
     .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),

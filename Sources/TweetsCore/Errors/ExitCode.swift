@@ -35,8 +35,10 @@ package enum ExitCode: Int32, Sendable, CaseIterable {
       return .rateLimited
     case .notFound:
       return .notFound
-    case .duplicate:
+    case .duplicate, .mediaProcessingFailed:
       return .failure
+    case .invalidMedia:
+      return .usage
     case .api(let status, _, _, _), .unexpectedResponse(let status, _, _):
       if status >= 500 { return .serverError }
       if status == 401 || status == 403 { return .authentication }

@@ -141,23 +141,37 @@ extension XClient {
         tweets: response.value.tweets, errors: response.value.errors ?? [], rateLimit: response.response.rateLimit, body: response.response.body)
     }
 
-    /// `POST /2/tweets` with a JSON body (which the OAuth signature does not cover).
-    public func post(text: String, inReplyTo: String? = nil) async throws(XError) -> Tweet {
+    /// `POST /2/tweets` with a JSON body (which the OAuth signature does not cover): a post,
+    /// a reply (`inReplyTo`), a quote (`quoting`; X's `create-post.mdx` says quoting needs an
+    /// Enterprise plan) and up to 4 images or one GIF or video (`mediaIDs`, from
+    /// ``uploadMedia(_:altText:segmentSize:limits:sleeper:progress:)``).
+    public func post(text: String, inReplyTo: String? = nil, quoting: String? = nil, mediaIDs: [String] = []) async throws(XError) -> Tweet {
       struct Reply: Encodable, Sendable { let in_reply_to_tweet_id: String }
+      struct Media: Encodable, Sendable { let media_ids: [String] }
       struct Body: Encodable, Sendable {
         let text: String
         let reply: Reply?
+        let quote_tweet_id: String?
+        let media: Media?
       }
       struct Created: Decodable, Sendable {
         let id: String
         let text: String
       }
-      let body = Body(text: text, reply: inReplyTo.map(Reply.init))
+      let body = Body(
+        text: text, reply: inReplyTo.map(Reply.init), quote_tweet_id: quoting, media: mediaIDs.isEmpty ? nil : Media(media_ids: mediaIDs))
       let response = try await client.send(Request<V2Envelope<Created>>(method: .post, path: "2/tweets", body: .json(body)))
       guard let created = response.value.data else {
         throw .unexpectedResponse(status: response.response.statusCode, excerpt: response.response.text)
       }
       return Tweet(id: created.id, text: created.text)
+    }
+
+    /// `DELETE /2/tweets/:id`: deletes one of the user's posts; `true` when X says it is gone.
+    public func deleteTweet(id: String) async throws(XError) -> Bool {
+      struct Deleted: Decodable, Sendable { let deleted: Bool }
+      let response = try await client.send(Request<V2Envelope<Deleted>>(method: .delete, path: "2/tweets/\(PathSegment(id))"))
+      return response.value.data?.deleted ?? false
     }
 
     // MARK: - Helpers

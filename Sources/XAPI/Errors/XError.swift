@@ -45,6 +45,10 @@ public enum XError: Error, Sendable, CustomStringConvertible {
   case unexpectedResponse(status: Int, excerpt: String, attempts: Int = 1)
   /// No usable answer: transport failure, cancellation, an invalid request.
   case network(NetworkError)
+  /// A file X would not take (its type, its size, its alt text), refused before any byte was sent.
+  case invalidMedia(message: String)
+  /// X could not process an uploaded video or GIF (`processing_info.state` `failed`).
+  case mediaProcessingFailed(message: String)
 
   public var description: String {
     /// X's own sentences end with a period; ours follow them.
@@ -86,6 +90,10 @@ public enum XError: Error, Sendable, CustomStringConvertible {
         "X answered HTTP \(status)\(Self.after(attempts)) with something that is not the API's JSON, so a proxy, a captive portal or an outage may be in the way: \(excerpt)"
     case .network(let error):
       return error.description
+    case .invalidMedia(let message):
+      return "Not uploaded: \(message)."
+    case .mediaProcessingFailed(let message):
+      return "\(message). Check the file plays and meets X's requirements (x-api/media/quickstart/best-practices.mdx)."
     }
   }
 

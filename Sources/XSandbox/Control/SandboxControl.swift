@@ -1,4 +1,5 @@
 import Foundation
+import OAuth1
 
 /// One request as the sandbox saw it, for tests that count attempts and check what was sent.
 struct SandboxRecordedRequest: Sendable {
@@ -61,6 +62,8 @@ extension XSandbox {
   /// - `GET pin?oauth_token=T`; `GET tweets?user_id=U` (ids, newest first).
   /// - `GET secret?consumer=K` or `?token=T` (`&kind=request` for a request token): what an
   ///   independent verifier in front of the sandbox needs to check a signature.
+  /// - `POST media {"pending_polls"?, "fail_processing"?}`: how videos and GIFs are processed;
+  ///   `GET media?id=ID`: what an upload received (bytes, SHA-256, segments, state, alt text).
   /// - `POST reset`: clears scripts, skew, statistics, rate-limit counters and revocations.
   func control(_ name: String, query: [String: String], body: Data?) -> SandboxResponse {
     func answer(_ object: Any, status: Int = 200) -> SandboxResponse {
@@ -117,6 +120,21 @@ extension XSandbox {
         state.control.overrides.append(SandboxRateOverride(id: id, pathPrefix: prefix, remaining: remaining, resetIn: resetIn))
       }
       return answer(["ok": true])
+    case "media":
+      if let id = query["id"] {
+        guard let upload = state.withLock({ $0.media.uploads[id] }) else { return answer(["error": "unknown media id"], status: 404) }
+        let bytes = upload.segments.keys.sorted().reduce(into: Data()) { $0.append(upload.segments[$1]!) }
+        let digest = (try? OAuthBodyHash.compute(body: Array(bytes), algorithm: .sha256)) ?? ""
+        return answer([
+          "bytes": bytes.count, "sha256_base64": digest, "segments": upload.segments.count, "state": upload.state,
+          "alt_text": upload.altText.map { $0 as Any } ?? NSNull(),
+        ])
+      }
+      state.withLock { state in
+        if let polls = json["pending_polls"] as? Int { state.media.pendingPolls = max(1, polls) }
+        if let fail = json["fail_processing"] as? Bool { state.media.failProcessing = fail }
+      }
+      return answer(["ok": true])
     case "pin":
       guard let pin = pin(forRequestToken: query["oauth_token"] ?? "") else { return answer(["error": "unknown oauth_token"], status: 404) }
       return answer(["pin": pin])
@@ -161,6 +179,8 @@ extension SandboxState {
   /// Back to a fresh server's steering and statistics; tweets and issued tokens stay.
   mutating func resetControl() {
     control = SandboxControlState(nextSerial: control.nextSerial)
+    media.pendingPolls = 1
+    media.failProcessing = false
     counters = [:]
     verified = 0
     rejected = 0

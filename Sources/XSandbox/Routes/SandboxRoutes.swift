@@ -119,6 +119,24 @@ struct SandboxRoute: Sendable {
       allowed: pageParameters + ["exclude"] + tweetExtra
     ) { $0.v2QuoteTweets($1) },
     SandboxRoute(method: "GET", pattern: ["2", "tweets", "*"], name: "v2_tweet", limit: 300, allowed: tweetExtra) { $0.v2Tweet($1) },
+    SandboxRoute(
+      method: "POST", pattern: ["2", "media", "upload", "initialize"], name: "v2_media_initialize", limit: nil, bearerOK: false, allowed: []
+    ) { $0.v2MediaInitialize($1) },
+    SandboxRoute(method: "POST", pattern: ["2", "media", "upload", "*", "append"], name: "v2_media_append", limit: nil, bearerOK: false, allowed: [])
+    {
+      $0.v2MediaAppend($1)
+    },
+    SandboxRoute(
+      method: "POST", pattern: ["2", "media", "upload", "*", "finalize"], name: "v2_media_finalize", limit: nil, bearerOK: false, allowed: []
+    ) { $0.v2MediaFinalize($1) },
+    SandboxRoute(
+      method: "GET", pattern: ["2", "media", "upload"], name: "v2_media_status", limit: nil, bearerOK: false, allowed: ["command", "media_id"]
+    ) {
+      $0.v2MediaStatus($1)
+    },
+    SandboxRoute(method: "POST", pattern: ["2", "media", "metadata"], name: "v2_media_metadata", limit: nil, bearerOK: false, allowed: []) {
+      $0.v2MediaMetadata($1)
+    },
     SandboxRoute(method: "POST", pattern: ["2", "tweets"], name: "v2_create", limit: nil, bearerOK: false, allowed: []) { $0.v2Create($1) },
     SandboxRoute(method: "DELETE", pattern: ["2", "tweets", "*"], name: "v2_delete", limit: nil, bearerOK: false, allowed: []) { $0.v2Delete($1) },
     SandboxRoute(method: "GET", pattern: ["2", "lists", "*", "tweets"], name: "v2_list_tweets", limit: 900, allowed: pageParameters + tweetExtra) {
@@ -292,8 +310,18 @@ extension SandboxState {
       quotedID = found.id
     }
     let author = ctx.caller.userID ?? SandboxData.mainUserID
-    guard let created = post(text, by: author, now: ctx.now, replyingTo: parentID, quoting: quotedID) else {
+    var attached: [SandboxMedia] = []
+    if let ids = (fields?["media"] as? [String: Any])?["media_ids"] as? [String] {
+      let (media, refusal) = attachments(ids, tweetID: (tweets.map(\.id).max() ?? SandboxData.firstID) + 1000)
+      if let refusal { return refusal }
+      attached = media ?? []
+    }
+    guard var created = post(text, by: author, now: ctx.now, replyingTo: parentID, quoting: quotedID) else {
       return .v2(403, XBodies.duplicate)
+    }
+    if !attached.isEmpty, let index = tweets.firstIndex(where: { $0.id == created.id }) {
+      tweets[index].media = attached
+      created = tweets[index]
     }
     return .v2(
       201,

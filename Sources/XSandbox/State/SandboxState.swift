@@ -38,6 +38,8 @@ struct SandboxState: Sendable {
   var control = SandboxControlState()
   /// The OAuth 2.0 side: codes, tokens, spent refresh tokens.
   var oauth2 = SandboxOAuth2State()
+  /// Media uploads.
+  var media = SandboxMediaState()
 
   init(tweets: [SandboxTweet], demoToken: Credentials) {
     self.tweets = tweets
