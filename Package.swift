@@ -46,7 +46,7 @@ let package = Package(
     .target(name: "XAPI", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking"]),
     // The one X emulator: offline, in process (tweets --sandbox) or over loopback HTTP (tweets
     // sandbox serve, and the tests, behind an oauthlib-verifying proxy).
-    .target(name: "XSandbox", dependencies: ["OAuth1", "OAuth2", "NetworkClient", "PercentEncoding", "CommandLineSupport"]),
+    .target(name: "XSandbox", dependencies: ["OAuth1", "OAuth2", "XAPI", "NetworkClient", "PercentEncoding", "CommandLineSupport"]),
     // The logic of the tweets command: profiles, output formats, exit codes, wiring.
     .target(name: "TweetsCore", dependencies: ["XAPI", "XSandbox", "OAuth2", "OAuthNetworking", "NetworkClient", "OAuth1", "CommandLineSupport"]),
     // The small argument parser shared by the command-line tools.

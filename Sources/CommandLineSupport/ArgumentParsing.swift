@@ -14,6 +14,13 @@ package struct ParsedArguments: Sendable, Equatable {
   var flags: Set<String> = []
   /// The positional arguments, in order (everything after `--` included).
   package internal(set) var positionals: [String] = []
+  /// The values of every option taking one, as (name, value) in the order given: for options
+  /// that pair with the one before them (`--media a --alt "A" --media b`).
+  package internal(set) var valuesInOrder: [(name: String, value: String)] = []
+
+  package static func == (lhs: ParsedArguments, rhs: ParsedArguments) -> Bool {
+    lhs.values == rhs.values && lhs.flags == rhs.flags && lhs.positionals == rhs.positionals
+  }
 
   // Read by name inside this module only: commands read through their typed ``Option``s.
 
@@ -114,6 +121,7 @@ extension CommandSpec {
           throw UsageError("--\(name) is given more than once")
         }
         parsed.values[name, default: []].append(value)
+        parsed.valuesInOrder.append((name, value))
       }
     }
     if parsed[Self.help] { return parsed }

@@ -5,9 +5,10 @@ import Foundation
 /// It is installed by the tests themselves, pinned, into the ignored `.test-deps/python`
 /// folder, once per requirement set, and never imported from the system's site-packages.
 public enum PythonPeer {
-  /// The pinned packages: oauthlib and what its RSA methods need.
+  /// The pinned packages: oauthlib and what its RSA methods need, and twitter-text-parser (a
+  /// port of Twitter's own post counter).
   public static let requirements = [
-    "oauthlib==3.3.1", "PyJWT==2.10.1", "cryptography==45.0.7", "cffi==1.17.1", "pycparser==2.22",
+    "oauthlib==3.3.1", "PyJWT==2.10.1", "cryptography==45.0.7", "cffi==1.17.1", "pycparser==2.22", "twitter-text-parser==3.0.0",
   ]
 
   public struct Failure: Error, CustomStringConvertible {

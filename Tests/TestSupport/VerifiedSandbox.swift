@@ -69,6 +69,19 @@ public final class VerifiedSandbox: @unchecked Sendable {
     try await control("rate_limit", ["path_prefix": pathPrefix, "remaining": remaining])
   }
 
+  /// How the sandbox processes uploaded videos and GIFs: `pendingPolls` status polls before it
+  /// ends, `failed` instead of `succeeded` when `fail`.
+  public func setMediaProcessing(pendingPolls: Int = 1, fail: Bool = false) async throws {
+    try await control("media", ["pending_polls": pendingPolls, "fail_processing": fail])
+  }
+
+  /// What an upload received: its bytes' count and SHA-256 (base64), and its segments.
+  public func media(id: String) async throws -> (bytes: Int, sha256: String, segments: Int, altText: String?) {
+    let (data, _) = try await URLSession.shared.data(from: URL(string: directURL.absoluteString + "/_control/media?id=\(id)")!)
+    let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    return (object["bytes"] as? Int ?? -1, object["sha256_base64"] as? String ?? "", object["segments"] as? Int ?? -1, object["alt_text"] as? String)
+  }
+
   /// Clears scripts, clock skew, statistics, rate-limit counters and revocations.
   public func reset() async throws {
     try await control("reset", [:])

@@ -117,7 +117,8 @@ struct TweetsCommandTests {
 
     let post = try tweets.run(["post", "Hello", "from", "tweets", "+", "🚀", "--json"])
     #expect(post.status == 0, "\(post.stderr)")
-    #expect(((try post.json() as? [[String: Any]])?.first?["text"] as? String) == "Hello from tweets + 🚀")
+    // X's whole answer, as sent.
+    #expect((((try post.json() as? [String: Any])?["data"] as? [String: Any])?["text"] as? String) == "Hello from tweets + 🚀")
     let v1post = try tweets.run(["post", "A v1.1 status: 100% & more", "--api", "1.1", "--format", "jsonl"])
     #expect(v1post.status == 0 && v1post.stdout.contains("100% & more"))
 

@@ -206,31 +206,6 @@ struct HydrateCommand: TweetsCommand {
   }
 }
 
-/// `tweets post TEXT`.
-struct PostCommand: TweetsCommand {
-  let name = "post"
-  let shared: SharedOptions = [.signedIn, .api, .format]
-  var spec: CommandSpec {
-    makeSpec(summary: "Post a tweet.", positionals: [PositionalSpec("text", help: "The text (words are joined with spaces).", variadic: true)])
-  }
-
-  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
-    if session.options.format == .raw { throw UsageError("--format raw is for the commands that fetch tweets or users (X's own responses)") }
-    let text = arguments.positionals.joined(separator: " ")
-    guard !text.isEmpty else { throw UsageError("the text is empty") }
-    let (client, profile) = try session.client()
-    var tweet = session.options.api == .v2 ? try await client.v2.post(text: text) : try await client.v1.updateStatus(text)
-    // v2 answers with the id and text only; the author is the profile's account when it is known.
-    if tweet.author == nil, let id = profile?.userID {
-      tweet.author = Author(id: id, username: profile?.username)
-    }
-    let writer = TweetWriter(format: session.options.format, terminal: session.terminal)
-    writer.write(tweet)
-    writer.finish()
-    return .success
-  }
-}
-
 /// Streams pages to the output as they arrive. When standard error is a terminal, whatever
 /// standard output is (`tweets timeline x --all > out.jsonl`), one status line there says how far
 /// it got (tweets, pages, rate, elapsed time), rewritten in place after each page and cleared

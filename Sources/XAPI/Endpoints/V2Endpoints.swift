@@ -146,6 +146,14 @@ extension XClient {
     /// Enterprise plan) and up to 4 images or one GIF or video (`mediaIDs`, from
     /// ``uploadMedia(_:altText:segmentSize:limits:sleeper:progress:)``).
     public func post(text: String, inReplyTo: String? = nil, quoting: String? = nil, mediaIDs: [String] = []) async throws(XError) -> Tweet {
+      try await createPost(text: text, inReplyTo: inReplyTo, quoting: quoting, mediaIDs: mediaIDs).tweet
+    }
+
+    /// ``post(text:inReplyTo:quoting:mediaIDs:)`` with X's whole answer, for a caller that keeps
+    /// or prints it as sent.
+    public func createPost(text: String, inReplyTo: String? = nil, quoting: String? = nil, mediaIDs: [String] = []) async throws(XError) -> (
+      tweet: Tweet, response: HTTPResponse
+    ) {
       struct Reply: Encodable, Sendable { let in_reply_to_tweet_id: String }
       struct Media: Encodable, Sendable { let media_ids: [String] }
       struct Body: Encodable, Sendable {
@@ -164,7 +172,7 @@ extension XClient {
       guard let created = response.value.data else {
         throw .unexpectedResponse(status: response.response.statusCode, excerpt: response.response.text)
       }
-      return Tweet(id: created.id, text: created.text)
+      return (Tweet(id: created.id, text: created.text), response.response)
     }
 
     /// `DELETE /2/tweets/:id`: deletes one of the user's posts; `true` when X says it is gone.

@@ -1,5 +1,6 @@
 import Foundation
 import OAuth1
+import XAPI
 
 /// Which API a path belongs to: it decides the error bodies.
 enum SandboxFamily: Sendable { case v2, v1, oauth }
@@ -298,7 +299,8 @@ extension SandboxState {
     guard let text = fields?["text"] as? String, !text.isEmpty else {
       return .v2(400, XBodies.invalidBody("$.text: is missing but it is required"))
     }
-    if text.unicodeScalars.count > 280 { return .v2(403, XBodies.tooLong) }
+    // X counts as twitter-text does (URLs as 23, CJK and emoji as 2).
+    if PostLength.weighted(text) > PostLength.limit { return .v2(403, XBodies.tooLong) }
     var parentID: UInt64?
     if let parent = (fields?["reply"] as? [String: Any])?["in_reply_to_tweet_id"] as? String {
       guard let found = tweet(id: parent), tweets.contains(where: { $0.id == found.id }) else { return .v2(403, XBodies.replyGone) }
