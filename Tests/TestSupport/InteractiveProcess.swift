@@ -33,6 +33,8 @@ public final class InteractiveProcess: @unchecked Sendable {
   }
 
   public var stdout: String { lock.withLock { String(decoding: out, as: UTF8.self) } }
+  /// The child's process id, to signal it.
+  public var pid: Int32 { process.processIdentifier }
   public var stderr: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
 
   /// Waits (at most `timeout` seconds) until standard error contains `text`.

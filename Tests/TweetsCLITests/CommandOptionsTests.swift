@@ -46,7 +46,7 @@ struct CommandOptionsTests {
     "following": signedIn + format + pages,
     "users": signedIn + format,
     "counts": ["granularity"] + session + format + window,
-    "post": ["media", "alt", "reply-to", "quote", "long"] + signedIn + ["api"] + format,
+    "post": ["media", "alt", "reply-to", "quote", "long", "thread", "resume"] + signedIn + ["api"] + format,
     "delete": signedIn,
     "api": ["data", "query", "json-body"] + signedIn,
     "sandbox": ["port", "tweets-per-user", "oauth2-lifetime", "control"] + session,

@@ -2,6 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `tweets post` with media, replies and quotes, and `tweets delete`, as processes against the
 /// sandbox over loopback; every request, the multipart segments included, signed with OAuth
 /// 1.0a and checked by oauthlib in front of the sandbox.
@@ -91,5 +95,81 @@ struct PostCommandTests {
     let gif = try Self.file("party.gif", bytes: 50_000)
     let failed = try tweets.run(["post", "party", "--media", gif.path])
     #expect(failed.status == 1 && failed.stderr.contains("X could not process party.gif"), "\(failed.stderr)")
+  }
+}
+
+/// `tweets post --thread FILE` as processes: each post replying to the one before, and a thread
+/// killed while a post was in flight resumed with every post exactly once.
+@Suite("tweets post --thread", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
+struct PostThreadTests {
+  static let thread = "First post of the thread\r\n  ---  \r\nSecond, with CRLF line ends\n---\n\n  Third and last  \n"
+
+  func threadFile() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("thread-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let file = folder.appendingPathComponent("thread.txt")
+    try Data(Self.thread.utf8).write(to: file)
+    return file
+  }
+
+  /// The account's posts with each text, newest first, and what each replies to.
+  func posts(_ tweets: TweetsRunner) throws -> [(text: String, id: String, parent: String?)] {
+    let timeline = try tweets.run(["timeline", "sandbox_user", "--limit", "10", "--format", "jsonl"])
+    return try timeline.stdout.split(separator: "\n").map { line in
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      let parent = (object["referenced_tweets"] as? [[String: Any]])?.first { $0["type"] as? String == "replied_to" }?["id"] as? String
+      return (object["text"] as? String ?? "", object["id"] as? String ?? "", parent)
+    }
+  }
+
+  @Test func aThreePostThreadThenNothingMoreOnResume() async throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 5)
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    let file = try threadFile()
+    let posted = try tweets.run(["post", "--thread", file.path])
+    #expect(posted.status == 0 && posted.stdout.split(separator: "\n").count == 3, "\(posted.stderr)")
+    let mine = try posts(tweets).prefix(3)
+    #expect(mine.map(\.text) == ["Third and last", "Second, with CRLF line ends", "First post of the thread"])
+    #expect(mine[0].parent == mine[1].id && mine[1].parent == mine[2].id)
+    let again = try tweets.run(["post", "--thread", file.path, "--resume"])
+    #expect(again.status == 0 && again.stdout == "The thread is complete (3 posts): nothing to post.\n")
+    let twice = try tweets.run(["post", "--thread", file.path])
+    #expect(twice.status == 2 && twice.stderr.contains("add --resume"))
+  }
+
+  @Test func killedWhileAPostWasInFlightAndResumedEveryPostOnce() async throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 5)
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    // The second post is answered 3 s late: the process is killed meanwhile, and X (the
+    // sandbox) still creates it.
+    try await server.script("/2/tweets", [["delay": 0], ["delay": 3]])
+    let file = try threadFile()
+    let process = try tweets.interactive(["post", "--thread", file.path])
+    let deadline = Date().addingTimeInterval(30)
+    while !process.stdout.contains("Posted 1/3") && Date() < deadline { usleep(50_000) }
+    usleep(800_000)
+    kill(process.pid, SIGKILL)
+    _ = process.wait()
+    try await Task.sleep(nanoseconds: 3_500_000_000)
+    let resumed = try tweets.run(["post", "--thread", file.path, "--resume"])
+    #expect(resumed.status == 0, "\(resumed.stderr)")
+    #expect(resumed.stderr.contains("post 2 was sent before the stop and X has it"), "\(resumed.stderr)")
+    let mine = try posts(tweets).prefix(4)
+    #expect(mine.map(\.text).prefix(3) == ["Third and last", "Second, with CRLF line ends", "First post of the thread"], "\(mine.map(\.text))")
+    #expect(mine[3].text != "First post of the thread", "nothing posted twice")
+    #expect(mine[0].parent == mine[1].id && mine[1].parent == mine[2].id)
+  }
+
+  @Test func anEmptyPostIsRefusedBeforeAnythingIsSent() async throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 5)
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString).txt")
+    try Data("One\n---\n   \n---\nThree\n".utf8).write(to: file)
+    let refused = try tweets.run(["post", "--thread", file.path])
+    #expect(refused.status == 2 && refused.stderr.contains("post 2 of the thread is empty"))
+    #expect(try await server.stats().requests.filter { $0.method == "POST" }.isEmpty)
   }
 }

@@ -44,7 +44,8 @@ package struct GlobalOptions: Sendable {
   static let outputOption = Option.value(
     "output", short: "o", placeholder: "FILE",
     help: "Write to FILE, whole lines only, with a checkpoint beside it (FILE.checkpoint); for the commands that page.")
-  static let resumeOption = Option.flag("resume", help: "Continue the fetch --output FILE's checkpoint recorded, after a crash or a stop.")
+  static let resumeOption = Option.flag(
+    "resume", help: "Continue from the checkpoint of --output FILE (a fetch) or --thread FILE (a thread), after a crash or a stop.")
   static let consumerKeyOption = Option.value("consumer-key", placeholder: "KEY", help: "Your app's consumer key (env X_CONSUMER_KEY).")
   static let consumerSecretOption = Option.value(
     "consumer-secret", placeholder: "SECRET", help: "Your app's consumer secret (env X_CONSUMER_SECRET).")
@@ -188,7 +189,10 @@ package struct GlobalOptions: Sendable {
     verbose = arguments[Self.verboseOption]
     output = arguments[Self.outputOption].map { URL(fileURLWithPath: $0) }
     resume = arguments[Self.resumeOption]
-    if resume && output == nil { throw UsageError("--resume needs --output FILE, the file whose checkpoint to continue from") }
+    // `post --thread FILE --resume` resumes the thread's checkpoint instead.
+    if resume && output == nil && !arguments.has(PostThread.thread) {
+      throw UsageError("--resume needs --output FILE, the file whose checkpoint to continue from")
+    }
     if output != nil && format == .json {
       throw UsageError("--output appends whole lines: use --format jsonl (one JSON tweet per line), raw, csv or text, not json")
     }

@@ -17,8 +17,9 @@ struct PostCommand: TweetsCommand {
 
   var spec: CommandSpec {
     makeSpec(
-      summary: "Post, with media, as a reply or a quote.", options: [Self.media, Self.alt, Self.replyTo, Self.quote, Self.long],
-      positionals: [PositionalSpec("text", help: "The text (words are joined with spaces).", variadic: true)],
+      summary: "Post, with media, as a reply or a quote; or a thread from a file.",
+      options: [Self.media, Self.alt, Self.replyTo, Self.quote, Self.long, PostThread.thread, PostThread.resume],
+      positionals: [PositionalSpec("text", help: "The text (words are joined with spaces).", optional: true, variadic: true)],
       discussion: """
         Prints the new post's id and URL; --format json prints X's whole answer. The length is
         counted as X counts it (a URL as 23, CJK characters and emoji as 2) and a post over 280
@@ -28,6 +29,13 @@ struct PostCommand: TweetsCommand {
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
     if session.options.format == .raw { throw UsageError("--format raw is for the commands that fetch tweets or users (X's own responses)") }
+    if let file = arguments[PostThread.thread] {
+      guard arguments.positionals.isEmpty, !arguments.has(Self.media), !arguments.has(Self.replyTo), !arguments.has(Self.quote) else {
+        throw UsageError("--thread FILE takes its posts from the file: leave out the text, --media, --reply-to and --quote")
+      }
+      return try await PostThread.run(file, arguments, long: arguments[Self.long], session)
+    }
+    if arguments[PostThread.resume] { throw UsageError("--resume goes with --thread FILE") }
     let text = arguments.positionals.joined(separator: " ")
     let media = try Self.mediaWithAltText(arguments)
     guard !text.isEmpty || !media.isEmpty else { throw UsageError("the text is empty (give text, --media, or both)") }
