@@ -63,14 +63,14 @@ struct CompletionsTests {
       for command in commands { #expect(text.contains(command), "\(program) \(name): \(command)") }
       #expect(text.contains(program == "tweets" ? "sandbox" : "consumer-key"))
     }
-    // Each command's own options: post is offered --api, not --limit.
+    // Each command's own options: post is offered --api and --thread, not --limit nor --output.
     let tweetsScript = try script("tweets", name)
     let postOptions =
       name == "fish"
       ? tweetsScript.split(separator: "\n").filter { $0.contains("__fish_seen_subcommand_from post'") }.joined(separator: "\n")
       : String(tweetsScript.components(separatedBy: "    post)\n").dropFirst().first?.components(separatedBy: ";;").first ?? "")
     func offers(_ option: String) -> Bool { postOptions.contains(name == "fish" ? "-l \(option) " : "--\(option)[") }
-    #expect(offers("api") && offers("format") && !offers("limit") && !offers("resume"), "\(name): \(postOptions)")
+    #expect(offers("api") && offers("format") && offers("thread") && !offers("limit") && !offers("output"), "\(name): \(postOptions)")
     // Loaded and asked by the shell itself where it is installed (CI's machine has both).
     guard let executable = shell(name) else { return }
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("completion-\(UUID().uuidString)")
