@@ -39,6 +39,11 @@ public struct OAuthRequestBehavior: RequestBehavior {
   /// Told the signature base string of every request signed (it holds no secret), for
   /// `--verbose` output and debugging.
   public let onSign: (@Sendable (_ baseString: String) -> Void)?
+  /// Whether the text fields of a `multipart/form-data` body are signed as if they were form
+  /// parameters (the file parts never are). RFC 5849 signs no multipart body, but Flickr's
+  /// upload does ("all other POST parameters should be included", upload.api.html): only a
+  /// provider that says so sets it (``OAuthProvider/flickr``).
+  public var signsMultipartTextFields = false
 
   /// A signer for these credentials. It does not throw: a configuration the signer cannot use (an RSA method without a
   /// key) makes every request fail with the signer's error instead.
@@ -76,7 +81,7 @@ public struct OAuthRequestBehavior: RequestBehavior {
       throw NetworkError.invalidRequest(
         reason: "oauth_body_hash cannot cover a body streamed from a file (a multipart upload with files); send the body in memory")
     }
-    let oauthRequest = OAuthRequest(request)
+    let oauthRequest = try signsMultipartTextFields ? Self.withMultipartTextFields(request) : OAuthRequest(request)
     let signer = try self.signer.get()
     var signed = request
     switch placement {
@@ -102,6 +107,24 @@ public struct OAuthRequestBehavior: RequestBehavior {
 }
 
 extension OAuthRequestBehavior {
+  /// What the signer sees of a multipart request whose text fields are signed: those fields as
+  /// a form body; any other request as it is.
+  static func withMultipartTextFields(_ request: HTTPRequest) throws -> OAuthRequest {
+    let contentType = request.headers["Content-Type"]
+    guard contentType?.lowercased().hasPrefix("multipart/form-data") == true else { return OAuthRequest(request) }
+    guard request.bodyFile == nil, let body = request.body else {
+      throw NetworkError.invalidRequest(
+        reason: "this provider signs a multipart body's text fields: send the body in memory, not streamed from a file")
+    }
+    guard let parts = MultipartFormData.parts(of: body, contentType: contentType) else {
+      throw NetworkError.invalidRequest(reason: "the multipart body cannot be read back to sign its text fields")
+    }
+    let fields = parts.filter { $0.filename == nil }.map { (name: $0.name, value: String(decoding: $0.content, as: UTF8.self)) }
+    return OAuthRequest(
+      method: request.method.rawValue, url: request.url.absoluteString, body: Data(PercentEncoding.form(fields).utf8),
+      contentType: "application/x-www-form-urlencoded", host: nil)
+  }
+
   /// `request` without `oauth_*` pairs in its query.
   static func withoutProtocolParameters(_ request: OAuthRequest) -> OAuthRequest {
     guard let questionMark = request.url.firstIndex(of: "?"), request.url[questionMark...].contains("oauth_") else { return request }

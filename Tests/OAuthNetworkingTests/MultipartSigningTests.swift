@@ -58,4 +58,32 @@ struct MultipartSigningTests {
       "\(error)".contains("oauth_body_hash cannot cover a body streamed from a file")
     }
   }
+
+  /// Flickr signs an upload's text fields (upload.api.html): the profile says so, and oauthlib,
+  /// given those fields as a form, computes the same signature; the photo is never signed.
+  @Test func flickrsUploadSignsItsTextFields() async throws {
+    let stub = StubTransport(fallback: .status(200))
+    let consumer = Credentials(key: "flickr-key", secret: "flickr-secret"), token = Credentials(key: "72157-token", secret: "token-secret")
+    let client = NetworkClient(
+      baseURL: URL(string: "https://up.flickr.com")!, behavior: OAuthProvider.flickr.behavior(consumer: consumer, token: token), transport: stub)
+    let form = MultipartFormData([
+      .text(name: "title", value: "Fish & chips"), .text(name: "is_public", value: "0"),
+      .data(name: "photo", data: Data("JPEG…".utf8), filename: "fish.jpg", contentType: "image/jpeg"),
+    ])
+    _ = try await client.send(Request<Data>(method: .post, path: "services/upload/", body: .multipart(form)))
+    let sent = try #require(stub.requests.first)
+    let fields = try OAuthAuthorizationHeader.parse(try #require(sent.headers["Authorization"])).parameters
+    let signature = try #require(fields.first { $0.name == "oauth_signature" }?.value)
+    let caseJSON: [String: Any] = [
+      "id": "flickr", "method": "POST", "url": sent.url.absoluteString, "body": "title=Fish%20%26%20chips&is_public=0",
+      "content_type": "application/x-www-form-urlencoded",
+      "oauth_params": fields.filter { $0.name != "oauth_signature" }.map { [$0.name, $0.value] },
+      "consumer_secret": consumer.secret, "token_secret": token.secret, "signature_method": "HMAC-SHA1", "client": false,
+    ]
+    let output = try PythonPeer.run(script: "oauthlib_peer.py", input: try JSONSerialization.data(withJSONObject: [caseJSON]))
+    let result = try #require((try JSONSerialization.jsonObject(with: output) as? [[String: Any]])?.first)
+    #expect(result["signature"] as? String == signature, "\(result)")
+    let baseString = try #require(result["base_string"] as? String)
+    #expect(baseString.contains("title%3DFish%2520%2526%2520chips") && !baseString.contains("photo"))
+  }
 }

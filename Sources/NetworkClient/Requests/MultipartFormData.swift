@@ -140,6 +140,47 @@ public struct MultipartFormData: Sendable {
     return Data(head.utf8)
   }
 
+  /// One part of a received body.
+  public struct ReceivedPart: Sendable, Equatable {
+    /// The `name` of its `Content-Disposition`.
+    public let name: String
+    /// Its `filename`, for a file.
+    public let filename: String?
+    /// Its bytes.
+    public let content: Data
+  }
+
+  /// The parts of a received `multipart/form-data` body, or `nil` for one that is not
+  /// well-formed (a stray or missing CRLF included): a server's reading, and a signer's that
+  /// signs a provider's text fields.
+  public static func parts(of body: Data, contentType: String?) -> [ReceivedPart]? {
+    guard let contentType, let range = contentType.range(of: "boundary=") else { return nil }
+    var boundary = String(contentType[range.upperBound...].prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces)
+    if boundary.hasPrefix("\""), boundary.hasSuffix("\""), boundary.count >= 2 { boundary = String(boundary.dropFirst().dropLast()) }
+    let delimiter = Data("--\(boundary)".utf8), crlf = Data("\r\n".utf8)
+    guard body.starts(with: delimiter + crlf) else { return nil }
+    var parts: [ReceivedPart] = []
+    var position = body.startIndex + delimiter.count + crlf.count
+    while true {
+      guard let headEnd = body.range(of: crlf + crlf, in: position..<body.endIndex) else { return nil }
+      let head = String(decoding: body[position..<headEnd.lowerBound], as: UTF8.self)
+      guard let next = body.range(of: crlf + delimiter, in: headEnd.upperBound..<body.endIndex) else { return nil }
+      guard let name = parameter("name", in: head) else { return nil }
+      parts.append(ReceivedPart(name: name, filename: parameter("filename", in: head), content: Data(body[headEnd.upperBound..<next.lowerBound])))
+      let after = next.upperBound
+      if body[after...].starts(with: Data("--".utf8)) { return parts }
+      guard body[after...].starts(with: crlf) else { return nil }
+      position = after + crlf.count
+    }
+  }
+
+  /// `name="value"` in a `Content-Disposition` line, unescaped as ``quoted(_:)`` escapes it.
+  private static func parameter(_ name: String, in head: String) -> String? {
+    guard let range = head.range(of: "; \(name)=\"") else { return nil }
+    return String(head[range.upperBound...].prefix { $0 != "\"" }).replacingOccurrences(of: "%22", with: "\"")
+      .replacingOccurrences(of: "%0D", with: "\r").replacingOccurrences(of: "%0A", with: "\n")
+  }
+
   /// A name or file name inside quotes, as RFC 7578 section 4.2 and the HTML standard escape
   /// them: `"` as `%22`, CR as `%0D`, LF as `%0A`.
   static func quoted(_ text: String) -> String {

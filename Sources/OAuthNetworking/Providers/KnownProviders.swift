@@ -99,16 +99,21 @@ extension OAuthProvider {
   /// base string, which `OAuthProblemReport` reads and `OAuthBaseStringDiff` compares.
   ///
   /// Sources: https://www.flickr.com/services/api/auth.oauth.html (the three URLs, HMAC-SHA1,
-  /// `perms`) and https://www.flickr.com/services/api/upload.api.html (the `photo` field is not
-  /// signed). (Issues only:) `debug_sbs` in refusals, dopiaza/DPZFlickr#11, boncey/Flickr4Java#66.
-  public static let flickr = OAuthProvider(
-    name: "flickr", baseURL: URL(string: "https://www.flickr.com")!,
-    endpoints: .init(
-      requestToken: "services/oauth/request_token", authorize: "services/oauth/authorize", authenticate: "services/oauth/authorize",
-      accessToken: "services/oauth/access_token"),
-    authorizeParameters: [.init("perms", "read", help: "read, write or delete")],
-    signatureMethod: .hmacSHA1,
-    notes: ["API calls go to https://www.flickr.com/services/rest and uploads to https://up.flickr.com/services/upload/."])
+  /// `perms`) and https://www.flickr.com/services/api/upload.api.html (an upload's text fields
+  /// are signed, its `photo` field is not: ``OAuthProvider/signsMultipartTextFields``).
+  /// (Issues only:) `debug_sbs` in refusals, dopiaza/DPZFlickr#11, boncey/Flickr4Java#66.
+  public static let flickr: OAuthProvider = {
+    var flickr = OAuthProvider(
+      name: "flickr", baseURL: URL(string: "https://www.flickr.com")!,
+      endpoints: .init(
+        requestToken: "services/oauth/request_token", authorize: "services/oauth/authorize", authenticate: "services/oauth/authorize",
+        accessToken: "services/oauth/access_token"),
+      authorizeParameters: [.init("perms", "read", help: "read, write or delete")],
+      signatureMethod: .hmacSHA1,
+      notes: ["API calls go to https://www.flickr.com/services/rest and uploads to https://up.flickr.com/services/upload/."])
+    flickr.signsMultipartTextFields = true
+    return flickr
+  }()
 
   /// Tumblr: HMAC-SHA1 (Tumblr also offers OAuth 2.0).
   ///

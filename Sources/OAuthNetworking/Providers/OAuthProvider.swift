@@ -48,6 +48,8 @@ public struct OAuthProvider: Sendable, Hashable {
   public var headers: HTTPHeaders
   /// What else to know: limits, retirement dates, known traps. Shown by `oauth1 login`.
   public var notes: [String]
+  /// Whether a multipart body's text fields are signed (Flickr's uploads); RFC 5849 signs none.
+  public var signsMultipartTextFields = false
 
   /// A query parameter of the authorize URL: Trello's `scope`, SmugMug's `Permissions`.
   public struct AuthorizeParameter: Sendable, Hashable {
@@ -103,7 +105,8 @@ public struct OAuthProvider: Sendable, Hashable {
   /// The behavior that signs every request of a `NetworkClient` as this provider wants
   /// (with the token, or one-legged without), and adds its required headers.
   public func behavior(consumer: Credentials, token: Credentials? = nil, privateKey: RSAPrivateKey? = nil) -> any RequestBehavior {
-    let signer = OAuthRequestBehavior(consumer: consumer, token: token, configuration: configuration(privateKey: privateKey), placement: placement)
+    var signer = OAuthRequestBehavior(consumer: consumer, token: token, configuration: configuration(privateKey: privateKey), placement: placement)
+    signer.signsMultipartTextFields = signsMultipartTextFields
     return headers.isEmpty ? signer : CombinedRequestBehavior([HeadersBehavior(headers), signer])
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkClient
 import OAuth1
 
 /// X's v2 media upload (`x-api/media/*.mdx`): initialize, append (multipart, `segment_index`
@@ -58,7 +59,7 @@ extension SandboxState {
   mutating func v2MediaAppend(_ ctx: RouteContext) -> SandboxResponse {
     let id = ctx.captures.first ?? ""
     guard var upload = media.uploads[id], !upload.finalized else { return Self.invalid("The media_id [\(id)] is not an upload in progress.") }
-    guard let parts = SandboxMultipart.parts(ctx.body ?? Data(), contentType: ctx.contentType) else {
+    guard let parts = MultipartFormData.parts(of: ctx.body ?? Data(), contentType: ctx.contentType) else {
       return Self.invalid("The body is not a well-formed multipart/form-data body.")
     }
     guard let indexText = parts.first(where: { $0.name == "segment_index" }), let index = Int(String(decoding: indexText.content, as: UTF8.self)),
