@@ -2,6 +2,7 @@ import Foundation
 import NetworkClient
 import NetworkClientTesting
 import OAuth1
+import OAuth2
 import Testing
 import XAPI
 import XSandbox
@@ -101,6 +102,18 @@ struct SandboxMediaTests {
     }
     let requests = try await Self.control(sandbox, "stats")["requests"] as? [[String: Any]] ?? []
     #expect(requests.isEmpty)
+  }
+
+  @Test func withOAuth2UserContextToo() async throws {
+    let sandbox = XSandbox()
+    let endpoint = TokenEndpoint(client: .x(clientID: "sandbox-client-id", apiBaseURL: URL(string: "https://api.x.com")!), transport: sandbox)
+    let token = try await endpoint.exchangeOAuth1(
+      token: XSandbox.demoAccessToken.key, secret: XSandbox.demoAccessToken.secret,
+      scopes: ["tweet.read", "tweet.write", "users.read", "media.write", "offline.access"])
+    let client = XClient(authentication: .oauth2(store: InMemoryBearerTokenStore(token), refresher: endpoint), transport: sandbox, retry: nil)
+    let media = try await client.v2.uploadMedia(try Self.file("cat.png", bytes: 50_000), altText: "A cat")
+    let posted = try await client.v2.post(text: "Posted with OAuth 2.0", mediaIDs: [media.id])
+    #expect(try await client.v2.tweet(id: posted.id).media?.first?.altText == "A cat")
   }
 
   @Test func repliesQuotesAndDeletes() async throws {
