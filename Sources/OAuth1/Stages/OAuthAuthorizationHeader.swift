@@ -15,43 +15,11 @@ import PercentEncoding
 public enum OAuthAuthorizationHeader {
   /// Builds the header value.
   public static func make(parameters: [OAuthParameter], realm: String? = nil) -> String {
-    // Encoded into one buffer, then written by the signer's own writer.
-    let room = parameters.reduce(0) { $0 + 3 * ($1.name.utf8.count + $1.value.utf8.count) }
-    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(room, 1)) { storage in
-      withUnsafeTemporaryAllocation(of: EncodedPair.self, capacity: max(parameters.count, 1)) { pairs in
-        var out = ByteWriter(storage.baseAddress!, capacity: room)
-        for (index, parameter) in parameters.enumerated() {
-          var name = parameter.name, value = parameter.value
-          let start = out.count
-          name.withUTF8 { out.appendEncoded($0) }
-          let nameEnd = out.count
-          value.withUTF8 { out.appendEncoded($0) }
-          pairs[index] = EncodedPair(
-            name: UnsafeBufferPointer(rebasing: out.written[start..<nameEnd]), value: UnsafeBufferPointer(rebasing: out.written[nameEnd...]))
-        }
-        return make(quotedRealm: realm.map(quote), pairs: UnsafeBufferPointer(rebasing: pairs[..<parameters.count]))
-      }
-    }
-  }
-
-  /// The writer the signer uses: `OAuth realm="…", name="value", …` from encoded pairs.
-  static func make(quotedRealm: String?, pairs: UnsafeBufferPointer<EncodedPair>) -> String {
-    var length = 6 + (quotedRealm.map { $0.utf8.count + 10 } ?? 0)
-    for pair in pairs { length += pair.name.count + pair.value.count + 5 }
-    return ByteWriter.string(capacity: length) { out in
-      out.append("OAuth ")
-      if var realm = quotedRealm {
-        out.append("realm=\"")
-        realm.withUTF8 { out.append($0) }
-        out.append(pairs.isEmpty ? "\"" : "\", ")
-      }
-      for (index, pair) in pairs.enumerated() {
-        if index > 0 { out.append(", ") }
-        out.append(pair.name)
-        out.append("=\"")
-        out.append(pair.value)
-        out.append(UInt8(ascii: "\""))
-      }
+    // Encoded into the engine's scratch, then written by the signer's own writer.
+    let room = OAuthParameterCollection.encodedRoom(parameters)
+    return ScratchArena.with(bytes: room, list: parameters.count, of: EncodedPair.self) { bytes, pairs in
+      for parameter in parameters { CanonicalParameters.append(decoded: parameter, &bytes, &pairs) }
+      return AuthorizationHeaderWriter.make(quotedRealm: realm.map(quote), 0..<pairs.count, bytes, pairs)
     }
   }
 

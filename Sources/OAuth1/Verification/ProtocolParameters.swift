@@ -51,19 +51,33 @@ struct ProtocolParameters {
   static func locate(request: OAuthRequest, authorization: String?) throws(OAuthVerificationError) -> ProtocolParameters {
     var located = ProtocolParameters()
     var sources: [OAuthParameterSource] = []
+    let form = request.formBody
+    let headerBytes = authorization?.utf8.count ?? 0, urlBytes = request.url.utf8.count, formBytes = form?.count ?? 0
     do {
-      if let authorization, isOAuthScheme(authorization) {
-        try located.readHeader(authorization)
-        if !located.values.isEmpty { sources.append(.authorizationHeader) }
+      // A quarter of the limit: the base string takes the header's fields four times.
+      guard headerBytes <= CanonicalParameters.maximumRawBytes / 4 else {
+        throw OAuthError.requestTooLarge(bytes: headerBytes, limit: CanonicalParameters.maximumRawBytes / 4)
       }
-      try withUTF8Bytes(request.url) { url throws(OAuthError) in
+      try CanonicalParameters.checkSize(urlBytes + formBytes)
+      // Each source copied in, with room to unescape and decode one of its fields at a time.
+      try ScratchArena.withBytes(capacity: 3 * headerBytes + 2 * (urlBytes + formBytes)) { bytes in
+        if let authorization {
+          let header = bytes.append(contentsOf: authorization)
+          if isOAuthScheme(header, bytes) {
+            try located.readHeader(header, &bytes)
+            if !located.values.isEmpty { sources.append(.authorizationHeader) }
+          }
+        }
         // Only the query is needed here; the URL itself is checked when the base string is built.
-        guard let questionMark = url.firstIndex(of: UInt8(ascii: "?")) else { return }
-        let end = url[(questionMark + 1)...].firstIndex(of: UInt8(ascii: "#")) ?? url.count
-        if try located.readForm(UnsafeBufferPointer(rebasing: url[(questionMark + 1)..<end]), .query) { sources.append(.query) }
-      }
-      try request.withFormBody { body throws(OAuthError) in
-        if let body, try located.readForm(body, .formBody) { sources.append(.formBody) }
+        let url = bytes.append(contentsOf: request.url)
+        if let questionMark = bytes.firstIndex(of: UInt8(ascii: "?"), in: url) {
+          let end = bytes.firstIndex(of: UInt8(ascii: "#"), in: (questionMark + 1)..<url.upperBound) ?? url.upperBound
+          if try located.readForm((questionMark + 1)..<end, .query, &bytes) { sources.append(.query) }
+        }
+        if let form {
+          let body = bytes.append(contentsOf: form)
+          if try located.readForm(body, .formBody, &bytes) { sources.append(.formBody) }
+        }
       }
     } catch let error as OAuthVerificationError {
       throw error
@@ -86,44 +100,40 @@ struct ProtocolParameters {
   }
 
   /// Reads the header's fields: `realm`, and `oauth_*` parameters only.
-  private mutating func readHeader(_ header: String) throws(OAuthVerificationError) {
+  private mutating func readHeader(_ header: Range<Int>, _ bytes: inout ByteWriter) throws(OAuthVerificationError) {
     var foreign: [String] = []
     do {
-      try withUTF8Bytes(header) { bytes throws(OAuthError) in
-        // A third of the limit: the base string re-encodes the header's fields (three bytes per byte at most).
-        guard bytes.count <= CanonicalParameters.maximumRawBytes / 3 else {
-          throw .requestTooLarge(bytes: bytes.count, limit: CanonicalParameters.maximumRawBytes / 3)
+      headerPairs = RawHeaderPairs(capacity: header.count)
+      try AuthorizationHeaderScanner.scan(header, in: &bytes) { rawName, rawValue, bytes throws(OAuthError) in
+        if bytes.elementsEqual(rawName, "realm") {
+          realm = bytes.string(rawValue)
+          return
         }
-        headerPairs = RawHeaderPairs(capacity: bytes.count)
-        try AuthorizationHeaderScanner.scan(bytes) { rawName, rawValue throws(OAuthError) in
-          if rawName.count == 5, memcmp(rawName.baseAddress!, "realm", 5) == 0 {
-            realm = String(decoding: rawValue, as: UTF8.self)
-            return
-          }
-          try Self.withDecoded(rawName) { name throws(OAuthError) in
-            // Compared on bytes: as Characters, "_" and a combining mark after it are one.
-            guard Self.hasOAuthPrefix(name) else {
-              foreign.append(String(decoding: name, as: UTF8.self))
-              return
-            }
-            try Self.withDecoded(rawValue) { value throws(OAuthError) in
-              func invalid() -> OAuthError {
-                .invalidParameterEncoding(source: .authorizationHeader, parameter: String(decoding: rawName, as: UTF8.self))
-              }
-              // Strings only for what is kept: a known name's value, an unknown name itself.
-              if let known = Name(name) {
-                guard let valueText = utf8String(value) else { throw invalid() }
-                values.add(known, value: valueText)
-                if known == .signature { return }
-              } else {
-                guard utf8String(value) != nil, let nameText = utf8String(name) else { throw invalid() }
-                values.add(other: nameText)
-              }
-              // Kept as received; re-encoded once, with the rest, for the base string.
-              headerPairs.append(name: rawName, value: rawValue)
-            }
-          }
+        // Decoded copies are needed for this field only.
+        let mark = bytes.count
+        defer { bytes.truncate(to: mark) }
+        let name = Self.decoded(rawName, plusAsSpace: false, &bytes)
+        // Compared on bytes: as Characters, "_" and a combining mark after it are one.
+        guard bytes.hasPrefix(name, "oauth_") else {
+          foreign.append(bytes.string(name))
+          return
         }
+        let value = Self.decoded(rawValue, plusAsSpace: false, &bytes)
+        // Strings only for what is kept: a known name's value, an unknown name itself.
+        if let known = Name(bytes, name) {
+          guard let valueText = bytes.validString(value) else {
+            throw .invalidParameterEncoding(source: .authorizationHeader, parameter: bytes.string(rawName))
+          }
+          values.add(known, value: valueText)
+          if known == .signature { return }
+        } else {
+          guard bytes.validString(value) != nil, let nameText = bytes.validString(name) else {
+            throw .invalidParameterEncoding(source: .authorizationHeader, parameter: bytes.string(rawName))
+          }
+          values.add(other: nameText)
+        }
+        // Kept as received; re-encoded once, with the rest, for the base string.
+        headerPairs.append(name: rawName, value: rawValue, from: bytes)
       }
     } catch {
       throw OAuthVerificationError(.parameterRejected, advice: "the Authorization header is malformed: \(error)")
@@ -136,67 +146,80 @@ struct ProtocolParameters {
     }
   }
 
-  /// Lends `body` the bytes of `raw` with `%XX` decoded: `raw` itself when it has no escape.
-  private static func withDecoded<R>(
-    _ raw: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool = false, _ body: (UnsafeBufferPointer<UInt8>) throws(OAuthError) -> R
-  ) throws(OAuthError) -> R {
+  /// The bytes of `raw` with `%XX` (and `+`, when `plusAsSpace`) decoded: `raw` itself when it
+  /// has no escape, else a decoded copy appended to `bytes`.
+  private static func decoded(_ raw: Range<Int>, plusAsSpace: Bool, _ bytes: inout ByteWriter) -> Range<Int> {
     let escaped =
       plusAsSpace
-      ? raw.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
-      : raw.baseAddress.map { memchr($0, 0x25, raw.count) != nil } ?? false  // 0x25: "%"
-    guard escaped else { return try body(raw) }
-    let decoded = PercentEncoding.decodeBytes(raw, plusAsSpace: plusAsSpace)
-    let outcome: Result<R, OAuthError> = decoded.withUnsafeBufferPointer { bytes in Result { () throws(OAuthError) in try body(bytes) } }
-    return try outcome.get()
-  }
-
-  /// Whether decoded bytes begin with `oauth_`.
-  static func hasOAuthPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    bytes.count >= 6 && memcmp(bytes.baseAddress!, "oauth_", 6) == 0
+      ? bytes.firstIndex(in: raw) { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") } != nil
+      : bytes.firstIndex(of: UInt8(ascii: "%"), in: raw) != nil
+    guard escaped else { return raw }
+    let start = bytes.count
+    var index = raw.lowerBound
+    while index < raw.upperBound {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "%"), index + 2 < raw.upperBound, let high = PercentEncoding.hexValue(bytes[index + 1]),
+        let low = PercentEncoding.hexValue(bytes[index + 2])
+      {
+        bytes.append(high << 4 | low)
+        index += 3
+      } else {
+        bytes.append(byte == UInt8(ascii: "+") && plusAsSpace ? UInt8(ascii: " ") : byte)
+        index += 1
+      }
+    }
+    return start..<bytes.count
   }
 
   /// Reads the `oauth_*` pairs of a query or form body; `true` when there was one.
-  private mutating func readForm(_ raw: UnsafeBufferPointer<UInt8>, _ source: OAuthParameterSource) throws(OAuthError) -> Bool {
+  private mutating func readForm(_ raw: Range<Int>, _ source: OAuthParameterSource, _ bytes: inout ByteWriter) throws(OAuthError) -> Bool {
     var found = false
-    try PercentEncoding.forEachFormPair(in: raw) { rawName, rawValue throws(OAuthError) in
+    try CanonicalParameters.forEachRawPair(in: raw, &bytes) { rawName, rawValue, bytes throws(OAuthError) in
       // Most pairs are not protocol parameters: a name without escapes is checked on its bytes.
-      if !rawName.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }), !Self.hasOAuthPrefix(rawName) { return }
-      try Self.withDecoded(rawName, plusAsSpace: true) { name throws(OAuthError) in
-        guard Self.hasOAuthPrefix(name), let nameText = utf8String(name) else { return }
-        try Self.withDecoded(rawValue, plusAsSpace: true) { value throws(OAuthError) in
-          guard let valueText = utf8String(value) else { throw .invalidParameterEncoding(source: source, parameter: nameText) }
-          if let known = Name(name) { values.add(known, value: valueText) } else { values.add(other: nameText) }
-          found = true
-        }
+      if bytes.firstIndex(in: rawName, where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) == nil,
+        !bytes.hasPrefix(rawName, "oauth_")
+      {
+        return
       }
+      let mark = bytes.count
+      defer { bytes.truncate(to: mark) }
+      let name = Self.decoded(rawName, plusAsSpace: true, &bytes)
+      guard bytes.hasPrefix(name, "oauth_"), let nameText = bytes.validString(name) else { return }
+      let value = Self.decoded(rawValue, plusAsSpace: true, &bytes)
+      guard let valueText = bytes.validString(value) else { throw .invalidParameterEncoding(source: source, parameter: nameText) }
+      if let known = Name(bytes, name) { values.add(known, value: valueText) } else { values.add(other: nameText) }
+      found = true
     }
     return found
   }
 
   /// Whether a header uses the OAuth scheme (case-insensitively, after leading spaces).
-  private static func isOAuthScheme(_ header: String) -> Bool {
-    (try? withUTF8Bytes(header) { bytes in
-      var start = 0
-      while start < bytes.count, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
-      return AuthorizationHeaderScanner.startsWithOAuth(bytes, at: start)
-    }) ?? false
+  private static func isOAuthScheme(_ header: Range<Int>, _ bytes: borrowing ByteWriter) -> Bool {
+    let start = bytes.firstIndex(in: header) { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? header.upperBound
+    return AuthorizationHeaderScanner.startsWithOAuth(bytes, start..<header.upperBound)
   }
 }
 
 extension ProtocolParameters {
   /// Builds the base string of `request` as received, with these protocol parameters, through
-  /// the signing engine's stages 2 to 5, and lends it to `body` with the request's own
-  /// parameters. The verifier checks signatures here; ``OAuthSignatureBaseString/make(received:authorization:)``
+  /// the signing engine's stages 2 to 5, and lends it to `body` with a scratch that has `room`
+  /// bytes free. The verifier checks signatures here; ``OAuthSignatureBaseString/make(received:authorization:)``
   /// shows the same string to a person comparing it with a provider's.
   func withBaseString<R>(
-    of request: OAuthRequest, _ body: (UnsafeBufferPointer<UInt8>, CanonicalParameters) throws(OAuthError) -> R
+    of request: OAuthRequest, room extra: Int, _ body: (_ scratch: inout ByteWriter, _ baseString: borrowing ByteWriter) throws(OAuthError) -> R
   ) throws(OAuthError) -> R {
     // The closures capture only what they use: capturing the request or `self` copies them.
-    let header = headerPairs, method = request.method, url = request.url, host = request.host
-    return try request.withFormBody { form throws(OAuthError) in
-      try RequestTarget.with(url, host: host) { target throws(OAuthError) in
-        try SigningEngine.withBaseString(
-          method: method, target: target, form: form, header: header, protocolParameters: .init(start: nil, count: 0), body)
+    let header = headerPairs, method = request.method, form = request.formBody
+    let urlBytes = request.url.utf8.count, formBytes = form?.count ?? 0
+    try CanonicalParameters.checkSize(urlBytes + formBytes + header.byteCount)
+    return try ScratchArena.withBytes(capacity: extra) { scratch throws(OAuthError) in
+      // The query and form pairs encoded, the header's fields copied and encoded.
+      try RequestTarget.withScratch(
+        url: request.url, host: request.host, form: form, bytes: 3 * (urlBytes + formBytes) + 4 * header.byteCount, extraPairs: header.count
+      ) { target, formRange, bytes, pairs throws(OAuthError) in
+        try SigningEngine.withBaseString(method: method, target: target, form: formRange, header: header, &bytes, &scratch, &pairs) {
+          _, scratch, _, baseString, _ throws(OAuthError) in try body(&scratch, baseString)
+        }
       }
     }
   }
