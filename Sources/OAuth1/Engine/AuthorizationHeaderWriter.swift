@@ -13,9 +13,11 @@ enum AuthorizationHeaderWriter {
         out.append(range.isEmpty ? "\"" : "\", ")
       }
       for index in range {
-        if index > range.lowerBound { out.append(", ") }
+        if index > range.lowerBound { out.append(UInt8(ascii: ","), UInt8(ascii: " ")) }
         let pair = pairs[index]
-        out.append(bytes, pair.name, "=\"", pair.value)
+        out.append(bytes, pair.name)
+        out.append(UInt8(ascii: "="), UInt8(ascii: "\""))
+        out.append(bytes, pair.value)
         out.append(UInt8(ascii: "\""))
       }
     }

@@ -23,11 +23,6 @@ struct EncodedPair: BitwiseCopyable {
   /// The bytes of the name and the value.
   var byteCount: Int { Int(valueEnd &- nameStart) }
 
-  /// The same pair in a copy of its bytes made `offset` bytes further.
-  func shifted(by offset: Int) -> EncodedPair {
-    EncodedPair(name: (name.lowerBound + offset)..<(name.upperBound + offset), valueEnd: Int(valueEnd) + offset, percents: Int(percents))
-  }
-
   /// The pair decoded, for display.
   func decoded(_ bytes: borrowing ByteWriter) -> OAuthParameter {
     OAuthParameter(Self.decode(bytes.string(name)), Self.decode(bytes.string(value)))
@@ -283,27 +278,34 @@ struct SigningOrder {
     var pairsInOrder = makeIterator()
     var first = true
     while let (pair, isProtocol) = pairsInOrder.next(requestBytes, protocolBytes, pairs) {
-      if !first { forBaseString ? out.append("%26") : out.append(UInt8(ascii: "&")) }
-      first = false
       if isProtocol {
-        Self.append(pair, from: protocolBytes, to: &out, forBaseString: forBaseString)
+        Self.append(pair, first: first, from: protocolBytes, to: &out, forBaseString: forBaseString)
       } else {
-        Self.append(pair, from: requestBytes, to: &out, forBaseString: forBaseString)
+        Self.append(pair, first: first, from: requestBytes, to: &out, forBaseString: forBaseString)
       }
+      first = false
     }
   }
 
   @inline(__always)
-  private static func append(_ pair: EncodedPair, from bytes: borrowing ByteWriter, to out: inout ByteWriter, forBaseString: Bool) {
-    if !forBaseString {
-      out.append(bytes, pair.name, "=", pair.value)
-    } else if pair.percents == 0 {
+  private static func append(_ pair: EncodedPair, first: Bool, from bytes: borrowing ByteWriter, to out: inout ByteWriter, forBaseString: Bool) {
+    guard forBaseString else {
+      if !first { out.append(UInt8(ascii: "&")) }
+      out.append(bytes, pair.name)
+      out.append(UInt8(ascii: "="))
+      out.append(bytes, pair.value)
+      return
+    }
+    if !first { out.append(UInt8(ascii: "%"), UInt8(ascii: "2"), UInt8(ascii: "6")) }
+    if pair.percents == 0 {
       // Nothing to escape again: name, "%3D", value.
-      out.append(bytes, pair.name, "%3D", pair.value)
+      out.append(bytes, pair.name)
+      out.append(UInt8(ascii: "%"), UInt8(ascii: "3"), UInt8(ascii: "D"))
+      out.append(bytes, pair.value)
     } else {
-      appendEncodingPercent(pair.name, from: bytes, to: &out)
-      out.append("%3D")
-      appendEncodingPercent(pair.value, from: bytes, to: &out)
+      out.appendDoublingPercents(bytes, pair.name)
+      out.append(UInt8(ascii: "%"), UInt8(ascii: "3"), UInt8(ascii: "D"))
+      out.appendDoublingPercents(bytes, pair.value)
     }
   }
 
@@ -314,17 +316,5 @@ struct SigningOrder {
     ByteWriter.string(capacity: length(pairs, forBaseString: false)) {
       append(request: requestBytes, protocol: protocolBytes, pairs, to: &$0, forBaseString: false)
     }
-  }
-
-  /// Appends canonically encoded bytes as the base string carries them: runs between escapes
-  /// whole, each `%` as `%25`.
-  private static func appendEncodingPercent(_ range: Range<Int>, from bytes: borrowing ByteWriter, to out: inout ByteWriter) {
-    var rest = range
-    while let percent = bytes.firstIndex(of: UInt8(ascii: "%"), in: rest) {
-      out.append(bytes, rest.lowerBound..<percent)
-      out.append("%25")
-      rest = (percent + 1)..<rest.upperBound
-    }
-    out.append(bytes, rest)
   }
 }

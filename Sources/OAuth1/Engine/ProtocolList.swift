@@ -18,23 +18,29 @@ struct ProtocolList {
   /// take for a signer's `constants` and `key` (`nonce` and `bodyHash` as given to them).
   static func room(_ constants: ProtocolConstants, _ key: SignatureKey, nonce: String?, bodyHash: String?) -> Int {
     let nonceRoom = nonce.map { 3 * $0.utf8.count } ?? OAuthNonce.randomRoom
-    let names = ProtocolParameterName.allCases.count * ProtocolParameterName.longest
-    return names + constants.byteCount + nonceRoom + 20 + (bodyHash?.utf8.count ?? 0) + key.room
+    return constants.text.utf8.count + 3 * ProtocolParameterName.longest + nonceRoom + 20 + (bodyHash?.utf8.count ?? 0) + key.room
   }
 
   /// Lists the protocol parameters of one request: `nonce` is the chosen one, decoded, or
-  /// `nil` for a fresh random one; `bodyHash` is already encoded. Ten pairs at most.
+  /// `nil` for a fresh random one; `bodyHash` is already encoded. `bytes` must be empty: the
+  /// constants go first, where their pairs point. Ten pairs at most.
   static func append(
     _ constants: ProtocolConstants, nonce: String?, timestamp: Int64, bodyHash: String?, _ bytes: inout ByteWriter,
     _ pairs: inout FixedList<EncodedPair>
   ) throws(OAuthError) -> ProtocolList {
+    precondition(bytes.count == 0, "ProtocolList: the constants' pairs point to the start of the writer")
+    bytes.append(contentsOf: constants.text)
     let first = pairs.count
     if let bodyHash {
-      let escapes = bodyHash.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "%") ? 1 : 0) }
-      appendPair(.bodyHash, bodyHash, escapes: escapes, &bytes, &pairs)
+      let start = bytes.count
+      bytes.append(ProtocolParameterName.bodyHash.staticText)
+      let nameEnd = bytes.count
+      bytes.append(contentsOf: bodyHash)
+      pairs.append(
+        EncodedPair(name: start..<nameEnd, valueEnd: bytes.count, percents: bytes.occurrences(of: UInt8(ascii: "%"), in: nameEnd..<bytes.count)))
     }
-    if let callback = constants.callback { appendPair(.callback, callback.encoded, escapes: callback.escapes, &bytes, &pairs) }
-    appendPair(.consumerKey, constants.consumerKey.encoded, escapes: constants.consumerKey.escapes, &bytes, &pairs)
+    if let callback = constants.callback { pairs.append(callback) }
+    pairs.append(constants.consumerKey)
     let start = bytes.count
     if let nonce {
       bytes.append(ProtocolParameterName.nonce.staticText)
@@ -52,28 +58,16 @@ struct ProtocolList {
     }
     let signatureSlot = pairs.count
     pairs.append(EncodedPair(name: 0..<0, valueEnd: 0, percents: 0))
-    appendPair(.signatureMethod, constants.signatureMethod, escapes: 0, &bytes, &pairs)
+    pairs.append(constants.signatureMethod)
     let timestampStart = bytes.count
     bytes.append(ProtocolParameterName.timestamp.staticText)
     let timestampNameEnd = bytes.count
     appendDecimal(timestamp, to: &bytes)
     pairs.append(EncodedPair(name: timestampStart..<timestampNameEnd, valueEnd: bytes.count, percents: 0))
-    if let token = constants.token { appendPair(.token, token.encoded, escapes: token.escapes, &bytes, &pairs) }
-    if let verifier = constants.verifier { appendPair(.verifier, verifier.encoded, escapes: verifier.escapes, &bytes, &pairs) }
-    if constants.includeVersion { appendPair(.version, "1.0", escapes: 0, &bytes, &pairs) }
+    if let token = constants.token { pairs.append(token) }
+    if let verifier = constants.verifier { pairs.append(verifier) }
+    if let version = constants.version { pairs.append(version) }
     return ProtocolList(pairs: first..<pairs.count, signatureSlot: signatureSlot)
-  }
-
-  /// Lists `name` with `value`, already encoded, right after it.
-  @inline(__always)
-  private static func appendPair(
-    _ name: ProtocolParameterName, _ value: String, escapes: Int, _ bytes: inout ByteWriter, _ pairs: inout FixedList<EncodedPair>
-  ) {
-    let start = bytes.count
-    bytes.append(name.staticText)
-    let nameEnd = bytes.count
-    let value = bytes.append(contentsOf: value)
-    pairs.append(EncodedPair(name: start..<nameEnd, valueEnd: value.upperBound, percents: escapes))
   }
 
   /// Computes `oauth_signature` for `baseString` with `key` and puts it in its slot.
@@ -90,7 +84,7 @@ struct ProtocolList {
   }
 
   /// Appends the decimal digits of a timestamp (at most 20 bytes, sign included): the digits
-  /// are counted, then written from the last.
+  /// are counted, then written two at a time from the last.
   private static func appendDecimal(_ value: Int64, to out: inout ByteWriter) {
     if value < 0 { out.append(UInt8(ascii: "-")) }
     var magnitude = value.magnitude
@@ -103,10 +97,13 @@ struct ProtocolList {
     let start = out.count
     out.append(repeating: UInt8(ascii: "0"), count: digits)
     var index = start + digits
-    repeat {
-      index -= 1
-      out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-      magnitude /= 10
-    } while magnitude > 0
+    while magnitude >= 10 {
+      let pair = Int(magnitude % 100)
+      magnitude /= 100
+      out[index - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair % 10)
+      out[index - 2] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair / 10)
+      index -= 2
+    }
+    if magnitude > 0 { out[index - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude) }
   }
 }

@@ -15,7 +15,7 @@ struct RequestTarget {
 
   private enum URI {
     /// An ordinary URL read in place: where its parts are.
-    case parsed(secure: Bool, host: Range<Int>, port: Int, path: Range<Int>)
+    case parsed(secure: Bool, host: Range<Int>, lowercase: Bool, port: Int, path: Range<Int>)
     /// Anything else: the base string URI as ``OAuthBaseStringURI/make(_:)`` normalized it.
     case normalized(Range<Int>)
   }
@@ -60,10 +60,15 @@ struct RequestTarget {
   ) throws(OAuthError) -> R {
     var formRange: Range<Int>?
     if let form { formRange = bytes.append(contentsOf: form) }
-    // At most one pair more than a form has `&`s.
-    var pairs = extraPairs
-    if !query.isEmpty { pairs += 1 + bytes.occurrences(of: UInt8(ascii: "&"), in: query) }
-    if let formRange, !formRange.isEmpty { pairs += 1 + bytes.occurrences(of: UInt8(ascii: "&"), in: formRange) }
+    // At most one pair more than a form has `&`s, and at most one pair per two bytes: that
+    // bound when it keeps the list on the stack (64 pairs), else the count.
+    let formBytes = formRange?.count ?? 0
+    var pairs = extraPairs + CanonicalParameters.pairLimit(query.count) + CanonicalParameters.pairLimit(formBytes)
+    if pairs > 64 {
+      pairs = extraPairs
+      if !query.isEmpty { pairs += 1 + bytes.occurrences(of: UInt8(ascii: "&"), in: query) }
+      if let formRange, !formRange.isEmpty { pairs += 1 + bytes.occurrences(of: UInt8(ascii: "&"), in: formRange) }
+    }
     return try ScratchArena.withList(of: EncodedPair.self, capacity: pairs) { list throws(OAuthError) -> R in
       try body(self, formRange, &bytes, &list)
     }
@@ -73,7 +78,7 @@ struct RequestTarget {
   var uriCapacity: Int {
     switch uri {
     case .normalized(let range): return 3 * range.count
-    case .parsed(_, let host, _, let path): return 14 + host.count + 8 + 3 * max(path.count, 1)
+    case .parsed(_, let host, _, _, let path): return 14 + host.count + 8 + 3 * max(path.count, 1)
     }
   }
 
@@ -83,17 +88,17 @@ struct RequestTarget {
     switch uri {
     case .normalized(let range):
       if encoded { out.appendEncoded(bytes, range) } else { out.append(bytes, range) }
-    case .parsed(let secure, let host, let port, let path):
+    case .parsed(let secure, let host, let lowercase, let port, let path):
       switch (secure, encoded) {
       case (true, true): out.append("https%3A%2F%2F")
       case (false, true): out.append("http%3A%2F%2F")
       case (true, false): out.append("https://")
       case (false, false): out.append("http://")
       }
-      // Copied whole, then lowercased in place (hosts are mostly lowercase already).
+      // Copied whole, then lowercased in place when it has an uppercase letter.
       let hostStart = out.count
       out.append(bytes, host)
-      out.lowercaseASCII(hostStart..<out.count)
+      if !lowercase { out.lowercaseASCII(hostStart..<out.count) }
       if port != 0 && port != (secure ? 443 : 80) {
         if encoded { out.append("%3A") } else { out.append(UInt8(ascii: ":")) }
         var divisor = 10_000
@@ -138,9 +143,12 @@ struct RequestTarget {
     guard index + 2 <= end, bytes[index] == UInt8(ascii: "/"), bytes[index + 1] == UInt8(ascii: "/") else { return nil }
     index += 2
 
-    // Host: letters, digits, dots and dashes only; then an optional port.
+    // Host: letters, digits, dots and dashes only (lowercase letters, the usual case, are
+    // scanned first); then an optional port.
     let hostStart = index
-    index = bytes.endOfRun(in: index..<end, hostBytes)
+    index = bytes.endOfRun(in: index..<end, lowercaseHostBytes)
+    let lowercase = index == end || !(bytes[index] >= UInt8(ascii: "A") && bytes[index] <= UInt8(ascii: "Z"))
+    if !lowercase { index = bytes.endOfRun(in: index..<end, hostBytes) }
     let hostEnd = index
     guard hostEnd > hostStart else { return nil }
     var port = 0
@@ -168,12 +176,18 @@ struct RequestTarget {
     if index < end, bytes[index] == UInt8(ascii: "?") {
       query = (index + 1)..<(bytes.firstIndex(of: UInt8(ascii: "#"), in: (index + 1)..<end) ?? end)
     }
-    return RequestTarget(query: query, uri: .parsed(secure: secure, host: hostStart..<hostEnd, port: port, path: pathStart..<pathEnd))
+    return RequestTarget(
+      query: query, uri: .parsed(secure: secure, host: hostStart..<hostEnd, lowercase: lowercase, port: port, path: pathStart..<pathEnd))
   }
 
   @inline(__always)
   private static func lower(_ byte: UInt8) -> UInt8 {
     byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+  }
+
+  /// The same without the uppercase letters.
+  static var lowercaseHostBytes: StaticString {
+    "0000000000000000000000000000000000000000000001101111111111000000000000000000000000000000000000000111111111111111111111111110000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
   }
 
   /// The bytes of a host name read in place: letters, digits, `.` and `-`.

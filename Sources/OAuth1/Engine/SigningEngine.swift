@@ -28,10 +28,14 @@ struct SigningEngine: Sendable {
   let consumer: Credentials
   let token: Credentials?
 
-  init(consumer: Credentials, token: Credentials?, configuration: OAuthSigner.Configuration) throws(OAuthError) {
+  init(consumer: consuming Credentials, token: consuming Credentials?, configuration: consuming OAuthSigner.Configuration) throws(OAuthError) {
     key = try SignatureKey(
       configuration.signatureMethod, consumerSecret: consumer.secret, tokenSecret: token?.secret, privateKey: configuration.privateKey)
-    constants = ProtocolConstants(consumer: consumer, token: token, configuration: configuration)
+    // Token credentials with an empty key sign with their secret but send no oauth_token.
+    let tokenKey = token.flatMap { $0.key.isEmpty ? nil : $0.key }
+    constants = ProtocolConstants(
+      consumerKey: consumer.key, tokenKey: tokenKey, method: configuration.signatureMethod, callback: configuration.callback,
+      verifier: configuration.verifier, includeVersion: configuration.includeVersion, realm: configuration.realm)
     // Their last uses: moved, not copied.
     self.consumer = consumer
     self.token = token

@@ -97,7 +97,9 @@ public struct OAuthSigner: Sendable {
   /// Prepares the signer for the consumer credentials and, for user context, the token
   /// credentials (`nil` for the temporary-credentials request and one-legged APIs).
   /// - Throws: ``OAuthError/missingPrivateKey(_:)`` when an RSA method has no private key.
-  public init(consumer: Credentials, token: Credentials? = nil, configuration: Configuration = Configuration()) throws(OAuthError) {
+  public init(consumer: consuming Credentials, token: consuming Credentials? = nil, configuration: consuming Configuration = Configuration())
+    throws(OAuthError)
+  {
     engine = try SigningEngine(consumer: consumer, token: token, configuration: configuration)
   }
 
