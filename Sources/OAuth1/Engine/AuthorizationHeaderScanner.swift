@@ -26,10 +26,10 @@ enum AuthorizationHeaderScanner {
     }
 
     while true {
-      while index < end, isSpace(bytes[index]) || bytes[index] == UInt8(ascii: ",") { index += 1 }
+      index = bytes.endOfRun(in: index..<end, spacesAndCommas)
       if index == end { return }
       let nameStart = index
-      while index < end, bytes[index] != UInt8(ascii: "="), bytes[index] != UInt8(ascii: ","), !isSpace(bytes[index]) { index += 1 }
+      index = bytes.endOfRun(in: index..<end, nameBytes)
       let name = nameStart..<index
       while index < end, isSpace(bytes[index]) { index += 1 }
       guard !name.isEmpty, index < end, bytes[index] == UInt8(ascii: "=") else {
@@ -78,6 +78,16 @@ enum AuthorizationHeaderScanner {
       }
       try field(name, unescapedStart..<bytes.count, &bytes)
     }
+  }
+
+  /// White space and commas, as a byte table: what separates fields.
+  private static var spacesAndCommas: StaticString {
+    "0000000001100100000000000000000010000000000010000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+  }
+
+  /// The bytes of a field's name: all but white space, `,` and `=`.
+  private static var nameBytes: StaticString {
+    "1111111110011011111111111111111101111111111101111111111111111011111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111"
   }
 
   /// Whether the bytes of `range` start with `oauth`, in any case: the scheme test of the

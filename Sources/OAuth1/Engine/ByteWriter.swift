@@ -99,6 +99,7 @@ struct ByteWriter: ~Copyable {
   }
 
   /// The first index of `byte` in `range`, found with `memchr`.
+  @inline(__always)
   func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
     checkWritten(range)
     guard !range.isEmpty, let found = memchr(start + range.lowerBound, Int32(byte), range.count) else { return nil }
@@ -524,6 +525,18 @@ struct ByteWriter: ~Copyable {
   /// byte of `source`, checked first.
   mutating func appendCanonical(_ source: Range<Int>, _ part: Part) -> (stop: Int, escapes: Int, ascii: Bool) {
     checkWritten(source)
+    return appendCanonical(from: UnsafePointer(start), source, part)
+  }
+
+  /// The same from bytes of `array` (a received header's fields, kept as read).
+  mutating func appendCanonical(from array: [UInt8], _ source: Range<Int>, _ part: Part) -> (stop: Int, escapes: Int, ascii: Bool) {
+    precondition(source.lowerBound >= 0 && source.upperBound <= array.count, "ByteWriter: read past the array")
+    return array.withUnsafeBufferPointer { appendCanonical(from: $0.baseAddress!, source, part) }
+  }
+
+  private mutating func appendCanonical(
+    from input: UnsafePointer<UInt8>, _ source: Range<Int>, _ part: Part
+  ) -> (stop: Int, escapes: Int, ascii: Bool) {
     checkRoom(3 * source.count)
     let classes = Self.byteClasses.utf8Start
     var position = count  // locals: no exclusivity check per byte
@@ -532,7 +545,7 @@ struct ByteWriter: ~Copyable {
     var escapes = 0
     var ascii = true
     while at < end {
-      var byte = start[at]
+      var byte = input[at]
       let kind = classes[Int(byte)]
       if kind == Self.unreserved {
         start[position] = byte
@@ -543,7 +556,7 @@ struct ByteWriter: ~Copyable {
       if part != .header && (kind == Self.ampersand || (kind == Self.equals && part == .formName)) { break }
       at &+= 1
       if kind == Self.percent, at &+ 1 < end {
-        if let high = PercentEncoding.hexValue(start[at]), let low = PercentEncoding.hexValue(start[at &+ 1]) {
+        if let high = PercentEncoding.hexValue(input[at]), let low = PercentEncoding.hexValue(input[at &+ 1]) {
           byte = high << 4 | low
           at &+= 2
           if classes[Int(byte)] == Self.unreserved {
@@ -562,6 +575,35 @@ struct ByteWriter: ~Copyable {
     }
     count = position
     return (at, escapes, ascii)
+  }
+
+  /// Appends the bytes of `source` (already written, or in `other`) with `%XX` decoded, and
+  /// `+` as a space when `plusAsSpace` (a `%` not followed by two hex digits is kept): the
+  /// verifier reads the protocol parameters' names and values this way. Room: the source's
+  /// length, checked first.
+  mutating func appendPercentDecoded(_ other: borrowing ByteWriter, _ source: Range<Int>, plusAsSpace: Bool) -> Range<Int> {
+    other.checkWritten(source)
+    checkRoom(source.count)
+    let input = other.start
+    let begin = count
+    var position = count
+    var at = source.lowerBound
+    let end = source.upperBound
+    while at < end {
+      let byte = input[at]
+      if byte == UInt8(ascii: "%"), at &+ 2 < end, let high = PercentEncoding.hexValue(input[at &+ 1]),
+        let low = PercentEncoding.hexValue(input[at &+ 2])
+      {
+        start[position] = high << 4 | low
+        at &+= 3
+      } else {
+        start[position] = byte == UInt8(ascii: "+") && plusAsSpace ? UInt8(ascii: " ") : byte
+        at &+= 1
+      }
+      position &+= 1
+    }
+    count = position
+    return begin..<count
   }
 
   /// How each byte is handled, as a constant table of 256 classes (no lazy global to check),

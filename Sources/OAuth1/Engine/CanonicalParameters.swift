@@ -108,25 +108,26 @@ enum CanonicalParameters {
     return bytes.string(start..<end)
   }
 
-  /// Adds the `oauth_*` fields received in an Authorization header, copied in as they were
-  /// received and re-encoded strictly: the verifier signs them with the query and form body.
-  /// Room: ``RawHeaderPairs/byteCount`` times four, ``RawHeaderPairs/count`` pairs.
+  /// Adds the `oauth_*` fields received in an Authorization header, re-encoded strictly from
+  /// the bytes they were read from: the verifier signs them with the query and form body.
+  /// Room: ``RawHeaderPairs/byteCount`` times three, ``RawHeaderPairs/count`` pairs.
   static func appendHeader(_ header: RawHeaderPairs, _ bytes: inout ByteWriter, _ pairs: inout FixedList<EncodedPair>) throws(OAuthError) {
-    let base = header.copy(to: &bytes)
     try header.forEachPair { name, value throws(OAuthError) in
       let start = bytes.count
-      var percents: Int32 = 0
-      var index = base + name.lowerBound
-      let nameValid = canonicalize(&bytes, &index, base + name.upperBound, .header, &percents)
+      let (_, nameEscapes, nameASCII) = bytes.appendCanonical(from: header.bytes, name, .header)
       let nameEnd = bytes.count
-      index = base + value.lowerBound
-      let valueValid = canonicalize(&bytes, &index, base + value.upperBound, .header, &percents)
-      guard nameValid, valueValid else {
+      let (_, valueEscapes, valueASCII) = bytes.appendCanonical(from: header.bytes, value, .header)
+      guard (nameASCII && valueASCII) || isUTF8(start..<nameEnd, bytes) && isUTF8(nameEnd..<bytes.count, bytes) else {
         bytes.truncate(to: start)
-        throw .invalidParameterEncoding(source: .authorizationHeader, parameter: bytes.string((base + name.lowerBound)..<(base + name.upperBound)))
+        throw .invalidParameterEncoding(source: .authorizationHeader, parameter: String(decoding: header.bytes[name], as: UTF8.self))
       }
-      pairs.append(EncodedPair(name: start..<nameEnd, valueEnd: bytes.count, percents: Int(percents)))
+      pairs.append(EncodedPair(name: start..<nameEnd, valueEnd: bytes.count, percents: nameEscapes + valueEscapes))
     }
+  }
+
+  /// Whether canonically encoded bytes decode to UTF-8 (the rare non-ASCII field).
+  private static func isUTF8(_ range: Range<Int>, _ bytes: borrowing ByteWriter) -> Bool {
+    String(validating: PercentEncoding.decodeBytes(bytes.bytes(range)), as: UTF8.self) != nil
   }
 
   /// Appends the canonical encoding of the bytes from `index` up to the end of `part`
@@ -146,16 +147,16 @@ enum CanonicalParameters {
   /// Calls `body` with the name and value of each raw `name=value` pair of the form text in
   /// `range`, decoding nothing, as `PercentEncoding.forEachFormPair` does on arrays: `&`
   /// separates pairs, empty segments are skipped, and a segment without `=` is a name with an
-  /// empty value. `body` may write to the scratch.
+  /// empty value.
   static func forEachRawPair<E: Error>(
-    in range: Range<Int>, _ bytes: inout ByteWriter, _ body: (_ name: Range<Int>, _ value: Range<Int>, _ bytes: inout ByteWriter) throws(E) -> Void
+    in range: Range<Int>, _ bytes: borrowing ByteWriter, _ body: (_ name: Range<Int>, _ value: Range<Int>) throws(E) -> Void
   ) throws(E) {
     var start = range.lowerBound
     while start < range.upperBound {
       let end = bytes.firstIndex(of: UInt8(ascii: "&"), in: start..<range.upperBound) ?? range.upperBound
       if end > start {
         let equals = bytes.firstIndex(of: UInt8(ascii: "="), in: start..<end) ?? end
-        try body(start..<equals, (equals < end ? equals + 1 : end)..<end, &bytes)
+        try body(start..<equals, (equals < end ? equals + 1 : end)..<end)
       }
       start = end + 1
     }

@@ -92,10 +92,11 @@ struct SigningEngine: Sendable {
     }
   }
 
-  /// Stages 2 to 5, shared by the signer and the verifier: collects and sorts the query, the
-  /// form body and the received header's fields (all in the request's writer, `bytes`), merges
-  /// in the protocol parameters (in `protocolBytes`), writes the base string, and lends `body`
-  /// the writers with the base string and the signing order.
+  /// Stages 2 to 5, shared by the signer and the verifier: collects and sorts the query and
+  /// the form body (in the request's writer, `bytes`), merges in the protocol parameters (a
+  /// signer's, listed in `protocolBytes`, or a received header's fields, encoded into it here),
+  /// writes the base string, and lends `body` the writers with the base string and the
+  /// signing order.
   static func withBaseString<R>(
     method: String, target: RequestTarget, form: Range<Int>?, header: RawHeaderPairs? = nil, protocolList: ProtocolList? = nil,
     trace: SigningTrace? = nil, _ bytes: inout ByteWriter, _ protocolBytes: inout ByteWriter, _ pairs: inout FixedList<EncodedPair>,
@@ -104,9 +105,15 @@ struct SigningEngine: Sendable {
     let first = pairs.count
     try CanonicalParameters.appendForm(target.query, from: .query, &bytes, &pairs)
     if let form { try CanonicalParameters.appendForm(form, from: .formBody, &bytes, &pairs) }
-    if let header { try CanonicalParameters.appendHeader(header, &bytes, &pairs) }
     let request = first..<pairs.count
-    let order = protocolList?.signingOrder(request: request) ?? SigningOrder(request: request)
+    var order = protocolList?.signingOrder(request: request) ?? SigningOrder(request: request)
+    if let header {
+      // A received header's fields are its protocol parameters: encoded into the protocol
+      // writer and sorted there (clients mostly send them in order already).
+      try CanonicalParameters.appendHeader(header, &protocolBytes, &pairs)
+      order.protocolPairs = request.upperBound..<pairs.count
+      CanonicalParameters.sort(order.protocolPairs, protocolBytes, &pairs)
+    }
     trace?.recordCollection(bytes, protocolBytes, pairs, order)
     CanonicalParameters.sort(request, bytes, &pairs)
     trace?.recordNormalization(bytes, protocolBytes, pairs, order, target)

@@ -52,31 +52,39 @@ struct ProtocolParameters {
     var located = ProtocolParameters()
     var sources: [OAuthParameterSource] = []
     let form = request.formBody
-    let headerBytes = authorization?.utf8.count ?? 0, urlBytes = request.url.utf8.count, formBytes = form?.count ?? 0
+    let urlBytes = request.url.utf8.count, formBytes = form?.count ?? 0
     do {
-      // A quarter of the limit: the base string takes the header's fields four times.
-      guard headerBytes <= CanonicalParameters.maximumRawBytes / 4 else {
-        throw OAuthError.requestTooLarge(bytes: headerBytes, limit: CanonicalParameters.maximumRawBytes / 4)
-      }
-      try CanonicalParameters.checkSize(urlBytes + formBytes)
-      // Each source copied in, with room to unescape and decode one of its fields at a time.
-      try ScratchArena.withBytes(capacity: 3 * headerBytes + 2 * (urlBytes + formBytes)) { bytes in
-        if let authorization {
-          let header = bytes.append(contentsOf: authorization)
-          if isOAuthScheme(header, bytes) {
-            try located.readHeader(header, &bytes)
-            if !located.values.isEmpty { sources.append(.authorizationHeader) }
+      if let authorization {
+        let headerBytes = authorization.utf8.count
+        // A third of the limit: the base string takes the header's fields three times.
+        guard headerBytes <= CanonicalParameters.maximumRawBytes / 3 else {
+          throw OAuthError.requestTooLarge(bytes: headerBytes, limit: CanonicalParameters.maximumRawBytes / 3)
+        }
+        // The header with room to unescape its quoted-pairs, and a scratch to decode a field.
+        try ScratchArena.withBytes(capacity: 2 * headerBytes) { bytes in
+          try ScratchArena.withBytes(capacity: headerBytes) { decoded in
+            let header = bytes.append(contentsOf: authorization)
+            if isOAuthScheme(header, bytes) {
+              try located.readHeader(header, &bytes, &decoded)
+              if !located.values.isEmpty { sources.append(.authorizationHeader) }
+            }
           }
         }
-        // Only the query is needed here; the URL itself is checked when the base string is built.
-        let url = bytes.append(contentsOf: request.url)
-        if let questionMark = bytes.firstIndex(of: UInt8(ascii: "?"), in: url) {
-          let end = bytes.firstIndex(of: UInt8(ascii: "#"), in: (questionMark + 1)..<url.upperBound) ?? url.upperBound
-          if try located.readForm((questionMark + 1)..<end, .query, &bytes) { sources.append(.query) }
-        }
-        if let form {
-          let body = bytes.append(contentsOf: form)
-          if try located.readForm(body, .formBody, &bytes) { sources.append(.formBody) }
+      }
+      try CanonicalParameters.checkSize(urlBytes + formBytes)
+      // The URL and the form body, and a scratch to decode a pair.
+      try ScratchArena.withBytes(capacity: urlBytes + formBytes) { bytes in
+        try ScratchArena.withBytes(capacity: max(urlBytes, formBytes)) { decoded in
+          // Only the query is needed here; the URL itself is checked when the base string is built.
+          let url = bytes.append(contentsOf: request.url)
+          if let questionMark = bytes.firstIndex(of: UInt8(ascii: "?"), in: url) {
+            let end = bytes.firstIndex(of: UInt8(ascii: "#"), in: (questionMark + 1)..<url.upperBound) ?? url.upperBound
+            if try located.readForm((questionMark + 1)..<end, .query, bytes, &decoded) { sources.append(.query) }
+          }
+          if let form {
+            let body = bytes.append(contentsOf: form)
+            if try located.readForm(body, .formBody, bytes, &decoded) { sources.append(.formBody) }
+          }
         }
       }
     } catch let error as OAuthVerificationError {
@@ -99,42 +107,64 @@ struct ProtocolParameters {
     return located
   }
 
-  /// Reads the header's fields: `realm`, and `oauth_*` parameters only.
-  private mutating func readHeader(_ header: Range<Int>, _ bytes: inout ByteWriter) throws(OAuthVerificationError) {
+  /// Reads the header's fields: `realm`, and `oauth_*` parameters only. `decoded` is the
+  /// scratch a field with escapes is decoded into.
+  private mutating func readHeader(_ header: Range<Int>, _ bytes: inout ByteWriter, _ decoded: inout ByteWriter) throws(OAuthVerificationError) {
     var foreign: [String] = []
+    var bounds: [Int32] = []
     do {
-      headerPairs = RawHeaderPairs(capacity: header.count)
       try AuthorizationHeaderScanner.scan(header, in: &bytes) { rawName, rawValue, bytes throws(OAuthError) in
         if bytes.elementsEqual(rawName, "realm") {
           realm = bytes.string(rawValue)
           return
         }
-        // Decoded copies are needed for this field only.
-        let mark = bytes.count
-        defer { bytes.truncate(to: mark) }
-        let name = Self.decoded(rawName, plusAsSpace: false, &bytes)
-        // Compared on bytes: as Characters, "_" and a combining mark after it are one.
-        guard bytes.hasPrefix(name, "oauth_") else {
-          foreign.append(bytes.string(name))
-          return
-        }
-        let value = Self.decoded(rawValue, plusAsSpace: false, &bytes)
-        // Strings only for what is kept: a known name's value, an unknown name itself.
-        if let known = Name(bytes, name) {
-          guard let valueText = bytes.validString(value) else {
-            throw .invalidParameterEncoding(source: .authorizationHeader, parameter: bytes.string(rawName))
+        func invalid() -> OAuthError { .invalidParameterEncoding(source: .authorizationHeader, parameter: bytes.string(rawName)) }
+        // Compared on bytes: as Characters, "_" and a combining mark after it are one. A name
+        // with an escape is decoded first (rare).
+        let known: Name?
+        var nameText: String?
+        if bytes.firstIndex(of: UInt8(ascii: "%"), in: rawName) == nil {
+          guard bytes.hasPrefix(rawName, "oauth_") else {
+            foreign.append(bytes.string(rawName))
+            return
           }
+          known = Name(bytes, rawName)
+          if known == nil { nameText = bytes.validString(rawName) }
+        } else {
+          decoded.truncate(to: 0)
+          let name = decoded.appendPercentDecoded(bytes, rawName, plusAsSpace: false)
+          guard decoded.hasPrefix(name, "oauth_") else {
+            foreign.append(decoded.string(name))
+            return
+          }
+          known = Name(decoded, name)
+          if known == nil { nameText = decoded.validString(name) }
+        }
+        // Strings only for what is kept: a known name's value, an unknown name itself.
+        let valueText: String?
+        if bytes.firstIndex(of: UInt8(ascii: "%"), in: rawValue) == nil {
+          valueText = bytes.validString(rawValue)
+        } else {
+          decoded.truncate(to: 0)
+          valueText = decoded.validString(decoded.appendPercentDecoded(bytes, rawValue, plusAsSpace: false))
+        }
+        guard let valueText else { throw invalid() }
+        if let known {
           values.add(known, value: valueText)
           if known == .signature { return }
         } else {
-          guard bytes.validString(value) != nil, let nameText = bytes.validString(name) else {
-            throw .invalidParameterEncoding(source: .authorizationHeader, parameter: bytes.string(rawName))
-          }
+          guard let nameText else { throw invalid() }
           values.add(other: nameText)
         }
         // Kept as received; re-encoded once, with the rest, for the base string.
-        headerPairs.append(name: rawName, value: rawValue, from: bytes)
+        if bounds.isEmpty { bounds.reserveCapacity(4 * Name.allCases.count) }
+        bounds.append(Int32(truncatingIfNeeded: rawName.lowerBound - header.lowerBound))
+        bounds.append(Int32(truncatingIfNeeded: rawName.upperBound - header.lowerBound))
+        bounds.append(Int32(truncatingIfNeeded: rawValue.lowerBound - header.lowerBound))
+        bounds.append(Int32(truncatingIfNeeded: rawValue.upperBound - header.lowerBound))
       }
+      // The header as read, with the values it unescaped after it: one copy.
+      headerPairs = RawHeaderPairs(bytes: bytes.bytes(header.lowerBound..<bytes.count), bounds: bounds)
     } catch {
       throw OAuthVerificationError(.parameterRejected, advice: "the Authorization header is malformed: \(error)")
     }
@@ -146,48 +176,37 @@ struct ProtocolParameters {
     }
   }
 
-  /// The bytes of `raw` with `%XX` (and `+`, when `plusAsSpace`) decoded: `raw` itself when it
-  /// has no escape, else a decoded copy appended to `bytes`.
-  private static func decoded(_ raw: Range<Int>, plusAsSpace: Bool, _ bytes: inout ByteWriter) -> Range<Int> {
-    let escaped =
-      plusAsSpace
-      ? bytes.firstIndex(in: raw) { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") } != nil
-      : bytes.firstIndex(of: UInt8(ascii: "%"), in: raw) != nil
-    guard escaped else { return raw }
-    let start = bytes.count
-    var index = raw.lowerBound
-    while index < raw.upperBound {
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "%"), index + 2 < raw.upperBound, let high = PercentEncoding.hexValue(bytes[index + 1]),
-        let low = PercentEncoding.hexValue(bytes[index + 2])
-      {
-        bytes.append(high << 4 | low)
-        index += 3
-      } else {
-        bytes.append(byte == UInt8(ascii: "+") && plusAsSpace ? UInt8(ascii: " ") : byte)
-        index += 1
-      }
-    }
-    return start..<bytes.count
-  }
-
-  /// Reads the `oauth_*` pairs of a query or form body; `true` when there was one.
-  private mutating func readForm(_ raw: Range<Int>, _ source: OAuthParameterSource, _ bytes: inout ByteWriter) throws(OAuthError) -> Bool {
+  /// Reads the `oauth_*` pairs of a query or form body; `true` when there was one. `decoded` is
+  /// the scratch a pair with escapes is decoded into.
+  private mutating func readForm(
+    _ raw: Range<Int>, _ source: OAuthParameterSource, _ bytes: borrowing ByteWriter, _ decoded: inout ByteWriter
+  ) throws(OAuthError) -> Bool {
     var found = false
-    try CanonicalParameters.forEachRawPair(in: raw, &bytes) { rawName, rawValue, bytes throws(OAuthError) in
+    try CanonicalParameters.forEachRawPair(in: raw, bytes) { rawName, rawValue throws(OAuthError) in
+      let escaped = { (byte: UInt8) in byte == UInt8(ascii: "%") || byte == UInt8(ascii: "+") }
       // Most pairs are not protocol parameters: a name without escapes is checked on its bytes.
-      if bytes.firstIndex(in: rawName, where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) == nil,
-        !bytes.hasPrefix(rawName, "oauth_")
-      {
-        return
+      let known: Name?
+      let nameText: String
+      if bytes.firstIndex(in: rawName, where: escaped) == nil {
+        guard bytes.hasPrefix(rawName, "oauth_"), let text = bytes.validString(rawName) else { return }
+        known = Name(bytes, rawName)
+        nameText = text
+      } else {
+        decoded.truncate(to: 0)
+        let name = decoded.appendPercentDecoded(bytes, rawName, plusAsSpace: true)
+        guard decoded.hasPrefix(name, "oauth_"), let text = decoded.validString(name) else { return }
+        known = Name(decoded, name)
+        nameText = text
       }
-      let mark = bytes.count
-      defer { bytes.truncate(to: mark) }
-      let name = Self.decoded(rawName, plusAsSpace: true, &bytes)
-      guard bytes.hasPrefix(name, "oauth_"), let nameText = bytes.validString(name) else { return }
-      let value = Self.decoded(rawValue, plusAsSpace: true, &bytes)
-      guard let valueText = bytes.validString(value) else { throw .invalidParameterEncoding(source: source, parameter: nameText) }
-      if let known = Name(bytes, name) { values.add(known, value: valueText) } else { values.add(other: nameText) }
+      let valueText: String?
+      if bytes.firstIndex(in: rawValue, where: escaped) == nil {
+        valueText = bytes.validString(rawValue)
+      } else {
+        decoded.truncate(to: 0)
+        valueText = decoded.validString(decoded.appendPercentDecoded(bytes, rawValue, plusAsSpace: true))
+      }
+      guard let valueText else { throw .invalidParameterEncoding(source: source, parameter: nameText) }
+      if let known { values.add(known, value: valueText) } else { values.add(other: nameText) }
       found = true
     }
     return found
@@ -202,8 +221,8 @@ struct ProtocolParameters {
 
 extension ProtocolParameters {
   /// Builds the base string of `request` as received, with these protocol parameters, through
-  /// the signing engine's stages 2 to 5, and lends it to `body` with a scratch that has `room`
-  /// bytes free. The verifier checks signatures here; ``OAuthSignatureBaseString/make(received:authorization:)``
+  /// the signing engine's stages 2 to 5, and lends it to `body` with a scratch of `room` bytes.
+  /// The verifier checks signatures here; ``OAuthSignatureBaseString/make(received:authorization:)``
   /// shows the same string to a person comparing it with a provider's.
   func withBaseString<R>(
     of request: OAuthRequest, room extra: Int, _ body: (_ scratch: inout ByteWriter, _ baseString: borrowing ByteWriter) throws(OAuthError) -> R
@@ -213,12 +232,15 @@ extension ProtocolParameters {
     let urlBytes = request.url.utf8.count, formBytes = form?.count ?? 0
     try CanonicalParameters.checkSize(urlBytes + formBytes + header.byteCount)
     return try ScratchArena.withBytes(capacity: extra) { scratch throws(OAuthError) in
-      // The query and form pairs encoded, the header's fields copied and encoded.
-      try RequestTarget.withScratch(
-        url: request.url, host: request.host, form: form, bytes: 3 * (urlBytes + formBytes) + 4 * header.byteCount, extraPairs: header.count
-      ) { target, formRange, bytes, pairs throws(OAuthError) in
-        try SigningEngine.withBaseString(method: method, target: target, form: formRange, header: header, &bytes, &scratch, &pairs) {
-          _, scratch, _, baseString, _ throws(OAuthError) in try body(&scratch, baseString)
+      // The header's fields encoded, as the protocol parameters are when signing.
+      try ScratchArena.withBytes(capacity: 3 * header.byteCount) { fields throws(OAuthError) in
+        // The query and form pairs encoded: three bytes per byte at most.
+        try RequestTarget.withScratch(
+          url: request.url, host: request.host, form: form, bytes: 3 * (urlBytes + formBytes), extraPairs: header.count
+        ) { target, formRange, bytes, pairs throws(OAuthError) in
+          try SigningEngine.withBaseString(method: method, target: target, form: formRange, header: header, &bytes, &fields, &pairs) {
+            _, _, _, baseString, _ throws(OAuthError) in try body(&scratch, baseString)
+          }
         }
       }
     }
