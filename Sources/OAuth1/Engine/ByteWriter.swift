@@ -256,11 +256,11 @@ struct ByteWriter: ~Copyable {
     return begin..<count
   }
 
-  /// Appends a body's bytes and returns where they are.
+  /// Appends a body's bytes and returns where they are; `nil` for no body.
   @discardableResult
-  mutating func append(contentsOf data: Data) -> Range<Int> {
+  mutating func append(contentsOf data: borrowing Data?) -> Range<Int>? {
     let begin = count
-    data.withUnsafeBytes { append(unsafeBytes: $0.bindMemory(to: UInt8.self)) }
+    guard data?.withUnsafeBytes({ append(unsafeBytes: $0.bindMemory(to: UInt8.self)) }) != nil else { return nil }
     return begin..<count
   }
 
@@ -310,6 +310,35 @@ struct ByteWriter: ~Copyable {
       }
     }
     count = position
+  }
+
+  /// Appends the decimal digits of `value` (a timestamp): counted first, then written two at a
+  /// time from the last, from a table of the hundred pairs.
+  mutating func appendDecimal(_ value: UInt64) {
+    var digits = 1
+    var power: UInt64 = 10
+    while digits < 20 && value >= power {
+      digits &+= 1
+      power = power &* 10
+    }
+    checkRoom(digits)
+    let pairs = Self.decimalPairs.utf8Start
+    var magnitude = value
+    var index = count &+ digits
+    while magnitude >= 10 {
+      let pair = Int(magnitude % 100) &* 2
+      magnitude /= 100
+      start[index &- 1] = pairs[pair &+ 1]
+      start[index &- 2] = pairs[pair]
+      index &-= 2
+    }
+    if index > count { start[index &- 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude) }
+    count &+= digits
+  }
+
+  /// "00" to "99", each pair's digits at twice its value.
+  private static var decimalPairs: StaticString {
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
   }
 
   /// Appends two bytes (one check).
@@ -490,16 +519,20 @@ struct ByteWriter: ~Copyable {
   /// Whether every byte of `text` is unreserved, so that it is its own percent-encoding.
   static func isUnreserved(_ text: String) -> Bool {
     func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+      guard let input = bytes.baseAddress else { return true }
       let classes = byteClasses.utf8Start
       var index = 0
-      while index &+ 4 <= bytes.count {
+      // Eight bytes per step: their classes together are "0" only when all eight are.
+      while index &+ 8 <= bytes.count {
         let together =
-          classes[Int(bytes[index])] | classes[Int(bytes[index &+ 1])] | classes[Int(bytes[index &+ 2])] | classes[Int(bytes[index &+ 3])]
+          classes[Int(input[index])] | classes[Int(input[index &+ 1])] | classes[Int(input[index &+ 2])] | classes[Int(input[index &+ 3])]
+          | classes[Int(input[index &+ 4])] | classes[Int(input[index &+ 5])] | classes[Int(input[index &+ 6])]
+          | classes[Int(input[index &+ 7])]
         if together != unreserved { return false }
-        index &+= 4
+        index &+= 8
       }
       while index < bytes.count {
-        if classes[Int(bytes[index])] != unreserved { return false }
+        if classes[Int(input[index])] != unreserved { return false }
         index &+= 1
       }
       return true

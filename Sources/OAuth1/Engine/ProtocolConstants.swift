@@ -1,16 +1,31 @@
-/// The protocol parameters a signer sends with every request (callback, consumer key,
-/// signature method, token, verifier, version), encoded once when the signer is made: each
-/// name and its encoded value side by side in ``text``, which a signature copies to the start
-/// of its protocol writer in one go, so that the pairs (offsets into ``text``) point there too.
+/// The protocol values a signer sends with every request (callback, consumer key, signature
+/// method, token, verifier, version), percent-encoded once, when the signer is made: a value
+/// that needs no encoding (the usual case) is kept as it is, nothing copied, and a signature
+/// writes each after its name (``ProtocolList``).
 struct ProtocolConstants: Sendable {
-  /// The pairs' bytes (ASCII), written once into the String's own storage.
-  let text: String
-  let callback: EncodedPair?
-  let consumerKey: EncodedPair
-  let signatureMethod: EncodedPair
-  let token: EncodedPair?
-  let verifier: EncodedPair?
-  let version: EncodedPair?
+  /// A value as the base string and the header carry it, and how many escapes it holds.
+  struct Value: Sendable {
+    let encoded: String
+    let escapes: Int
+
+    init(_ value: String) {
+      if ByteWriter.isUnreserved(value) {
+        encoded = value
+        escapes = 0
+      } else {
+        encoded = ByteWriter.string(capacity: 3 * value.utf8.count) { $0.appendEncoded(value) }
+        // Each escape writes two bytes more than it reads.
+        escapes = (encoded.utf8.count - value.utf8.count) / 2
+      }
+    }
+  }
+
+  let callback: Value?
+  let consumerKey: Value
+  let signatureMethod: OAuthSignatureMethod
+  let token: Value?
+  let verifier: Value?
+  let includeVersion: Bool
   /// The realm as the header quotes it.
   let quotedRealm: String?
 
@@ -20,33 +35,19 @@ struct ProtocolConstants: Sendable {
     consumerKey: String, tokenKey: String?, method: OAuthSignatureMethod, callback: String?, verifier: String?, includeVersion: Bool,
     realm: String?
   ) {
-    let method = method.rawValue
-    var values = consumerKey.utf8.count + (tokenKey?.utf8.count ?? 0) + (callback?.utf8.count ?? 0) + (verifier?.utf8.count ?? 0)
-    values = 3 * values + method.utf8.count + 3
-    var callbackPair: EncodedPair?, consumerKeyPair: EncodedPair?, methodPair: EncodedPair?
-    var tokenPair: EncodedPair?, verifierPair: EncodedPair?, versionPair: EncodedPair?
-    text = ByteWriter.string(capacity: 6 * ProtocolParameterName.longest + values) { out in
-      if let callback { callbackPair = Self.append(.callback, callback, encoding: true, to: &out) }
-      consumerKeyPair = Self.append(.consumerKey, consumerKey, encoding: true, to: &out)
-      // Every method's name is unreserved.
-      methodPair = Self.append(.signatureMethod, method, encoding: false, to: &out)
-      if let tokenKey { tokenPair = Self.append(.token, tokenKey, encoding: true, to: &out) }
-      if let verifier { verifierPair = Self.append(.verifier, verifier, encoding: true, to: &out) }
-      if includeVersion { versionPair = Self.append(.version, "1.0", encoding: false, to: &out) }
-    }
-    (self.callback, self.consumerKey, signatureMethod) = (callbackPair, consumerKeyPair!, methodPair!)
-    (self.token, self.verifier, version) = (tokenPair, verifierPair, versionPair)
+    self.callback = callback.map(Value.init)
+    self.consumerKey = Value(consumerKey)
+    signatureMethod = method
+    token = tokenKey.map(Value.init)
+    self.verifier = verifier.map(Value.init)
+    self.includeVersion = includeVersion
     quotedRealm = realm.map(OAuthAuthorizationHeader.quote)
   }
 
-  /// Appends `name` and `value`, percent-encoded when `encoding`, and pairs them.
-  private static func append(_ name: ProtocolParameterName, _ value: String, encoding: Bool, to out: inout ByteWriter) -> EncodedPair {
-    let start = out.count
-    out.append(name.staticText)
-    let nameEnd = out.count
-    guard encoding else { return EncodedPair(name: start..<nameEnd, valueEnd: out.append(contentsOf: value).upperBound, percents: 0) }
-    let encoded = out.appendEncoded(value)
-    // Each escape writes two bytes more than it reads: no need to count the `%` again.
-    return EncodedPair(name: start..<nameEnd, valueEnd: encoded.upperBound, percents: (encoded.count - value.utf8.count) / 2)
+  /// The bytes of the values.
+  var byteCount: Int {
+    let optional = (callback?.encoded.utf8.count ?? 0) + (token?.encoded.utf8.count ?? 0) + (verifier?.encoded.utf8.count ?? 0)
+    // A method's name is at most 11 bytes, the version 3.
+    return consumerKey.encoded.utf8.count + optional + 14
   }
 }

@@ -18,18 +18,16 @@ struct ProtocolList {
   /// take for a signer's `constants` and `key` (`nonce` and `bodyHash` as given to them).
   static func room(_ constants: ProtocolConstants, _ key: SignatureKey, nonce: String?, bodyHash: String?) -> Int {
     let nonceRoom = nonce.map { 3 * $0.utf8.count } ?? OAuthNonce.randomRoom
-    return constants.text.utf8.count + 3 * ProtocolParameterName.longest + nonceRoom + 20 + (bodyHash?.utf8.count ?? 0) + key.room
+    let names = ProtocolParameterName.allCases.count * ProtocolParameterName.longest
+    return names + constants.byteCount + nonceRoom + 20 + (bodyHash?.utf8.count ?? 0) + key.room
   }
 
   /// Lists the protocol parameters of one request: `nonce` is the chosen one, decoded, or
-  /// `nil` for a fresh random one; `bodyHash` is already encoded. `bytes` must be empty: the
-  /// constants go first, where their pairs point. Ten pairs at most.
+  /// `nil` for a fresh random one; `bodyHash` is already encoded. Ten pairs at most.
   static func append(
     _ constants: ProtocolConstants, nonce: String?, timestamp: Int64, bodyHash: String?, _ bytes: inout ByteWriter,
     _ pairs: inout FixedList<EncodedPair>
   ) throws(OAuthError) -> ProtocolList {
-    precondition(bytes.count == 0, "ProtocolList: the constants' pairs point to the start of the writer")
-    bytes.append(contentsOf: constants.text)
     let first = pairs.count
     if let bodyHash {
       let start = bytes.count
@@ -39,8 +37,8 @@ struct ProtocolList {
       pairs.append(
         EncodedPair(name: start..<nameEnd, valueEnd: bytes.count, percents: bytes.occurrences(of: UInt8(ascii: "%"), in: nameEnd..<bytes.count)))
     }
-    if let callback = constants.callback { pairs.append(callback) }
-    pairs.append(constants.consumerKey)
+    if let callback = constants.callback { appendPair(.callback, callback, &bytes, &pairs) }
+    appendPair(.consumerKey, constants.consumerKey, &bytes, &pairs)
     let start = bytes.count
     if let nonce {
       bytes.append(ProtocolParameterName.nonce.staticText)
@@ -58,16 +56,38 @@ struct ProtocolList {
     }
     let signatureSlot = pairs.count
     pairs.append(EncodedPair(name: 0..<0, valueEnd: 0, percents: 0))
-    pairs.append(constants.signatureMethod)
+    let methodStart = bytes.count
+    bytes.append(ProtocolParameterName.signatureMethod.staticText)
+    let methodNameEnd = bytes.count
+    bytes.append(constants.signatureMethod.staticName)
+    pairs.append(EncodedPair(name: methodStart..<methodNameEnd, valueEnd: bytes.count, percents: 0))
     let timestampStart = bytes.count
     bytes.append(ProtocolParameterName.timestamp.staticText)
     let timestampNameEnd = bytes.count
     appendDecimal(timestamp, to: &bytes)
     pairs.append(EncodedPair(name: timestampStart..<timestampNameEnd, valueEnd: bytes.count, percents: 0))
-    if let token = constants.token { pairs.append(token) }
-    if let verifier = constants.verifier { pairs.append(verifier) }
-    if let version = constants.version { pairs.append(version) }
+    if let token = constants.token { appendPair(.token, token, &bytes, &pairs) }
+    if let verifier = constants.verifier { appendPair(.verifier, verifier, &bytes, &pairs) }
+    if constants.includeVersion {
+      let start = bytes.count
+      bytes.append(ProtocolParameterName.version.staticText)
+      let nameEnd = bytes.count
+      bytes.append("1.0")
+      pairs.append(EncodedPair(name: start..<nameEnd, valueEnd: bytes.count, percents: 0))
+    }
     return ProtocolList(pairs: first..<pairs.count, signatureSlot: signatureSlot)
+  }
+
+  /// Lists `name` with `value`, already encoded, right after it.
+  @inline(__always)
+  private static func appendPair(
+    _ name: ProtocolParameterName, _ value: ProtocolConstants.Value, _ bytes: inout ByteWriter, _ pairs: inout FixedList<EncodedPair>
+  ) {
+    let start = bytes.count
+    bytes.append(name.staticText)
+    let nameEnd = bytes.count
+    let end = bytes.append(contentsOf: value.encoded).upperBound
+    pairs.append(EncodedPair(name: start..<nameEnd, valueEnd: end, percents: value.escapes))
   }
 
   /// Computes `oauth_signature` for `baseString` with `key` and puts it in its slot.
@@ -83,27 +103,9 @@ struct ProtocolList {
     pairs[signatureSlot] = EncodedPair(name: start..<nameEnd, valueEnd: bytes.count, percents: 0)
   }
 
-  /// Appends the decimal digits of a timestamp (at most 20 bytes, sign included): the digits
-  /// are counted, then written two at a time from the last.
+  /// Appends the decimal digits of a timestamp (at most 20 bytes, sign included).
   private static func appendDecimal(_ value: Int64, to out: inout ByteWriter) {
     if value < 0 { out.append(UInt8(ascii: "-")) }
-    var magnitude = value.magnitude
-    var digits = 1
-    var power: UInt64 = 10
-    while digits < 20 && magnitude >= power {
-      digits += 1
-      power = power &* 10
-    }
-    let start = out.count
-    out.append(repeating: UInt8(ascii: "0"), count: digits)
-    var index = start + digits
-    while magnitude >= 10 {
-      let pair = Int(magnitude % 100)
-      magnitude /= 100
-      out[index - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair % 10)
-      out[index - 2] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair / 10)
-      index -= 2
-    }
-    if magnitude > 0 { out[index - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude) }
+    out.appendDecimal(value.magnitude)
   }
 }

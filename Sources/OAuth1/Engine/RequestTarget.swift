@@ -55,11 +55,10 @@ struct RequestTarget {
 
   /// Copies the form body, counts the pairs, and lends `body` a list of that size.
   private func withPairs<R>(
-    _ form: Data?, _ extraPairs: Int, _ bytes: inout ByteWriter,
+    _ form: borrowing Data?, _ extraPairs: Int, _ bytes: inout ByteWriter,
     _ body: (RequestTarget, _ form: Range<Int>?, inout ByteWriter, inout FixedList<EncodedPair>) throws(OAuthError) -> R
   ) throws(OAuthError) -> R {
-    var formRange: Range<Int>?
-    if let form { formRange = bytes.append(contentsOf: form) }
+    let formRange = bytes.append(contentsOf: form)
     // At most one pair more than a form has `&`s, and at most one pair per two bytes: that
     // bound when it keeps the list on the stack (64 pairs), else the count.
     let formBytes = formRange?.count ?? 0

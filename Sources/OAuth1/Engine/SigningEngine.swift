@@ -68,16 +68,17 @@ struct SigningEngine: Sendable {
     let timestamp = timestamp ?? configuration.clock.secondsSince1970()
     let chosenNonce: String?
     if let nonce { chosenNonce = nonce } else { chosenNonce = try configuration.nonceSource?.nextNonce() }
-    let form = request.formBody
-    let bodyHash = try bodyHashValue(request, isForm: form != nil)
-    let urlBytes = request.url.utf8.count, formBytes = form?.count ?? 0
+    let isForm = request.hasFormBody
+    let bodyHash = try bodyHashValue(request, isForm: isForm)
+    let urlBytes = request.url.utf8.count, formBytes = isForm ? request.body?.count ?? 0 : 0
     try CanonicalParameters.checkSize(urlBytes + formBytes)
     let method = request.method
     return try ScratchArena.withBytes(capacity: ProtocolList.room(constants, key, nonce: chosenNonce, bodyHash: bodyHash)) {
       protocolBytes throws(OAuthError) in
       // The query and form pairs encoded: three bytes per byte at most.
       try RequestTarget.withScratch(
-        url: request.url, host: request.host, form: form, bytes: 3 * (urlBytes + formBytes), extraPairs: ProtocolParameterName.allCases.count
+        url: request.url, host: request.host, form: isForm ? request.body ?? Data() : nil, bytes: 3 * (urlBytes + formBytes),
+        extraPairs: ProtocolParameterName.allCases.count
       ) { target, formRange, bytes, pairs throws(OAuthError) in
         let list = try ProtocolList.append(constants, nonce: chosenNonce, timestamp: timestamp, bodyHash: bodyHash, &protocolBytes, &pairs)
         return try Self.withBaseString(

@@ -81,10 +81,7 @@ struct ProtocolParameters {
             let end = bytes.firstIndex(of: UInt8(ascii: "#"), in: (questionMark + 1)..<url.upperBound) ?? url.upperBound
             if try located.readForm((questionMark + 1)..<end, .query, bytes, &decoded) { sources.append(.query) }
           }
-          if let form {
-            let body = bytes.append(contentsOf: form)
-            if try located.readForm(body, .formBody, bytes, &decoded) { sources.append(.formBody) }
-          }
+          if let body = bytes.append(contentsOf: form), try located.readForm(body, .formBody, bytes, &decoded) { sources.append(.formBody) }
         }
       }
     } catch let error as OAuthVerificationError {
