@@ -47,9 +47,10 @@ public enum PercentEncoding {
   /// servers do, so that decode-then-encode never loses a byte.
   public static func decode(_ string: some StringProtocol, plusAsSpace: Bool = false) -> String? {
     let text = String(string)
+    let utf8 = Array(text.utf8)
     // Nothing to decode: the common case for names and plain values.
-    if !text.utf8.contains(UInt8(ascii: "%")) && !(plusAsSpace && text.utf8.contains(UInt8(ascii: "+"))) { return text }
-    let bytes = decoded(Array(text.utf8), plusAsSpace: plusAsSpace)
+    if !utf8.contains(UInt8(ascii: "%")) && !(plusAsSpace && utf8.contains(UInt8(ascii: "+"))) { return text }
+    let bytes = decoded(utf8, plusAsSpace: plusAsSpace)
     // ASCII needs no validation (the generic validator looks up type metadata per call).
     if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
     return String(validating: bytes, as: UTF8.self)

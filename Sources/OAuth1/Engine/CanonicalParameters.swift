@@ -25,10 +25,17 @@ struct EncodedPair: BitwiseCopyable {
 
   /// The pair decoded, for display.
   func decoded(_ bytes: borrowing ByteWriter) -> OAuthParameter {
-    OAuthParameter(Self.decode(bytes.string(name)), Self.decode(bytes.string(value)))
+    OAuthParameter(Self.decode(name, bytes), Self.decode(value, bytes))
   }
 
-  private static func decode(_ text: String) -> String { PercentEncoding.decode(text) ?? text }
+  /// Canonical bytes decoded: themselves when they hold no escape; kept encoded in the rare
+  /// case where they do not decode to UTF-8.
+  private static func decode(_ range: Range<Int>, _ bytes: borrowing ByteWriter) -> String {
+    guard bytes.firstIndex(of: UInt8(ascii: "%"), in: range) != nil else { return bytes.string(range) }
+    return ScratchArena.withBytes(capacity: range.count) { decoded in
+      decoded.validString(decoded.appendPercentDecoded(bytes, range, plusAsSpace: false))
+    } ?? bytes.string(range)
+  }
 }
 
 /// Stages 2 and 3 of the engine, for the signer, the verifier and the public stage fronts
