@@ -92,12 +92,6 @@ struct ByteWriter: ~Copyable {
     return Array(UnsafeBufferPointer(start: start + range.lowerBound, count: range.count))
   }
 
-  /// Appends the bytes of `range` to `array`.
-  func copy(_ range: Range<Int>, to array: inout [UInt8]) {
-    checkWritten(range)
-    array.append(contentsOf: UnsafeBufferPointer(start: start + range.lowerBound, count: range.count))
-  }
-
   /// The first index of `byte` in `range`, found with `memchr`.
   @inline(__always)
   func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
@@ -128,17 +122,6 @@ struct ByteWriter: ~Copyable {
       index &+= 1
     }
     return nil
-  }
-
-  /// Where the run of unreserved bytes (RFC 3986) that starts `range` ends: the usual bytes
-  /// of a name, a value or a path.
-  @inline(__always)
-  func endOfUnreserved(in range: Range<Int>) -> Int {
-    checkWritten(range)
-    let classes = Self.byteClasses.utf8Start
-    var index = range.lowerBound
-    while index < range.upperBound, classes[Int(start[index])] == Self.unreserved { index &+= 1 }
-    return index
   }
 
   /// Where the run of bytes that `table` accepts (256 characters, one per byte value, `1` for a
@@ -217,13 +200,6 @@ struct ByteWriter: ~Copyable {
     count &+= 1
   }
 
-  /// Appends `byte` `count` times.
-  mutating func append(repeating byte: UInt8, count length: Int) {
-    checkRoom(length)
-    for index in 0..<length { start[count &+ index] = byte }
-    count &+= length
-  }
-
   /// Appends a constant.
   @inline(__always)
   mutating func append(_ text: StaticString) {
@@ -262,30 +238,6 @@ struct ByteWriter: ~Copyable {
     let begin = count
     guard data?.withUnsafeBytes({ append(unsafeBytes: $0.bindMemory(to: UInt8.self)) }) != nil else { return nil }
     return begin..<count
-  }
-
-  /// Appends a copy of bytes already written (the source is below `count`, so it never
-  /// overlaps the bytes written).
-  @inline(__always)
-  mutating func append(copyOf range: Range<Int>) {
-    checkWritten(range)
-    append(unsafeBytes: UnsafeBufferPointer(start: start + range.lowerBound, count: range.count))
-  }
-
-  /// Appends two ranges `other` wrote with `separator` between them (a pair as the header,
-  /// the normalized string or the base string writes it): one check for the three.
-  @inline(__always)
-  mutating func append(_ other: borrowing ByteWriter, _ first: Range<Int>, _ separator: StaticString, _ second: Range<Int>) {
-    other.checkWritten(first)
-    other.checkWritten(second)
-    let length = separator.utf8CodeUnitCount
-    checkRoom(first.count + length + second.count)
-    Self.copy(other.start + first.lowerBound, to: start + count, first.count)
-    count &+= first.count
-    for index in 0..<length { start[count &+ index] = separator.utf8Start[index] }
-    count &+= length
-    Self.copy(other.start + second.lowerBound, to: start + count, second.count)
-    count &+= second.count
   }
 
   /// Appends bytes another writer wrote in their canonical encoding as the base string carries

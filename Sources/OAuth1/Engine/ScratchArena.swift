@@ -84,12 +84,6 @@ struct FixedList<Element: BitwiseCopyable>: ~Copyable {
     count &+= 1
   }
 
-  /// Forgets the elements from `newCount` on.
-  mutating func truncate(to newCount: Int) {
-    precondition(newCount >= 0 && newCount <= count, "FixedList: truncated past its end")
-    count = newCount
-  }
-
   /// Sorts the elements of `range` in place.
   mutating func sort(_ range: Range<Int>, by areInIncreasingOrder: (Element, Element) -> Bool) {
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "FixedList: range out of bounds")
