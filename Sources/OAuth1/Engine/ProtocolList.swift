@@ -1,7 +1,7 @@
 /// The protocol parameters of one signature, in name order (their order in the base string
-/// and in the header), written to the signature's protocol writer: the signer's credentials and
-/// settings, encoded as they are written, and this request's nonce, timestamp and body hash,
-/// each right after its name; `oauth_signature` gets its slot, filled once the signature is
+/// and in the header), written to the signature's protocol writer: the signer's values, encoded
+/// once when it was made (``ProtocolConstants``), and this request's nonce, timestamp and body
+/// hash, each right after its name; `oauth_signature` gets its slot, filled once the signature is
 /// computed (``appendSignature(_:of:_:_:)``), in the same writer.
 struct ProtocolList {
   /// Where the pairs are in the list.

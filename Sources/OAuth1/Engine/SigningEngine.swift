@@ -9,8 +9,8 @@ import PercentEncoding
 /// the protocol writer and a list of ``EncodedPair``s, which point into those writers by offset,
 /// then the base string's own writer. Each stays small enough for the stack.
 /// 1. the request's URL is copied in and read (``RequestTarget``), then its form body;
-/// 2. the protocol parameters — the signer's credentials and settings, this request's nonce,
-///    timestamp and body hash — are written to the protocol writer and listed in name order
+/// 2. the protocol parameters — the signer's values (``ProtocolConstants``), this request's
+///    nonce, timestamp and body hash — are written to the protocol writer and listed in name order
 ///    (``ProtocolList``);
 /// 3. query and form body pairs are collected, canonically encoded and sorted
 ///    (``CanonicalParameters``), and the protocol pairs, already in order, are merged in where
