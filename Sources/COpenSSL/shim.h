@@ -36,7 +36,7 @@ static inline void oauth1_wipe(void *pointer, size_t length) {
 // absorbing key^ipad and key^opad. Signing a message then costs two copies of a small struct
 // and the hashing of the message and of the inner digest. The states are read-only once
 // prepared, so one prepared key serves many threads at once.
-#define OAUTH1_HMAC_HELPERS(NAME, CTX, INIT, UPDATE, FINAL, BLOCK, LENGTH)               \
+#define OAUTH1_HMAC_HELPERS(NAME, CTX, INIT, UPDATE, TRANSFORM, FINAL, BLOCK, LENGTH)    \
   typedef struct { CTX inner; CTX outer; } oauth1_hmac_##NAME##_key;                            \
   static inline void oauth1_hmac_##NAME##_prepare(oauth1_hmac_##NAME##_key *state,              \
                                                   const uint8_t *key, size_t key_length) {      \
@@ -52,12 +52,16 @@ static inline void oauth1_wipe(void *pointer, size_t length) {
     } else if (key_length > 0) {                                                                \
       memcpy(block, key, key_length);                                                           \
     }                                                                                           \
+    /* Each pad is exactly one block: compressed directly, its length (in bits) set as   */   \
+    /* UPDATE would have set it, without UPDATE's buffering.                             */   \
     for (int i = 0; i < BLOCK; i++) pad[i] = block[i] ^ 0x36;                                   \
     INIT(&state->inner);                                                                        \
-    UPDATE(&state->inner, pad, BLOCK);                                                          \
+    TRANSFORM(&state->inner, pad);                                                              \
+    state->inner.Nl = BLOCK * 8;                                                                \
     for (int i = 0; i < BLOCK; i++) pad[i] = block[i] ^ 0x5c;                                   \
     INIT(&state->outer);                                                                        \
-    UPDATE(&state->outer, pad, BLOCK);                                                          \
+    TRANSFORM(&state->outer, pad);                                                              \
+    state->outer.Nl = BLOCK * 8;                                                                \
     oauth1_wipe(block, BLOCK);                                                                  \
     oauth1_wipe(pad, BLOCK);                                                                    \
   }                                                                                             \
@@ -74,8 +78,8 @@ static inline void oauth1_wipe(void *pointer, size_t length) {
     oauth1_wipe(&context, sizeof context);                                                      \
   }
 
-OAUTH1_HMAC_HELPERS(sha1, SHA_CTX, SHA1_Init, SHA1_Update, SHA1_Final, 64, 20)
-OAUTH1_HMAC_HELPERS(sha256, SHA256_CTX, SHA256_Init, SHA256_Update, SHA256_Final, 64, 32)
-OAUTH1_HMAC_HELPERS(sha512, SHA512_CTX, SHA512_Init, SHA512_Update, SHA512_Final, 128, 64)
+OAUTH1_HMAC_HELPERS(sha1, SHA_CTX, SHA1_Init, SHA1_Update, SHA1_Transform, SHA1_Final, 64, 20)
+OAUTH1_HMAC_HELPERS(sha256, SHA256_CTX, SHA256_Init, SHA256_Update, SHA256_Transform, SHA256_Final, 64, 32)
+OAUTH1_HMAC_HELPERS(sha512, SHA512_CTX, SHA512_Init, SHA512_Update, SHA512_Transform, SHA512_Final, 128, 64)
 
 #endif

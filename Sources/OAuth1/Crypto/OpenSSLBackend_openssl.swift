@@ -14,14 +14,35 @@ enum OpenSSLBackend: CryptoBackend {
     return Array(output.prefix(Int(length)))
   }
 
-  static func fillRandom(_ buffer: UnsafeMutableBufferPointer<UInt8>) throws(OAuthError) {
-    guard buffer.isEmpty || RAND_bytes(buffer.baseAddress, Int32(buffer.count)) == 1 else { throw failure("random generation") }
+  static func appendRandom(_ count: Int, to out: inout ByteWriter) throws(OAuthError) -> Range<Int> {
+    let start = out.count
+    try out.appendUnsafe(room: count) { _, room throws(OAuthError) in
+      guard room.isEmpty || RAND_bytes(room.baseAddress, Int32(room.count)) == 1 else { throw failure("random generation") }
+      return room.count
+    }
+    return start..<out.count
   }
 
-  static func constantTimeEquals(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+  static func constantTimeEquals(_ a: borrowing ByteWriter, _ range: Range<Int>, _ b: String) -> Bool {
+    a.withUnsafeBytes(range) { a in withContiguousBytes(b.utf8) { b in constantTimeEquals(a, b) } }
+  }
+
+  static func constantTimeEquals(_ a: [UInt8], _ b: String) -> Bool {
+    a.withUnsafeBufferPointer { a in withContiguousBytes(b.utf8) { b in constantTimeEquals(a, b) } }
+  }
+
+  private static func constantTimeEquals(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
     guard a.count == b.count else { return false }
     guard !a.isEmpty else { return true }
     return CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0
+  }
+
+  static func wipe(_ writer: inout ByteWriter) {
+    writer.withUnsafeMutableWritten { if let base = $0.baseAddress { oauth1_wipe(base, $0.count) } }
+  }
+
+  static func wipe(_ bytes: inout [UInt8]) {
+    bytes.withUnsafeMutableBufferPointer { if let base = $0.baseAddress { oauth1_wipe(base, $0.count) } }
   }
 
   static func md(_ algorithm: OAuthDigestAlgorithm) -> OpaquePointer? {

@@ -5,23 +5,28 @@ struct PreparedHMACKey: Sendable {
   let algorithm: OAuthDigestAlgorithm
   private let key: Crypto.HMACKey
 
-  /// Prepares `key` (the signing key's bytes) for `algorithm`.
-  init(_ algorithm: OAuthDigestAlgorithm, key: UnsafeBufferPointer<UInt8>) {
+  /// Prepares the signing key written in `key` for `algorithm`.
+  init(_ algorithm: OAuthDigestAlgorithm, key: borrowing ByteWriter) {
     self.algorithm = algorithm
-    self.key = Crypto.prepareHMAC(algorithm, key: key)
+    self.key = Crypto.prepareHMAC(algorithm, key: key, 0..<key.count)
   }
 
   /// Prepares a signing key held as text (``OAuthSigningKey/make(consumerSecret:tokenSecret:)``).
   init(_ algorithm: OAuthDigestAlgorithm, key: String) {
-    var key = key
-    self = key.withUTF8 { PreparedHMACKey(algorithm, key: $0) }
+    self = ScratchArena.withBytes(capacity: key.utf8.count) { bytes in
+      bytes.append(contentsOf: key)
+      defer { Crypto.wipe(&bytes) }
+      return PreparedHMACKey(algorithm, key: bytes)
+    }
   }
 
   /// The digest length in bytes: 20, 32 or 64.
   var length: Int { algorithm.byteCount }
 
-  /// Writes the MAC of `message` to `out`, which holds at least ``length`` bytes.
-  func sign(_ message: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) {
-    Crypto.mac(message, with: key, into: out)
+  /// Appends the MAC of the bytes of `message` in `range` to `out` (``length`` bytes) and
+  /// returns where it is.
+  @discardableResult
+  func appendMAC(of message: borrowing ByteWriter, _ range: Range<Int>, to out: inout ByteWriter) -> Range<Int> {
+    Crypto.appendMAC(of: message, range, with: key, to: &out)
   }
 }

@@ -1,38 +1,198 @@
+import Foundation
 import PercentEncoding
 
-/// Appends bytes to memory the caller reserved: the one primitive through which the signing
-/// engine writes a base string, a header or a normalized parameter string.
+/// The one writer of the signing engine: appends bytes to memory lent by ``ScratchArena``, or
+/// to a new String's storage (``string(capacity:_:)``), and reads back what it wrote. Every
+/// byte the engine works on goes through it (the request's URL and form body are copied in
+/// first), and the engine refers to bytes by their offsets (`Range<Int>`), never by address.
 ///
-/// Invariants, which every user keeps by sizing before writing:
-/// - `start` points to `capacity` bytes that stay allocated, and are written by no one else,
-///   for as long as the writer is used;
-/// - an append never passes `capacity` (checked: running over would be a sizing bug, never a
-///   property of the input, so it stops the program rather than corrupt memory).
-struct ByteWriter {
-  let start: UnsafeMutablePointer<UInt8>
+/// This is one of the three places that touch memory through pointers (with ``ScratchArena``
+/// and the crypto backend). Its invariants, each checked:
+/// - `start` points to `capacity` bytes that stay allocated, and that no one else writes, for
+///   as long as the writer exists: only ``ScratchArena`` and ``string(capacity:_:)`` make a
+///   writer; they lend it `inout` to a closure and check, when the closure returns, that the
+///   writer they hold is still the one they made. A writer is `~Copyable`, so it cannot be
+///   copied out of that closure, nor captured by an escaping one;
+/// - bytes `0..<count` are initialized: every read is checked against `count`;
+/// - every write is checked against `capacity`: a bulk append checks its whole length once,
+///   then copies.
+///
+/// A failed check stops the program: it is a sizing bug of the engine, never a property of the
+/// input, and stopping is better than reading or writing memory that is not the writer's.
+struct ByteWriter: ~Copyable {
+  private let start: UnsafeMutablePointer<UInt8>
+  /// How many bytes the writer may hold.
   let capacity: Int
+  /// How many bytes were written.
   private(set) var count = 0
 
-  init(_ start: UnsafeMutablePointer<UInt8>, capacity: Int) {
+  /// For ``ScratchArena`` and ``string(capacity:_:)`` only: `start` must point to `capacity`
+  /// bytes that stay allocated and unshared for the writer's whole life.
+  init(unsafeStart start: UnsafeMutablePointer<UInt8>, capacity: Int) {
+    precondition(capacity >= 0, "ByteWriter: negative capacity")
     self.start = start
     self.capacity = capacity
   }
 
-  /// A new String of at most `capacity` bytes that `write` appends.
+  /// Whether this writer writes to `memory`: the check its lender makes when it takes it back.
+  func writes(to memory: UnsafeMutablePointer<UInt8>) -> Bool { start == memory }
+
+  /// A new String of at most `capacity` bytes, which `write` appends.
   static func string(capacity: Int, _ write: (inout ByteWriter) -> Void) -> String {
     String(unsafeUninitializedCapacity: max(capacity, 1)) { buffer in
-      var out = ByteWriter(buffer.baseAddress!, capacity: capacity)
+      let memory = buffer.baseAddress!
+      var out = ByteWriter(unsafeStart: memory, capacity: capacity)
       write(&out)
+      precondition(out.writes(to: memory), "ByteWriter: a writer was swapped out of its closure")
       return out.count
     }
   }
 
-  /// What was written so far.
-  var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
+  // MARK: - Reading what was written
 
-  /// What was written so far, as a String (for a trace or a public stage).
-  var string: String { String(decoding: written, as: UTF8.self) }
+  @inline(__always)
+  private func checkWritten(_ range: Range<Int>) {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count, "ByteWriter: read past what was written")
+  }
 
+  /// The byte at `index`, which was written (and may be written again).
+  @inline(__always)
+  subscript(index: Int) -> UInt8 {
+    get {
+      precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "ByteWriter: read past what was written")
+      return start[index]
+    }
+    set {
+      precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "ByteWriter: write past what was written")
+      start[index] = newValue
+    }
+  }
+
+  /// The bytes of `range` as a String (invalid UTF-8 repaired).
+  func string(_ range: Range<Int>) -> String {
+    checkWritten(range)
+    return String(decoding: UnsafeBufferPointer(start: start + range.lowerBound, count: range.count), as: UTF8.self)
+  }
+
+  /// Everything written, as a String.
+  var string: String { string(0..<count) }
+
+  /// The bytes of `range` as a String if they are UTF-8, else `nil`. ASCII, the usual case,
+  /// is recognized without the standard library's generic validation.
+  func validString(_ range: Range<Int>) -> String? {
+    checkWritten(range)
+    let bytes = UnsafeBufferPointer(start: start + range.lowerBound, count: range.count)
+    if !bytes.contains(where: { $0 >= 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+    return String(validating: bytes, as: UTF8.self)
+  }
+
+  /// A copy of the bytes of `range`.
+  func bytes(_ range: Range<Int>) -> [UInt8] {
+    checkWritten(range)
+    return Array(UnsafeBufferPointer(start: start + range.lowerBound, count: range.count))
+  }
+
+  /// The first index of `byte` in `range`, found with `memchr`.
+  @inline(__always)
+  func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
+    checkWritten(range)
+    guard !range.isEmpty, let found = memchr(start + range.lowerBound, Int32(byte), range.count) else { return nil }
+    return UnsafeRawPointer(found) - UnsafeRawPointer(start)
+  }
+
+  /// How many times `byte` occurs in `range` (the bytes counted are rare: a form's `&`, a
+  /// value's `%`).
+  func occurrences(of byte: UInt8, in range: Range<Int>) -> Int {
+    var found = 0
+    var rest = range
+    while let index = firstIndex(of: byte, in: rest) {
+      found += 1
+      rest = (index + 1)..<rest.upperBound
+    }
+    return found
+  }
+
+  /// The first index in `range` whose byte satisfies `predicate`.
+  @inline(__always)
+  func firstIndex(in range: Range<Int>, where predicate: (UInt8) -> Bool) -> Int? {
+    checkWritten(range)
+    var index = range.lowerBound
+    while index < range.upperBound {
+      if predicate(start[index]) { return index }
+      index &+= 1
+    }
+    return nil
+  }
+
+  /// Where the run of bytes that `table` accepts (256 characters, one per byte value, `1` for a
+  /// byte of the run), from the start of `range`, ends.
+  @inline(__always)
+  func endOfRun(in range: Range<Int>, _ table: StaticString) -> Int {
+    checkWritten(range)
+    precondition(table.utf8CodeUnitCount == 256, "ByteWriter: a byte table has 256 entries")
+    let accepts = table.utf8Start
+    var index = range.lowerBound
+    while index < range.upperBound, accepts[Int(start[index])] == UInt8(ascii: "1") { index &+= 1 }
+    return index
+  }
+
+  /// Compares the bytes of two ranges in byte order: negative, zero or positive.
+  @inline(__always)
+  func compare(_ a: Range<Int>, _ b: Range<Int>) -> Int {
+    checkWritten(b)
+    return compare(a, with: start + b.lowerBound, b.count)
+  }
+
+  /// Compares the bytes of `a` with those of `b` in `other`, in byte order.
+  @inline(__always)
+  func compare(_ a: Range<Int>, with other: borrowing ByteWriter, _ b: Range<Int>) -> Int {
+    other.checkWritten(b)
+    return compare(a, with: other.start + b.lowerBound, b.count)
+  }
+
+  @inline(__always)
+  private func compare(_ a: Range<Int>, with b: UnsafeMutablePointer<UInt8>, _ lengthB: Int) -> Int {
+    checkWritten(a)
+    let lengthA = a.count
+    let x = start + a.lowerBound
+    // Eight bytes at a time first: many names share the "oauth_" prefix, and comparing
+    // big-endian words orders as the bytes do.
+    if lengthA >= 8 && lengthB >= 8 {
+      let wordA = UInt64(bigEndian: UnsafeRawPointer(x).loadUnaligned(as: UInt64.self))
+      let wordB = UInt64(bigEndian: UnsafeRawPointer(b).loadUnaligned(as: UInt64.self))
+      if wordA != wordB { return wordA < wordB ? -1 : 1 }
+    } else if lengthA > 0 && lengthB > 0 && x[0] != b[0] {
+      // Short names mostly differ in their first byte: no call for those.
+      return Int(x[0]) - Int(b[0])
+    }
+    let common = min(lengthA, lengthB)
+    if common > 0 {
+      let order = memcmp(x, b, common)
+      if order != 0 { return Int(order) }
+    }
+    return lengthA - lengthB
+  }
+
+  /// Whether the bytes of `range` are `text`.
+  func elementsEqual(_ range: Range<Int>, _ text: StaticString) -> Bool {
+    checkWritten(range)
+    return range.count == text.utf8CodeUnitCount && memcmp(start + range.lowerBound, text.utf8Start, range.count) == 0
+  }
+
+  /// Whether the bytes of `range` begin with `prefix`.
+  func hasPrefix(_ range: Range<Int>, _ prefix: StaticString) -> Bool {
+    checkWritten(range)
+    return range.count >= prefix.utf8CodeUnitCount && memcmp(start + range.lowerBound, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
+  }
+
+  // MARK: - Writing
+
+  @inline(__always)
+  private func checkRoom(_ length: Int) {
+    precondition(length >= 0 && length <= capacity &- count, "ByteWriter: sized too small")
+  }
+
+  /// Appends one byte.
   @inline(__always)
   mutating func append(_ byte: UInt8) {
     precondition(count < capacity, "ByteWriter: sized too small")
@@ -40,10 +200,11 @@ struct ByteWriter {
     count &+= 1
   }
 
+  /// Appends a constant.
   @inline(__always)
   mutating func append(_ text: StaticString) {
     let length = text.utf8CodeUnitCount
-    precondition(count + length <= capacity, "ByteWriter: sized too small")
+    checkRoom(length)
     // The separators ("%3D", "%26", "=\"") are a few bytes: stored directly, not by a call.
     if length <= 8 {
       for index in 0..<length { start[count &+ index] = text.utf8Start[index] }
@@ -53,57 +214,447 @@ struct ByteWriter {
     count &+= length
   }
 
+  /// Appends a String's UTF-8 bytes and returns where they are.
+  @discardableResult
+  mutating func append(contentsOf text: String) -> Range<Int> {
+    let begin = count
+    if text.utf8.withContiguousStorageIfAvailable({ append(unsafeBytes: $0) }) == nil {
+      Array(text.utf8).withUnsafeBufferPointer { append(unsafeBytes: $0) }
+    }
+    return begin..<count
+  }
+
+  /// Appends bytes and returns where they are.
+  @discardableResult
+  mutating func append(contentsOf bytes: [UInt8]) -> Range<Int> {
+    let begin = count
+    bytes.withUnsafeBufferPointer { append(unsafeBytes: $0) }
+    return begin..<count
+  }
+
+  /// Appends a body's bytes and returns where they are; `nil` for no body.
+  @discardableResult
+  mutating func append(contentsOf data: borrowing Data?) -> Range<Int>? {
+    let begin = count
+    guard data?.withUnsafeBytes({ append(unsafeBytes: $0.bindMemory(to: UInt8.self)) }) != nil else { return nil }
+    return begin..<count
+  }
+
+  /// Appends bytes another writer wrote in their canonical encoding as the base string carries
+  /// them: each `%` as `%25` (room: two bytes more per `%`, checked at each one).
   @inline(__always)
-  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-    precondition(count + bytes.count <= capacity, "ByteWriter: sized too small")
-    if let base = bytes.baseAddress { (start + count).update(from: base, count: bytes.count) }
+  mutating func appendDoublingPercents(_ other: borrowing ByteWriter, _ range: Range<Int>) {
+    other.checkWritten(range)
+    checkRoom(range.count)
+    var position = count
+    var index = range.lowerBound
+    while index < range.upperBound {
+      let byte = other.start[index]
+      start[position] = byte
+      position &+= 1
+      index &+= 1
+      if byte == UInt8(ascii: "%") {
+        // Two more bytes on top of the ones still to copy.
+        precondition(position &+ 2 &+ (range.upperBound &- index) <= capacity, "ByteWriter: sized too small")
+        start[position] = UInt8(ascii: "2")
+        start[position &+ 1] = UInt8(ascii: "5")
+        position &+= 2
+      }
+    }
+    count = position
+  }
+
+  /// Appends the decimal digits of `value` (a timestamp): counted first, then written two at a
+  /// time from the last, from a table of the hundred pairs.
+  mutating func appendDecimal(_ value: UInt64) {
+    var digits = 1
+    var power: UInt64 = 10
+    while digits < 20 && value >= power {
+      digits &+= 1
+      power = power &* 10
+    }
+    checkRoom(digits)
+    let pairs = Self.decimalPairs.utf8Start
+    var magnitude = value
+    var index = count &+ digits
+    while magnitude >= 10 {
+      let pair = Int(magnitude % 100) &* 2
+      magnitude /= 100
+      start[index &- 1] = pairs[pair &+ 1]
+      start[index &- 2] = pairs[pair]
+      index &-= 2
+    }
+    if index > count { start[index &- 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude) }
+    count &+= digits
+  }
+
+  /// "00" to "99", each pair's digits at twice its value.
+  private static var decimalPairs: StaticString {
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+  }
+
+  /// Appends two bytes (one check).
+  @inline(__always)
+  mutating func append(_ first: UInt8, _ second: UInt8) {
+    checkRoom(2)
+    start[count] = first
+    start[count &+ 1] = second
+    count &+= 2
+  }
+
+  /// Appends three bytes (one check).
+  @inline(__always)
+  mutating func append(_ first: UInt8, _ second: UInt8, _ third: UInt8) {
+    checkRoom(3)
+    start[count] = first
+    start[count &+ 1] = second
+    start[count &+ 2] = third
+    count &+= 3
+  }
+
+  /// Appends a copy of bytes another writer wrote.
+  @inline(__always)
+  mutating func append(_ other: borrowing ByteWriter, _ range: Range<Int>) {
+    other.checkWritten(range)
+    append(unsafeBytes: UnsafeBufferPointer(start: other.start + range.lowerBound, count: range.count))
+  }
+
+  @inline(__always)
+  private mutating func append(unsafeBytes bytes: UnsafeBufferPointer<UInt8>) {
+    checkRoom(bytes.count)
+    guard let base = bytes.baseAddress else { return }
+    Self.copy(base, to: start + count, bytes.count)
     count &+= bytes.count
   }
 
-  /// Appends `bytes` percent-encoded (RFC 5849 3.6): at most three bytes per byte.
+  /// Copies `length` bytes: a short run (a name, a value between escapes) with two
+  /// overlapping loads and stores, not a call. Both loads come before the stores.
   @inline(__always)
-  mutating func appendEncoded(_ bytes: UnsafeBufferPointer<UInt8>) {
-    precondition(count + 3 * bytes.count <= capacity, "ByteWriter: sized too small")
-    count &+= PercentEncoding.encode(bytes, into: start + count)
+  private static func copy(_ source: UnsafePointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>, _ length: Int) {
+    let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(destination)
+    if length >= 8 && length <= 16 {
+      let head = from.loadUnaligned(as: UInt64.self), tail = from.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
+      to.storeBytes(of: head, as: UInt64.self)
+      to.storeBytes(of: tail, toByteOffset: length &- 8, as: UInt64.self)
+    } else if length >= 4 && length < 8 {
+      let head = from.loadUnaligned(as: UInt32.self), tail = from.loadUnaligned(fromByteOffset: length &- 4, as: UInt32.self)
+      to.storeBytes(of: head, as: UInt32.self)
+      to.storeBytes(of: tail, toByteOffset: length &- 4, as: UInt32.self)
+    } else if length < 4 {
+      for index in 0..<length { destination[index] = source[index] }
+    } else {
+      destination.update(from: source, count: length)
+    }
   }
 
-  /// Lets `body` write at most `room` bytes in place and returns what it says it wrote.
+  /// Appends `%XX` (uppercase hex) for `byte`.
   @inline(__always)
-  mutating func appendInPlace(room: Int, _ body: (UnsafeMutablePointer<UInt8>) throws(OAuthError) -> Int) throws(OAuthError) {
-    precondition(count + room <= capacity, "ByteWriter: sized too small")
-    let written = try body(start + count)
-    precondition(written <= room, "ByteWriter: wrote past the room it asked for")
+  mutating func appendEscape(_ byte: UInt8) {
+    checkRoom(3)
+    Self.writeEscape(byte, at: start + count)
+    count &+= 3
+  }
+
+  /// Appends a String percent-encoded (RFC 5849 3.6: all but the unreserved set as `%XX`) and
+  /// returns where it is.
+  @discardableResult
+  mutating func appendEncoded(_ text: String) -> Range<Int> {
+    let begin = count
+    if text.utf8.withContiguousStorageIfAvailable({ appendEncoded(unsafeBytes: $0) }) == nil {
+      Array(text.utf8).withUnsafeBufferPointer { appendEncoded(unsafeBytes: $0) }
+    }
+    return begin..<count
+  }
+
+  /// Appends bytes already written, percent-encoded.
+  mutating func appendEncoded(copyOf range: Range<Int>) {
+    checkWritten(range)
+    appendEncoded(unsafeBytes: UnsafeBufferPointer(start: start + range.lowerBound, count: range.count))
+  }
+
+  /// Appends bytes another writer wrote, percent-encoded.
+  mutating func appendEncoded(_ other: borrowing ByteWriter, _ range: Range<Int>) {
+    other.checkWritten(range)
+    appendEncoded(unsafeBytes: UnsafeBufferPointer(start: other.start + range.lowerBound, count: range.count))
+  }
+
+  /// The one percent-encoder of the engine: room for three bytes per byte is checked first.
+  /// Eight bytes are classified per step: eight unreserved bytes (most of a key, a secret, a
+  /// nonce) are copied as one word; otherwise those eight are encoded one by one.
+  private mutating func appendEncoded(unsafeBytes bytes: UnsafeBufferPointer<UInt8>) {
+    checkRoom(3 * bytes.count)
+    guard let input = bytes.baseAddress else { return }
+    let classes = Self.byteClasses.utf8Start
+    let total = bytes.count
+    var written = count
+    var index = 0
+    while index < total {
+      var end = total
+      if index &+ 8 <= total {
+        // The classes are "0" to "5": their bits together are "0" only when all eight are.
+        let together =
+          classes[Int(input[index])] | classes[Int(input[index &+ 1])] | classes[Int(input[index &+ 2])] | classes[Int(input[index &+ 3])]
+          | classes[Int(input[index &+ 4])] | classes[Int(input[index &+ 5])] | classes[Int(input[index &+ 6])]
+          | classes[Int(input[index &+ 7])]
+        if together == Self.unreserved {
+          UnsafeMutableRawPointer(start + written).storeBytes(of: UnsafeRawPointer(input + index).loadUnaligned(as: UInt64.self), as: UInt64.self)
+          index &+= 8
+          written &+= 8
+          continue
+        }
+        end = index &+ 8
+      }
+      while index < end {
+        let byte = input[index]
+        if classes[Int(byte)] == Self.unreserved {
+          start[written] = byte
+          written &+= 1
+        } else {
+          Self.writeEscape(byte, at: start + written)
+          written &+= 3
+        }
+        index &+= 1
+      }
+    }
+    count = written
+  }
+
+  @inline(__always)
+  private static func writeEscape(_ byte: UInt8, at out: UnsafeMutablePointer<UInt8>) {
+    out[0] = UInt8(ascii: "%")
+    out[1] = PercentEncoding.hexDigit(byte >> 4)
+    out[2] = PercentEncoding.hexDigit(byte & 0x0F)
+  }
+
+  /// The one base64 encoder of the package (``Base64`` holds its forms): appends the bytes of
+  /// `source` (already written) with `alphabet`'s 64 symbols, `=` padding when `padded`, and
+  /// `+`, `/` and `=` as `%2B`, `%2F` and `%3D` when `percentEncoded`; returns where they are.
+  /// Room: four bytes (twelve percent-encoded) per three, checked first.
+  mutating func appendBase64(_ source: Range<Int>, alphabet: StaticString, padded: Bool, percentEncoded: Bool) -> Range<Int> {
+    checkWritten(source)
+    checkRoom((source.count + 2) / 3 * (percentEncoded ? 12 : 4))
+    precondition(alphabet.utf8CodeUnitCount == 64, "ByteWriter: a base64 alphabet has 64 symbols")
+    let symbols = alphabet.utf8Start
+    let begin = count
+    var position = count
+    @inline(__always) func put(_ symbol: UInt8) {
+      if percentEncoded && (symbol == UInt8(ascii: "+") || symbol == UInt8(ascii: "/") || symbol == UInt8(ascii: "=")) {
+        Self.writeEscape(symbol, at: start + position)
+        position &+= 3
+      } else {
+        start[position] = symbol
+        position &+= 1
+      }
+    }
+    var index = source.lowerBound
+    let end = source.upperBound
+    while index &+ 3 <= end {
+      let value = UInt32(start[index]) << 16 | UInt32(start[index &+ 1]) << 8 | UInt32(start[index &+ 2])
+      put(symbols[Int(value >> 18 & 0x3F)])
+      put(symbols[Int(value >> 12 & 0x3F)])
+      put(symbols[Int(value >> 6 & 0x3F)])
+      put(symbols[Int(value & 0x3F)])
+      index &+= 3
+    }
+    if index < end {
+      let twoLeft = index &+ 1 < end
+      let value = UInt32(start[index]) << 16 | (twoLeft ? UInt32(start[index &+ 1]) << 8 : 0)
+      put(symbols[Int(value >> 18 & 0x3F)])
+      put(symbols[Int(value >> 12 & 0x3F)])
+      if twoLeft { put(symbols[Int(value >> 6 & 0x3F)]) } else if padded { put(UInt8(ascii: "=")) }
+      if padded { put(UInt8(ascii: "=")) }
+    }
+    count = position
+    return begin..<count
+  }
+
+  /// Whether every byte of `text` is unreserved, so that it is its own percent-encoding.
+  static func isUnreserved(_ text: String) -> Bool {
+    func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+      guard let input = bytes.baseAddress else { return true }
+      let classes = byteClasses.utf8Start
+      var index = 0
+      // Eight bytes per step: their classes together are "0" only when all eight are.
+      while index &+ 8 <= bytes.count {
+        let together =
+          classes[Int(input[index])] | classes[Int(input[index &+ 1])] | classes[Int(input[index &+ 2])] | classes[Int(input[index &+ 3])]
+          | classes[Int(input[index &+ 4])] | classes[Int(input[index &+ 5])] | classes[Int(input[index &+ 6])]
+          | classes[Int(input[index &+ 7])]
+        if together != unreserved { return false }
+        index &+= 8
+      }
+      while index < bytes.count {
+        if classes[Int(input[index])] != unreserved { return false }
+        index &+= 1
+      }
+      return true
+    }
+    return text.utf8.withContiguousStorageIfAvailable(check) ?? Array(text.utf8).withUnsafeBufferPointer(check)
+  }
+
+  /// What a part of a form or header ends at, for ``appendCanonical(_:_:)``.
+  enum Part {
+    /// A form's name: ends at `=` or `&`; `+` is a space.
+    case formName
+    /// A form's value: ends at `&`; `+` is a space.
+    case formValue
+    /// A header field's name or value, whole: `+`, `&` and `=` are themselves (RFC 5849 3.5.1).
+    case header
+  }
+
+  /// The canonical re-encoding of stage 2 (RFC 5849 3.4.1.3.2: decoded, then encoded with the
+  /// strict set), in one pass: appends the bytes of `source` from its start up to the first
+  /// byte that ends `part`, with `%XX` decoded (a `%` not followed by two hex digits is kept)
+  /// and every byte outside the unreserved set written as `%XX`. Returns where it stopped, how
+  /// many escapes it wrote, and whether every decoded byte was ASCII. Room: three bytes per
+  /// byte of `source`, checked first.
+  mutating func appendCanonical(_ source: Range<Int>, _ part: Part) -> (stop: Int, escapes: Int, ascii: Bool) {
+    checkWritten(source)
+    return appendCanonical(from: UnsafePointer(start), source, part)
+  }
+
+  /// The same from bytes of `array` (a received header's fields, kept as read).
+  mutating func appendCanonical(from array: [UInt8], _ source: Range<Int>, _ part: Part) -> (stop: Int, escapes: Int, ascii: Bool) {
+    precondition(source.lowerBound >= 0 && source.upperBound <= array.count, "ByteWriter: read past the array")
+    return array.withUnsafeBufferPointer { appendCanonical(from: $0.baseAddress!, source, part) }
+  }
+
+  private mutating func appendCanonical(
+    from input: UnsafePointer<UInt8>, _ source: Range<Int>, _ part: Part
+  ) -> (stop: Int, escapes: Int, ascii: Bool) {
+    checkRoom(3 * source.count)
+    let classes = Self.byteClasses.utf8Start
+    var position = count  // locals: no exclusivity check per byte
+    var at = source.lowerBound
+    let end = source.upperBound
+    var escapes = 0
+    var ascii = true
+    while at < end {
+      var byte = input[at]
+      let kind = classes[Int(byte)]
+      if kind == Self.unreserved {
+        start[position] = byte
+        position &+= 1
+        at &+= 1
+        continue
+      }
+      if part != .header && (kind == Self.ampersand || (kind == Self.equals && part == .formName)) { break }
+      at &+= 1
+      if kind == Self.percent, at &+ 1 < end {
+        if let high = PercentEncoding.hexValue(input[at]), let low = PercentEncoding.hexValue(input[at &+ 1]) {
+          byte = high << 4 | low
+          at &+= 2
+          if classes[Int(byte)] == Self.unreserved {
+            start[position] = byte
+            position &+= 1
+            continue
+          }
+        }
+      } else if kind == Self.plus && part != .header {
+        byte = UInt8(ascii: " ")
+      }
+      if byte >= 0x80 { ascii = false }
+      Self.writeEscape(byte, at: start + position)
+      position &+= 3
+      escapes &+= 1
+    }
+    count = position
+    return (at, escapes, ascii)
+  }
+
+  /// Appends the bytes of `source` (already written, or in `other`) with `%XX` decoded, and
+  /// `+` as a space when `plusAsSpace` (a `%` not followed by two hex digits is kept): the
+  /// verifier reads the protocol parameters' names and values this way. Room: the source's
+  /// length, checked first.
+  mutating func appendPercentDecoded(_ other: borrowing ByteWriter, _ source: Range<Int>, plusAsSpace: Bool) -> Range<Int> {
+    other.checkWritten(source)
+    checkRoom(source.count)
+    let input = other.start
+    let begin = count
+    var position = count
+    var at = source.lowerBound
+    let end = source.upperBound
+    while at < end {
+      let byte = input[at]
+      if byte == UInt8(ascii: "%"), at &+ 2 < end, let high = PercentEncoding.hexValue(input[at &+ 1]),
+        let low = PercentEncoding.hexValue(input[at &+ 2])
+      {
+        start[position] = high << 4 | low
+        at &+= 3
+      } else {
+        start[position] = byte == UInt8(ascii: "+") && plusAsSpace ? UInt8(ascii: " ") : byte
+        at &+= 1
+      }
+      position &+= 1
+    }
+    count = position
+    return begin..<count
+  }
+
+  /// How each byte is handled, as a constant table of 256 classes (no lazy global to check),
+  /// indexed by the byte itself: `0` unreserved (copied), `1` escaped, `2` a `+` (a space in a
+  /// form), `3` a `%` (an escape), `4` a `&` (ends a pair), `5` a `=` (ends a name). The
+  /// unreserved class is ``PercentEncoding/isUnreserved(_:)``'s set (a test checks all 256).
+  private static var byteClasses: StaticString {
+    "1111111111111111111111111111111111111341111210010000000000111511100000000000000000000000000111101000000000000000000000000001110111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111"
+  }
+  private static let unreserved = UInt8(ascii: "0"), plus = UInt8(ascii: "2"), percent = UInt8(ascii: "3")
+  private static let ampersand = UInt8(ascii: "4"), equals = UInt8(ascii: "5")
+
+  /// The class of `byte` in the table above: for the test that checks it against
+  /// ``PercentEncoding/isUnreserved(_:)``.
+  static func isUnreservedInTable(_ byte: UInt8) -> Bool { byteClasses.utf8Start[Int(byte)] == unreserved }
+
+  /// Lowercases the ASCII letters of bytes already written (a host name).
+  mutating func lowercaseASCII(_ range: Range<Int>) {
+    checkWritten(range)
+    for index in range where start[index] &- UInt8(ascii: "A") < 26 { start[index] |= 0x20 }
+  }
+
+  /// Forgets what was written from `newCount` on (to write it again).
+  mutating func truncate(to newCount: Int) {
+    precondition(newCount >= 0 && newCount <= count, "ByteWriter: truncated past what was written")
+    count = newCount
+  }
+
+  // MARK: - For the crypto backend
+
+  /// Lends the crypto backend the bytes of `range`, for the duration of `body`.
+  func withUnsafeBytes<R>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    checkWritten(range)
+    return body(UnsafeBufferPointer(start: start + range.lowerBound, count: range.count))
+  }
+
+  /// Lends the crypto backend the bytes of `source` (already written) and `room` bytes after
+  /// the last one written; `body` returns how many of those it wrote (checked).
+  mutating func appendUnsafe<E: Error>(
+    room: Int, reading source: Range<Int> = 0..<0,
+    _ body: (_ source: UnsafeBufferPointer<UInt8>, _ room: UnsafeMutableBufferPointer<UInt8>) throws(E) -> Int
+  ) throws(E) {
+    checkWritten(source)
+    checkRoom(room)
+    let written = try body(
+      UnsafeBufferPointer(start: start + source.lowerBound, count: source.count), UnsafeMutableBufferPointer(start: start + count, count: room))
+    precondition(written >= 0 && written <= room, "ByteWriter: wrote past the room it asked for")
     count &+= written
   }
-}
 
-/// A name and value already in their canonical encoding, pointing into memory that outlives
-/// the pair's use (a signer's constants, or one signature's scratch).
-struct EncodedPair {
-  var name: UnsafeBufferPointer<UInt8>
-  var value: UnsafeBufferPointer<UInt8>
-  /// How many `%` the pair holds: each becomes `%25` in the base string.
-  var percents: Int32
-
-  init(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-    let percent = UInt8(ascii: "%")
-    self.init(name: name, value: value, percents: Int32(occurrences(of: percent, in: name) + occurrences(of: percent, in: value)))
+  /// Lends the crypto backend the bytes of `range` of `other` and `room` bytes after the last
+  /// one written here; `body` returns how many of those it wrote (checked).
+  mutating func appendUnsafe<E: Error>(
+    room: Int, reading other: borrowing ByteWriter, _ range: Range<Int>,
+    _ body: (_ source: UnsafeBufferPointer<UInt8>, _ room: UnsafeMutableBufferPointer<UInt8>) throws(E) -> Int
+  ) throws(E) {
+    other.checkWritten(range)
+    checkRoom(room)
+    let written = try body(
+      UnsafeBufferPointer(start: other.start + range.lowerBound, count: range.count), UnsafeMutableBufferPointer(start: start + count, count: room))
+    precondition(written >= 0 && written <= room, "ByteWriter: wrote past the room it asked for")
+    count &+= written
   }
 
-  /// A pair whose `%` count the caller knows (it wrote the value).
-  init(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, percents: Int32) {
-    self.name = name
-    self.value = value
-    self.percents = percents
-  }
-
-  /// The pair decoded, for display.
-  var decoded: OAuthParameter {
-    OAuthParameter(Self.decode(name), Self.decode(value))
-  }
-
-  private static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-    let text = String(decoding: bytes, as: UTF8.self)
-    return PercentEncoding.decode(text) ?? text
+  /// Lends the crypto backend everything written, to wipe it.
+  mutating func withUnsafeMutableWritten(_ body: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+    body(UnsafeMutableBufferPointer(start: start, count: count))
   }
 }

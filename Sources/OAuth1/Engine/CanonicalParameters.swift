@@ -1,418 +1,328 @@
-import Foundation
 import PercentEncoding
 
-/// The signed parameters of one request in their canonical encoded form (RFC 5849 3.4.1.3.2:
-/// decoded, then re-encoded with the strict set), kept as byte ranges of one scratch buffer and
-/// sorted in signing order: stages 2 and 3 of the engine, for the signer, the verifier and the
-/// public stage fronts (``OAuthParameterCollection``, ``OAuthParameterNormalization``).
-///
-/// The memory is borrowed from ``withScratch(query:formBody:encodedBytes:extraEntries:_:)``
-/// (on the stack when it is small), so a signature allocates nothing here; the value must not
-/// escape that closure.
-struct CanonicalParameters {
-  struct Entry {
-    var nameStart: Int32
-    var nameEnd: Int32
-    var valueEnd: Int32
-    var percents: Int32
+/// A name and value in their canonical encoding (RFC 5849 3.4.1.3.2: decoded, then re-encoded
+/// with the strict set), side by side in the engine's ``ByteWriter``: the unit of stages 2
+/// and 3, for the request's parameters and the protocol parameters alike.
+struct EncodedPair: BitwiseCopyable {
+  var nameStart: Int32
+  var nameEnd: Int32
+  var valueEnd: Int32
+  /// How many `%` the pair holds: each becomes `%25` in the base string.
+  var percents: Int32
+
+  /// The pair whose name is `name` and whose value follows it, up to `valueEnd`.
+  init(name: Range<Int>, valueEnd: Int, percents: Int) {
+    nameStart = Int32(truncatingIfNeeded: name.lowerBound)
+    nameEnd = Int32(truncatingIfNeeded: name.upperBound)
+    self.valueEnd = Int32(truncatingIfNeeded: valueEnd)
+    self.percents = Int32(truncatingIfNeeded: percents)
   }
 
-  /// Room for every byte the parameters can take: the buffer never grows.
-  private let storage: UnsafeMutablePointer<UInt8>
-  private var count = 0
-  private let entryStorage: UnsafeMutablePointer<Entry>
-  private(set) var entryCount = 0
+  var name: Range<Int> { Int(nameStart)..<Int(nameEnd) }
+  var value: Range<Int> { Int(nameEnd)..<Int(valueEnd) }
+  /// The bytes of the name and the value.
+  var byteCount: Int { Int(valueEnd &- nameStart) }
 
-  private init(storage: UnsafeMutablePointer<UInt8>, entries: UnsafeMutablePointer<Entry>) {
-    self.storage = storage
-    self.entryStorage = entries
+  /// The pair decoded, for display.
+  func decoded(_ bytes: borrowing ByteWriter) -> OAuthParameter {
+    OAuthParameter(Self.decode(name, bytes), Self.decode(value, bytes))
   }
 
-  /// Lends `body` an empty collection with room for the pairs of `query` and `formBody`
-  /// (encoding at most triples a byte) and for `extraEntries` already-encoded pairs of
-  /// `encodedBytes` bytes in all.
-  static func withScratch<R>(
-    query: UnsafeBufferPointer<UInt8>, formBody: UnsafeBufferPointer<UInt8>?, encodedBytes: Int, extraEntries: Int,
-    _ body: (inout CanonicalParameters) throws(OAuthError) -> R
-  ) throws(OAuthError) -> R {
-    let rawBytes = query.count + (formBody?.count ?? 0)
-    // Offsets are 32-bit (half the memory per entry); encoding at most triples the input.
-    guard rawBytes <= maximumRawBytes, encodedBytes <= maximumRawBytes else {
-      throw .requestTooLarge(bytes: rawBytes + encodedBytes, limit: maximumRawBytes)
-    }
-    let entries = pairCount(query) + (formBody.map(pairCount) ?? 0) + extraEntries
-    return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * rawBytes + encodedBytes + 1) { bytes throws(OAuthError) in
-      try withUnsafeTemporaryAllocation(of: Entry.self, capacity: entries + 1) { entryBuffer throws(OAuthError) in
-        var parameters = CanonicalParameters(storage: bytes.baseAddress!, entries: entryBuffer.baseAddress!)
-        return try body(&parameters)
-      }
-    }
+  /// Canonical bytes decoded: themselves when they hold no escape; kept encoded in the rare
+  /// case where they do not decode to UTF-8.
+  private static func decode(_ range: Range<Int>, _ bytes: borrowing ByteWriter) -> String {
+    guard bytes.firstIndex(of: UInt8(ascii: "%"), in: range) != nil else { return bytes.string(range) }
+    return ScratchArena.withBytes(capacity: range.count) { decoded in
+      decoded.validString(decoded.appendPercentDecoded(bytes, range, plusAsSpace: false))
+    } ?? bytes.string(range)
+  }
+}
+
+/// Stages 2 and 3 of the engine, for the signer, the verifier and the public stage fronts
+/// (``OAuthParameterCollection``, ``OAuthParameterNormalization``): the signed parameters of
+/// a request collected from bytes already in the scratch (the query, the form body, a received
+/// header's fields), each written in its canonical encoding, listed as an ``EncodedPair`` and
+/// sorted in signing order.
+enum CanonicalParameters {
+  /// The most query, form body and header bytes one signature may hold: the scratch holds
+  /// about five times as many, and its offsets are 32-bit.
+  static let maximumRawBytes = Int(Int32.max) / 8
+
+  /// Throws ``OAuthError/requestTooLarge(bytes:limit:)`` past ``maximumRawBytes``.
+  static func checkSize(_ rawBytes: Int) throws(OAuthError) {
+    guard rawBytes <= maximumRawBytes else { throw .requestTooLarge(bytes: rawBytes, limit: maximumRawBytes) }
   }
 
-  /// The most query and form body bytes one signature may hold: 3 × this fits an `Int32`.
-  static let maximumRawBytes = Int(Int32.max) / 4
+  /// At most how many pairs `bytes` bytes of form text hold: a pair takes a byte and a `&`.
+  static func pairLimit(_ bytes: Int) -> Int { (bytes + 1) / 2 }
 
-  /// At most how many pairs a form holds: one more than its `&`s.
-  private static func pairCount(_ raw: UnsafeBufferPointer<UInt8>) -> Int {
-    raw.isEmpty ? 0 : 1 + occurrences(of: UInt8(ascii: "&"), in: raw)
+  /// Adds a decoded pair, encoding it (room: three bytes per byte).
+  static func append(decoded parameter: OAuthParameter, _ bytes: inout ByteWriter, _ pairs: inout FixedList<EncodedPair>) {
+    let name = bytes.appendEncoded(parameter.name)
+    let value = bytes.appendEncoded(parameter.value)
+    // Each escape writes two bytes more than it reads.
+    let escapes = (value.upperBound - name.lowerBound - parameter.name.utf8.count - parameter.value.utf8.count) / 2
+    pairs.append(EncodedPair(name: name, valueEnd: value.upperBound, percents: escapes))
   }
 
-  /// The entries in their current order.
-  var entries: UnsafeBufferPointer<Entry> { UnsafeBufferPointer(start: entryStorage, count: entryCount) }
-
-  /// Adds a decoded pair, encoding it (room: three bytes per byte, counted by the caller).
-  mutating func append(decoded parameter: OAuthParameter) {
-    var parameter = parameter
-    let start = count
-    let nameEnd = parameter.name.withUTF8 { start + PercentEncoding.encode($0, into: storage + start) }
-    count = parameter.value.withUTF8 { nameEnd + PercentEncoding.encode($0, into: storage + nameEnd) }
-    let pair = EncodedPair(
-      name: UnsafeBufferPointer(start: storage + start, count: nameEnd - start),
-      value: UnsafeBufferPointer(start: storage + nameEnd, count: count - nameEnd))
-    entryStorage[entryCount] = Entry(nameStart: Int32(start), nameEnd: Int32(nameEnd), valueEnd: Int32(count), percents: pair.percents)
-    entryCount += 1
-  }
-
-  /// Adds every pair of an `application/x-www-form-urlencoded` string (a query or a form
-  /// body), decoding `+` and `%XX` and re-encoding strictly; `oauth_signature` is skipped.
+  /// Adds every pair of the `application/x-www-form-urlencoded` text in `source` (a query or a
+  /// form body), decoding `+` and `%XX` and re-encoding strictly; `oauth_signature` is
+  /// skipped. Room: three bytes per byte of `source`, ``pairLimit(_:)`` pairs.
   ///
-  /// One pass over the bytes: the pair and name/value boundaries are found by the same
-  /// table lookup that classifies each byte for encoding. As in
+  /// One pass over the bytes: runs of unreserved bytes are copied whole, and the pair and
+  /// name/value boundaries are found as each other byte is classified. As in
   /// `PercentEncoding.forEachFormPair`, an empty pair (`&&`) is skipped and a pair without
   /// `=` has an empty value.
-  mutating func appendForm(_ raw: UnsafeBufferPointer<UInt8>, source: OAuthParameterSource) throws(OAuthError) {
-    guard let input = raw.baseAddress else { return }
-    let end = raw.count
-    var index = 0
+  static func appendForm(
+    _ source: Range<Int>, from origin: OAuthParameterSource, _ bytes: inout ByteWriter, _ pairs: inout FixedList<EncodedPair>
+  ) throws(OAuthError) {
+    var index = source.lowerBound
+    let end = source.upperBound
     while index < end {
-      if input[index] == UInt8(ascii: "&") {
-        index &+= 1
+      if bytes[index] == UInt8(ascii: "&") {
+        index += 1
         continue
       }
-      let start = count
+      let start = bytes.count
       var percents: Int32 = 0
-      let nameValid = canonicalize(input, &index, end, .formName, percents: &percents)
-      let nameEnd = count
-      if index < end, input[index] == UInt8(ascii: "=") { index &+= 1 }
-      let valueValid = canonicalize(input, &index, end, .formValue, percents: &percents)
+      let nameValid = canonicalize(&bytes, &index, end, .formName, &percents)
+      let nameEnd = bytes.count
+      if index < end, bytes[index] == UInt8(ascii: "=") { index += 1 }
+      let valueValid = canonicalize(&bytes, &index, end, .formValue, &percents)
       guard nameValid else {
-        count = start
-        throw .invalidParameterEncoding(source: source, parameter: String(decoding: Self.rawName(input, before: index, end), as: UTF8.self))
+        bytes.truncate(to: start)
+        throw .invalidParameterEncoding(source: origin, parameter: rawName(bytes, before: index, in: source))
       }
       guard valueValid else {
-        let encodedName = String(decoding: UnsafeBufferPointer(start: storage + start, count: nameEnd - start), as: UTF8.self)
-        count = start
-        throw .invalidParameterEncoding(source: source, parameter: PercentEncoding.decode(encodedName) ?? encodedName)
+        let encodedName = bytes.string(start..<nameEnd)
+        bytes.truncate(to: start)
+        throw .invalidParameterEncoding(source: origin, parameter: PercentEncoding.decode(encodedName) ?? encodedName)
       }
-      if nameEnd - start == 15, memcmp(storage + start, Self.signatureName.utf8Start, 15) == 0 {
-        count = start
+      if bytes.elementsEqual(start..<nameEnd, "oauth_signature") {
+        bytes.truncate(to: start)
       } else {
-        entryStorage[entryCount] = Entry(nameStart: Int32(start), nameEnd: Int32(nameEnd), valueEnd: Int32(count), percents: percents)
-        entryCount += 1
+        pairs.append(EncodedPair(name: start..<nameEnd, valueEnd: bytes.count, percents: Int(percents)))
       }
     }
   }
 
   /// The raw name of the pair that ends before `index`: for an error message only.
-  private static func rawName(_ input: UnsafePointer<UInt8>, before index: Int, _ end: Int) -> UnsafeBufferPointer<UInt8> {
-    var start = min(index, end)
-    while start > 0, input[start - 1] != UInt8(ascii: "&") { start -= 1 }
-    var nameEnd = start
-    while nameEnd < end, input[nameEnd] != UInt8(ascii: "&"), input[nameEnd] != UInt8(ascii: "=") { nameEnd += 1 }
-    return UnsafeBufferPointer(start: input + start, count: nameEnd - start)
+  private static func rawName(_ bytes: borrowing ByteWriter, before index: Int, in source: Range<Int>) -> String {
+    var start = min(index, source.upperBound)
+    while start > source.lowerBound, bytes[start - 1] != UInt8(ascii: "&") { start -= 1 }
+    var end = start
+    while end < source.upperBound, bytes[end] != UInt8(ascii: "&"), bytes[end] != UInt8(ascii: "=") { end += 1 }
+    return bytes.string(start..<end)
   }
 
-  private static let signatureName: StaticString = "oauth_signature"
-
-  /// What ``canonicalize(_:_:_:_:percents:)`` reads: a form's name (ends at `=` or `&`), a
-  /// form's value (ends at `&`; `+` is a space in both), or a whole header field, name or
-  /// value (RFC 5849 3.5.1: percent-encoded, so `+`, `&` and `=` are themselves).
-  private enum Part { case formName, formValue, header }
-
-  /// Adds the `oauth_*` pairs received in an Authorization header, re-encoded strictly: the
-  /// verifier signs them with the query and form body (room: ``RawHeaderPairs/byteCount``
-  /// times three, ``RawHeaderPairs/count`` entries).
-  mutating func appendHeader(_ pairs: RawHeaderPairs) throws(OAuthError) {
-    try pairs.forEachPair { name, value throws(OAuthError) in
-      let start = count
-      var percents: Int32 = 0
-      var index = 0
-      let nameValid = name.baseAddress.map { canonicalize($0, &index, name.count, .header, percents: &percents) } ?? true
-      let nameEnd = count
-      index = 0
-      let valueValid = value.baseAddress.map { canonicalize($0, &index, value.count, .header, percents: &percents) } ?? true
-      guard nameValid, valueValid else {
-        count = start
-        throw .invalidParameterEncoding(source: .authorizationHeader, parameter: String(decoding: name, as: UTF8.self))
+  /// Adds the `oauth_*` fields received in an Authorization header, re-encoded strictly from
+  /// the bytes they were read from: the verifier signs them with the query and form body.
+  /// Room: ``RawHeaderPairs/byteCount`` times three, ``RawHeaderPairs/count`` pairs.
+  static func appendHeader(_ header: RawHeaderPairs, _ bytes: inout ByteWriter, _ pairs: inout FixedList<EncodedPair>) throws(OAuthError) {
+    try header.forEachPair { name, value throws(OAuthError) in
+      let start = bytes.count
+      let (_, nameEscapes, nameASCII) = bytes.appendCanonical(from: header.bytes, name, .header)
+      let nameEnd = bytes.count
+      let (_, valueEscapes, valueASCII) = bytes.appendCanonical(from: header.bytes, value, .header)
+      guard (nameASCII && valueASCII) || isUTF8(start..<nameEnd, bytes) && isUTF8(nameEnd..<bytes.count, bytes) else {
+        bytes.truncate(to: start)
+        throw .invalidParameterEncoding(source: .authorizationHeader, parameter: String(decoding: header.bytes[name], as: UTF8.self))
       }
-      entryStorage[entryCount] = Entry(nameStart: Int32(start), nameEnd: Int32(nameEnd), valueEnd: Int32(count), percents: percents)
-      entryCount += 1
+      pairs.append(EncodedPair(name: start..<nameEnd, valueEnd: bytes.count, percents: nameEscapes + valueEscapes))
     }
   }
 
-  /// Decodes the bytes from `index` up to the end of `part`, appends their strict encoding,
-  /// and leaves `index` on the byte that ended them; `false` when the decoded bytes are not
-  /// UTF-8.
-  ///
-  /// Room: every input byte writes at most three bytes, counted by ``withScratch(query:formBody:encodedBytes:extraEntries:_:)``.
-  private mutating func canonicalize(
-    _ input: UnsafePointer<UInt8>, _ index: inout Int, _ to: Int, _ part: Part, percents: inout Int32
+  /// Whether canonically encoded bytes decode to UTF-8 (the rare non-ASCII field).
+  private static func isUTF8(_ range: Range<Int>, _ bytes: borrowing ByteWriter) -> Bool {
+    String(validating: PercentEncoding.decodeBytes(bytes.bytes(range)), as: UTF8.self) != nil
+  }
+
+  /// Appends the canonical encoding of the bytes from `index` up to the end of `part`
+  /// (``ByteWriter/appendCanonical(_:_:)``), leaves `index` on the byte that ended them, and
+  /// counts their escapes in `percents`; `false` when the decoded bytes are not UTF-8.
+  private static func canonicalize(
+    _ bytes: inout ByteWriter, _ index: inout Int, _ end: Int, _ part: ByteWriter.Part, _ percents: inout Int32
   ) -> Bool {
-    let start = count
-    let out = storage
-    var position = count  // locals: no exclusivity check per byte
-    var at = index
-    var escapes: Int32 = 0
-    var ascii = true
-    let classes = Self.byteClasses.utf8Start
-    while at < to {
-      var byte = input[at]
-      let kind = classes[Int(byte)]
-      if kind == Self.copy {
-        // The usual byte: unreserved, copied as it is.
-        out[position] = byte
-        position &+= 1
-        at &+= 1
-        continue
-      }
-      if part != .header && (kind == Self.ampersand || (kind == Self.equals && part == .formName)) { break }
-      at &+= 1
-      if kind == Self.percent, at &+ 1 < to {
-        if let high = PercentEncoding.hexValue(input[at]), let low = PercentEncoding.hexValue(input[at &+ 1]) {
-          byte = high << 4 | low
-          at &+= 2
-          if classes[Int(byte)] == Self.copy {
-            out[position] = byte
-            position &+= 1
-            continue
-          }
-        }
-      } else if kind == Self.plus && part != .header {
-        byte = UInt8(ascii: " ")
-      }
-      if byte >= 0x80 { ascii = false }
-      PercentEncoding.writeEscape(byte, to: out + position)
-      position &+= 3
-      escapes &+= 1
-    }
-    index = at
-    count = position
-    percents += escapes
+    let start = bytes.count
+    let (stop, escapes, ascii) = bytes.appendCanonical(index..<end, part)
+    index = stop
+    percents &+= Int32(truncatingIfNeeded: escapes)
     // The rare non-ASCII value is checked for UTF-8 from its (strict) encoding.
-    return ascii
-      || String(validating: PercentEncoding.decodeBytes(UnsafeBufferPointer(start: storage + start, count: count - start)), as: UTF8.self) != nil
+    return ascii || String(validating: PercentEncoding.decodeBytes(bytes.bytes(start..<bytes.count)), as: UTF8.self) != nil
   }
 
-  /// How each raw byte of a form is handled, as a constant table (no lazy global to check):
-  /// `0` copied, `1` escaped, `2` a `+` (a space), `3` a `%` (an escape), `4` a `&` (ends a
-  /// pair), `5` a `=` (ends a name; escaped in a value).
-  private static let copy = UInt8(ascii: "0"), plus = UInt8(ascii: "2"), percent = UInt8(ascii: "3")
-  private static let ampersand = UInt8(ascii: "4"), equals = UInt8(ascii: "5")
-  private static var byteClasses: StaticString {
-    "1111111111111111111111111111111111111341111210010000000000111511100000000000000000000000000111101000000000000000000000000001110111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111"
-  }
-
-  /// The pairs in their current order (source order before ``sort()``, signing order after),
-  /// decoded; without the protocol parameters (`oauth_*`) unless `includingProtocol`.
-  func decoded(includingProtocol: Bool) -> [OAuthParameter] {
-    entries.compactMap { entry in
-      let pair = self.pair(entry)
-      guard includingProtocol || !ProtocolParameters.hasOAuthPrefix(pair.name) else { return nil }
-      return pair.decoded
-    }
-  }
-
-  /// The pairs in their current order, still encoded.
-  var encoded: [OAuthParameter] {
-    entries.map { entry in
-      let pair = self.pair(entry)
-      return OAuthParameter(String(decoding: pair.name, as: UTF8.self), String(decoding: pair.value, as: UTF8.self))
-    }
-  }
-
-  @inline(__always)
-  private func pair(_ entry: Entry) -> EncodedPair {
-    EncodedPair(
-      name: UnsafeBufferPointer(start: storage + Int(entry.nameStart), count: Int(entry.nameEnd - entry.nameStart)),
-      value: UnsafeBufferPointer(start: storage + Int(entry.nameEnd), count: Int(entry.valueEnd - entry.nameEnd)),
-      percents: entry.percents)
-  }
-
-  /// Calls `body` with every pair in signing order: these pairs, sorted, merged with
-  /// `protocolPairs`, which are sorted too (a signer's protocol parameters are listed in name
-  /// order), so the protocol parameters are slotted in where they sort without being copied
-  /// or sorted again.
-  @inline(__always)
-  func forEachInSigningOrder(merging protocolPairs: UnsafeBufferPointer<EncodedPair>, _ body: (EncodedPair) -> Void) {
-    var index = 0, protocolIndex = 0
-    while index < entryCount {
-      let next = pair(entryStorage[index])
-      while protocolIndex < protocolPairs.count, Self.precedes(protocolPairs[protocolIndex], next) {
-        body(protocolPairs[protocolIndex])
-        protocolIndex += 1
+  /// Calls `body` with the name and value of each raw `name=value` pair of the form text in
+  /// `range`, decoding nothing, as `PercentEncoding.forEachFormPair` does on arrays: `&`
+  /// separates pairs, empty segments are skipped, and a segment without `=` is a name with an
+  /// empty value.
+  static func forEachRawPair<E: Error>(
+    in range: Range<Int>, _ bytes: borrowing ByteWriter, _ body: (_ name: Range<Int>, _ value: Range<Int>) throws(E) -> Void
+  ) throws(E) {
+    var start = range.lowerBound
+    while start < range.upperBound {
+      let end = bytes.firstIndex(of: UInt8(ascii: "&"), in: start..<range.upperBound) ?? range.upperBound
+      if end > start {
+        let equals = bytes.firstIndex(of: UInt8(ascii: "="), in: start..<end) ?? end
+        try body(start..<equals, (equals < end ? equals + 1 : end)..<end)
       }
-      body(next)
-      index += 1
+      start = end + 1
     }
-    while protocolIndex < protocolPairs.count {
-      body(protocolPairs[protocolIndex])
-      protocolIndex += 1
-    }
+  }
+
+  /// Sorts the pairs of `range` by encoded name, then encoded value, comparing bytes.
+  static func sort(_ range: Range<Int>, _ bytes: borrowing ByteWriter, _ pairs: inout FixedList<EncodedPair>) {
+    pairs.sort(range) { lhs, rhs in precedes(lhs, rhs, bytes) }
   }
 
   /// Signing order: encoded name, then encoded value, comparing bytes.
   @inline(__always)
-  static func precedes(_ lhs: EncodedPair, _ rhs: EncodedPair) -> Bool {
-    let order = compare(lhs.name, rhs.name)
-    return order != 0 ? order < 0 : compare(lhs.value, rhs.value) < 0
+  static func precedes(_ lhs: EncodedPair, _ rhs: EncodedPair, _ bytes: borrowing ByteWriter) -> Bool {
+    let order = bytes.compare(lhs.name, rhs.name)
+    return order != 0 ? order < 0 : bytes.compare(lhs.value, rhs.value) < 0
   }
 
+  /// The same for pairs in two writers.
   @inline(__always)
-  private static func compare(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Int {
-    // Names mostly differ in their first byte: no call for those.
-    if !lhs.isEmpty, !rhs.isEmpty, lhs[0] != rhs[0] { return Int(lhs[0]) - Int(rhs[0]) }
-    let common = min(lhs.count, rhs.count)
-    if common > 0 {
-      let order = memcmp(lhs.baseAddress!, rhs.baseAddress!, common)
-      if order != 0 { return Int(order) }
-    }
-    return lhs.count - rhs.count
+  static func precedes(_ lhs: EncodedPair, in lhsBytes: borrowing ByteWriter, _ rhs: EncodedPair, in rhsBytes: borrowing ByteWriter) -> Bool {
+    let order = lhsBytes.compare(lhs.name, with: rhsBytes, rhs.name)
+    return order != 0 ? order < 0 : lhsBytes.compare(lhs.value, with: rhsBytes, rhs.value) < 0
   }
 
-  /// Sorts by encoded name, then encoded value, comparing bytes.
-  mutating func sort() {
-    let base = UnsafePointer(storage)
-    var entries = UnsafeMutableBufferPointer(start: entryStorage, count: entryCount)
-    entries.sort { lhs, rhs in
-      let order = Self.compare(base, lhs.nameStart, lhs.nameEnd, rhs.nameStart, rhs.nameEnd)
-      if order != 0 { return order < 0 }
-      return Self.compare(base, lhs.nameEnd, lhs.valueEnd, rhs.nameEnd, rhs.valueEnd) < 0
+  /// The pairs of `range` in their current order, decoded; without the protocol parameters
+  /// (`oauth_*`) unless `includingProtocol`.
+  static func decoded(
+    _ range: Range<Int>, includingProtocol: Bool, _ bytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>
+  ) -> [OAuthParameter] {
+    var result: [OAuthParameter] = []
+    for index in range {
+      let pair = pairs[index]
+      // "oauth_" needs no escape, so the encoded name starts with it when the decoded one does.
+      if includingProtocol || !bytes.hasPrefix(pair.name, "oauth_") { result.append(pair.decoded(bytes)) }
     }
+    return result
   }
 
-  @inline(__always)
-  private static func compare(_ base: UnsafePointer<UInt8>, _ a: Int32, _ aEnd: Int32, _ b: Int32, _ bEnd: Int32) -> Int {
-    let lengthA = Int(aEnd - a), lengthB = Int(bEnd - b)
-    // Eight bytes at a time first: many names share the "oauth_" prefix, and comparing
-    // big-endian words orders as the bytes do.
-    if lengthA >= 8 && lengthB >= 8 {
-      let x = UInt64(bigEndian: UnsafeRawPointer(base + Int(a)).loadUnaligned(as: UInt64.self))
-      let y = UInt64(bigEndian: UnsafeRawPointer(base + Int(b)).loadUnaligned(as: UInt64.self))
-      if x != y { return x < y ? -1 : 1 }
-    }
-    let common = min(lengthA, lengthB)
-    if common > 0 {
-      let order = memcmp(base + Int(a), base + Int(b), common)
-      if order != 0 { return Int(order) }
-    }
-    return lengthA - lengthB
-  }
-
-  /// The length of what ``append(to:merging:forBaseString:)`` writes. Order does not change a
-  /// length, so nothing is merged.
-  func length(merging protocolPairs: UnsafeBufferPointer<EncodedPair> = .init(start: nil, count: 0), forBaseString: Bool) -> Int {
-    // Per pair: "=" and "&" (normalized), or "%3D" and "%26" and two more bytes per "%" (base string).
-    let separators = forBaseString ? 6 : 2, perPercent = forBaseString ? 2 : 0
-    var length = 0
-    for entry in entries { length += Int(entry.valueEnd - entry.nameStart) + separators + perPercent * Int(entry.percents) }
-    for pair in protocolPairs { length += pair.name.count + pair.value.count + separators + perPercent * Int(pair.percents) }
-    return max(0, length - separators / 2)
-  }
-
-  /// Appends the normalized parameters (stage 3), `name=value` joined with `&`, with
-  /// `protocolPairs` merged in; or, `forBaseString`, their encoding as the base string's third
-  /// part (`%` as `%25`, `=` as `%3D`, `&` as `%26`), written straight from the pairs without
-  /// the normalized string in between.
-  func append(to out: inout ByteWriter, merging protocolPairs: UnsafeBufferPointer<EncodedPair> = .init(start: nil, count: 0), forBaseString: Bool) {
-    var first = true
-    forEachInSigningOrder(merging: protocolPairs) { pair in
-      if !first { forBaseString ? out.append("%26") : out.append(UInt8(ascii: "&")) }
-      first = false
-      guard forBaseString else {
-        out.append(pair.name)
-        out.append(UInt8(ascii: "="))
-        out.append(pair.value)
-        return
-      }
-      if pair.percents == 0 {
-        // Nothing to escape again: name, "%3D", value.
-        out.append(pair.name)
-        out.append("%3D")
-        out.append(pair.value)
-      } else {
-        Self.appendEncodingPercent(pair.name, to: &out)
-        out.append("%3D")
-        Self.appendEncodingPercent(pair.value, to: &out)
-      }
-    }
-  }
-
-  /// Appends canonically encoded bytes as the base string carries them: runs between escapes
-  /// whole, each `%` as `%25`.
-  @inline(__always)
-  private static func appendEncodingPercent(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout ByteWriter) {
-    guard let base = bytes.baseAddress else { return }
-    var index = 0
-    while index < bytes.count {
-      let run = base + index
-      let found: UnsafeMutableRawPointer? = memchr(run, 0x25, bytes.count - index)  // 0x25: "%"
-      let length = found.map { UnsafeRawPointer($0) - UnsafeRawPointer(run) } ?? bytes.count - index
-      out.append(UnsafeBufferPointer(start: run, count: length))
-      index += length
-      if found != nil {
-        out.append("%25")
-        index += 1
-      }
+  /// The pairs of `range` in their current order, still encoded.
+  static func encoded(_ range: Range<Int>, _ bytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>) -> [OAuthParameter] {
+    range.map { index in
+      let pair = pairs[index]
+      return OAuthParameter(bytes.string(pair.name), bytes.string(pair.value))
     }
   }
 }
 
-/// The signed fields of an Authorization header as received (quoted-string unescaped, still
-/// percent-encoded), copied into one buffer as the verifier reads the header, and re-encoded
-/// strictly only when the base string is built (``CanonicalParameters/appendHeader(_:)``).
-struct RawHeaderPairs {
-  /// Room for the whole header, allocated once: its fields, unescaped, are never longer.
-  private var bytes: [UInt8]
-  private var used = 0
-  /// Per pair: where its name ends (its value starts) and where its value ends.
-  private var ends: [Int32] = []
+/// The order a request's pairs are signed in: its own pairs, sorted, with the protocol
+/// parameters (listed in name order) merged in where they sort, so that those are never copied
+/// or sorted with them; `oauth_signature`'s slot, if any, is skipped. The request's pairs point
+/// into the request's writer, the protocol parameters into the signature's protocol writer.
+struct SigningOrder {
+  /// The request's own pairs (query, form body, received header), sorted.
+  var request: Range<Int>
+  /// A signer's protocol parameters, in name order.
+  var protocolPairs: Range<Int> = 0..<0
+  /// The slot of `oauth_signature` among them, which is never signed.
+  var signatureSlot: Int = -1
 
-  /// Pairs from a header of `capacity` bytes.
-  init(capacity: Int = 0) {
-    bytes = [UInt8](repeating: 0, count: capacity)
-  }
+  /// Walks the pairs in signing order; each step only reads the scratch, so the caller may
+  /// write to it between steps.
+  struct Iterator {
+    fileprivate var request: Int
+    fileprivate let requestEnd: Int
+    fileprivate var protocolIndex: Int
+    fileprivate let protocolEnd: Int
+    fileprivate let skip: Int
 
-  /// How many pairs there are.
-  var count: Int { ends.count / 2 }
-  /// How many raw bytes they hold.
-  var byteCount: Int { used }
-
-  /// Copies a field; together they must fit the capacity (a header's fields do).
-  mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-    precondition(used + name.count + value.count <= bytes.count, "RawHeaderPairs: more than the header holds")
-    if ends.isEmpty { ends.reserveCapacity(2 * ProtocolParameterName.allCases.count) }
-    let start = used
-    bytes.withUnsafeMutableBufferPointer { buffer in
-      guard let out = buffer.baseAddress else { return }
-      if let base = name.baseAddress { (out + start).update(from: base, count: name.count) }
-      if let base = value.baseAddress { (out + start + name.count).update(from: base, count: value.count) }
-    }
-    used += name.count + value.count
-    ends.append(Int32(truncatingIfNeeded: start + name.count))
-    ends.append(Int32(truncatingIfNeeded: used))
-  }
-
-  func forEachPair(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) throws(OAuthError) -> Void) throws(OAuthError) {
-    let outcome: Result<Void, OAuthError> = bytes.withUnsafeBufferPointer { bytes in
-      Result { () throws(OAuthError) in
-        var start = 0
-        for pair in 0..<count {
-          let nameEnd = Int(ends[2 * pair]), valueEnd = Int(ends[2 * pair + 1])
-          try body(UnsafeBufferPointer(rebasing: bytes[start..<nameEnd]), UnsafeBufferPointer(rebasing: bytes[nameEnd..<valueEnd]))
-          start = valueEnd
+    /// The next pair, and whether it is a protocol parameter.
+    @inline(__always)
+    mutating func next(
+      _ requestBytes: borrowing ByteWriter, _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>
+    ) -> (pair: EncodedPair, isProtocol: Bool)? {
+      if protocolIndex == skip { protocolIndex &+= 1 }
+      if request < requestEnd {
+        let next = pairs[request]
+        if protocolIndex < protocolEnd {
+          let candidate = pairs[protocolIndex]
+          if CanonicalParameters.precedes(candidate, in: protocolBytes, next, in: requestBytes) {
+            protocolIndex &+= 1
+            return (candidate, true)
+          }
         }
+        request &+= 1
+        return (next, false)
       }
+      guard protocolIndex < protocolEnd else { return nil }
+      protocolIndex &+= 1
+      return (pairs[protocolIndex &- 1], true)
     }
-    try outcome.get()
+  }
+
+  func makeIterator() -> Iterator {
+    Iterator(
+      request: request.lowerBound, requestEnd: request.upperBound, protocolIndex: protocolPairs.lowerBound, protocolEnd: protocolPairs.upperBound,
+      skip: signatureSlot)
+  }
+
+  /// The length of the normalized parameters (stage 3) or, `forBaseString`, of their encoding
+  /// as the base string's third part. Order does not change a length, so nothing is merged.
+  func length(_ pairs: borrowing FixedList<EncodedPair>, forBaseString: Bool) -> Int {
+    // Per pair: "=" and "&" (normalized), or "%3D" and "%26" and two more bytes per "%" (base string).
+    let separators = forBaseString ? 6 : 2, perPercent = forBaseString ? 2 : 0
+    var length = 0
+    for index in request { length += pairs[index].byteCount + separators + perPercent * Int(pairs[index].percents) }
+    for index in protocolPairs where index != signatureSlot {
+      length += pairs[index].byteCount + separators + perPercent * Int(pairs[index].percents)
+    }
+    return max(0, length - separators / 2)
+  }
+
+  /// Appends the normalized parameters (stage 3), `name=value` joined with `&`; or,
+  /// `forBaseString`, their encoding as the base string's third part (`%` as `%25`, `=` as
+  /// `%3D`, `&` as `%26`), written straight from the pairs without the normalized string in
+  /// between. Room: ``length(_:forBaseString:)``.
+  func append(
+    request requestBytes: borrowing ByteWriter, protocol protocolBytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>,
+    to out: inout ByteWriter, forBaseString: Bool
+  ) {
+    var pairsInOrder = makeIterator()
+    var first = true
+    while let (pair, isProtocol) = pairsInOrder.next(requestBytes, protocolBytes, pairs) {
+      if isProtocol {
+        Self.append(pair, first: first, from: protocolBytes, to: &out, forBaseString: forBaseString)
+      } else {
+        Self.append(pair, first: first, from: requestBytes, to: &out, forBaseString: forBaseString)
+      }
+      first = false
+    }
+  }
+
+  @inline(__always)
+  private static func append(_ pair: EncodedPair, first: Bool, from bytes: borrowing ByteWriter, to out: inout ByteWriter, forBaseString: Bool) {
+    guard forBaseString else {
+      if !first { out.append(UInt8(ascii: "&")) }
+      out.append(bytes, pair.name)
+      out.append(UInt8(ascii: "="))
+      out.append(bytes, pair.value)
+      return
+    }
+    if !first { out.append(UInt8(ascii: "%"), UInt8(ascii: "2"), UInt8(ascii: "6")) }
+    if pair.percents == 0 {
+      // Nothing to escape again: name, "%3D", value.
+      out.append(bytes, pair.name)
+      out.append(UInt8(ascii: "%"), UInt8(ascii: "3"), UInt8(ascii: "D"))
+      out.append(bytes, pair.value)
+    } else {
+      out.appendDoublingPercents(bytes, pair.name)
+      out.append(UInt8(ascii: "%"), UInt8(ascii: "3"), UInt8(ascii: "D"))
+      out.appendDoublingPercents(bytes, pair.value)
+    }
+  }
+
+  /// The normalized parameters as a String.
+  func normalized(
+    request requestBytes: borrowing ByteWriter, protocol protocolBytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>
+  ) -> String {
+    ByteWriter.string(capacity: length(pairs, forBaseString: false)) {
+      append(request: requestBytes, protocol: protocolBytes, pairs, to: &$0, forBaseString: false)
+    }
   }
 }

@@ -1,52 +1,53 @@
-import PercentEncoding
+/// The protocol values a signer sends with every request (callback, consumer key, signature
+/// method, token, verifier, version), percent-encoded once, when the signer is made: a value
+/// that needs no encoding (the usual case) is kept as it is, nothing copied, and a signature
+/// writes each after its name (``ProtocolList``).
+struct ProtocolConstants: Sendable {
+  /// A value as the base string and the header carry it, and how many escapes it holds.
+  struct Value: Sendable {
+    let encoded: String
+    let escapes: Int
 
-/// The protocol parameters one signer sends with every request (consumer key, token,
-/// callback, verifier, signature method, version), encoded once.
-///
-/// Invariants: the values live in one allocation made in `init` and freed in `deinit`, never
-/// written after `init`; the pairs point into it (names point to static strings), so they are
-/// valid while this object is alive: users keep it alive with `withExtendedLifetime`.
-final class ProtocolConstants: @unchecked Sendable {
-  let callback: EncodedPair?
-  let consumerKey: EncodedPair
-  let signatureMethod: EncodedPair
-  let token: EncodedPair?
-  let verifier: EncodedPair?
-  let version: EncodedPair?
-  /// The realm as the header quotes it.
-  let quotedRealm: String?
-  private let storage: UnsafeMutablePointer<UInt8>
-
-  init(consumer: borrowing Credentials, token: borrowing Credentials?, configuration: borrowing OAuthSigner.Configuration) {
-    // Token credentials with an empty key sign with their secret but send no oauth_token.
-    let tokenKey = token.flatMap { $0.key.isEmpty ? nil : $0.key }
-    let version: String? = configuration.includeVersion ? "1.0" : nil
-    let method = configuration.signatureMethod.rawValue
-    var capacity = 3 * (consumer.key.utf8.count + method.utf8.count + (version?.utf8.count ?? 0))
-    capacity += 3 * ((tokenKey?.utf8.count ?? 0) + (configuration.callback?.utf8.count ?? 0) + (configuration.verifier?.utf8.count ?? 0))
-    let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity, 1))
-    var out = ByteWriter(storage, capacity: capacity)
-    callback = Self.encode(.callback, configuration.callback, into: &out)
-    consumerKey = Self.encode(.consumerKey, consumer.key, into: &out)!
-    signatureMethod = Self.encode(.signatureMethod, method, into: &out)!
-    self.token = Self.encode(.token, tokenKey, into: &out)
-    verifier = Self.encode(.verifier, configuration.verifier, into: &out)
-    self.version = Self.encode(.version, version, into: &out)
-    quotedRealm = configuration.realm.map(OAuthAuthorizationHeader.quote)
-    self.storage = storage
+    init(_ value: String) {
+      if ByteWriter.isUnreserved(value) {
+        encoded = value
+        escapes = 0
+      } else {
+        encoded = ByteWriter.string(capacity: 3 * value.utf8.count) { $0.appendEncoded(value) }
+        // Each escape writes two bytes more than it reads.
+        escapes = (encoded.utf8.count - value.utf8.count) / 2
+      }
+    }
   }
 
-  deinit { storage.deallocate() }
+  let callback: Value?
+  let consumerKey: Value
+  let signatureMethod: OAuthSignatureMethod
+  let token: Value?
+  let verifier: Value?
+  let includeVersion: Bool
+  /// The realm as the header quotes it.
+  let quotedRealm: String?
 
-  /// Appends `value` encoded and pairs it with `name`; `nil` for no value. (A static function,
-  /// not a closure over the writer, which would box it and check every access.)
-  private static func encode(_ name: ProtocolParameterName, _ value: String?, into out: inout ByteWriter) -> EncodedPair? {
-    guard var value else { return nil }
-    let start = out.count
-    let raw = value.utf8.count
-    value.withUTF8 { out.appendEncoded($0) }
-    // Each escape writes two bytes more than it reads: no need to count the `%` again.
-    let encoded = UnsafeBufferPointer(rebasing: out.written[start...])
-    return EncodedPair(name: name.utf8, value: encoded, percents: Int32((encoded.count - raw) / 2))
+  /// Encodes the values of a signer: its consumer key, its token key (`nil` sends no
+  /// `oauth_token`), and its configuration's method, callback, verifier, version and realm.
+  init(
+    consumerKey: String, tokenKey: String?, method: OAuthSignatureMethod, callback: String?, verifier: String?, includeVersion: Bool,
+    realm: String?
+  ) {
+    self.callback = callback.map(Value.init)
+    self.consumerKey = Value(consumerKey)
+    signatureMethod = method
+    token = tokenKey.map(Value.init)
+    self.verifier = verifier.map(Value.init)
+    self.includeVersion = includeVersion
+    quotedRealm = realm.map(OAuthAuthorizationHeader.quote)
+  }
+
+  /// The bytes of the values.
+  var byteCount: Int {
+    let optional = (callback?.encoded.utf8.count ?? 0) + (token?.encoded.utf8.count ?? 0) + (verifier?.encoded.utf8.count ?? 0)
+    // A method's name is at most 11 bytes, the version 3.
+    return consumerKey.encoded.utf8.count + optional + 14
   }
 }

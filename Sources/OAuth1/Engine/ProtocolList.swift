@@ -1,117 +1,111 @@
-/// The protocol parameters of one signature, encoded, in name order (their order in the base
-/// string and in the header): the signer's constants, this request's nonce, timestamp and body
-/// hash, and, once computed, `oauth_signature` in its place.
-///
-/// Invariants: the pairs and this request's values live in one scratch allocation made by
-/// ``with(_:nonce:timestamp:bodyHash:signatureRoom:_:)`` and valid only inside its closure;
-/// the room is counted there from the same inputs that are then written (at most
-/// ``capacity`` pairs; the values through a ``ByteWriter``, which checks its capacity).
+/// The protocol parameters of one signature, in name order (their order in the base string
+/// and in the header), written to the signature's protocol writer: the signer's values, encoded
+/// once when it was made (``ProtocolConstants``), and this request's nonce, timestamp and body
+/// hash, each right after its name; `oauth_signature` gets its slot, filled once the signature is
+/// computed (``appendSignature(_:of:_:_:)``), in the same writer.
 struct ProtocolList {
-  /// Ten parameters at most: every name of ``ProtocolParameterName``.
-  static let capacity = 10
+  /// Where the pairs are in the list.
+  let pairs: Range<Int>
+  /// The slot of `oauth_signature`.
+  let signatureSlot: Int
 
-  private let slots: UnsafeMutablePointer<EncodedPair>
-  private var count = 0
-  private var signatureIndex = 0
-  private var values: ByteWriter
+  /// The pairs in signing order with the request's own pairs (`request`).
+  func signingOrder(request: Range<Int>) -> SigningOrder {
+    SigningOrder(request: request, protocolPairs: pairs, signatureSlot: signatureSlot)
+  }
 
-  /// The listed pairs.
-  var pairs: UnsafeBufferPointer<EncodedPair> { UnsafeBufferPointer(start: slots, count: count) }
+  /// The bytes ``append(_:nonce:timestamp:bodyHash:_:_:)`` and ``appendSignature(_:of:_:_:)``
+  /// take for a signer's `constants` and `key` (`nonce` and `bodyHash` as given to them).
+  static func room(_ constants: ProtocolConstants, _ key: SignatureKey, nonce: String?, bodyHash: String?) -> Int {
+    let nonceRoom = nonce.map { 3 * $0.utf8.count } ?? OAuthNonce.randomRoom
+    let names = ProtocolParameterName.allCases.count * ProtocolParameterName.longest
+    return names + constants.byteCount + nonceRoom + 20 + (bodyHash?.utf8.count ?? 0) + key.room
+  }
 
-  /// Lists the protocol parameters of one request and lends them to `body`. `nonce` is the
-  /// chosen one, decoded, or `nil` for a fresh random one; `bodyHash` is already encoded;
-  /// `signatureRoom` is what the signature will need.
-  static func with<R>(
-    _ constants: ProtocolConstants, nonce: String?, timestamp: Int64, bodyHash: String?, signatureRoom: Int,
-    _ body: (inout ProtocolList) throws(OAuthError) -> R
-  ) throws(OAuthError) -> R {
-    let pairBytes = capacity * MemoryLayout<EncodedPair>.stride
-    let valueRoom = (nonce.map { 3 * $0.utf8.count } ?? OAuthNonce.length) + 20 + (bodyHash?.utf8.count ?? 0) + signatureRoom
-    return try withUnsafeTemporaryAllocation(byteCount: pairBytes + valueRoom, alignment: MemoryLayout<EncodedPair>.alignment) {
-      raw throws(OAuthError) in
-      let base = raw.baseAddress!
-      var list = ProtocolList(
-        slots: base.bindMemory(to: EncodedPair.self, capacity: capacity),
-        values: ByteWriter((base + pairBytes).bindMemory(to: UInt8.self, capacity: valueRoom), capacity: valueRoom))
-      if var bodyHash { try list.appendValue(.bodyHash) { out in bodyHash.withUTF8 { out.append($0) } } }
-      list.append(constants.callback)
-      list.append(constants.consumerKey)
-      try list.appendValue(.nonce, percents: nonce == nil ? 0 : nil) { out throws(OAuthError) in
-        if var nonce {
-          nonce.withUTF8 { out.appendEncoded($0) }
-        } else {
-          // URL-safe base64: nothing to encode.
-          try out.appendInPlace(room: OAuthNonce.length) { place throws(OAuthError) in try OAuthNonce.write(into: place) }
-        }
-      }
-      list.signatureIndex = list.count
-      list.append(constants.signatureMethod)
-      try list.appendValue(.timestamp, percents: 0) { out throws(OAuthError) in try Self.appendDigits(timestamp, to: &out) }
-      list.append(constants.token)
-      list.append(constants.verifier)
-      list.append(constants.version)
-      return try body(&list)
+  /// Lists the protocol parameters of one request: `nonce` is the chosen one, decoded, or
+  /// `nil` for a fresh random one; `bodyHash` is already encoded. Ten pairs at most.
+  static func append(
+    _ constants: ProtocolConstants, nonce: String?, timestamp: Int64, bodyHash: String?, _ bytes: inout ByteWriter,
+    _ pairs: inout FixedList<EncodedPair>
+  ) throws(OAuthError) -> ProtocolList {
+    let first = pairs.count
+    if let bodyHash {
+      let start = bytes.count
+      bytes.append(ProtocolParameterName.bodyHash.staticText)
+      let nameEnd = bytes.count
+      bytes.append(contentsOf: bodyHash)
+      pairs.append(
+        EncodedPair(name: start..<nameEnd, valueEnd: bytes.count, percents: bytes.occurrences(of: UInt8(ascii: "%"), in: nameEnd..<bytes.count)))
     }
+    if let callback = constants.callback { appendPair(.callback, callback, &bytes, &pairs) }
+    appendPair(.consumerKey, constants.consumerKey, &bytes, &pairs)
+    let start = bytes.count
+    if let nonce {
+      bytes.append(ProtocolParameterName.nonce.staticText)
+      let nameEnd = bytes.count
+      let encoded = bytes.appendEncoded(nonce)
+      pairs.append(EncodedPair(name: start..<nameEnd, valueEnd: encoded.upperBound, percents: (encoded.count - nonce.utf8.count) / 2))
+    } else {
+      // URL-safe base64: nothing to encode.
+      let random = try Crypto.appendRandom(OAuthNonce.randomBytes, to: &bytes)
+      let nameStart = bytes.count
+      bytes.append(ProtocolParameterName.nonce.staticText)
+      let nameEnd = bytes.count
+      Base64.append(random, .urlSafeUnpadded, in: &bytes)
+      pairs.append(EncodedPair(name: nameStart..<nameEnd, valueEnd: bytes.count, percents: 0))
+    }
+    let signatureSlot = pairs.count
+    pairs.append(EncodedPair(name: 0..<0, valueEnd: 0, percents: 0))
+    let methodStart = bytes.count
+    bytes.append(ProtocolParameterName.signatureMethod.staticText)
+    let methodNameEnd = bytes.count
+    bytes.append(constants.signatureMethod.staticName)
+    pairs.append(EncodedPair(name: methodStart..<methodNameEnd, valueEnd: bytes.count, percents: 0))
+    let timestampStart = bytes.count
+    bytes.append(ProtocolParameterName.timestamp.staticText)
+    let timestampNameEnd = bytes.count
+    appendDecimal(timestamp, to: &bytes)
+    pairs.append(EncodedPair(name: timestampStart..<timestampNameEnd, valueEnd: bytes.count, percents: 0))
+    if let token = constants.token { appendPair(.token, token, &bytes, &pairs) }
+    if let verifier = constants.verifier { appendPair(.verifier, verifier, &bytes, &pairs) }
+    if constants.includeVersion {
+      let start = bytes.count
+      bytes.append(ProtocolParameterName.version.staticText)
+      let nameEnd = bytes.count
+      bytes.append("1.0")
+      pairs.append(EncodedPair(name: start..<nameEnd, valueEnd: bytes.count, percents: 0))
+    }
+    return ProtocolList(pairs: first..<pairs.count, signatureSlot: signatureSlot)
   }
 
-  private init(slots: UnsafeMutablePointer<EncodedPair>, values: ByteWriter) {
-    self.slots = slots
-    self.values = values
+  /// Lists `name` with `value`, already encoded, right after it.
+  @inline(__always)
+  private static func appendPair(
+    _ name: ProtocolParameterName, _ value: ProtocolConstants.Value, _ bytes: inout ByteWriter, _ pairs: inout FixedList<EncodedPair>
+  ) {
+    let start = bytes.count
+    bytes.append(name.staticText)
+    let nameEnd = bytes.count
+    let end = bytes.append(contentsOf: value.encoded).upperBound
+    pairs.append(EncodedPair(name: start..<nameEnd, valueEnd: end, percents: value.escapes))
   }
 
-  private mutating func append(_ pair: EncodedPair?) {
-    guard let pair else { return }
-    precondition(count < Self.capacity, "ProtocolList: more than ten parameters")
-    slots[count] = pair
-    count += 1
-  }
-
-  /// Lists `name` with the value `write` appends to this request's scratch; its `%` are
-  /// counted unless `percents` says how many there are.
-  private mutating func appendValue(
-    _ name: ProtocolParameterName, percents: Int32? = nil, _ write: (inout ByteWriter) throws(OAuthError) -> Void
+  /// Computes `oauth_signature` for `baseString` with `key` and puts it in its slot.
+  func appendSignature(
+    _ key: SignatureKey, of baseString: borrowing ByteWriter, _ bytes: inout ByteWriter, _ pairs: inout FixedList<EncodedPair>
   ) throws(OAuthError) {
-    let start = values.count
-    try write(&values)
-    let value = UnsafeBufferPointer(rebasing: values.written[start...])
-    append(percents.map { EncodedPair(name: name.utf8, value: value, percents: $0) } ?? EncodedPair(name: name.utf8, value: value))
-  }
-
-  /// Lists `oauth_signature`, which `write` appends encoded, in its place in name order.
-  mutating func appendSignature(_ write: (inout ByteWriter) throws(OAuthError) -> Void) throws(OAuthError) {
-    let start = values.count
-    try write(&values)
-    precondition(count < Self.capacity, "ProtocolList: more than ten parameters")
-    var index = count
-    while index > signatureIndex {
-      slots[index] = slots[index - 1]
-      index -= 1
-    }
+    let raw = try key.appendRawSignature(of: baseString, to: &bytes)
+    let start = bytes.count
+    bytes.append(ProtocolParameterName.signature.staticText)
+    let nameEnd = bytes.count
+    key.appendValue(raw: raw, encoded: true, to: &bytes)
     // Never part of a base string, so its `%` need no count.
-    slots[signatureIndex] = EncodedPair(
-      name: ProtocolParameterName.signature.utf8, value: UnsafeBufferPointer(rebasing: values.written[start...]), percents: 0)
-    count += 1
+    pairs[signatureSlot] = EncodedPair(name: start..<nameEnd, valueEnd: bytes.count, percents: 0)
   }
 
-  /// Appends the decimal digits of a timestamp (at most 20 bytes, sign included), written
-  /// backwards into a small buffer and copied once.
-  private static func appendDigits(_ value: Int64, to out: inout ByteWriter) throws(OAuthError) {
-    try out.appendInPlace(room: 20) { place in
-      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-        var index = 20
-        var magnitude = value.magnitude
-        repeat {
-          index -= 1
-          digits[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-          magnitude /= 10
-        } while magnitude > 0
-        if value < 0 {
-          index -= 1
-          digits[index] = UInt8(ascii: "-")
-        }
-        place.update(from: digits.baseAddress! + index, count: 20 - index)
-        return 20 - index
-      }
-    }
+  /// Appends the decimal digits of a timestamp (at most 20 bytes, sign included).
+  private static func appendDecimal(_ value: Int64, to out: inout ByteWriter) {
+    if value < 0 { out.append(UInt8(ascii: "-")) }
+    out.appendDecimal(value.magnitude)
   }
 }

@@ -1,73 +1,103 @@
 import Foundation
 import PercentEncoding
 
-/// Stage 4's input, read once: the raw query and the base string URI of a request URL.
+/// Stage 4's input, read once into the scratch: the raw query and the base string URI of a
+/// request URL.
 ///
 /// Ordinary URLs (`http`/`https`, a plain host name or IPv4 address, an optional port, a path
-/// that needs no encoding) are read straight from the bytes; anything else — userinfo, IPv6,
+/// that needs no encoding) are read straight from their bytes; anything else — userinfo, IPv6,
 /// a `Host` override, bytes the path must encode, invalid input — goes through
 /// ``OAuthURLComponents``, the one full implementation of the rules and their errors.
 struct RequestTarget {
   /// The raw query: the bytes after `?` and before `#`.
-  let query: UnsafeBufferPointer<UInt8>
+  let query: Range<Int>
   private let uri: URI
 
   private enum URI {
-    /// An ordinary URL read in place: the bytes and where its parts are.
-    case parsed(bytes: UnsafeBufferPointer<UInt8>, secure: Bool, host: Range<Int>, port: Int, path: Range<Int>)
+    /// An ordinary URL read in place: where its parts are.
+    case parsed(secure: Bool, host: Range<Int>, lowercase: Bool, port: Int, path: Range<Int>)
     /// Anything else: the base string URI as ``OAuthBaseStringURI/make(_:)`` normalized it.
-    case normalized(UnsafeBufferPointer<UInt8>)
+    case normalized(Range<Int>)
   }
 
-  /// Lends `body` the parts of `url` (with `host`, the request's `Host` header, overriding the
-  /// URL's authority); the parts point into memory that lives only as long as the call.
-  /// Throws for a URL that is not absolute (nor, when `requireHTTP`, http or https).
-  static func with<R>(
-    _ url: String, host: String?, requireHTTP: Bool = true, _ body: (RequestTarget) throws(OAuthError) -> R
+  private enum Attempt<R> {
+    case done(R)
+    case notOrdinary
+  }
+
+  /// Lends `body` the request's scratch: `url` read into it (`host`, the request's `Host`
+  /// header, overriding the URL's authority), then `form` copied, with `room` bytes more (the
+  /// query is at most `url`'s length) and a list with room for the pairs of the query and the
+  /// form body and `extraPairs` more. Throws for a URL that is not absolute (nor, when
+  /// `requireHTTP`, http or https).
+  static func withScratch<R>(
+    url: String, host: String?, requireHTTP: Bool = true, form: Data? = nil, bytes room: Int, extraPairs: Int,
+    _ body: (RequestTarget, _ form: Range<Int>?, inout ByteWriter, inout FixedList<EncodedPair>) throws(OAuthError) -> R
   ) throws(OAuthError) -> R {
+    let formBytes = form?.count ?? 0
     if host == nil {
-      let done: R? = try withUTF8Bytes(url) { bytes throws(OAuthError) in
-        guard let fast = fast(bytes) else { return nil }
-        return try body(fast)
+      let attempt = try ScratchArena.withBytes(capacity: room + url.utf8.count + formBytes) { bytes throws(OAuthError) -> Attempt<R> in
+        let source = bytes.append(contentsOf: url)
+        guard let target = ordinary(source, bytes) else { return .notOrdinary }
+        return .done(try target.withPairs(form, extraPairs, &bytes, body))
       }
-      if let done { return done }
+      if case .done(let result) = attempt { return result }
     }
     var components = try OAuthURLComponents(url, requireHTTP: requireHTTP)
     if let host { try components.override(hostHeader: host) }
-    let query = Array((components.query ?? "").utf8)
-    let normalized = Array(OAuthBaseStringURI.make(components).utf8)
-    return try query.withUnsafeBufferPointer { query throws(OAuthError) in
-      try normalized.withUnsafeBufferPointer { normalized throws(OAuthError) in
-        try body(RequestTarget(query: query, uri: .normalized(normalized)))
-      }
+    let query = components.query ?? "", normalized = OAuthBaseStringURI.make(components)
+    return try ScratchArena.withBytes(capacity: room + query.utf8.count + normalized.utf8.count + formBytes) { bytes throws(OAuthError) -> R in
+      let query = bytes.append(contentsOf: query)
+      let normalized = bytes.append(contentsOf: normalized)
+      return try RequestTarget(query: query, uri: .normalized(normalized)).withPairs(form, extraPairs, &bytes, body)
     }
   }
 
-  /// An upper bound of what ``appendURI(to:encoded:)`` writes.
+  /// Copies the form body, counts the pairs, and lends `body` a list of that size.
+  private func withPairs<R>(
+    _ form: borrowing Data?, _ extraPairs: Int, _ bytes: inout ByteWriter,
+    _ body: (RequestTarget, _ form: Range<Int>?, inout ByteWriter, inout FixedList<EncodedPair>) throws(OAuthError) -> R
+  ) throws(OAuthError) -> R {
+    let formRange = bytes.append(contentsOf: form)
+    // At most one pair more than a form has `&`s, and at most one pair per two bytes: that
+    // bound when it keeps the list on the stack (64 pairs), else the count.
+    let formBytes = formRange?.count ?? 0
+    var pairs = extraPairs + CanonicalParameters.pairLimit(query.count) + CanonicalParameters.pairLimit(formBytes)
+    if pairs > 64 {
+      pairs = extraPairs
+      if !query.isEmpty { pairs += 1 + bytes.occurrences(of: UInt8(ascii: "&"), in: query) }
+      if let formRange, !formRange.isEmpty { pairs += 1 + bytes.occurrences(of: UInt8(ascii: "&"), in: formRange) }
+    }
+    return try ScratchArena.withList(of: EncodedPair.self, capacity: pairs) { list throws(OAuthError) -> R in
+      try body(self, formRange, &bytes, &list)
+    }
+  }
+
+  /// An upper bound of what ``appendURI(from:to:encoded:)`` writes.
   var uriCapacity: Int {
     switch uri {
-    case .normalized(let bytes): return 3 * bytes.count
-    case .parsed(_, _, let host, _, let path): return 14 + host.count + 8 + 3 * max(path.count, 1)
+    case .normalized(let range): return 3 * range.count
+    case .parsed(_, let host, _, _, let path): return 14 + host.count + 8 + 3 * max(path.count, 1)
     }
   }
 
   /// Appends the base string URI, `scheme://host[:port]/path`, or with `encoded` its
   /// encoding for the base string (`:` and `/` as `%3A` and `%2F`, the path's escapes as `%25XX`).
-  func appendURI(to out: inout ByteWriter, encoded: Bool) {
+  func appendURI(from bytes: borrowing ByteWriter, to out: inout ByteWriter, encoded: Bool) {
     switch uri {
-    case .normalized(let bytes):
-      if encoded { out.appendEncoded(bytes) } else { out.append(bytes) }
-    case .parsed(let bytes, let secure, let host, let port, let path):
+    case .normalized(let range):
+      if encoded { out.appendEncoded(bytes, range) } else { out.append(bytes, range) }
+    case .parsed(let secure, let host, let lowercase, let port, let path):
       switch (secure, encoded) {
       case (true, true): out.append("https%3A%2F%2F")
       case (false, true): out.append("http%3A%2F%2F")
       case (true, false): out.append("https://")
       case (false, false): out.append("http://")
       }
-      // Copied whole, then lowercased in place (hosts are mostly lowercase already).
+      // Copied whole, then lowercased in place when it has an uppercase letter.
       let hostStart = out.count
-      out.append(UnsafeBufferPointer(rebasing: bytes[host]))
-      for index in hostStart..<out.count where out.start[index] &- UInt8(ascii: "A") < 26 { out.start[index] |= 0x20 }
+      out.append(bytes, host)
+      if !lowercase { out.lowercaseASCII(hostStart..<out.count) }
       if port != 0 && port != (secure ? 443 : 80) {
         if encoded { out.append("%3A") } else { out.append(UInt8(ascii: ":")) }
         var divisor = 10_000
@@ -77,75 +107,76 @@ struct RequestTarget {
           divisor /= 10
         }
       }
-      let pathBytes = UnsafeBufferPointer(rebasing: bytes[path])
       switch (path.isEmpty, encoded) {
       case (true, true): out.append("%2F")
       case (true, false): out.append(UInt8(ascii: "/"))
-      case (false, true): out.appendEncoded(pathBytes)
-      case (false, false): out.append(pathBytes)
+      case (false, true): out.appendEncoded(bytes, path)
+      case (false, false): out.append(bytes, path)
       }
     }
   }
 
-  private static func fast(_ bytes: UnsafeBufferPointer<UInt8>) -> RequestTarget? {
-    let count = bytes.count
+  /// The base string URI as a String.
+  func uriString(_ bytes: borrowing ByteWriter) -> String {
+    ByteWriter.string(capacity: uriCapacity) { appendURI(from: bytes, to: &$0, encoded: false) }
+  }
+
+  /// The parts of an ordinary URL (see the type's description), or `nil`.
+  private static func ordinary(_ url: Range<Int>, _ bytes: borrowing ByteWriter) -> RequestTarget? {
+    let end = url.upperBound
+    var index = url.lowerBound
     // Scheme.
-    var secure: Bool
-    var index: Int
-    if count > 7, lower(bytes[0]) == UInt8(ascii: "h"), lower(bytes[1]) == UInt8(ascii: "t"), lower(bytes[2]) == UInt8(ascii: "t"),
-      lower(bytes[3]) == UInt8(ascii: "p")
-    {
-      if bytes[4] == UInt8(ascii: ":") {
-        secure = false
-        index = 5
-      } else if lower(bytes[4]) == UInt8(ascii: "s"), bytes[5] == UInt8(ascii: ":") {
-        secure = true
-        index = 6
-      } else {
-        return nil
-      }
+    guard url.count > 7, lower(bytes[index]) == UInt8(ascii: "h"), lower(bytes[index + 1]) == UInt8(ascii: "t"),
+      lower(bytes[index + 2]) == UInt8(ascii: "t"), lower(bytes[index + 3]) == UInt8(ascii: "p")
+    else { return nil }
+    let secure: Bool
+    if bytes[index + 4] == UInt8(ascii: ":") {
+      secure = false
+      index += 5
+    } else if lower(bytes[index + 4]) == UInt8(ascii: "s"), bytes[index + 5] == UInt8(ascii: ":") {
+      secure = true
+      index += 6
     } else {
       return nil
     }
-    guard index + 2 <= count, bytes[index] == UInt8(ascii: "/"), bytes[index + 1] == UInt8(ascii: "/") else { return nil }
+    guard index + 2 <= end, bytes[index] == UInt8(ascii: "/"), bytes[index + 1] == UInt8(ascii: "/") else { return nil }
     index += 2
 
-    // Host: letters, digits, dots and dashes only; then an optional port.
+    // Host: letters, digits, dots and dashes only (lowercase letters, the usual case, are
+    // scanned first); then an optional port.
     let hostStart = index
-    while index < count, isHostByte(bytes[index]) { index += 1 }
+    index = bytes.endOfRun(in: index..<end, lowercaseHostBytes)
+    let lowercase = index == end || !(bytes[index] >= UInt8(ascii: "A") && bytes[index] <= UInt8(ascii: "Z"))
+    if !lowercase { index = bytes.endOfRun(in: index..<end, hostBytes) }
     let hostEnd = index
     guard hostEnd > hostStart else { return nil }
     var port = 0
-    if index < count, bytes[index] == UInt8(ascii: ":") {
+    if index < end, bytes[index] == UInt8(ascii: ":") {
       index += 1
       let digitsStart = index
-      while index < count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+      while index < end, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
         port = port * 10 + Int(bytes[index] - UInt8(ascii: "0"))
         index += 1
         if index - digitsStart > 5 { return nil }
       }
       if index > digitsStart, port < 1 || port > 65535 { return nil }
     }
-    guard index == count || bytes[index] == UInt8(ascii: "/") || bytes[index] == UInt8(ascii: "?") || bytes[index] == UInt8(ascii: "#") else {
+    guard index == end || bytes[index] == UInt8(ascii: "/") || bytes[index] == UInt8(ascii: "?") || bytes[index] == UInt8(ascii: "#") else {
       return nil
     }
 
-    // Path: only bytes that need no encoding.
+    // Path: only bytes that need no encoding ("?" and "#" are not path-safe: the scan stops
+    // at them, or at a byte to encode).
     let pathStart = index
-    // "?" and "#" are not path-safe: the loop stops at them, or at a byte to encode.
-    while index < count, PercentEncoding.isPathSafe(bytes[index]) { index += 1 }
-    guard index == count || bytes[index] == UInt8(ascii: "?") || bytes[index] == UInt8(ascii: "#") else { return nil }
+    index = bytes.endOfRun(in: index..<end, pathSafeBytes)
+    guard index == end || bytes[index] == UInt8(ascii: "?") || bytes[index] == UInt8(ascii: "#") else { return nil }
     let pathEnd = index
-    var queryStart = index, queryEnd = index
-    if index < count, bytes[index] == UInt8(ascii: "?") {
-      queryStart = index + 1
-      let fragment = memchr(bytes.baseAddress! + queryStart, 0x23, count - queryStart)  // 0x23: "#"
-      queryEnd = fragment.map { UnsafeRawPointer($0) - UnsafeRawPointer(bytes.baseAddress!) } ?? count
+    var query = index..<index
+    if index < end, bytes[index] == UInt8(ascii: "?") {
+      query = (index + 1)..<(bytes.firstIndex(of: UInt8(ascii: "#"), in: (index + 1)..<end) ?? end)
     }
-
     return RequestTarget(
-      query: UnsafeBufferPointer(rebasing: bytes[queryStart..<queryEnd]),
-      uri: .parsed(bytes: bytes, secure: secure, host: hostStart..<hostEnd, port: port, path: pathStart..<pathEnd))
+      query: query, uri: .parsed(secure: secure, host: hostStart..<hostEnd, lowercase: lowercase, port: port, path: pathStart..<pathEnd))
   }
 
   @inline(__always)
@@ -153,11 +184,19 @@ struct RequestTarget {
     byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
   }
 
-  /// Letters, digits, `.` and `-`: a constant table, one load per byte.
-  @inline(__always)
-  private static func isHostByte(_ byte: UInt8) -> Bool {
-    let table: StaticString =
-      "0000000000000000000000000000000000000000000001101111111111000000011111111111111111111111111000000111111111111111111111111110000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
-    return table.utf8Start[Int(byte)] == UInt8(ascii: "1")
+  /// The same without the uppercase letters.
+  static var lowercaseHostBytes: StaticString {
+    "0000000000000000000000000000000000000000000001101111111111000000000000000000000000000000000000000111111111111111111111111110000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+  }
+
+  /// The bytes of a host name read in place: letters, digits, `.` and `-`.
+  static var hostBytes: StaticString {
+    "0000000000000000000000000000000000000000000001101111111111000000011111111111111111111111111000000111111111111111111111111110000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+  }
+
+  /// The bytes a path may carry as they are: ``PercentEncoding/isPathSafe(_:)`` as a table (a
+  /// test checks all 256).
+  static var pathSafeBytes: StaticString {
+    "0000000000000000000000000000000001001111111111111111111111110100111111111111111111111111111000010111111111111111111111111110001000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
   }
 }

@@ -1,5 +1,3 @@
-import PercentEncoding
-
 /// Stages 6 and 7 made ready once: what a signature method signs with, and the one routine
 /// that turns a base string into `oauth_signature`. ``OAuthSigner`` keeps one for its
 /// credentials, ``OAuthSignature`` makes one per call, the verifier makes one per
@@ -39,64 +37,67 @@ enum SignatureKey: Sendable {
   /// The HMAC key of these credentials, its signing key written into scratch memory (no
   /// String) and wiped once its pad states are hashed: the signer's key and the verifier's.
   static func preparedHMAC(_ digest: OAuthDigestAlgorithm, consumerSecret: String, tokenSecret: String?) -> PreparedHMACKey {
-    var consumerSecret = consumerSecret, tokenSecret = tokenSecret ?? ""
-    let room = 3 * (consumerSecret.utf8.count + tokenSecret.utf8.count) + 1
-    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { buffer in
-      var key = ByteWriter(buffer.baseAddress!, capacity: room)
-      OAuthSigningKey.write(&consumerSecret, &tokenSecret, to: &key)
-      defer { Crypto.wipe(UnsafeMutableBufferPointer(mutating: key.written)) }  // the key does not outlive this call
-      return PreparedHMACKey(digest, key: key.written)
+    let tokenSecret = tokenSecret ?? ""
+    return ScratchArena.withBytes(capacity: 3 * (consumerSecret.utf8.count + tokenSecret.utf8.count) + 1) { key in
+      OAuthSigningKey.write(consumerSecret, tokenSecret, to: &key)
+      defer { Crypto.wipe(&key) }  // the key does not outlive this call
+      return PreparedHMACKey(digest, key: key)
     }
   }
 
-  /// Room for the largest HMAC digest (SHA-512) and its base64, percent-encoded or not.
-  static let hmacRoom = 64 + Base64.capacity(64, .header)
-
-  /// Appends `oauth_signature` for `baseString`: base64 of the MAC or RSA signature, or the
-  /// signing key for PLAINTEXT; percent-encoded as a header or base string carries it when
-  /// `encoded`. `out` needs ``hmacRoom`` bytes for HMAC and room for the key or the RSA
-  /// signature otherwise (``room``).
-  func appendSignature(of baseString: UnsafeBufferPointer<UInt8>, encoded: Bool, to out: inout ByteWriter) throws(OAuthError) {
+  /// The bytes ``ProtocolList/appendSignature(_:of:_:_:)`` and ``appendSignature(of:encoded:to:)``
+  /// take: the raw signature, the name `oauth_signature` and the value.
+  var room: Int {
+    let name = ProtocolParameterName.longest
     switch self {
-    case .hmac(let prepared):
-      // The digest goes first, then its base64 right after it; the digest is then dropped.
-      try out.appendInPlace(room: Self.hmacRoom) { place throws(OAuthError) in
-        prepared.sign(baseString, into: place)
-        let digest = UnsafeBufferPointer(start: UnsafePointer(place), count: prepared.length)
-        let base64 = Base64.encode(digest, encoded ? .header : .standard, into: place + prepared.length)
-        (place).update(from: place + prepared.length, count: base64)
-        return base64
-      }
-    case .plaintext(let signingKey):
-      try withUTF8Bytes(signingKey) { key throws(OAuthError) in encoded ? out.appendEncoded(key) : out.append(key) }
-    case .rsa(let privateKey, let digest):
-      let signature = try privateKey.sign(baseString, digest: digest)
-      try out.appendInPlace(room: Base64.capacity(signature.count, .header)) { place throws(OAuthError) in
-        signature.withUnsafeBufferPointer { Base64.encode($0, encoded ? .header : .standard, into: place) }
-      }
+    case .hmac(let prepared): return prepared.length + Base64.capacity(prepared.length, .header) + name
+    case .plaintext(let signingKey): return 3 * signingKey.utf8.count + name
+    case .rsa(let privateKey, _):
+      let length = privateKey.bits / 8 + 1
+      return length + Base64.capacity(length, .header) + name
     }
+  }
+
+  /// Appends the signature's raw bytes for the whole of `baseString` (the MAC or the RSA
+  /// signature) and returns where they are; `nil` for PLAINTEXT, which has none.
+  func appendRawSignature(of baseString: borrowing ByteWriter, to out: inout ByteWriter) throws(OAuthError) -> Range<Int>? {
+    switch self {
+    case .hmac(let prepared): return prepared.appendMAC(of: baseString, 0..<baseString.count, to: &out)
+    case .plaintext: return nil
+    case .rsa(let privateKey, let digest): return out.append(contentsOf: try privateKey.sign(baseString.bytes(0..<baseString.count), digest: digest))
+    }
+  }
+
+  /// Appends `oauth_signature`: base64 of the `raw` bytes, or the signing key for PLAINTEXT;
+  /// percent-encoded as a header or base string carries it when `encoded`.
+  func appendValue(raw: Range<Int>?, encoded: Bool, to out: inout ByteWriter) {
+    if let raw {
+      Base64.append(raw, encoded ? .header : .standard, in: &out)
+    } else if case .plaintext(let signingKey) = self {
+      if encoded { out.appendEncoded(signingKey) } else { out.append(contentsOf: signingKey) }
+    }
+  }
+
+  /// Appends `oauth_signature` for `baseString` (its raw bytes, then the value) and returns
+  /// where the value is. Room: ``room``.
+  func appendSignature(of baseString: borrowing ByteWriter, encoded: Bool, to out: inout ByteWriter) throws(OAuthError) -> Range<Int> {
+    let raw = try appendRawSignature(of: baseString, to: &out)
+    let start = out.count
+    appendValue(raw: raw, encoded: encoded, to: &out)
+    return start..<out.count
   }
 
   /// The signature's raw bytes before base64: the MAC, the RSA signature, or for PLAINTEXT the
   /// signing key's UTF-8 (``OAuthSignature/digest(baseString:method:signingKey:privateKey:)``).
-  func digest(of baseString: UnsafeBufferPointer<UInt8>) throws(OAuthError) -> [UInt8] {
+  func digest(of baseString: borrowing ByteWriter) throws(OAuthError) -> [UInt8] {
     switch self {
     case .hmac(let prepared):
-      return [UInt8](unsafeUninitializedCapacity: prepared.length) { out, count in
-        prepared.sign(baseString, into: out.baseAddress!)
-        count = prepared.length
+      return ScratchArena.withBytes(capacity: prepared.length) { out in
+        prepared.appendMAC(of: baseString, 0..<baseString.count, to: &out)
+        return out.bytes(0..<out.count)
       }
     case .plaintext(let signingKey): return Array(signingKey.utf8)
-    case .rsa(let privateKey, let digest): return try privateKey.sign(baseString, digest: digest)
-    }
-  }
-
-  /// The room ``appendSignature(of:encoded:to:)`` needs.
-  var room: Int {
-    switch self {
-    case .hmac: Self.hmacRoom
-    case .plaintext(let signingKey): 3 * signingKey.utf8.count
-    case .rsa(let privateKey, _): Base64.capacity(privateKey.bits / 8 + 1, .header)
+    case .rsa(let privateKey, let digest): return try privateKey.sign(baseString.bytes(0..<baseString.count), digest: digest)
     }
   }
 }

@@ -5,102 +5,123 @@ import PercentEncoding
 /// code path, for ``OAuthSigner`` (fast, nothing recorded) and ``OAuthSignatureGenerator`` (the
 /// same run with a ``SigningTrace``). The verifier runs stages 2–5 through the same routines.
 ///
-/// One signature, top to bottom:
-/// 1. the request's target and form body are read in place (``RequestTarget``);
-/// 2. the per-request protocol values (nonce, timestamp, body hash) are written to scratch
-///    memory and listed, with the signer's constants, in name order (``ProtocolList``);
+/// One signature, top to bottom, in scratch memory (``ScratchArena``): the request's writer,
+/// the protocol writer and a list of ``EncodedPair``s, which point into those writers by offset,
+/// then the base string's own writer. Each stays small enough for the stack.
+/// 1. the request's URL is copied in and read (``RequestTarget``), then its form body;
+/// 2. the protocol parameters — the signer's values (``ProtocolConstants``), this request's
+///    nonce, timestamp and body hash — are written to the protocol writer and listed in name order
+///    (``ProtocolList``);
 /// 3. query and form body pairs are collected, canonically encoded and sorted
 ///    (``CanonicalParameters``), and the protocol pairs, already in order, are merged in where
-///    they sort as the base string is written;
-/// 4. the base string is written once (``BaseString``), signed (``SignatureKey``) and base64'd
-///    into the scratch, and slotted into the list as `oauth_signature`;
-/// 5. the caller reads the result (the header is written once, in
-///    ``OAuthAuthorizationHeader``).
+///    they sort as the base string is written (``SigningOrder``);
+/// 4. the base string is written once into its own writer of the exact length
+///    (``BaseString``), signed (``SignatureKey``) and base64'd into the protocol writer, and
+///    slotted into the list as `oauth_signature`;
+/// 5. the caller reads the result (the header is written once, ``AuthorizationHeaderWriter``).
 ///
 /// An ordinary HMAC signature allocates only the strings it returns.
 struct SigningEngine: Sendable {
   let configuration: OAuthSigner.Configuration
   let key: SignatureKey
   let constants: ProtocolConstants
+  let consumer: Credentials
+  let token: Credentials?
 
-  init(consumer: Credentials, token: Credentials?, configuration: OAuthSigner.Configuration) throws(OAuthError) {
+  init(consumer: consuming Credentials, token: consuming Credentials?, configuration: consuming OAuthSigner.Configuration) throws(OAuthError) {
     key = try SignatureKey(
       configuration.signatureMethod, consumerSecret: consumer.secret, tokenSecret: token?.secret, privateKey: configuration.privateKey)
-    constants = ProtocolConstants(consumer: consumer, token: token, configuration: configuration)
-    self.configuration = configuration  // its last use: moved, not copied
+    // Token credentials with an empty key sign with their secret but send no oauth_token.
+    let tokenKey = token.flatMap { $0.key.isEmpty ? nil : $0.key }
+    constants = ProtocolConstants(
+      consumerKey: consumer.key, tokenKey: tokenKey, method: configuration.signatureMethod, callback: configuration.callback,
+      verifier: configuration.verifier, includeVersion: configuration.includeVersion, realm: configuration.realm)
+    // Their last uses: moved, not copied.
+    self.consumer = consumer
+    self.token = token
+    self.configuration = configuration
   }
 
-  /// One signed request, lent to the caller of ``sign(_:nonce:timestamp:trace:_:)``: it
-  /// points into scratch memory and must not escape.
+  /// One signed request: where its protocol parameters are in the list that
+  /// ``SigningEngine/sign(_:nonce:timestamp:trace:_:)`` lends with it.
   struct Signed {
     /// The protocol parameters with `oauth_signature`, encoded, in name order.
-    let protocolParameters: UnsafeBufferPointer<EncodedPair>
-    let baseString: UnsafeBufferPointer<UInt8>
+    let protocolPairs: Range<Int>
     let quotedRealm: String?
 
-    var authorizationHeader: String { OAuthAuthorizationHeader.make(quotedRealm: quotedRealm, pairs: protocolParameters) }
-    var decodedProtocolParameters: [OAuthParameter] { protocolParameters.map(\.decoded) }
+    func authorizationHeader(_ protocolBytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>) -> String {
+      AuthorizationHeaderWriter.make(quotedRealm: quotedRealm, protocolPairs, protocolBytes, pairs)
+    }
+
+    func decodedProtocolParameters(_ protocolBytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>) -> [OAuthParameter] {
+      CanonicalParameters.decoded(protocolPairs, includingProtocol: true, protocolBytes, pairs)
+    }
   }
 
-  /// Signs `request` and lends `body` the result. `nonce` and `timestamp` replace the
-  /// configured nonce source and clock for this call; `trace` records every stage.
+  /// Signs `request` and lends `body` the result: the protocol writer, the pairs, the base
+  /// string. `nonce` and `timestamp` replace the configured nonce source and clock for this
+  /// call; `trace` records every stage.
   func sign<R>(
-    _ request: OAuthRequest, nonce: String? = nil, timestamp: Int64? = nil, trace: SigningTrace? = nil, _ body: (Signed) -> R
+    _ request: OAuthRequest, nonce: String? = nil, timestamp: Int64? = nil, trace: SigningTrace? = nil,
+    _ body: (_ protocolBytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>, _ baseString: borrowing ByteWriter, Signed) -> R
   ) throws(OAuthError) -> R {
     let timestamp = timestamp ?? configuration.clock.secondsSince1970()
-    // A `let`: a `var` captured by the closures below would be boxed and access-checked.
     let chosenNonce: String?
     if let nonce { chosenNonce = nonce } else { chosenNonce = try configuration.nonceSource?.nextNonce() }
-    return try RequestTarget.with(request.url, host: request.host) { target throws(OAuthError) in
-      try request.withFormBody { form throws(OAuthError) in
-        let bodyHash = try bodyHashValue(request, isForm: form != nil)
-        // The listed constants point into `constants`: keep it alive until the end.
-        defer { withExtendedLifetime(constants) {} }
-        return try ProtocolList.with(
-          constants, nonce: chosenNonce, timestamp: timestamp, bodyHash: bodyHash, signatureRoom: key.room
-        ) { list throws(OAuthError) in
-          try sign(request.method, target, form, &list, trace: trace, body)
+    let isForm = request.hasFormBody
+    let bodyHash = try bodyHashValue(request, isForm: isForm)
+    let urlBytes = request.url.utf8.count, formBytes = isForm ? request.body?.count ?? 0 : 0
+    try CanonicalParameters.checkSize(urlBytes + formBytes)
+    let method = request.method
+    return try ScratchArena.withBytes(capacity: ProtocolList.room(constants, key, nonce: chosenNonce, bodyHash: bodyHash)) {
+      protocolBytes throws(OAuthError) in
+      // The query and form pairs encoded: three bytes per byte at most.
+      try RequestTarget.withScratch(
+        url: request.url, host: request.host, form: isForm ? request.body ?? Data() : nil, bytes: 3 * (urlBytes + formBytes),
+        extraPairs: ProtocolParameterName.allCases.count
+      ) { target, formRange, bytes, pairs throws(OAuthError) in
+        let list = try ProtocolList.append(constants, nonce: chosenNonce, timestamp: timestamp, bodyHash: bodyHash, &protocolBytes, &pairs)
+        return try Self.withBaseString(
+          method: method, target: target, form: formRange, protocolList: list, trace: trace, &bytes, &protocolBytes, &pairs
+        ) { _, protocolBytes, pairs, baseString, _ throws(OAuthError) in
+          try list.appendSignature(key, of: baseString, &protocolBytes, &pairs)
+          let signed = Signed(protocolPairs: list.pairs, quotedRealm: constants.quotedRealm)
+          trace?.recordSignature(protocolBytes, pairs, baseString, signed)
+          return body(protocolBytes, pairs, baseString, signed)
         }
       }
     }
   }
 
-  /// Stages 2 to 8, once the protocol values are listed.
-  private func sign<R>(
-    _ method: String, _ target: RequestTarget, _ form: UnsafeBufferPointer<UInt8>?, _ list: inout ProtocolList,
-    trace: SigningTrace?, _ body: (Signed) -> R
-  ) throws(OAuthError) -> R {
-    try Self.withBaseString(method: method, target: target, form: form, protocolParameters: list.pairs, trace: trace) {
-      baseString, _ throws(OAuthError) in
-      try list.appendSignature { out throws(OAuthError) in try key.appendSignature(of: baseString, encoded: true, to: &out) }
-      let result = Signed(protocolParameters: list.pairs, baseString: baseString, quotedRealm: constants.quotedRealm)
-      trace?.recordSignature(result)
-      return body(result)
-    }
-  }
-
-  /// Stages 2 to 5, shared by the signer and the verifier: collects and sorts the query, the
-  /// form body and the received header's fields, merges in the protocol parameters (which
-  /// must be sorted, as ``ProtocolList`` lists them), and lends `body` the base string and
-  /// the request's own sorted parameters.
+  /// Stages 2 to 5, shared by the signer and the verifier: collects and sorts the query and
+  /// the form body (in the request's writer, `bytes`), merges in the protocol parameters (a
+  /// signer's, listed in `protocolBytes`, or a received header's fields, encoded into it here),
+  /// writes the base string, and lends `body` the writers with the base string and the
+  /// signing order.
   static func withBaseString<R>(
-    method: String, target: RequestTarget, form: UnsafeBufferPointer<UInt8>?, header: RawHeaderPairs? = nil,
-    protocolParameters: UnsafeBufferPointer<EncodedPair>, trace: SigningTrace? = nil,
-    _ body: (UnsafeBufferPointer<UInt8>, CanonicalParameters) throws(OAuthError) -> R
+    method: String, target: RequestTarget, form: Range<Int>?, header: RawHeaderPairs? = nil, protocolList: ProtocolList? = nil,
+    trace: SigningTrace? = nil, _ bytes: inout ByteWriter, _ protocolBytes: inout ByteWriter, _ pairs: inout FixedList<EncodedPair>,
+    _ body: (inout ByteWriter, inout ByteWriter, inout FixedList<EncodedPair>, borrowing ByteWriter, SigningOrder) throws(OAuthError) -> R
   ) throws(OAuthError) -> R {
-    let headerBytes = 3 * (header?.byteCount ?? 0), headerEntries = header?.count ?? 0
-    return try CanonicalParameters.withScratch(query: target.query, formBody: form, encodedBytes: headerBytes, extraEntries: headerEntries) {
-      parameters throws(OAuthError) in
-      try parameters.appendForm(target.query, source: .query)
-      if let form { try parameters.appendForm(form, source: .formBody) }
-      if let header { try parameters.appendHeader(header) }
-      trace?.recordCollection(parameters, protocolParameters: protocolParameters)
-      parameters.sort()
-      trace?.recordNormalization(parameters, merging: protocolParameters, target: target)
-      let sorted = parameters
-      return try BaseString.with(method: method, target: target, parameters: sorted, protocolPairs: protocolParameters) {
-        baseString throws(OAuthError) in try body(baseString, sorted)
-      }
+    let first = pairs.count
+    try CanonicalParameters.appendForm(target.query, from: .query, &bytes, &pairs)
+    if let form { try CanonicalParameters.appendForm(form, from: .formBody, &bytes, &pairs) }
+    let request = first..<pairs.count
+    var order = protocolList?.signingOrder(request: request) ?? SigningOrder(request: request)
+    if let header {
+      // A received header's fields are its protocol parameters: encoded into the protocol
+      // writer and sorted there (clients mostly send them in order already).
+      try CanonicalParameters.appendHeader(header, &protocolBytes, &pairs)
+      order.protocolPairs = request.upperBound..<pairs.count
+      CanonicalParameters.sort(order.protocolPairs, protocolBytes, &pairs)
+    }
+    trace?.recordCollection(bytes, protocolBytes, pairs, order)
+    CanonicalParameters.sort(request, bytes, &pairs)
+    trace?.recordNormalization(bytes, protocolBytes, pairs, order, target)
+    return try ScratchArena.withBytes(capacity: BaseString.length(method: method, target: target, order: order, pairs)) {
+      baseString throws(OAuthError) in
+      BaseString.write(method: method, target: target, order: order, request: bytes, protocol: protocolBytes, pairs, to: &baseString)
+      return try body(&bytes, &protocolBytes, &pairs, baseString, order)
     }
   }
 

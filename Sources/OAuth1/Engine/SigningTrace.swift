@@ -19,22 +19,28 @@ final class SigningTrace {
   /// Transmission (section 3.5.1).
   private(set) var authorizationHeader = ""
 
-  func recordCollection(_ collected: CanonicalParameters, protocolParameters: UnsafeBufferPointer<EncodedPair>) {
-    self.protocolParameters = protocolParameters.map(\.decoded)
-    parameters = collected.decoded(includingProtocol: true) + self.protocolParameters
+  func recordCollection(
+    _ bytes: borrowing ByteWriter, _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>, _ order: SigningOrder
+  ) {
+    protocolParameters = order.protocolPairs.filter { $0 != order.signatureSlot }.map { pairs[$0].decoded(protocolBytes) }
+    parameters = CanonicalParameters.decoded(order.request, includingProtocol: true, bytes, pairs) + protocolParameters
   }
 
-  func recordNormalization(_ sorted: CanonicalParameters, merging protocolPairs: UnsafeBufferPointer<EncodedPair>, target: RequestTarget) {
-    normalizedParameters = ByteWriter.string(capacity: sorted.length(merging: protocolPairs, forBaseString: false)) {
-      sorted.append(to: &$0, merging: protocolPairs, forBaseString: false)
-    }
-    baseStringURI = ByteWriter.string(capacity: target.uriCapacity) { target.appendURI(to: &$0, encoded: false) }
+  func recordNormalization(
+    _ bytes: borrowing ByteWriter, _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>, _ order: SigningOrder,
+    _ target: RequestTarget
+  ) {
+    normalizedParameters = order.normalized(request: bytes, protocol: protocolBytes, pairs)
+    baseStringURI = target.uriString(bytes)
   }
 
-  func recordSignature(_ signed: SigningEngine.Signed) {
-    signatureBaseString = String(decoding: signed.baseString, as: UTF8.self)
-    signedProtocolParameters = signed.decodedProtocolParameters
+  func recordSignature(
+    _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>, _ baseString: borrowing ByteWriter,
+    _ signed: SigningEngine.Signed
+  ) {
+    signatureBaseString = baseString.string
+    signedProtocolParameters = signed.decodedProtocolParameters(protocolBytes, pairs)
     signature = signedProtocolParameters.first { $0.name == "oauth_signature" }?.value ?? ""
-    authorizationHeader = signed.authorizationHeader
+    authorizationHeader = signed.authorizationHeader(protocolBytes, pairs)
   }
 }

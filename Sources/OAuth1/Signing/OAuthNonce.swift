@@ -7,19 +7,15 @@
 public enum OAuthNonce {
   /// A fresh random nonce.
   public static func random() throws(OAuthError) -> String {
-    try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { out throws(OAuthError) in
-      String(decoding: UnsafeBufferPointer(rebasing: out[..<(try write(into: out.baseAddress!))]), as: UTF8.self)
+    try ScratchArena.withBytes(capacity: randomRoom) { out throws(OAuthError) in
+      let random = try Crypto.appendRandom(randomBytes, to: &out)
+      let nonce = Base64.append(random, .urlSafeUnpadded, in: &out)
+      return out.string(nonce)
     }
   }
 
-  /// The length of a random nonce.
-  static let length = 32
-
-  /// Writes a fresh random nonce (``length`` bytes) at `out`, without a String: the signer's path.
-  static func write(into out: UnsafeMutablePointer<UInt8>) throws(OAuthError) -> Int {
-    try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { random throws(OAuthError) in
-      try Crypto.fillRandom(random)
-      return Base64.encode(UnsafeBufferPointer(random), .urlSafeUnpadded, into: out)
-    }
-  }
+  /// How many random bytes a nonce holds: 192 bits.
+  static let randomBytes = 24
+  /// The room a random nonce takes in the scratch: its random bytes and its 32 characters.
+  static let randomRoom = randomBytes + 32
 }

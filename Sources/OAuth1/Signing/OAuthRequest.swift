@@ -60,38 +60,20 @@ public struct OAuthRequest: Sendable, Hashable {
   /// Whether the body is a form whose parameters are signed: the media type is
   /// `application/x-www-form-urlencoded`, whatever its case and parameters.
   public var hasFormBody: Bool {
-    guard var contentType else { return false }
-    // Compared on bytes, ASCII case-insensitively: this runs on every signature.
-    return contentType.withUTF8 { bytes in
-      var start = 0, end = bytes.count
-      if let base = bytes.baseAddress, let semicolon = memchr(base, 0x3B, end) {  // 0x3B: ";"
-        end = UnsafeRawPointer(semicolon) - UnsafeRawPointer(base)
-      }
-      while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
-      while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
-      let expected: StaticString = "application/x-www-form-urlencoded"
-      guard end - start == expected.utf8CodeUnitCount else { return false }
-      let pattern = expected.utf8Start
-      // The usual spelling, exactly; otherwise byte by byte, ignoring case.
-      if memcmp(bytes.baseAddress! + start, pattern, expected.utf8CodeUnitCount) == 0 { return true }
-      for index in 0..<expected.utf8CodeUnitCount {
-        let byte = bytes[start + index]
-        let lowercased = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
-        if lowercased != pattern[index] { return false }
-      }
-      return true
+    guard let contentType else { return false }
+    // The usual spelling, exactly (this runs on every signature); otherwise the media type
+    // before any ";", without the white space around it, compared ignoring ASCII case.
+    if contentType == "application/x-www-form-urlencoded" { return true }
+    let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+    let mediaType = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }.drop(while: isSpace).reversed().drop(while: isSpace).reversed()
+    return mediaType.elementsEqual("application/x-www-form-urlencoded".utf8) { lhs, rhs in
+      (lhs >= UInt8(ascii: "A") && lhs <= UInt8(ascii: "Z") ? lhs + 32 : lhs) == rhs
     }
   }
 
-  /// Lends `body` the form body's bytes when the body is a signed form (empty when there is
-  /// none), else `nil`: `nil` means exactly "not a form".
-  func withFormBody<R>(_ body: (UnsafeBufferPointer<UInt8>?) throws(OAuthError) -> R) throws(OAuthError) -> R {
-    guard hasFormBody else { return try body(nil) }
-    guard let data = self.body, !data.isEmpty else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-    // Data.withUnsafeBytes rethrows untyped errors, so the typed one travels in a Result.
-    let outcome: Result<R, OAuthError> = data.withUnsafeBytes { raw in
-      Result { () throws(OAuthError) in try body(raw.bindMemory(to: UInt8.self)) }
-    }
-    return try outcome.get()
+  /// The form body's bytes when the body is a signed form (empty when there is none), else
+  /// `nil`: `nil` means exactly "not a form".
+  var formBody: Data? {
+    hasFormBody ? (body ?? Data()) : nil
   }
 }

@@ -149,7 +149,7 @@ public struct OAuthSignatureGenerator: Sendable {
 
     let engine = try SigningEngine(consumer: consumer, token: token, configuration: options.configuration)
     let trace = SigningTrace()
-    try engine.sign(request, nonce: options.nonce, timestamp: options.timestamp, trace: trace) { _ in }
+    try engine.sign(request, nonce: options.nonce, timestamp: options.timestamp, trace: trace) { _, _, _, _ in }
     protocolParameters = trace.protocolParameters
     parameters = trace.parameters
     normalizedParameters = trace.normalizedParameters

@@ -59,6 +59,19 @@ public enum OAuthSignatureMethod: String, CaseIterable, Sendable, Hashable {
     case plaintext
   }
 
+  /// The method's name without an allocation, as the signer writes `oauth_signature_method`.
+  var staticName: StaticString {
+    switch self {
+    case .hmacSHA1: "HMAC-SHA1"
+    case .hmacSHA256: "HMAC-SHA256"
+    case .hmacSHA512: "HMAC-SHA512"
+    case .rsaSHA1: "RSA-SHA1"
+    case .rsaSHA256: "RSA-SHA256"
+    case .rsaSHA512: "RSA-SHA512"
+    case .plaintext: "PLAINTEXT"
+    }
+  }
+
   /// What this method computes, with its digest: the value to `switch` on instead of the seven cases.
   public var kind: Kind {
     switch self {

@@ -86,10 +86,10 @@ public struct OAuthSigner: Sendable {
   }
 
   /// The consumer credentials every request is signed with: the key is sent as `oauth_consumer_key`, the secret is in the signing key.
-  public let consumer: Credentials
+  public var consumer: Credentials { engine.consumer }
   /// The token credentials every request is signed with, sent as `oauth_token`; `nil` for the temporary-credentials request and
   /// one-legged APIs.
-  public let token: Credentials?
+  public var token: Credentials? { engine.token }
   /// The configuration the signer was created with; it cannot change, so make a new signer to sign differently.
   public var configuration: Configuration { engine.configuration }
   let engine: SigningEngine
@@ -97,10 +97,10 @@ public struct OAuthSigner: Sendable {
   /// Prepares the signer for the consumer credentials and, for user context, the token
   /// credentials (`nil` for the temporary-credentials request and one-legged APIs).
   /// - Throws: ``OAuthError/missingPrivateKey(_:)`` when an RSA method has no private key.
-  public init(consumer: Credentials, token: Credentials? = nil, configuration: Configuration = Configuration()) throws(OAuthError) {
+  public init(consumer: consuming Credentials, token: consuming Credentials? = nil, configuration: consuming Configuration = Configuration())
+    throws(OAuthError)
+  {
     engine = try SigningEngine(consumer: consumer, token: token, configuration: configuration)
-    self.consumer = consumer  // last uses: moved, not copied
-    self.token = token
   }
 
   /// Signs `request` in place: sets its `Authorization` header.
@@ -116,7 +116,7 @@ public struct OAuthSigner: Sendable {
   /// The value of the `Authorization` header for `request`. `nonce` and `timestamp` replace
   /// the configured source and clock for this call (to reproduce a documented example).
   public func authorizationHeader(for request: OAuthRequest, nonce: String? = nil, timestamp: Int64? = nil) throws(OAuthError) -> String {
-    try engine.sign(request, nonce: nonce, timestamp: timestamp) { $0.authorizationHeader }
+    try engine.sign(request, nonce: nonce, timestamp: timestamp) { bytes, pairs, _, signed in signed.authorizationHeader(bytes, pairs) }
   }
 
   /// The protocol parameters with `oauth_signature`, decoded, in name order: for the query or
@@ -124,17 +124,17 @@ public struct OAuthSigner: Sendable {
   public func signedProtocolParameters(for request: OAuthRequest, nonce: String? = nil, timestamp: Int64? = nil) throws(OAuthError)
     -> [OAuthParameter]
   {
-    try engine.sign(request, nonce: nonce, timestamp: timestamp) { $0.decodedProtocolParameters }
+    try engine.sign(request, nonce: nonce, timestamp: timestamp) { bytes, pairs, _, signed in signed.decodedProtocolParameters(bytes, pairs) }
   }
 
   /// Signs `request` once and keeps what a caller may want to see: the header, the protocol
   /// parameters and the signature base string (for `--verbose` and debugging; it holds no secret).
   public func signedRequest(for request: OAuthRequest, nonce: String? = nil, timestamp: Int64? = nil) throws(OAuthError) -> OAuthSignedRequest {
-    try engine.sign(request, nonce: nonce, timestamp: timestamp) { signed in
+    try engine.sign(request, nonce: nonce, timestamp: timestamp) { bytes, pairs, baseString, signed in
       OAuthSignedRequest(
-        authorizationHeader: signed.authorizationHeader,
-        signedProtocolParameters: signed.decodedProtocolParameters,
-        signatureBaseString: String(decoding: signed.baseString, as: UTF8.self))
+        authorizationHeader: signed.authorizationHeader(bytes, pairs),
+        signedProtocolParameters: signed.decodedProtocolParameters(bytes, pairs),
+        signatureBaseString: baseString.string)
     }
   }
 }

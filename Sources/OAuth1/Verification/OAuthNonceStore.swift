@@ -87,34 +87,37 @@ public final class InMemoryNonceStore: OAuthNonceStore, @unchecked Sendable {
     }
   }
 
-  /// One (consumer, token, timestamp, nonce), as length-prefixed bytes in one array (so no two
-  /// different tuples give the same key), hashed as bytes.
+  /// One (consumer, token, timestamp, nonce), compared by its bytes: two keys are equal only
+  /// when every part has the same UTF-8 bytes (not merely canonically equivalent text). Each
+  /// String hashes its bytes and a terminator, so no two different tuples run together. No
+  /// token and an empty one are the same.
   private struct Key: Hashable {
-    private let bytes: [UInt8]
+    let nonce: String
+    let timestamp: Int64
+    let consumerKey: String
+    let token: String
 
     init(nonce: String, timestamp: Int64, consumerKey: String, token: String?) {
-      // Each part's length, then its bytes (so no two keys run together), then the timestamp:
-      // written once into an array of the exact size.
-      var parts = [consumerKey, token ?? "", nonce]
-      let size = parts.reduce(8) { $0 + 4 + $1.utf8.count }
-      bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-        var out = buffer.baseAddress!
-        for index in parts.indices {
-          parts[index].withUTF8 { part in
-            withUnsafeBytes(of: UInt32(truncatingIfNeeded: part.count).littleEndian) {
-              UnsafeMutableRawPointer(out).copyMemory(from: $0.baseAddress!, byteCount: 4)
-            }
-            if let base = part.baseAddress { (out + 4).update(from: base, count: part.count) }
-            out += 4 + part.count
-          }
-        }
-        withUnsafeBytes(of: timestamp.littleEndian) { UnsafeMutableRawPointer(out).copyMemory(from: $0.baseAddress!, byteCount: 8) }
-        initialized = size
-      }
+      self.nonce = nonce
+      self.timestamp = timestamp
+      self.consumerKey = consumerKey
+      self.token = token ?? ""
     }
 
     func hash(into hasher: inout Hasher) {
-      bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+      hasher.combine(timestamp)
+      hasher.combine(nonce)
+      hasher.combine(consumerKey)
+      hasher.combine(token)
+    }
+
+    static func == (lhs: Key, rhs: Key) -> Bool {
+      lhs.timestamp == rhs.timestamp && sameBytes(lhs.nonce, rhs.nonce) && sameBytes(lhs.consumerKey, rhs.consumerKey)
+        && sameBytes(lhs.token, rhs.token)
+    }
+
+    private static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+      lhs.utf8.count == rhs.utf8.count && lhs.utf8.elementsEqual(rhs.utf8)
     }
   }
 }

@@ -196,9 +196,8 @@ public struct OAuthVerifier: Sendable {
     let length = OAuthBase64.decode(value)?.count
     let algorithm = OAuthDigestAlgorithm.allCases.first { $0.byteCount == length }
     let body = body.map { [UInt8]($0) } ?? []
-    var value = value
-    guard let algorithm, var expected = try? OAuthBodyHash.compute(body: body, algorithm: algorithm),
-      expected.withUTF8({ expected in value.withUTF8 { Crypto.constantTimeEquals(expected, $0) } })
+    guard let algorithm, let expected = try? OAuthBodyHash.compute(body: body, algorithm: algorithm),
+      Crypto.constantTimeEquals(Array(expected.utf8), value)
     else {
       throw OAuthVerificationError(
         .signatureInvalid,
@@ -220,7 +219,9 @@ public struct OAuthVerifier: Sendable {
   ) throws(OAuthVerificationError) -> [UInt8] {
     let outcome: (accepted: Bool, baseString: [UInt8])
     do {
-      outcome = try located.withBaseString(of: request) { baseString, _ in (key.accepts(signature, for: baseString), Array(baseString)) }
+      outcome = try located.withBaseString(of: request, room: key.room) { scratch, baseString in
+        (key.accepts(signature, for: baseString, scratch: &scratch), baseString.bytes(0..<baseString.count))
+      }
     } catch {
       throw OAuthVerificationError(.parameterRejected, advice: "the request cannot be verified: \(error)")
     }
@@ -272,22 +273,18 @@ public struct VerifiedRequest: Sendable, Hashable {
   /// Read from the base string when asked for: a verification makes no String its caller
   /// does not ask for.
   public var parameters: [OAuthParameter] {
-    baseString.withUnsafeBufferPointer { bytes in
-      // `METHOD&URI&enc(normalized)`: the first two `&` end the method and the URI.
-      guard let first = bytes.firstIndex(of: UInt8(ascii: "&")),
-        let second = bytes[(first + 1)...].firstIndex(of: UInt8(ascii: "&"))
-      else { return [] }
-      let normalized = PercentEncoding.decodeBytes(UnsafeBufferPointer(rebasing: bytes[(second + 1)...]))
-      var parameters: [OAuthParameter] = []
-      normalized.withUnsafeBufferPointer { normalized in
-        PercentEncoding.forEachFormPair(in: normalized) { name, value in
-          let decodedName = PercentEncoding.decodeBytes(name)
-          guard !decodedName.starts(with: "oauth_".utf8) else { return }
-          parameters.append(OAuthParameter(Self.string(decodedName), Self.string(PercentEncoding.decodeBytes(value))))
-        }
-      }
-      return parameters
+    // `METHOD&URI&enc(normalized)`: the first two `&` end the method and the URI.
+    guard let first = baseString.firstIndex(of: UInt8(ascii: "&")),
+      let second = baseString[(first + 1)...].firstIndex(of: UInt8(ascii: "&"))
+    else { return [] }
+    let normalized = PercentEncoding.decodeBytes(baseString[(second + 1)...])
+    var parameters: [OAuthParameter] = []
+    PercentEncoding.forEachFormPair(in: normalized) { name, value in
+      let decodedName = PercentEncoding.decodeBytes(name)
+      guard !decodedName.starts(with: "oauth_".utf8) else { return }
+      parameters.append(OAuthParameter(Self.string(decodedName), Self.string(PercentEncoding.decodeBytes(value))))
     }
+    return parameters
   }
   /// `oauth_callback`, decoded, sent with a temporary-credentials request: the URL to send the user back to after authorization,
   /// or `oob` for none; `nil` when absent.

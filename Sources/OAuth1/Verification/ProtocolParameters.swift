@@ -51,19 +51,38 @@ struct ProtocolParameters {
   static func locate(request: OAuthRequest, authorization: String?) throws(OAuthVerificationError) -> ProtocolParameters {
     var located = ProtocolParameters()
     var sources: [OAuthParameterSource] = []
+    let form = request.formBody
+    let urlBytes = request.url.utf8.count, formBytes = form?.count ?? 0
     do {
-      if let authorization, isOAuthScheme(authorization) {
-        try located.readHeader(authorization)
-        if !located.values.isEmpty { sources.append(.authorizationHeader) }
+      if let authorization {
+        let headerBytes = authorization.utf8.count
+        // A third of the limit: the base string takes the header's fields three times.
+        guard headerBytes <= CanonicalParameters.maximumRawBytes / 3 else {
+          throw OAuthError.requestTooLarge(bytes: headerBytes, limit: CanonicalParameters.maximumRawBytes / 3)
+        }
+        // The header with room to unescape its quoted-pairs, and a scratch to decode a field.
+        try ScratchArena.withBytes(capacity: 2 * headerBytes) { bytes in
+          try ScratchArena.withBytes(capacity: headerBytes) { decoded in
+            let header = bytes.append(contentsOf: authorization)
+            if isOAuthScheme(header, bytes) {
+              try located.readHeader(header, &bytes, &decoded)
+              if !located.values.isEmpty { sources.append(.authorizationHeader) }
+            }
+          }
+        }
       }
-      try withUTF8Bytes(request.url) { url throws(OAuthError) in
-        // Only the query is needed here; the URL itself is checked when the base string is built.
-        guard let questionMark = url.firstIndex(of: UInt8(ascii: "?")) else { return }
-        let end = url[(questionMark + 1)...].firstIndex(of: UInt8(ascii: "#")) ?? url.count
-        if try located.readForm(UnsafeBufferPointer(rebasing: url[(questionMark + 1)..<end]), .query) { sources.append(.query) }
-      }
-      try request.withFormBody { body throws(OAuthError) in
-        if let body, try located.readForm(body, .formBody) { sources.append(.formBody) }
+      try CanonicalParameters.checkSize(urlBytes + formBytes)
+      // The URL and the form body, and a scratch to decode a pair.
+      try ScratchArena.withBytes(capacity: urlBytes + formBytes) { bytes in
+        try ScratchArena.withBytes(capacity: max(urlBytes, formBytes)) { decoded in
+          // Only the query is needed here; the URL itself is checked when the base string is built.
+          let url = bytes.append(contentsOf: request.url)
+          if let questionMark = bytes.firstIndex(of: UInt8(ascii: "?"), in: url) {
+            let end = bytes.firstIndex(of: UInt8(ascii: "#"), in: (questionMark + 1)..<url.upperBound) ?? url.upperBound
+            if try located.readForm((questionMark + 1)..<end, .query, bytes, &decoded) { sources.append(.query) }
+          }
+          if let body = bytes.append(contentsOf: form), try located.readForm(body, .formBody, bytes, &decoded) { sources.append(.formBody) }
+        }
       }
     } catch let error as OAuthVerificationError {
       throw error
@@ -85,46 +104,64 @@ struct ProtocolParameters {
     return located
   }
 
-  /// Reads the header's fields: `realm`, and `oauth_*` parameters only.
-  private mutating func readHeader(_ header: String) throws(OAuthVerificationError) {
+  /// Reads the header's fields: `realm`, and `oauth_*` parameters only. `decoded` is the
+  /// scratch a field with escapes is decoded into.
+  private mutating func readHeader(_ header: Range<Int>, _ bytes: inout ByteWriter, _ decoded: inout ByteWriter) throws(OAuthVerificationError) {
     var foreign: [String] = []
+    var bounds: [Int32] = []
     do {
-      try withUTF8Bytes(header) { bytes throws(OAuthError) in
-        // A third of the limit: the base string re-encodes the header's fields (three bytes per byte at most).
-        guard bytes.count <= CanonicalParameters.maximumRawBytes / 3 else {
-          throw .requestTooLarge(bytes: bytes.count, limit: CanonicalParameters.maximumRawBytes / 3)
+      try AuthorizationHeaderScanner.scan(header, in: &bytes) { rawName, rawValue, bytes throws(OAuthError) in
+        if bytes.elementsEqual(rawName, "realm") {
+          realm = bytes.string(rawValue)
+          return
         }
-        headerPairs = RawHeaderPairs(capacity: bytes.count)
-        try AuthorizationHeaderScanner.scan(bytes) { rawName, rawValue throws(OAuthError) in
-          if rawName.count == 5, memcmp(rawName.baseAddress!, "realm", 5) == 0 {
-            realm = String(decoding: rawValue, as: UTF8.self)
+        func invalid() -> OAuthError { .invalidParameterEncoding(source: .authorizationHeader, parameter: bytes.string(rawName)) }
+        // Compared on bytes: as Characters, "_" and a combining mark after it are one. A name
+        // with an escape is decoded first (rare).
+        let known: Name?
+        var nameText: String?
+        if bytes.firstIndex(of: UInt8(ascii: "%"), in: rawName) == nil {
+          guard bytes.hasPrefix(rawName, "oauth_") else {
+            foreign.append(bytes.string(rawName))
             return
           }
-          try Self.withDecoded(rawName) { name throws(OAuthError) in
-            // Compared on bytes: as Characters, "_" and a combining mark after it are one.
-            guard Self.hasOAuthPrefix(name) else {
-              foreign.append(String(decoding: name, as: UTF8.self))
-              return
-            }
-            try Self.withDecoded(rawValue) { value throws(OAuthError) in
-              func invalid() -> OAuthError {
-                .invalidParameterEncoding(source: .authorizationHeader, parameter: String(decoding: rawName, as: UTF8.self))
-              }
-              // Strings only for what is kept: a known name's value, an unknown name itself.
-              if let known = Name(name) {
-                guard let valueText = utf8String(value) else { throw invalid() }
-                values.add(known, value: valueText)
-                if known == .signature { return }
-              } else {
-                guard utf8String(value) != nil, let nameText = utf8String(name) else { throw invalid() }
-                values.add(other: nameText)
-              }
-              // Kept as received; re-encoded once, with the rest, for the base string.
-              headerPairs.append(name: rawName, value: rawValue)
-            }
+          known = Name(bytes, rawName)
+          if known == nil { nameText = bytes.validString(rawName) }
+        } else {
+          decoded.truncate(to: 0)
+          let name = decoded.appendPercentDecoded(bytes, rawName, plusAsSpace: false)
+          guard decoded.hasPrefix(name, "oauth_") else {
+            foreign.append(decoded.string(name))
+            return
           }
+          known = Name(decoded, name)
+          if known == nil { nameText = decoded.validString(name) }
         }
+        // Strings only for what is kept: a known name's value, an unknown name itself.
+        let valueText: String?
+        if bytes.firstIndex(of: UInt8(ascii: "%"), in: rawValue) == nil {
+          valueText = bytes.validString(rawValue)
+        } else {
+          decoded.truncate(to: 0)
+          valueText = decoded.validString(decoded.appendPercentDecoded(bytes, rawValue, plusAsSpace: false))
+        }
+        guard let valueText else { throw invalid() }
+        if let known {
+          values.add(known, value: valueText)
+          if known == .signature { return }
+        } else {
+          guard let nameText else { throw invalid() }
+          values.add(other: nameText)
+        }
+        // Kept as received; re-encoded once, with the rest, for the base string.
+        if bounds.isEmpty { bounds.reserveCapacity(4 * Name.allCases.count) }
+        bounds.append(Int32(truncatingIfNeeded: rawName.lowerBound - header.lowerBound))
+        bounds.append(Int32(truncatingIfNeeded: rawName.upperBound - header.lowerBound))
+        bounds.append(Int32(truncatingIfNeeded: rawValue.lowerBound - header.lowerBound))
+        bounds.append(Int32(truncatingIfNeeded: rawValue.upperBound - header.lowerBound))
       }
+      // The header as read, with the values it unescaped after it: one copy.
+      headerPairs = RawHeaderPairs(bytes: bytes.bytes(header.lowerBound..<bytes.count), bounds: bounds)
     } catch {
       throw OAuthVerificationError(.parameterRejected, advice: "the Authorization header is malformed: \(error)")
     }
@@ -136,67 +173,72 @@ struct ProtocolParameters {
     }
   }
 
-  /// Lends `body` the bytes of `raw` with `%XX` decoded: `raw` itself when it has no escape.
-  private static func withDecoded<R>(
-    _ raw: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool = false, _ body: (UnsafeBufferPointer<UInt8>) throws(OAuthError) -> R
-  ) throws(OAuthError) -> R {
-    let escaped =
-      plusAsSpace
-      ? raw.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
-      : raw.baseAddress.map { memchr($0, 0x25, raw.count) != nil } ?? false  // 0x25: "%"
-    guard escaped else { return try body(raw) }
-    let decoded = PercentEncoding.decodeBytes(raw, plusAsSpace: plusAsSpace)
-    let outcome: Result<R, OAuthError> = decoded.withUnsafeBufferPointer { bytes in Result { () throws(OAuthError) in try body(bytes) } }
-    return try outcome.get()
-  }
-
-  /// Whether decoded bytes begin with `oauth_`.
-  static func hasOAuthPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    bytes.count >= 6 && memcmp(bytes.baseAddress!, "oauth_", 6) == 0
-  }
-
-  /// Reads the `oauth_*` pairs of a query or form body; `true` when there was one.
-  private mutating func readForm(_ raw: UnsafeBufferPointer<UInt8>, _ source: OAuthParameterSource) throws(OAuthError) -> Bool {
+  /// Reads the `oauth_*` pairs of a query or form body; `true` when there was one. `decoded` is
+  /// the scratch a pair with escapes is decoded into.
+  private mutating func readForm(
+    _ raw: Range<Int>, _ source: OAuthParameterSource, _ bytes: borrowing ByteWriter, _ decoded: inout ByteWriter
+  ) throws(OAuthError) -> Bool {
     var found = false
-    try PercentEncoding.forEachFormPair(in: raw) { rawName, rawValue throws(OAuthError) in
+    try CanonicalParameters.forEachRawPair(in: raw, bytes) { rawName, rawValue throws(OAuthError) in
+      let escaped = { (byte: UInt8) in byte == UInt8(ascii: "%") || byte == UInt8(ascii: "+") }
       // Most pairs are not protocol parameters: a name without escapes is checked on its bytes.
-      if !rawName.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }), !Self.hasOAuthPrefix(rawName) { return }
-      try Self.withDecoded(rawName, plusAsSpace: true) { name throws(OAuthError) in
-        guard Self.hasOAuthPrefix(name), let nameText = utf8String(name) else { return }
-        try Self.withDecoded(rawValue, plusAsSpace: true) { value throws(OAuthError) in
-          guard let valueText = utf8String(value) else { throw .invalidParameterEncoding(source: source, parameter: nameText) }
-          if let known = Name(name) { values.add(known, value: valueText) } else { values.add(other: nameText) }
-          found = true
-        }
+      let known: Name?
+      let nameText: String
+      if bytes.firstIndex(in: rawName, where: escaped) == nil {
+        guard bytes.hasPrefix(rawName, "oauth_"), let text = bytes.validString(rawName) else { return }
+        known = Name(bytes, rawName)
+        nameText = text
+      } else {
+        decoded.truncate(to: 0)
+        let name = decoded.appendPercentDecoded(bytes, rawName, plusAsSpace: true)
+        guard decoded.hasPrefix(name, "oauth_"), let text = decoded.validString(name) else { return }
+        known = Name(decoded, name)
+        nameText = text
       }
+      let valueText: String?
+      if bytes.firstIndex(in: rawValue, where: escaped) == nil {
+        valueText = bytes.validString(rawValue)
+      } else {
+        decoded.truncate(to: 0)
+        valueText = decoded.validString(decoded.appendPercentDecoded(bytes, rawValue, plusAsSpace: true))
+      }
+      guard let valueText else { throw .invalidParameterEncoding(source: source, parameter: nameText) }
+      if let known { values.add(known, value: valueText) } else { values.add(other: nameText) }
+      found = true
     }
     return found
   }
 
   /// Whether a header uses the OAuth scheme (case-insensitively, after leading spaces).
-  private static func isOAuthScheme(_ header: String) -> Bool {
-    (try? withUTF8Bytes(header) { bytes in
-      var start = 0
-      while start < bytes.count, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
-      return AuthorizationHeaderScanner.startsWithOAuth(bytes, at: start)
-    }) ?? false
+  private static func isOAuthScheme(_ header: Range<Int>, _ bytes: borrowing ByteWriter) -> Bool {
+    let start = bytes.firstIndex(in: header) { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? header.upperBound
+    return AuthorizationHeaderScanner.startsWithOAuth(bytes, start..<header.upperBound)
   }
 }
 
 extension ProtocolParameters {
   /// Builds the base string of `request` as received, with these protocol parameters, through
-  /// the signing engine's stages 2 to 5, and lends it to `body` with the request's own
-  /// parameters. The verifier checks signatures here; ``OAuthSignatureBaseString/make(received:authorization:)``
+  /// the signing engine's stages 2 to 5, and lends it to `body` with a scratch of `room` bytes.
+  /// The verifier checks signatures here; ``OAuthSignatureBaseString/make(received:authorization:)``
   /// shows the same string to a person comparing it with a provider's.
   func withBaseString<R>(
-    of request: OAuthRequest, _ body: (UnsafeBufferPointer<UInt8>, CanonicalParameters) throws(OAuthError) -> R
+    of request: OAuthRequest, room extra: Int, _ body: (_ scratch: inout ByteWriter, _ baseString: borrowing ByteWriter) throws(OAuthError) -> R
   ) throws(OAuthError) -> R {
     // The closures capture only what they use: capturing the request or `self` copies them.
-    let header = headerPairs, method = request.method, url = request.url, host = request.host
-    return try request.withFormBody { form throws(OAuthError) in
-      try RequestTarget.with(url, host: host) { target throws(OAuthError) in
-        try SigningEngine.withBaseString(
-          method: method, target: target, form: form, header: header, protocolParameters: .init(start: nil, count: 0), body)
+    let header = headerPairs, method = request.method, form = request.formBody
+    let urlBytes = request.url.utf8.count, formBytes = form?.count ?? 0
+    try CanonicalParameters.checkSize(urlBytes + formBytes + header.byteCount)
+    return try ScratchArena.withBytes(capacity: extra) { scratch throws(OAuthError) in
+      // The header's fields encoded, as the protocol parameters are when signing.
+      try ScratchArena.withBytes(capacity: 3 * header.byteCount) { fields throws(OAuthError) in
+        // The query and form pairs encoded: three bytes per byte at most.
+        try RequestTarget.withScratch(
+          url: request.url, host: request.host, form: form, bytes: 3 * (urlBytes + formBytes), extraPairs: header.count
+        ) { target, formRange, bytes, pairs throws(OAuthError) in
+          try SigningEngine.withBaseString(method: method, target: target, form: formRange, header: header, &bytes, &fields, &pairs) {
+            _, _, _, baseString, _ throws(OAuthError) in try body(&scratch, baseString)
+          }
+        }
       }
     }
   }

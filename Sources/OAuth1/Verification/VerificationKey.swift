@@ -7,23 +7,26 @@ enum VerificationKey {
   case shared(SignatureKey)
   case rsa(RSAPublicKey, OAuthDigestAlgorithm)
 
+  /// The scratch ``accepts(_:for:scratch:)`` needs.
+  var room: Int {
+    switch self {
+    case .shared(let key): key.room
+    case .rsa: 0
+    }
+  }
+
   /// Whether `signature` (decoded, as received) is the signature of `baseString`, compared in
-  /// constant time.
-  func accepts(_ signature: String, for baseString: UnsafeBufferPointer<UInt8>) -> Bool {
-    var signature = signature
+  /// constant time; our own signature is written to `scratch` (``room`` bytes).
+  func accepts(_ signature: String, for baseString: borrowing ByteWriter, scratch: inout ByteWriter) -> Bool {
     switch self {
     case .shared(let key):
       // Our signature as a signer writes it (base64, or the key) against the received text:
       // no decoding of the input.
-      let room = key.room
-      return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { scratch in
-        var ours = ByteWriter(scratch.baseAddress!, capacity: room)
-        guard (try? key.appendSignature(of: baseString, encoded: false, to: &ours)) != nil else { return false }
-        return signature.withUTF8 { Crypto.constantTimeEquals(ours.written, $0) }
-      }
+      guard let ours = try? key.appendSignature(of: baseString, encoded: false, to: &scratch) else { return false }
+      return Crypto.constantTimeEquals(scratch, ours, signature)
     case .rsa(let publicKey, let digest):
       guard let bytes = OAuthBase64.decode(signature) else { return false }
-      return (try? publicKey.isValidSignature(bytes, for: baseString, digest: digest)) == true
+      return (try? publicKey.isValidSignature(bytes, for: baseString.bytes(0..<baseString.count), digest: digest)) == true
     }
   }
 }

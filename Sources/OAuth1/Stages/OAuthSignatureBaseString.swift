@@ -30,7 +30,7 @@ extension OAuthSignatureBaseString {
   public static func make(received request: OAuthRequest, authorization: String?) throws(OAuthVerificationError) -> String {
     let located = try ProtocolParameters.locate(request: request, authorization: authorization)
     do {
-      return try located.withBaseString(of: request) { baseString, _ in String(decoding: baseString, as: UTF8.self) }
+      return try located.withBaseString(of: request, room: 0) { _, baseString in baseString.string }
     } catch {
       throw OAuthVerificationError(.parameterRejected, advice: "the request's base string cannot be built: \(error)")
     }

@@ -24,17 +24,20 @@ public enum OAuthParameterCollection {
     protocolParameters: [OAuthParameter]
   ) throws(OAuthError) -> [OAuthParameter] {
     let signed = protocolParameters.filter { isSigned(protocolParameter: $0.name) }
-    return try withUTF8Bytes(query ?? "") { query throws(OAuthError) in
-      try withBytes(formBody) { formBody throws(OAuthError) in
-        try CanonicalParameters.withScratch(
-          query: query, formBody: formBody, encodedBytes: encodedRoom(signed), extraEntries: signed.count
-        ) { parameters throws(OAuthError) in
-          try parameters.appendForm(query, source: .query)
-          if let formBody { try parameters.appendForm(formBody, source: .formBody) }
-          for parameter in signed { parameters.append(decoded: parameter) }
-          return parameters.decoded(includingProtocol: true)
-        }
+    let query = query ?? ""
+    let raw = query.utf8.count + (formBody?.count ?? 0)
+    try CanonicalParameters.checkSize(raw)
+    let room = 4 * raw + encodedRoom(signed)
+    let pairCount = CanonicalParameters.pairLimit(query.utf8.count) + CanonicalParameters.pairLimit(formBody?.count ?? 0) + signed.count
+    return try ScratchArena.with(bytes: room, list: pairCount, of: EncodedPair.self) { bytes, pairs throws(OAuthError) in
+      let queryRange = bytes.append(contentsOf: query)
+      try CanonicalParameters.appendForm(queryRange, from: .query, &bytes, &pairs)
+      if let formBody {
+        let formRange = bytes.append(contentsOf: formBody)
+        try CanonicalParameters.appendForm(formRange, from: .formBody, &bytes, &pairs)
       }
+      for parameter in signed { CanonicalParameters.append(decoded: parameter, &bytes, &pairs) }
+      return CanonicalParameters.decoded(0..<pairs.count, includingProtocol: true, bytes, pairs)
     }
   }
 
@@ -48,12 +51,13 @@ public enum OAuthParameterCollection {
     _ form: some Collection<UInt8>,
     source: OAuthParameterSource
   ) throws(OAuthError) -> [OAuthParameter] {
-    try withBytes(Array(form)) { form throws(OAuthError) in
-      let form = form ?? UnsafeBufferPointer(start: nil, count: 0)
-      return try CanonicalParameters.withScratch(query: form, formBody: nil, encodedBytes: 0, extraEntries: 0) { parameters throws(OAuthError) in
-        try parameters.appendForm(form, source: source)
-        return parameters.decoded(includingProtocol: true)
-      }
+    let form = Array(form)
+    try CanonicalParameters.checkSize(form.count)
+    return try ScratchArena.with(bytes: 4 * form.count, list: CanonicalParameters.pairLimit(form.count), of: EncodedPair.self) {
+      bytes, pairs throws(OAuthError) in
+      let formRange = bytes.append(contentsOf: form)
+      try CanonicalParameters.appendForm(formRange, from: source, &bytes, &pairs)
+      return CanonicalParameters.decoded(0..<pairs.count, includingProtocol: true, bytes, pairs)
     }
   }
 
@@ -66,11 +70,5 @@ public enum OAuthParameterCollection {
   /// The room the encoding of `parameters` may take: three bytes per byte.
   static func encodedRoom(_ parameters: [OAuthParameter]) -> Int {
     parameters.reduce(0) { $0 + 3 * ($1.name.utf8.count + $1.value.utf8.count) }
-  }
-
-  private static func withBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafeBufferPointer<UInt8>?) throws(OAuthError) -> R) throws(OAuthError) -> R {
-    guard let bytes else { return try body(nil) }
-    let outcome: Result<R, OAuthError> = bytes.withUnsafeBufferPointer { buffer in Result { () throws(OAuthError) in try body(buffer) } }
-    return try outcome.get()
   }
 }

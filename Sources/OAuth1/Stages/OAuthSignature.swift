@@ -19,13 +19,9 @@ public enum OAuthSignature {
     privateKey: RSAPrivateKey? = nil
   ) throws(OAuthError) -> String {
     let key = try SignatureKey(method, signingKey: signingKey, privateKey: privateKey)
-    return try withUTF8Bytes(baseString) { baseString throws(OAuthError) in
-      let room = key.room
-      return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { buffer throws(OAuthError) in
-        var out = ByteWriter(buffer.baseAddress!, capacity: room)
-        try key.appendSignature(of: baseString, encoded: false, to: &out)
-        return out.string
-      }
+    return try withBaseString(baseString, room: key.room) { baseString, out throws(OAuthError) in
+      let signature = try key.appendSignature(of: baseString, encoded: false, to: &out)
+      return out.string(signature)
     }
   }
 
@@ -38,6 +34,16 @@ public enum OAuthSignature {
     privateKey: RSAPrivateKey? = nil
   ) throws(OAuthError) -> [UInt8] {
     let key = try SignatureKey(method, signingKey: signingKey, privateKey: privateKey)
-    return try withUTF8Bytes(baseString) { baseString throws(OAuthError) in try key.digest(of: baseString) }
+    return try withBaseString(baseString, room: 0) { baseString, _ throws(OAuthError) in try key.digest(of: baseString) }
+  }
+
+  /// Lends `body` a writer holding `baseString` and one with `room` bytes.
+  private static func withBaseString<R>(
+    _ baseString: String, room: Int, _ body: (borrowing ByteWriter, inout ByteWriter) throws(OAuthError) -> R
+  ) throws(OAuthError) -> R {
+    try ScratchArena.withBytes(capacity: baseString.utf8.count) { bytes throws(OAuthError) in
+      bytes.append(contentsOf: baseString)
+      return try ScratchArena.withBytes(capacity: room) { out throws(OAuthError) in try body(bytes, &out) }
+    }
   }
 }

@@ -21,9 +21,11 @@ extension OAuthAuthorizationHeader {
   /// ```
   public static func parse(_ header: String) throws(OAuthError) -> Fields {
     var fields = Fields(realm: nil, parameters: [], rawParameters: [])
-    try withUTF8Bytes(header) { bytes throws(OAuthError) in
-      try AuthorizationHeaderScanner.scan(bytes) { name, value throws(OAuthError) in
-        let name = String(decoding: name, as: UTF8.self), raw = String(decoding: value, as: UTF8.self)
+    // The header, and room to unescape its quoted-pairs.
+    try ScratchArena.withBytes(capacity: 2 * header.utf8.count) { bytes throws(OAuthError) in
+      let range = bytes.append(contentsOf: header)
+      try AuthorizationHeaderScanner.scan(range, in: &bytes) { name, value, bytes throws(OAuthError) in
+        let name = bytes.string(name), raw = bytes.string(value)
         if name == "realm" {
           fields.realm = raw
           return

@@ -15,33 +15,29 @@ import PercentEncoding
 public enum OAuthParameterNormalization {
   /// Returns `parameters` encoded, sorted and joined.
   public static func normalize(_ parameters: [OAuthParameter]) -> String {
-    withSorted(parameters) { sorted in
-      ByteWriter.string(capacity: sorted.length(forBaseString: false)) { sorted.append(to: &$0, forBaseString: false) }
-    }
+    withSorted(parameters) { order, bytes, pairs in order.normalized(request: bytes, protocol: bytes, pairs) }
   }
 
   /// `parameters` in signing order, still decoded, for display.
   public static func sorted(_ parameters: [OAuthParameter]) -> [OAuthParameter] {
-    withSorted(parameters) { $0.decoded(includingProtocol: true) }
+    withSorted(parameters) { order, bytes, pairs in CanonicalParameters.decoded(order.request, includingProtocol: true, bytes, pairs) }
   }
 
   /// The encoded pairs in signing order.
   public static func encodedInSigningOrder(_ parameters: [OAuthParameter]) -> [OAuthParameter] {
-    withSorted(parameters) { $0.encoded }
+    withSorted(parameters) { order, bytes, pairs in CanonicalParameters.encoded(order.request, bytes, pairs) }
   }
 
   /// The engine's stage 3 (``CanonicalParameters``): encoded, then sorted by encoded name and
   /// value, comparing bytes.
-  private static func withSorted<R>(_ parameters: [OAuthParameter], _ body: (CanonicalParameters) -> R) -> R {
-    let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-    // Only a request larger than 512 MiB can throw here, and these parameters are in memory already.
-    let result = try? CanonicalParameters.withScratch(
-      query: empty, formBody: nil, encodedBytes: OAuthParameterCollection.encodedRoom(parameters), extraEntries: parameters.count
-    ) { collected throws(OAuthError) in
-      for parameter in parameters { collected.append(decoded: parameter) }
-      collected.sort()
-      return body(collected)
+  private static func withSorted<R>(
+    _ parameters: [OAuthParameter], _ body: (SigningOrder, borrowing ByteWriter, borrowing FixedList<EncodedPair>) -> R
+  ) -> R {
+    ScratchArena.with(bytes: OAuthParameterCollection.encodedRoom(parameters), list: parameters.count, of: EncodedPair.self) { bytes, pairs in
+      for parameter in parameters { CanonicalParameters.append(decoded: parameter, &bytes, &pairs) }
+      let order = SigningOrder(request: 0..<pairs.count)
+      CanonicalParameters.sort(order.request, bytes, &pairs)
+      return body(order, bytes, pairs)
     }
-    return result!
   }
 }

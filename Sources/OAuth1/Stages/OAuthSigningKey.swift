@@ -13,17 +13,17 @@ public enum OAuthSigningKey {
   /// Returns `enc(consumerSecret)&enc(tokenSecret)`; a `nil` token secret (no token credentials yet) counts as empty.
   /// The result holds both secrets: never log it.
   public static func make(consumerSecret: String, tokenSecret: String?) -> String {
-    var consumerSecret = consumerSecret, tokenSecret = tokenSecret ?? ""
+    let tokenSecret = tokenSecret ?? ""
     return ByteWriter.string(capacity: 3 * (consumerSecret.utf8.count + tokenSecret.utf8.count) + 1) {
-      write(&consumerSecret, &tokenSecret, to: &$0)
+      write(consumerSecret, tokenSecret, to: &$0)
     }
   }
 
   /// The engine's routine: `enc(consumer secret)&enc(token secret)` appended to `out`, which
   /// has room for three bytes per byte of the secrets, plus one.
-  static func write(_ consumerSecret: inout String, _ tokenSecret: inout String, to out: inout ByteWriter) {
-    consumerSecret.withUTF8 { out.appendEncoded($0) }
+  static func write(_ consumerSecret: String, _ tokenSecret: String, to out: inout ByteWriter) {
+    out.appendEncoded(consumerSecret)
     out.append(UInt8(ascii: "&"))
-    tokenSecret.withUTF8 { out.appendEncoded($0) }
+    out.appendEncoded(tokenSecret)
   }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The protocol parameter names of RFC 5849 (and `oauth_body_hash`), spelled once for the
 /// signer, which writes them, and the verifier, which reads them. Declared in name order,
 /// which is their order in a signature base string and a header.
@@ -8,15 +6,15 @@ enum ProtocolParameterName: Int, CaseIterable {
 
   var text: String { staticText.description }
 
-  /// The name's bytes, without an allocation.
-  var utf8: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: staticText.utf8Start, count: staticText.utf8CodeUnitCount) }
+  /// The length of the longest name (`oauth_signature_method`).
+  static let longest = 22
 
   /// The name these decoded bytes spell, if it is one of these.
-  init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+  init?(_ bytes: borrowing ByteWriter, _ range: Range<Int>) {
     // The length and the byte after "oauth_" leave one candidate: one comparison, not ten.
-    guard bytes.count >= 11, bytes.count <= 22 else { return nil }
+    guard range.count >= 11, range.count <= 22 else { return nil }
     let candidate: Self
-    switch (bytes.count, bytes[6]) {
+    switch (range.count, bytes[range.lowerBound + 6]) {
     case (11, UInt8(ascii: "n")): candidate = .nonce
     case (11, UInt8(ascii: "t")): candidate = .token
     case (13, _): candidate = .version
@@ -29,11 +27,12 @@ enum ProtocolParameterName: Int, CaseIterable {
     case (22, _): candidate = .signatureMethod
     default: return nil
     }
-    guard Self.matches(bytes, candidate.staticText) else { return nil }
+    guard bytes.elementsEqual(range, candidate.staticText) else { return nil }
     self = candidate
   }
 
-  private var staticText: StaticString {
+  /// The name, without an allocation.
+  var staticText: StaticString {
     switch self {
     case .bodyHash: "oauth_body_hash"
     case .callback: "oauth_callback"
@@ -46,9 +45,5 @@ enum ProtocolParameterName: Int, CaseIterable {
     case .verifier: "oauth_verifier"
     case .version: "oauth_version"
     }
-  }
-
-  private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
-    bytes.count == text.utf8CodeUnitCount && memcmp(bytes.baseAddress!, text.utf8Start, bytes.count) == 0
   }
 }

@@ -1,0 +1,25 @@
+/// Writes `Authorization: OAuth ...` from encoded pairs, once: the signer's header and
+/// ``OAuthAuthorizationHeader/make(parameters:realm:)``'s.
+enum AuthorizationHeaderWriter {
+  /// `OAuth realm="…", name="value", …` with the pairs of `range`, in order.
+  static func make(quotedRealm: String?, _ range: Range<Int>, _ bytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>) -> String {
+    var length = 6 + (quotedRealm.map { $0.utf8.count + 10 } ?? 0)
+    for index in range { length += pairs[index].byteCount + 5 }
+    return ByteWriter.string(capacity: length) { out in
+      out.append("OAuth ")
+      if let realm = quotedRealm {
+        out.append("realm=\"")
+        out.append(contentsOf: realm)
+        out.append(range.isEmpty ? "\"" : "\", ")
+      }
+      for index in range {
+        if index > range.lowerBound { out.append(UInt8(ascii: ","), UInt8(ascii: " ")) }
+        let pair = pairs[index]
+        out.append(bytes, pair.name)
+        out.append(UInt8(ascii: "="), UInt8(ascii: "\""))
+        out.append(bytes, pair.value)
+        out.append(UInt8(ascii: "\""))
+      }
+    }
+  }
+}
