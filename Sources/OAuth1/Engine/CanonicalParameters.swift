@@ -201,14 +201,6 @@ enum CanonicalParameters {
     }
     return result
   }
-
-  /// The pairs of `range` in their current order, still encoded.
-  static func encoded(_ range: Range<Int>, _ bytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>) -> [OAuthParameter] {
-    range.map { index in
-      let pair = pairs[index]
-      return OAuthParameter(bytes.string(pair.name), bytes.string(pair.value))
-    }
-  }
 }
 
 /// The order a request's pairs are signed in: its own pairs, sorted, with the protocol

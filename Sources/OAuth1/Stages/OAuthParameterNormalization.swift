@@ -23,11 +23,6 @@ public enum OAuthParameterNormalization {
     withSorted(parameters) { order, bytes, pairs in CanonicalParameters.decoded(order.request, includingProtocol: true, bytes, pairs) }
   }
 
-  /// The encoded pairs in signing order.
-  public static func encodedInSigningOrder(_ parameters: [OAuthParameter]) -> [OAuthParameter] {
-    withSorted(parameters) { order, bytes, pairs in CanonicalParameters.encoded(order.request, bytes, pairs) }
-  }
-
   /// The engine's stage 3 (``CanonicalParameters``): encoded, then sorted by encoded name and
   /// value, comparing bytes.
   private static func withSorted<R>(
