@@ -135,7 +135,7 @@ enum OAuth2Login {
     } else {
       let receiver: LoopbackRedirectReceiver
       do {
-        receiver = try LoopbackRedirectReceiver(redirectURI: redirect)
+        receiver = try LoopbackRedirectReceiver(redirectURI: redirect) { (try? login.code(fromRedirect: $0)) != nil }
       } catch {
         throw TweetsFailure(error.description, exitCode: .failure)
       }
@@ -143,7 +143,7 @@ enum OAuth2Login {
       terminal.err("  \(login.url.absoluteString)")
       openBrowser(login.url, environment: session.environment)
       do {
-        redirected = try await receiver.redirect { (try? login.code(fromRedirect: $0)) != nil }
+        redirected = try await receiver.redirect()
       } catch {
         throw TweetsFailure("\(error.description); run the login again", exitCode: .authentication)
       }
