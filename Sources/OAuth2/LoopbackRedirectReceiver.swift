@@ -20,8 +20,11 @@ public final class LoopbackRedirectReceiver: Sendable {
   private let outcome = Locked<(target: String??, waiter: CheckedContinuation<String?, Never>?)>((nil, nil))
   private let timeout: TimeInterval
 
+  /// The port it listens on: the redirect URI's, or the one the system chose for port 0.
+  public var port: Int { Int(listener.port) }
+
   /// Listens for `redirectURI`, which must be `http://127.0.0.1:PORT/PATH` or
-  /// `http://localhost:PORT/PATH`, and takes connections at once, on a thread of its own (so a
+  /// `http://localhost:PORT/PATH` (port 0: any free port, see ``port``), and takes connections at once, on a thread of its own (so a
   /// busy process cannot keep the browser waiting), for `timeout` seconds. `accepts` decides
   /// the page the browser shows (a login's ``AuthorizationRequest/code(fromRedirect:)``
   /// succeeding, say).

@@ -12,8 +12,8 @@ import Testing
 @Suite("LoopbackRedirectReceiver", .tags(.processes), .tier(.processes))
 struct LoopbackRedirectReceiverTests {
   @Test func takesTheRedirectOnItsPathOnly() async throws {
-    let port = try LoopbackServer.freePort()
-    let receiver = try LoopbackRedirectReceiver(redirectURI: "http://127.0.0.1:\(port)/callback", timeout: 30) { $0.contains("state=s1") }
+    let receiver = try LoopbackRedirectReceiver(redirectURI: "http://127.0.0.1:0/callback", timeout: 30) { $0.contains("state=s1") }
+    let port = receiver.port
     let (_, favicon) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/favicon.ico")!)
     #expect((favicon as? HTTPURLResponse)?.statusCode == 404)
     let (page, answer) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/callback?state=s1&code=c1")!)
@@ -22,13 +22,13 @@ struct LoopbackRedirectReceiverTests {
   }
 
   @Test func aRefusedRedirectIsShownAsSuchAndNoneEndsAtTheDeadline() async throws {
-    let port = try LoopbackServer.freePort()
-    let receiver = try LoopbackRedirectReceiver(redirectURI: "http://127.0.0.1:\(port)/callback", timeout: 30) { _ in false }
+    let receiver = try LoopbackRedirectReceiver(redirectURI: "http://127.0.0.1:0/callback", timeout: 30) { _ in false }
+    let port = receiver.port
     let (_, answer) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/callback?state=forged&code=c")!)
     #expect((answer as? HTTPURLResponse)?.statusCode == 400)
     _ = try await receiver.redirect()
 
-    let quiet = try LoopbackRedirectReceiver(redirectURI: "http://127.0.0.1:\(try LoopbackServer.freePort())/callback", timeout: 1)
+    let quiet = try LoopbackRedirectReceiver(redirectURI: "http://127.0.0.1:0/callback", timeout: 1)
     await #expect(throws: OAuth2Error.missingCode("no redirect arrived within 1 s")) { _ = try await quiet.redirect() }
     #expect(throws: OAuth2Error.self) { _ = try LoopbackRedirectReceiver(redirectURI: "https://example.com/callback") }
   }
