@@ -53,8 +53,11 @@ final class ResumableOutput {
   let file: URL
   var checkpointFile: URL { file.appendingPathExtension("checkpoint") }
   private(set) var checkpoint: Checkpoint
-  /// The open file, positioned at the committed end; owned here, closed by `deinit`.
-  private let descriptor: Int32
+  /// The open file, positioned at the committed end; owned here, closed by `deinit`. It is -1
+  /// once closed: a throw from `init` after it is set still runs `deinit`, which must not close
+  /// a descriptor number another thread may have been given meanwhile (it closed a test's
+  /// listening socket that way).
+  private var descriptor: Int32
 
   /// Whether a checkpoint was read: `false` for a new fetch, with or without `--resume`.
   let resumed: Bool
@@ -103,11 +106,13 @@ final class ResumableOutput {
     // One writer at a time: a second `--resume` of the same file would interleave pages.
     guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
       close(descriptor)
+      descriptor = -1
       throw TweetsFailure("another tweets is writing \(file.path); wait for it to end", exitCode: .failure)
     }
     var status = stat()
     guard fstat(descriptor, &status) == 0, UInt64(status.st_size) >= checkpoint.bytes else {
       close(descriptor)
+      descriptor = -1
       throw TweetsFailure(
         "\(file.path) is shorter than its checkpoint says (\(checkpoint.bytes) bytes): it was cut or replaced; "
           + "remove \(file.lastPathComponent).checkpoint to start over", exitCode: .failure)
@@ -116,12 +121,13 @@ final class ResumableOutput {
     guard ftruncate(descriptor, off_t(checkpoint.bytes)) == 0, lseek(descriptor, 0, SEEK_END) >= 0 else {
       let reason = String(cString: strerror(errno))
       close(descriptor)
+      descriptor = -1
       throw TweetsFailure("cannot prepare \(file.path): \(reason)", exitCode: .failure)
     }
     if !resumed { try saveCheckpoint() }
   }
 
-  deinit { close(descriptor) }
+  deinit { if descriptor >= 0 { close(descriptor) } }
 
   /// Appends one page's `text`, then records that the file is good up to here, that it holds
   /// `records` records, and where the next page starts (`complete` when there is none).
