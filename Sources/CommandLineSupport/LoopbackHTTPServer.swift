@@ -179,7 +179,9 @@ package final class LoopbackHTTPServer: Sendable {
     }
   }
 
-  private static func reasonPhrase(_ status: Int) -> String {
+  /// The reason phrase of a status (`Service Unavailable`), as the status line and X's problem
+  /// titles spell it; `Status` for one not listed.
+  package static func reasonPhrase(_ status: Int) -> String {
     switch status {
     case 200: "OK"
     case 201: "Created"

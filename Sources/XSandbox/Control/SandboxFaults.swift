@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Foundation
 import NetworkClient
 import OAuth1
@@ -36,7 +37,7 @@ extension XSandbox {
       return (family == .v2 ? .v2(429, XBodies.tooManyRequests, headers: headers) : .v1(429, XBodies.rateLimitExceeded, headers: headers), .whole)
     }
     guard family == .v2 else { return (.v1(status, XBodies.v1Errors(131, "Internal error"), headers: headers), .whole) }
-    let title = XBodies.reasons[status] ?? "Error"
+    let title = LoopbackHTTPServer.reasonPhrase(status)
     return (.v2(status, XBodies.problem(title: title, detail: title, status: status), headers: headers), .whole)
   }
 }
@@ -53,12 +54,6 @@ struct SkewedClock: OAuthClock {
 }
 
 extension XBodies {
-  /// The titles of the server errors X's v2 problems carry.
-  static let reasons = [
-    400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 500: "Internal Server Error", 502: "Bad Gateway",
-    503: "Service Unavailable", 504: "Gateway Timeout",
-  ]
-
   /// What a proxy in front of X answers when X's servers do not: not JSON at all.
   static let badGatewayPage = """
     <!DOCTYPE html>
