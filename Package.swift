@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "OAuthNetworking", targets: ["OAuthNetworking"]),
     .library(name: "OAuth2", targets: ["OAuth2"]),
     .library(name: "XAPI", targets: ["XAPI"]),
+    .library(name: "XArchive", targets: ["XArchive"]),
     // Test doubles for your own tests: a scripted transport and a sleeper that does not wait;
     // a hand-moved clock and predictable nonces.
     .library(name: "NetworkClientTesting", targets: ["NetworkClientTesting"]),
@@ -44,11 +45,21 @@ let package = Package(
     .target(name: "OAuth2", dependencies: ["OAuth1", "NetworkClient", "PercentEncoding", "CommandLineSupport"]),
     // The X (Twitter) API client, v2 and v1.1.
     .target(name: "XAPI", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking"]),
+    // The system's SQLite, for the archive only: a user of OAuth1 or XAPI alone needs no SQLite.
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+    ),
+    // An SQLite archive of tweets and users (tweets --db): deduplicated, resumable, queryable.
+    .target(name: "XArchive", dependencies: ["XAPI", "CSQLite"]),
     // The one X emulator: offline, in process (tweets --sandbox) or over loopback HTTP (tweets
     // sandbox serve, and the tests, behind an oauthlib-verifying proxy).
     .target(name: "XSandbox", dependencies: ["OAuth1", "OAuth2", "XAPI", "NetworkClient", "PercentEncoding", "CommandLineSupport"]),
     // The logic of the tweets command: profiles, output formats, exit codes, wiring.
-    .target(name: "TweetsCore", dependencies: ["XAPI", "XSandbox", "OAuth2", "OAuthNetworking", "NetworkClient", "OAuth1", "CommandLineSupport"]),
+    .target(
+      name: "TweetsCore",
+      dependencies: ["XAPI", "XArchive", "XSandbox", "OAuth2", "OAuthNetworking", "NetworkClient", "OAuth1", "CommandLineSupport"]),
     // The small argument parser shared by the command-line tools.
     .target(name: "CommandLineSupport"),
     .executableTarget(name: "oauth1", dependencies: ["OAuth1", "OAuthNetworking", "NetworkClient", "CommandLineSupport"]),
@@ -67,6 +78,7 @@ let package = Package(
     .testTarget(
       name: "XSandboxTests",
       dependencies: ["XSandbox", "XAPI", "OAuth2", "OAuthNetworking", "OAuth1Testing", "NetworkClientTesting", "TestSupport", "CommandLineSupport"]),
+    .testTarget(name: "XArchiveTests", dependencies: ["XArchive", "XAPI", "TestSupport"]),
     .testTarget(name: "TweetsCoreTests", dependencies: ["TweetsCore", "CommandLineSupport"]),
     .testTarget(name: "TweetsCLITests", dependencies: ["tweets", "XAPI", "NetworkClient", "TestSupport"]),
     .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),

@@ -74,10 +74,15 @@ package final class XSandbox: HTTPTransport, Sendable {
   /// let sandbox = XSandbox(clock: FixedClock(seconds: 1_714_564_800), tweetsPerUser: 25)
   /// ```
   /// `oauth2Lifetime` is how long an OAuth 2.0 access token lives (X: two hours), shorter to
-  /// try renewals.
-  package init(clock: any OAuthClock = SystemClock(), tweetsPerUser: Int = 60, controlAPI: Bool = false, oauth2Lifetime: Int64 = 7200) {
+  /// try renewals; `rateWindow` is the rate limits' window (X: 15 minutes), shorter for tests
+  /// that make thousands of requests.
+  package init(
+    clock: any OAuthClock = SystemClock(), tweetsPerUser: Int = 60, controlAPI: Bool = false, oauth2Lifetime: Int64 = 7200, rateWindow: Int64 = 900
+  ) {
     let now = clock.secondsSince1970()
-    state = Locked(SandboxState(tweets: SandboxData.tweets(perUser: tweetsPerUser, newest: now - 120), demoToken: Self.demoAccessToken))
+    var initial = SandboxState(tweets: SandboxData.tweets(perUser: tweetsPerUser, newest: now - 120), demoToken: Self.demoAccessToken)
+    initial.rateWindow = rateWindow
+    state = Locked(initial)
     self.clock = SkewedClock(base: clock, state: state)
     self.controlAPI = controlAPI
     self.oauth2Lifetime = oauth2Lifetime

@@ -28,12 +28,14 @@ public final class VerifiedSandbox: @unchecked Sendable {
   public var directURL: URL { server.baseURL }
 
   /// A sandbox with `tweetsPerUser` tweets for each of its three accounts, whose OAuth 2.0
-  /// access tokens live `oauth2Lifetime` seconds.
-  public init(tweetsPerUser: Int = 250, oauth2Lifetime: Int = 7200) throws {
+  /// access tokens live `oauth2Lifetime` seconds, and whose rate limits reset every
+  /// `rateWindow` seconds (X: 900).
+  public init(tweetsPerUser: Int = 250, oauth2Lifetime: Int = 7200, rateWindow: Int = 900) throws {
     server = try LoopbackServer(
       executable: PackagePaths.executable("tweets"),
       arguments: [
         "sandbox", "serve", "--port", "0", "--control", "--tweets-per-user", String(tweetsPerUser), "--oauth2-lifetime", String(oauth2Lifetime),
+        "--rate-window", String(rateWindow),
       ])
     let site = try PythonPeer.sitePackages()
     proxy = try LoopbackServer(
@@ -134,6 +136,14 @@ public final class VerifiedSandbox: @unchecked Sendable {
     let (data, _) = try await URLSession.shared.data(from: baseURL.appendingPathComponent("_oauthlib/stats"))
     stats.oauthlib = try JSONDecoder().decode(OAuthlibStats.self, from: data)
     return stats
+  }
+
+  /// The ids of every tweet the sandbox holds (of `userID` only, when given), newest first.
+  public func tweetIDs(of userID: String? = nil) async throws -> [String] {
+    let query = userID.map { "?user_id=\($0)" } ?? ""
+    let (body, _) = try await URLSession.shared.data(from: URL(string: directURL.absoluteString + "/_control/tweets" + query)!)
+    struct IDs: Decodable { let ids: [String] }
+    return try JSONDecoder().decode(IDs.self, from: body).ids
   }
 
   /// Fetches a page as a browser would (no signature): the authorize page, say.

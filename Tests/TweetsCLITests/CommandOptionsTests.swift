@@ -13,14 +13,14 @@ struct CommandOptionsTests {
     ("base-url", true), ("api", true), ("profile", true), ("config-dir", true), ("format", true), ("json", false), ("limit", true),
     ("all", false), ("since-id", true), ("until-id", true), ("start-time", true), ("end-time", true), ("fields", true),
     ("expansions", true), ("no-wait", false), ("max-wait", true), ("timeout", true), ("verbose", false), ("sandbox", false),
-    ("output", true), ("resume", false), ("consumer-key", true), ("consumer-secret", true),
+    ("output", true), ("resume", false), ("db", true), ("consumer-key", true), ("consumer-secret", true),
   ]
 
   /// Where the credentials are and how requests are sent: every command takes them.
   static let session = ["profile", "config-dir", "sandbox", "base-url", "timeout", "verbose", "no-wait", "max-wait"]
   static let signedIn = session + ["consumer-key", "consumer-secret"]
   static let format = ["format", "json"]
-  static let pages = ["limit", "all", "output", "resume"]
+  static let pages = ["limit", "all", "output", "resume", "db"]
   static let window = ["since-id", "until-id", "start-time", "end-time"]
   static let tweetFields = ["fields", "expansions"]
 
@@ -35,8 +35,8 @@ struct CommandOptionsTests {
     "whoami": signedIn + ["api"] + format,
     "timeline": signedIn + ["api"] + format + pages + window + tweetFields,
     "search": ["archive"] + signedIn + ["api"] + format + pages + window + tweetFields,
-    "show": signedIn + ["api"] + format + tweetFields,
-    "hydrate": signedIn + ["api"] + format + tweetFields,
+    "show": signedIn + ["api"] + format + tweetFields + ["db"],
+    "hydrate": signedIn + ["api"] + format + tweetFields + ["output", "resume", "db"],
     "mentions": signedIn + format + pages + window + tweetFields,
     "liked": signedIn + format + pages + tweetFields,
     "quotes": signedIn + format + pages + tweetFields,
@@ -44,12 +44,12 @@ struct CommandOptionsTests {
     "conversation": ["archive"] + signedIn + format + pages + window + tweetFields,
     "followers": signedIn + format + pages,
     "following": signedIn + format + pages,
-    "users": signedIn + format,
+    "users": signedIn + format + ["db"],
     "counts": ["granularity"] + session + format + window,
     "post": ["media", "alt", "reply-to", "quote", "long", "thread", "resume"] + signedIn + ["api"] + format,
     "delete": signedIn,
     "api": ["data", "query", "json-body"] + signedIn,
-    "sandbox": ["port", "tweets-per-user", "oauth2-lifetime", "control"] + session,
+    "sandbox": ["port", "tweets-per-user", "oauth2-lifetime", "rate-window", "control"] + session,
   ]
 
   func tweets(_ arguments: [String]) throws -> ProcessResult {
@@ -114,7 +114,7 @@ struct CommandOptionsTests {
         ), "\(result.stderr)")
     }
     let short = try tweets(["post", "hello", "-o", "out.jsonl"])
-    #expect(short.status == 2 && short.stderr.hasPrefix("tweets: error: tweets post does not take -o: timeline, search"), "\(short.stderr)")
+    #expect(short.status == 2 && short.stderr.hasPrefix("tweets: error: tweets post does not take -o: timeline, hydrate, search"), "\(short.stderr)")
     // An option no command takes is still unknown, with a suggestion.
     let typo = try tweets(["post", "hello", "--formt", "json"])
     #expect(typo.status == 2 && typo.stderr.hasPrefix("tweets: error: unknown option --formt (did you mean --format?)"), "\(typo.stderr)")

@@ -199,7 +199,7 @@ struct ResumeTests {
     let json = try tweets.run(["timeline", "sandbox_user", "--json", "--output", folder.appendingPathComponent("x.json").path])
     #expect(json.status == 2 && json.stderr.contains("use --format jsonl"))
     let show = try tweets.run(["show", "1", "--output", folder.appendingPathComponent("s.jsonl").path])
-    #expect(show.status == 2 && show.stderr.contains("tweets show does not take --output: timeline, search,"), "\(show.stderr)")
+    #expect(show.status == 2 && show.stderr.contains("tweets show does not take --output: timeline, hydrate, search,"), "\(show.stderr)")
     let unaccounted = folder.appendingPathComponent("lines.jsonl")
     try Data("{\"id\":\"1\"}\n".utf8).write(to: unaccounted)
     let noCheckpoint = try tweets.run(["timeline", "sandbox_user", "--format", "jsonl", "--output", unaccounted.path, "--resume"])

@@ -24,6 +24,6 @@ struct CommandLineTests {
     #expect(ExitCode.for(XError.api(status: 503, code: nil, message: "")) == .serverError)
     #expect(ExitCode.for(XError.unexpectedResponse(status: 502, excerpt: "")) == .serverError)
     #expect(ExitCode.for(XError.network(.cancelled)) == .failure)
-    #expect(ExitCode.allCases.map(\.rawValue) == [0, 1, 2, 3, 4, 5, 6])
+    #expect(ExitCode.allCases.map(\.rawValue) == [0, 1, 2, 3, 4, 5, 6, 130, 143])
   }
 }

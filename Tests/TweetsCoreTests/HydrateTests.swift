@@ -26,7 +26,7 @@ struct HydrateTests {
     let result = await InProcessTweets.run(["hydrate", file.path, "--format", "jsonl"])
     #expect(result.status == 4, "an id was not returned: \(result.err)")
     #expect(ids(result.out) == known, "the input's order, without the unknown id")
-    #expect(result.err.contains("1 of 151 ids not returned"), "\(result.err)")
+    #expect(result.err.contains("151 ids looked up, 150 tweets found, 1 not returned"), "\(result.err)")
   }
 
   @Test func idsFromStandardInput() async throws {

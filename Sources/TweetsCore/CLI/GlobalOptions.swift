@@ -45,7 +45,10 @@ package struct GlobalOptions: Sendable {
     "output", short: "o", placeholder: "FILE",
     help: "Write to FILE, whole lines only, with a checkpoint beside it (FILE.checkpoint); for the commands that page.")
   static let resumeOption = Option.flag(
-    "resume", help: "Continue from the checkpoint of --output FILE (a fetch) or --thread FILE (a thread), after a crash or a stop.")
+    "resume", help: "Continue from the checkpoint of --output FILE or --db FILE (a fetch) or --thread FILE (a thread), after a crash or a stop.")
+  static let databaseOption = Option.value(
+    "db", placeholder: "FILE",
+    help: "Store what is fetched in an SQLite archive (created if absent; deduplicated on X's ids) instead of printing it.")
   static let consumerKeyOption = Option.value("consumer-key", placeholder: "KEY", help: "Your app's consumer key (env X_CONSUMER_KEY).")
   static let consumerSecretOption = Option.value(
     "consumer-secret", placeholder: "SECRET", help: "Your app's consumer secret (env X_CONSUMER_SECRET).")
@@ -107,8 +110,10 @@ package struct GlobalOptions: Sendable {
   package var sandbox: Bool
   /// `--output`: the file tweets are appended to, page by page, with its checkpoint beside it.
   package var output: URL?
-  /// `--resume`: continue from `--output`'s checkpoint.
+  /// `--resume`: continue from `--output`'s checkpoint, or `--db`'s last fetch of the command.
   package var resume: Bool
+  /// `--db`: the SQLite archive that stores what is fetched (``XArchive``), instead of standard output.
+  package var database: URL?
   /// What defines the fetch, as given: the command and its arguments without `--resume`,
   /// `--output FILE`, the credentials (`--consumer-key`, `--consumer-secret`: never written to
   /// a checkpoint or printed) and the options that change only how it runs (`--no-wait`,
@@ -119,7 +124,7 @@ package struct GlobalOptions: Sendable {
   /// `arguments` without the options ``commandLine`` leaves out (`--name VALUE`, `--name=VALUE`
   /// and short forms alike).
   static func fetchArguments(_ arguments: [String]) -> [String] {
-    let valued: Set<String> = ["--output", "-o", "--consumer-key", "--consumer-secret", "--max-wait", "--timeout", "--config-dir"]
+    let valued: Set<String> = ["--output", "-o", "--db", "--consumer-key", "--consumer-secret", "--max-wait", "--timeout", "--config-dir"]
     let flags: Set<String> = ["--resume", "--no-wait", "--verbose", "-v"]
     var kept: [String] = []
     var skipNext = false
@@ -189,9 +194,16 @@ package struct GlobalOptions: Sendable {
     verbose = arguments[Self.verboseOption]
     output = arguments[Self.outputOption].map { URL(fileURLWithPath: $0) }
     resume = arguments[Self.resumeOption]
+    database = arguments[Self.databaseOption].map { URL(fileURLWithPath: $0) }
     // `post --thread FILE --resume` resumes the thread's checkpoint instead.
-    if resume && output == nil && !arguments.has(PostThread.thread) {
-      throw UsageError("--resume needs --output FILE, the file whose checkpoint to continue from")
+    if resume && output == nil && database == nil && !arguments.has(PostThread.thread) {
+      throw UsageError("--resume needs --output FILE or --db FILE, where the fetch to continue is recorded")
+    }
+    if output != nil && database != nil {
+      throw UsageError("give --output FILE or --db FILE, not both: each records its own checkpoint")
+    }
+    if database != nil && (arguments.has(Self.formatOption) || arguments[Self.jsonOption]) {
+      throw UsageError("--db stores records in the archive and prints none: leave out --format (or drop --db to print them)")
     }
     if output != nil && format == .json {
       throw UsageError("--output appends whole lines: use --format jsonl (one JSON tweet per line), raw, csv or text, not json")

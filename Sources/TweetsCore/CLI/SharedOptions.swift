@@ -26,11 +26,13 @@ struct SharedOptions: OptionSet, Sendable {
   static let tweetFields = SharedOptions(rawValue: 1 << 6)
   /// `--output`, `--resume`: for the commands that page.
   static let output = SharedOptions(rawValue: 1 << 7)
+  /// `--db`: for the commands that fetch tweets or users, stored in an SQLite archive.
+  static let database = SharedOptions(rawValue: 1 << 8)
 
   /// What every command that signs requests as the user takes.
   static let signedIn: SharedOptions = [.session, .consumer]
   /// A stream of tweets from a v2 endpoint without a window, in pages.
-  static let tweetPages: SharedOptions = [.signedIn, .format, .paging, .tweetFields, .output]
+  static let tweetPages: SharedOptions = [.signedIn, .format, .paging, .tweetFields, .output, .database]
 
   /// Every shared option with its group, in the order a command's help lists them.
   static let declarations: [(group: SharedOptions, option: any OptionDeclaration)] = [
@@ -40,7 +42,8 @@ struct SharedOptions: OptionSet, Sendable {
     (.window, GlobalOptions.untilIDOption), (.window, GlobalOptions.startTimeOption), (.window, GlobalOptions.endTimeOption),
     (.tweetFields, GlobalOptions.fieldsOption), (.tweetFields, GlobalOptions.expansionsOption), (.session, GlobalOptions.noWaitOption),
     (.session, GlobalOptions.maxWaitOption), (.session, GlobalOptions.timeoutOption), (.session, GlobalOptions.verboseOption),
-    (.session, GlobalOptions.sandboxOption), (.output, GlobalOptions.outputOption), (.output, GlobalOptions.resumeOption),
+    (.session, GlobalOptions.sandboxOption), (.output, GlobalOptions.outputOption), (.database, GlobalOptions.databaseOption),
+    (.output, GlobalOptions.resumeOption),
     (.consumer, GlobalOptions.consumerKeyOption), (.consumer, GlobalOptions.consumerSecretOption),
   ]
 

@@ -4,6 +4,7 @@ import NetworkClient
 import OAuth2
 import OAuthNetworking
 import XAPI
+import XArchive
 
 /// The `tweets` command line: finds the command, parses its options, runs it, and turns every
 /// failure into a message on stderr (with no secret in it) and an exit status (``ExitCode``).
@@ -99,6 +100,8 @@ package enum TweetsCLI {
     // A behavior's own failure (a token renewal that could not happen) speaks for itself.
     case XError.network(.rejected(_, let underlying)), NetworkError.rejected(_, let underlying): return describe(underlying)
     case let error as NetworkError: return (error.description, .failure)
+    case let error as ArchiveError: return (error.description, .failure)
+    case let stop as Interruption.Stopped: return (stop.description, stop.exitCode)
     default: return (Redaction.text("\(error)"), .failure)
     }
   }

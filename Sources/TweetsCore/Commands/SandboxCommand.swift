@@ -14,6 +14,8 @@ struct SandboxCommand: TweetsCommand {
     "tweets-per-user", placeholder: "N", help: "How many tweets each of the sandbox's three accounts has (default 60).")
   static let oauth2Lifetime = Option.value(
     "oauth2-lifetime", placeholder: "SECONDS", help: "How long an OAuth 2.0 access token lives (default 7200, as X's), shorter to try renewals.")
+  static let rateWindow = Option.value(
+    "rate-window", placeholder: "SECONDS", help: "The rate limits' window (default 900, as X's), shorter for tests of long fetches.")
   static let control = Option.flag(
     "control",
     help:
@@ -24,7 +26,7 @@ struct SandboxCommand: TweetsCommand {
   var spec: CommandSpec {
     makeSpec(
       summary: "Serve the offline X API over HTTP on 127.0.0.1 (tweets sandbox serve).",
-      options: [Self.port, Self.tweetsPerUser, Self.oauth2Lifetime, Self.control],
+      options: [Self.port, Self.tweetsPerUser, Self.oauth2Lifetime, Self.rateWindow, Self.control],
       positionals: [PositionalSpec("action", help: "serve")],
       discussion: """
         The demo app: consumer key sandbox-consumer-key, secret sandbox-consumer-secret; the demo
@@ -54,11 +56,18 @@ struct SandboxCommand: TweetsCommand {
       guard let seconds = Int64(text), seconds > 0 else { throw UsageError("--oauth2-lifetime takes a number of seconds, not \(text)") }
       return seconds
     }
+    let window = try arguments[Self.rateWindow].map { text in
+      guard let seconds = Int64(text), (1...86_400).contains(seconds) else {
+        throw UsageError("--rate-window takes a number of seconds from 1 to 86400, not \(text)")
+      }
+      return seconds
+    }
     let control = arguments[Self.control]
     let server: SandboxServer
     do {
       server = try SandboxServer(
-        sandbox: XSandbox(tweetsPerUser: count ?? 60, controlAPI: control, oauth2Lifetime: lifetime ?? 7200), port: port ?? Self.defaultPort,
+        sandbox: XSandbox(tweetsPerUser: count ?? 60, controlAPI: control, oauth2Lifetime: lifetime ?? 7200, rateWindow: window ?? 900),
+        port: port ?? Self.defaultPort,
         sendsVerdicts: control)
     } catch {
       throw TweetsFailure("\(error.description); choose another --port (0 picks a free one)", exitCode: .failure)

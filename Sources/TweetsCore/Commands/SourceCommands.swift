@@ -1,6 +1,7 @@
 import CommandLineSupport
 import Foundation
 import XAPI
+import XArchive
 
 // The other sources of tweets and users, all v2 (none takes --api): each a page stream written
 // in any format, with --output and --resume, as timeline and search are. The window options are
@@ -109,7 +110,7 @@ struct FollowsCommand: TweetsCommand {
   /// `followers` or `following`.
   let name: String
   /// Users, not tweets: no window, no tweet fields.
-  let shared: SharedOptions = [.signedIn, .format, .paging, .output]
+  let shared: SharedOptions = [.signedIn, .format, .paging, .output, .database]
   var spec: CommandSpec {
     makeSpec(
       summary: name == "followers" ? "The accounts that follow a user (you, without a name)." : "The accounts a user follows (you, without a name).",
@@ -129,7 +130,7 @@ struct FollowsCommand: TweetsCommand {
 /// `tweets users NAME|ID...`: accounts by username or id, in the input's order.
 struct UsersCommand: TweetsCommand {
   let name = "users"
-  let shared: SharedOptions = [.signedIn, .format]
+  let shared: SharedOptions = [.signedIn, .format, .database]
   var spec: CommandSpec {
     makeSpec(
       summary: "Look accounts up by username or id (an all-digit argument is an id; write @123 for such a username).",
@@ -162,11 +163,21 @@ struct UsersCommand: TweetsCommand {
       problems += lookup.errors
     }
     var missing: [String] = []
+    var users: [XUser] = []
     for argument in wanted {
       let key = IDLookup.isTweetID(argument) ? argument : Self.bareUsername(argument).lowercased()
-      if let user = found[key] { writer.write(user) } else { missing.append(argument) }
+      if let user = found[key] { users.append(user) } else { missing.append(argument) }
     }
-    writer.finish()
+    if let file = session.options.database {
+      let archive = try TweetArchive(path: file.path)
+      defer { archive.close() }
+      var fetch = try archive.beginFetch(command: session.options.commandLine, resume: false)
+      try archive.store(users: users, in: &fetch, complete: true)
+      session.terminal.err("tweets: stored \(users.count) users in \(file.path) (fetch \(fetch.id))")
+    } else {
+      users.forEach(writer.write)
+      writer.finish()
+    }
     for problem in problems { session.terminal.err("tweets: \(problem.description)") }
     if !missing.isEmpty {
       session.terminal.err(

@@ -87,7 +87,7 @@ struct SearchCommand: TweetsCommand {
 /// `tweets show ID...`.
 struct ShowCommand: TweetsCommand {
   let name = "show"
-  let shared: SharedOptions = [.signedIn, .api, .format, .tweetFields]
+  let shared: SharedOptions = [.signedIn, .api, .format, .tweetFields, .database]
   var spec: CommandSpec {
     makeSpec(summary: "Show tweets by id.", positionals: [PositionalSpec("id", help: "Tweet ids.", variadic: true)])
   }
@@ -97,112 +97,7 @@ struct ShowCommand: TweetsCommand {
     if let bad = ids.first(where: { !IDLookup.isTweetID($0) }) {
       throw UsageError("\"\(bad)\" is not a tweet id")
     }
-    return try await IDLookup.write(ids, session)
-  }
-}
-
-/// Looks tweets up by id and writes them in the order the ids were given: `show` and `hydrate`.
-enum IDLookup {
-  static func isTweetID(_ text: String) -> Bool {
-    !text.isEmpty && text.count <= 19 && text.allSatisfy(\.isASCIIDigit)
-  }
-
-  /// Writes the tweets of `ids` in their order (v2: batches of 100; v1.1: one by one), reports
-  /// each id X did not return (deleted, withheld, protected, never existed) on stderr, and
-  /// returns ``ExitCode/notFound`` when there was any.
-  static func write(_ ids: [String], _ session: Session) async throws -> ExitCode {
-    if session.options.format == .raw && session.options.api == .v1 {
-      throw UsageError("--format raw shows tweets with --api v2 (X's lookup answer); v1.1 looks tweets up one by one")
-    }
-    let (client, _) = try session.client()
-    let terminal = session.terminal
-    let writer = TweetWriter(format: session.options.format, terminal: terminal)
-    var missing: [String] = []
-    defer { terminal.status("") }
-    switch session.options.api {
-    case .v2:
-      for start in stride(from: 0, to: ids.count, by: 100) {
-        let batch = Array(ids[start..<min(start + 100, ids.count)])
-        // Each id once, in the input's order (X answers in the order asked).
-        var seen = Set<String>()
-        let lookup = try await client.v2.tweets(ids: batch.filter { seen.insert($0).inserted }, options: session.options.timelineOptions)
-        let found = Dictionary(lookup.tweets.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        writer.writeRaw(lookup.body)
-        for id in batch {
-          if let tweet = found[id] { writer.write(tweet) } else { missing.append(id) }
-        }
-        for problem in lookup.errors { terminal.err("tweets: \(problem.description)") }
-        terminal.status("… \(min(start + 100, ids.count)) of \(ids.count) ids looked up")
-      }
-    case .v1:
-      for id in ids {
-        let result: Result<Tweet, XError>
-        do { result = .success(try await client.v1.show(id: id)) } catch { result = .failure(error) }
-        switch result {
-        case .success(let tweet):
-          writer.write(tweet)
-        case .failure(.notFound(let message)):
-          missing.append(id)
-          terminal.err("tweets: \(id): \(message)")
-        case .failure(let error):
-          writer.finish()
-          throw error
-        }
-      }
-    }
-    writer.finish()
-    if !missing.isEmpty {
-      terminal.status("")
-      terminal.err("tweets: \(missing.count) of \(ids.count) ids not returned (deleted, withheld, protected or unknown).")
-    }
-    return missing.isEmpty ? .success : .notFound
-  }
-}
-
-/// `tweets hydrate [FILE|-]`: the tweets of a list of ids, as archives and datasets ship them.
-struct HydrateCommand: TweetsCommand {
-  let name = "hydrate"
-  let shared: SharedOptions = [.signedIn, .api, .format, .tweetFields]
-  var spec: CommandSpec {
-    makeSpec(
-      summary: "Look up the tweets of a list of ids (one per line, or JSON lines with an \"id\"), in their order.",
-      positionals: [PositionalSpec("file", help: "The ids' file; standard input when absent or \"-\".", optional: true)],
-      discussion: """
-        Ids go to X in batches of 100; the tweets come out in the order of the input. Each id X does
-        not return (deleted, withheld, protected, unknown) is reported on stderr, and the exit status
-        is then 4.
-        """)
-  }
-
-  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
-    let lines: [String]
-    if let path = arguments.positionals.first, path != "-" {
-      guard let data = FileManager.default.contents(atPath: path) else { throw TweetsFailure("cannot read \(path)", exitCode: .failure) }
-      lines = String(decoding: data, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
-    } else {
-      var read: [String] = []
-      while let line = session.terminal.readLine() { read.append(line) }
-      lines = read
-    }
-    var ids: [String] = []
-    for (number, line) in lines.enumerated() {
-      let text = line.trimmingCharacters(in: .whitespaces)
-      if text.isEmpty { continue }
-      guard let id = Self.id(in: text), IDLookup.isTweetID(id) else {
-        throw UsageError("line \(number + 1) is neither a tweet id nor a JSON object with an \"id\": \(CommandSpec.shown(text))")
-      }
-      ids.append(id)
-    }
-    guard !ids.isEmpty else { throw UsageError("no tweet ids in the input") }
-    return try await IDLookup.write(ids, session)
-  }
-
-  /// The id a line gives: the line itself, or the `id` (or `id_str`) of a JSON object.
-  static func id(in line: String) -> String? {
-    guard line.hasPrefix("{") else { return line }
-    guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
-    if let id = object["id_str"] as? String ?? object["id"] as? String { return id }
-    return (object["id"] as? NSNumber)?.stringValue
+    return try await IDLookup.run(.list(ids), total: ids.count, session)
   }
 }
 
@@ -213,6 +108,7 @@ struct HydrateCommand: TweetsCommand {
 enum TweetStream {
   static func print<Item: OutputRecord>(_ pages: Pages<Item>, _ session: Session) async throws {
     if let file = session.options.output { return try await write(pages, to: file, session) }
+    if let file = session.options.database { return try await archive(pages, to: file, session) }
     let terminal = session.terminal
     let writer = RecordWriter<Item>(format: session.options.format, terminal: terminal)
     let start = Date()

@@ -18,11 +18,16 @@ package enum ExitCode: Int32, Sendable, CaseIterable {
   case rateLimited = 5
   /// The server failed (5xx), after retries where the request could be repeated.
   case serverError = 6
+  /// Stopped by SIGINT (Ctrl-C) before the end: what was stored is kept, and `--resume` goes on.
+  case interrupted = 130
+  /// Stopped by SIGTERM before the end: what was stored is kept, and `--resume` goes on.
+  case terminated = 143
 
   static let documentation = """
     Exit status: 0 success; 1 network or unexpected error; 2 usage error; 3 authentication or
     permission failure (keys, token, clock, access tier, no stored profile); 4 not found;
-    5 rate limited; 6 server error (after retries where safe).
+    5 rate limited; 6 server error (after retries where safe); 130 and 143 stopped by SIGINT or
+    SIGTERM (what was stored is kept: add --resume to go on).
     """
 
   /// The status for an API error.

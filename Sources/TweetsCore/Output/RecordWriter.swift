@@ -1,5 +1,6 @@
 import Foundation
 import XAPI
+import XArchive
 
 /// The output formats of `tweets`.
 package enum OutputFormat: String, Sendable, CaseIterable {
@@ -148,6 +149,8 @@ package protocol OutputRecord: Encodable, Sendable {
   var csvFields: [String] { get }
   /// The record for people, on one or more lines; `now` dates relative times.
   func text(now: Date, color: Bool) -> String
+  /// Stores a page of these records in an archive (`--db`), with the fetch's progress.
+  static func store(_ page: Page<Self>, in archive: TweetArchive, fetch: inout ArchiveFetch, complete: Bool) throws
 }
 
 extension Tweet: OutputRecord {

@@ -30,10 +30,13 @@ final class ResumableOutput {
     var pages: Int
     /// Whether the fetch reached its end (or its limit).
     var complete: Bool
+    /// For a lookup of a list of ids (`hydrate`): how many input ids are done, in input order.
+    var inputDone: Int?
 
     enum CodingKeys: String, CodingKey {
       case command, cursor, bytes, records, pages, complete
       case cursorKind = "cursor_kind"
+      case inputDone = "input_done"
     }
 
     var pageCursor: PageCursor? {
@@ -100,7 +103,8 @@ final class ResumableOutput {
     }
     // A checkpoint of the last page whose end was not recorded (written before the end was
     // committed with the last page) has no cursor left: nothing remains to fetch.
-    if checkpoint.cursor == nil && checkpoint.pages > 0 { checkpoint.complete = true }
+    // (A lookup of ids records its progress in `inputDone`, not in a cursor.)
+    if checkpoint.cursor == nil && checkpoint.pages > 0 && checkpoint.inputDone == nil { checkpoint.complete = true }
     descriptor = open(file.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw TweetsFailure("cannot open \(file.path): \(String(cString: strerror(errno)))", exitCode: .failure) }
     // One writer at a time: a second `--resume` of the same file would interleave pages.
@@ -131,7 +135,7 @@ final class ResumableOutput {
 
   /// Appends one page's `text`, then records that the file is good up to here, that it holds
   /// `records` records, and where the next page starts (`complete` when there is none).
-  func commit(_ text: String, records: Int, next: PageCursor?, complete: Bool) throws {
+  func commit(_ text: String, records: Int, next: PageCursor?, complete: Bool, inputDone: Int? = nil) throws {
     let data = Data(text.utf8)
     // Fault injection for the durability test (never set outside it): the page is written in
     // two halves with a pause after each, so that random kills land mid-page (half a line on
@@ -151,6 +155,7 @@ final class ResumableOutput {
     checkpoint.pages += 1
     checkpoint.set(next)
     checkpoint.complete = complete
+    if let inputDone { checkpoint.inputDone = inputDone }
     try saveCheckpoint()
   }
 

@@ -24,7 +24,7 @@ extension XSandbox {
     var headers = action.headers
     if status == 429 {
       if !action.bare {
-        let reset = now + Int64(action.resetIn ?? Double(SandboxState.window))
+        let reset = now + Int64(action.resetIn ?? Double(state.withLock { $0.rateWindow }))
         headers += [("x-rate-limit-limit", String(route?.limit ?? 300)), ("x-rate-limit-remaining", "0"), ("x-rate-limit-reset", String(reset))]
       }
     } else if let route, let limit = route.limit {
