@@ -66,6 +66,8 @@ let package = Package(
     .executableTarget(name: "tweets", dependencies: ["TweetsCore"]),
     // Benchmarks: a program that prints figures, not a test.
     .executableTarget(name: "oauth1-bench", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking", "COpenSSL"]),
+    // How tweets hydrate's memory and rate scale with its input (runs the tweets executable).
+    .executableTarget(name: "tweets-bench"),
 
     // Test helpers: the vectors in Vectors/, the pinned Python peer, running processes.
     .target(name: "TestSupport", dependencies: ["CommandLineSupport", "XSandbox"], path: "Tests/TestSupport"),
