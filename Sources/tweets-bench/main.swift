@@ -26,7 +26,7 @@ func spawn(_ arguments: [String], environment: [String: String], output: String 
   posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
   let argv = arguments.map { strdup($0) } + [nil]
   let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-  defer { (argv + envp).forEach { free($0) } }
+  defer { for pointer in argv + envp { free(pointer) } }
   var pid: pid_t = 0
   let start = Date()
   guard posix_spawn(&pid, arguments[0], &actions, nil, argv, envp) == 0 else { return (-1, 0, 0) }
