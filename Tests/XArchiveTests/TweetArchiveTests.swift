@@ -152,6 +152,24 @@ struct TweetArchiveTests {
     #expect(fetch.inputDone == 5 && fetch.status == .complete)
   }
 
+  @Test("A streamed tweet is stored with the rules it matched, once however often it comes")
+  func streamed() throws {
+    let archive = try TweetArchive(path: path)
+    var fetch = try archive.beginFetch(command: ["stream"], resume: false)
+    let line = Data(#"{"data":{"id":"10","text":"tweet 10 #x"},"matching_rules":[{"id":"r1","tag":"swift"}]}"#.utf8)
+    try archive.store(streamed: Self.tweet("10", likes: 0), body: line, matching: [StreamMatch(ruleID: "r1", tag: "swift")], in: &fetch)
+    try archive.store(
+      streamed: Self.tweet("10", likes: 0), body: line, matching: [StreamMatch(ruleID: "r1", tag: "swift"), StreamMatch(ruleID: "r2")],
+      in: &fetch)
+    #expect(try count(archive, "tweets") == 1)
+    #expect(
+      try archive.database.rows("SELECT rule_id, tag FROM stream_matches ORDER BY rule_id") == [
+        [.text("r1"), .text("swift")], [.text("r2"), .null],
+      ])
+    #expect(try archive.database.rows("SELECT json FROM raw_tweets").first?.first?.text?.contains("matching_rules") == false)
+    #expect(fetch.records == 2 && fetch.status == .running)
+  }
+
   @Test("A page is stored whole or not at all: a failing row rolls the page and its progress back")
   func pageIsAtomic() throws {
     let archive = try TweetArchive(path: path)

@@ -128,6 +128,21 @@ public final class TweetArchive {
     }
   }
 
+  /// Stores one tweet of the filtered stream with the rules it matched (`stream_matches`) and
+  /// its raw line (`body`: X's object with `data`, `includes`, `matching_rules`), in one
+  /// transaction with the fetch's count.
+  public func store(streamed tweet: Tweet, body: Data, matching rules: [StreamMatch], in fetch: inout ArchiveFetch) throws(ArchiveError) {
+    let id = fetch.id
+    try commit(&fetch, records: 1, next: nil, inputDone: nil, complete: false) { now throws(ArchiveError) in
+      try insert(tweets: [tweet], raw: RawObjects.tweets(in: body), fetch: id, now: now)
+      for rule in rules {
+        try database.run(
+          "INSERT INTO stream_matches (tweet_id, rule_id, tag) VALUES (?, ?, ?) ON CONFLICT(tweet_id, rule_id) DO UPDATE SET tag = excluded.tag",
+          [.id(tweet.id), .text(rule.ruleID), .optional(rule.tag)])
+      }
+    }
+  }
+
   /// Stores looked-up users (`users`), in one transaction with the fetch's progress.
   public func store(users: [XUser], in fetch: inout ArchiveFetch, complete: Bool) throws(ArchiveError) {
     try commit(&fetch, records: users.count, next: nil, inputDone: nil, complete: complete) { now throws(ArchiveError) in
@@ -167,6 +182,20 @@ public final class TweetArchive {
 
   static func timestamp(_ date: Date = Date()) -> String {
     date.formatted(Date.ISO8601FormatStyle())
+  }
+}
+
+/// A filtered-stream rule a tweet matched: X's `matching_rules` element.
+public struct StreamMatch: Sendable, Hashable {
+  /// The rule's id, as X gave it when the rule was added.
+  public var ruleID: String
+  /// The rule's tag, when it has one.
+  public var tag: String?
+
+  /// A matched rule.
+  public init(ruleID: String, tag: String? = nil) {
+    self.ruleID = ruleID
+    self.tag = tag
   }
 }
 
