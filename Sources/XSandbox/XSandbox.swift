@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Foundation
 import NetworkClient
 import OAuth1
@@ -62,6 +63,8 @@ package final class XSandbox: HTTPTransport, Sendable {
   let controlAPI: Bool
   /// How long an OAuth 2.0 access token lives, in seconds (X: 7200).
   let oauth2Lifetime: Int64
+  /// What the filtered stream's intervals (keep-alive, firehose) are multiplied by: 1 as X's.
+  let streamTimeScale: Double
 
   /// A sandbox whose "now" is `clock`'s: it dates the generated tweets and the `Date` headers,
   /// checks `oauth_timestamp` (±300 s, as X) and runs the rate-limit windows, so a fixed clock
@@ -74,8 +77,23 @@ package final class XSandbox: HTTPTransport, Sendable {
   /// let sandbox = XSandbox(clock: FixedClock(seconds: 1_714_564_800), tweetsPerUser: 25)
   /// ```
   /// `oauth2Lifetime` is how long an OAuth 2.0 access token lives (X: two hours), shorter to
-  /// try renewals.
-  package init(clock: any OAuthClock = SystemClock(), tweetsPerUser: Int = 60, controlAPI: Bool = false, oauth2Lifetime: Int64 = 7200) {
+  /// try renewals; `streamTimeScale` multiplies the filtered stream's keep-alive period (20 s)
+  /// and the pace of its posts, so that tests of a 20-second stall run in one; `streamRules`
+  /// are the filtered stream's rules at the start (values and tags), none by default.
+  package init(
+    clock: any OAuthClock = SystemClock(), tweetsPerUser: Int = 60, controlAPI: Bool = false, oauth2Lifetime: Int64 = 7200,
+    streamTimeScale: Double = 1, streamRules: [(value: String, tag: String?)] = []
+  ) {
+    self.streamTimeScale = streamTimeScale
+    defer {
+      state.withLock { state in
+        for rule in streamRules {
+          state.stream.nextRule += 1
+          state.stream.rules.append(
+            SandboxStreamRule(id: String(1_930_000_000_000_000_000 + state.stream.nextRule), value: rule.value, tag: rule.tag))
+        }
+      }
+    }
     let now = clock.secondsSince1970()
     state = Locked(SandboxState(tweets: SandboxData.tweets(perUser: tweetsPerUser, newest: now - 120), demoToken: Self.demoAccessToken))
     self.clock = SkewedClock(base: clock, state: state)
@@ -100,6 +118,8 @@ package final class XSandbox: HTTPTransport, Sendable {
     if request.body == nil, let file = request.bodyFile { request.body = try Data(contentsOf: file) }
     let exchange = await self.exchange(request)
     guard exchange.delivery == .whole else { throw URLError(.networkConnectionLost) }
+    // A stream never ends: this transport, which returns whole bodies, closes it at once.
+    exchange.response.stream?(RefusingWriter())
     return HTTPResponse(
       statusCode: exchange.response.status, headers: HTTPHeaders(exchange.response.headers),
       body: request.method == .head ? Data() : exchange.response.body, request: request)
@@ -144,7 +164,9 @@ package final class XSandbox: HTTPTransport, Sendable {
               authorization: request.headers["Authorization"] != nil))
           return serial
         } : nil
+      let streamSerial = rawPath == Self.streamPath ? streamAttempt() : nil
       answer = await respond(to: request, rawPath: rawPath, now: now, trace: &trace)
+      if let streamSerial { streamAnswered(streamSerial, answer: &answer) }
       if let serial {
         let status = answer.delivery == .reset ? 0 : answer.response.status
         state.withLock { state in
@@ -154,7 +176,9 @@ package final class XSandbox: HTTPTransport, Sendable {
         }
       }
     }
-    answer.response.headers = [("Date", SandboxDates.http(now))] + answer.response.headers + [("Content-Length", String(answer.response.body.count))]
+    answer.response.headers =
+      [("Date", SandboxDates.http(now))] + answer.response.headers
+      + (answer.response.stream == nil ? [("Content-Length", String(answer.response.body.count))] : [])
     return Exchange(response: answer.response, delivery: answer.delivery, verdict: trace.verdict)
   }
 
@@ -426,4 +450,10 @@ package final class XSandbox: HTTPTransport, Sendable {
     text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
       .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
   }
+}
+
+/// A writer for a stream nobody reads: its producer stops at once.
+private struct RefusingWriter: StreamingBodyWriter {
+  func write(_ data: Data) -> Bool { false }
+  func reset() {}
 }
