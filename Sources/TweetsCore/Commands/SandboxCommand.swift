@@ -14,6 +14,9 @@ struct SandboxCommand: TweetsCommand {
     "tweets-per-user", placeholder: "N", help: "How many tweets each of the sandbox's three accounts has (default 60).")
   static let oauth2Lifetime = Option.value(
     "oauth2-lifetime", placeholder: "SECONDS", help: "How long an OAuth 2.0 access token lives (default 7200, as X's), shorter to try renewals.")
+  static let streamTimeScale = Option.value(
+    "stream-time-scale", placeholder: "FACTOR",
+    help: "Multiplies the filtered stream's keep-alive period (20 s, as X's) and the pace of its posts (default 1); smaller for tests.")
   static let control = Option.flag(
     "control",
     help:
@@ -24,7 +27,7 @@ struct SandboxCommand: TweetsCommand {
   var spec: CommandSpec {
     makeSpec(
       summary: "Serve the offline X API over HTTP on 127.0.0.1 (tweets sandbox serve).",
-      options: [Self.port, Self.tweetsPerUser, Self.oauth2Lifetime, Self.control],
+      options: [Self.port, Self.tweetsPerUser, Self.oauth2Lifetime, Self.streamTimeScale, Self.control],
       positionals: [PositionalSpec("action", help: "serve")],
       discussion: """
         The demo app: consumer key sandbox-consumer-key, secret sandbox-consumer-secret; the demo
@@ -54,11 +57,19 @@ struct SandboxCommand: TweetsCommand {
       guard let seconds = Int64(text), seconds > 0 else { throw UsageError("--oauth2-lifetime takes a number of seconds, not \(text)") }
       return seconds
     }
+    let scale = try arguments[Self.streamTimeScale].map { text throws(UsageError) -> Double in
+      guard let factor = Double(text), factor > 0, factor <= 1 else {
+        throw UsageError("--stream-time-scale takes a number above 0 and at most 1, not \(text)")
+      }
+      return factor
+    }
     let control = arguments[Self.control]
     let server: SandboxServer
     do {
       server = try SandboxServer(
-        sandbox: XSandbox(tweetsPerUser: count ?? 60, controlAPI: control, oauth2Lifetime: lifetime ?? 7200), port: port ?? Self.defaultPort,
+        sandbox: XSandbox(
+          tweetsPerUser: count ?? 60, controlAPI: control, oauth2Lifetime: lifetime ?? 7200, streamTimeScale: scale ?? 1),
+        port: port ?? Self.defaultPort,
         sendsVerdicts: control)
     } catch {
       throw TweetsFailure("\(error.description); choose another --port (0 picks a free one)", exitCode: .failure)
