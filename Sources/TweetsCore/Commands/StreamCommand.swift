@@ -28,7 +28,7 @@ struct StreamCommand: TweetsCommand {
       options: [Self.format, Self.output, Self.limit, Self.duration, Self.tag, Self.all],
       positionals: [PositionalSpec("rules", help: "rules: list them; rules add QUERY; rules delete ID...", optional: true, variadic: true)],
       discussion: """
-        tweets stream rules add QUERY [--tag TAG]   add a rule (X's search syntax)
+        tweets stream rules add QUERY [--tag TAG]   add a rule (X's search syntax; after -- if it starts with -)
         tweets stream rules                         list the rules
         tweets stream rules delete ID... | --all    delete rules
         tweets stream [--format F] [--output FILE] [--limit N] [--duration SECONDS]

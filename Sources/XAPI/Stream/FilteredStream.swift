@@ -138,7 +138,8 @@ public struct FilteredStream: AsyncSequence, Sendable {
     guard let url = components?.url else { return .fatal(.network(.invalidRequest(reason: "cannot make the stream's URL from \(client.baseURL)"))) }
     let request = HTTPRequest(
       method: .get, url: url, headers: ["Authorization": "Bearer \(token)", "User-Agent": "XAPI-swift filtered-stream"],
-      timeout: Swift.max(1, policy.silenceLimit))
+      // A backstop for an answer that never comes; once it has, the watchdog below decides.
+      timeout: Swift.max(1, policy.silenceLimit) * 2 + 1)
     let response: HTTPStreamingResponse
     do {
       response = try await transport.open(request)

@@ -84,7 +84,9 @@ extension XSandbox: HTTPStreamingTransport {
         writer.reset()
         break serving
       case .fault(.stall(let seconds)):
-        Thread.sleep(forTimeInterval: seconds)
+        // Silent, but no longer than the connection is the live one.
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end, state.withLock({ $0.stream.live == serial }) { Thread.sleep(forTimeInterval: 0.01) }
         continue serving
       case .line(let line):
         guard writer.write(line) else { break serving }
@@ -101,11 +103,16 @@ extension XSandbox: HTTPStreamingTransport {
   }
 
   /// `POST /_control/stream`: `{"disconnect": true}` (a TCP reset of the live connection) or
-  /// `{"stall": seconds}` (nothing at all for that long); `GET`: the connection log and rules.
+  /// `{"stall": seconds}` (nothing at all for that long), with `"after": n` to strike once the
+  /// live connection has delivered n posts (0 by default); a fault waits for a connection when
+  /// none is live. `GET`: the connection log (``SandboxStreamConnection``) and the rule count.
   func streamControl(_ json: [String: Any]) -> [String: Any] {
     state.withLock { state in
-      if json["disconnect"] as? Bool == true { state.stream.faults.append(.disconnect) }
-      if let seconds = json["stall"] as? Double ?? (json["stall"] as? Int).map(Double.init) { state.stream.faults.append(.stall(seconds)) }
+      let after = json["after"] as? Int ?? 0
+      if json["disconnect"] as? Bool == true { state.stream.faults.append(SandboxStreamFault(kind: .disconnect, after: after)) }
+      if let seconds = json["stall"] as? Double ?? (json["stall"] as? Int).map(Double.init) {
+        state.stream.faults.append(SandboxStreamFault(kind: .stall(seconds), after: after))
+      }
       return ["connections": state.stream.log, "rules": state.stream.rules.count, "live": state.stream.live.map { $0 as Any } ?? NSNull()]
     }
   }

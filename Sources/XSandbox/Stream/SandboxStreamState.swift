@@ -17,21 +17,28 @@ struct SandboxStreamConnection: Sendable {
   var closed: Double?
   var reason: String?
   var delivered = 0
+  /// When a scripted stall began, if one did.
+  var stalled: Double?
 }
 
-/// A fault for the connection being served, from `POST /_control/stream`.
-enum SandboxStreamFault: Sendable {
-  /// A TCP reset now: the connection drops.
-  case disconnect
-  /// Nothing at all (no post, no keep-alive) for this many seconds, then the stream goes on.
-  case stall(Double)
+/// A fault for the connection being served, from `POST /_control/stream`: it strikes the
+/// live connection once that has delivered `after` posts.
+struct SandboxStreamFault: Sendable {
+  enum Kind: Sendable {
+    /// A TCP reset: the connection drops.
+    case disconnect
+    /// Nothing at all (no post, no keep-alive) for this many seconds, then the stream goes on.
+    case stall(Double)
+  }
+  let kind: Kind
+  let after: Int
 }
 
 /// What the producer of a connection does next; see ``SandboxState/streamStep(serial:fields:)``.
 enum SandboxStreamStep: Sendable {
   /// Another connection took over (X serves one at a time): end this one.
   case superseded
-  case fault(SandboxStreamFault)
+  case fault(SandboxStreamFault.Kind)
   /// A post matching some rules: one line of the stream.
   case line(Data)
   /// Nothing this tick.
@@ -66,7 +73,6 @@ struct SandboxStreamState: Sendable {
     connections[serial].status = status
     if streaming {
       live = serial
-      faults = []
     } else {
       connections[serial].closed = time
       connections[serial].reason = status == 0 ? "reset" : "refused"
@@ -87,7 +93,7 @@ struct SandboxStreamState: Sendable {
       [
         "serial": connection.serial, "opened": connection.opened, "status": connection.status.map { $0 as Any } ?? NSNull(),
         "closed": connection.closed.map { $0 as Any } ?? NSNull(), "reason": connection.reason.map { $0 as Any } ?? NSNull(),
-        "delivered": connection.delivered,
+        "delivered": connection.delivered, "stalled": connection.stalled.map { $0 as Any } ?? NSNull(),
       ]
     }
   }
@@ -101,7 +107,11 @@ extension SandboxState {
   /// with `matching_rules` as X adds them.
   mutating func streamStep(serial: Int, fields: Fields) -> SandboxStreamStep {
     guard stream.live == serial else { return .superseded }
-    if !stream.faults.isEmpty { return .fault(stream.faults.removeFirst()) }
+    if let fault = stream.faults.first, stream.connections[serial].delivered >= fault.after {
+      stream.faults.removeFirst()
+      if case .stall = fault.kind { stream.connections[serial].stalled = Date().timeIntervalSince1970 }
+      return .fault(fault.kind)
+    }
     guard !stream.rules.isEmpty, !tweets.isEmpty else { return .idle }
     let tweet = tweets[tweets.count - 1 - stream.position % tweets.count]
     stream.position += 1
