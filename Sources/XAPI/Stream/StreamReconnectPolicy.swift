@@ -21,7 +21,8 @@ public struct StreamReconnectPolicy: Sendable, Hashable {
   /// What ended a connection or kept one from opening.
   public enum Failure: Sendable, Hashable, CustomStringConvertible {
     /// An established connection ended (closed, reset, or silent past ``stallTimeout``):
-    /// reconnect at once.
+    /// reconnect at once. A connection answered 200 that ends before its first byte counts as
+    /// a TCP/IP error instead, so that a server that accepts and hangs up is not hammered.
     case dropped
     /// A TCP/IP error before any response: refused, reset, timed out, no route.
     case network
