@@ -149,6 +149,34 @@ struct StreamCommandTests {
     }
   }
 
+  @Test("--duration ends the stream on time with exit 0; text shows the rules' tags; --sandbox streams offline")
+  func durationAndOffline() async throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 20, streamTimeScale: 0.05)
+    let runner = try TweetsRunner(server: server)
+    try addRules(runner, Self.everyone)
+    let started = Date()
+    let timed = try run(runner, ["stream", "--duration", "1", "--format", "text"])
+    let elapsed = Date().timeIntervalSince(started)
+    #expect(timed.status == 0, "\(timed.stderr)")
+    #expect(elapsed >= 1 && elapsed < TestTiming.seconds(5), "\(elapsed) s for --duration 1")
+    #expect(timed.stdout.contains("  rules: swift_lang") || timed.stdout.contains("  rules: oauth_fan"), "\(timed.stdout.prefix(300))")
+
+    // In process: no server, the sandbox's demo rule (from:swift_lang, tagged swift_lang).
+    var environment = runner.environment
+    environment["X_BEARER_TOKEN"] = nil
+    let offline = try ProcessRunner.run(
+      PackagePaths.executable("tweets"), ["--sandbox", "--config-dir", runner.configDirectory.path, "stream", "--limit", "2"],
+      environment: environment, timeout: 30)
+    #expect(offline.status == 0, "\(offline.stderr)")
+    let lines = offline.stdout.split(separator: "\n")
+    #expect(lines.count == 2)
+    for line in lines {
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      #expect((object?["author"] as? [String: Any])?["username"] as? String == "swift_lang")
+      #expect((object?["matching_rules"] as? [[String: Any]])?.first?["tag"] as? String == "swift_lang")
+    }
+  }
+
   @Test("SIGTERM ends the stream cleanly: exit 0, whole lines in the file, each with its rules' tags")
   func sigterm() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 20, streamTimeScale: 0.05)
