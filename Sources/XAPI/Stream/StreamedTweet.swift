@@ -19,6 +19,14 @@ public struct StreamedTweet: Sendable {
   public let matchingRules: [MatchingRule]
   /// The line as X sent it (its JSON object, without the line break).
   public let line: Data
+
+  /// An item from its parts: for a store's tests, or a stream read some other way.
+  public init(tweet: Tweet, includes: StreamIncludes = StreamIncludes(), matchingRules: [MatchingRule] = [], line: Data = Data()) {
+    self.tweet = tweet
+    self.includes = includes
+    self.matchingRules = matchingRules
+    self.line = line
+  }
 }
 
 /// A rule a streamed post matched: its id and tag.
@@ -43,6 +51,13 @@ public struct StreamIncludes: Sendable {
   public let tweets: [Tweet]
   /// `includes.media`.
   public let media: [Media]
+
+  /// Includes from their parts; none by default.
+  public init(users: [XUser] = [], tweets: [Tweet] = [], media: [Media] = []) {
+    self.users = users
+    self.tweets = tweets
+    self.media = media
+  }
 }
 
 /// What one line of the stream is.
