@@ -51,13 +51,21 @@ package final class LoopbackHTTPServer: Sendable {
     package var body: Data
     /// Whole, or broken on purpose.
     package var delivery: Delivery
+    /// A body written over time instead of ``body``: called on the connection's own thread
+    /// after the head, sent with `Transfer-Encoding: chunked`, it writes for as long as it
+    /// likes (a stream of events); the response ends when it returns.
+    package var stream: (@Sendable (any StreamingBodyWriter) -> Void)?
 
     /// An answer; by default whole, with no header but those the server adds.
-    package init(status: Int, headers: [(String, String)] = [], body: Data = Data(), delivery: Delivery = .whole) {
+    package init(
+      status: Int, headers: [(String, String)] = [], body: Data = Data(), delivery: Delivery = .whole,
+      stream: (@Sendable (any StreamingBodyWriter) -> Void)? = nil
+    ) {
       self.status = status
       self.headers = headers
       self.body = body
       self.delivery = delivery
+      self.stream = stream
     }
   }
 
@@ -126,6 +134,18 @@ package final class LoopbackHTTPServer: Sendable {
 
   private static func write(_ response: Response, to connection: LoopbackListener.Connection) {
     if response.delivery == .reset { return connection.reset() }
+    if let stream = response.stream {
+      var head = "HTTP/1.1 \(response.status) \(reasonPhrase(response.status))\r\n"
+      for (name, value) in response.headers where !["content-length", "transfer-encoding"].contains(name.lowercased()) {
+        head += "\(name): \(value)\r\n"
+      }
+      head += "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+      guard connection.write(Data(head.utf8)) else { return }
+      let writer = ChunkedWriter(connection: connection)
+      stream(writer)
+      writer.finish()
+      return
+    }
     var head = "HTTP/1.1 \(response.status) \(reasonPhrase(response.status))\r\n"
     for (name, value) in response.headers where name.lowercased() != "content-length" { head += "\(name): \(value)\r\n" }
     head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
@@ -208,6 +228,57 @@ package final class LoopbackHTTPServer: Sendable {
 
 /// Runs tasks' jobs on a concurrent dispatch queue: its threads are added as others block, where
 /// Swift's cooperative pool has one per core.
+/// Where a streamed response body (``LoopbackHTTPServer/Response/stream``) goes: the chunks of
+/// an HTTP/1.1 chunked body, or an in-process emulator's stream of chunks.
+///
+/// ```swift
+/// let response = LoopbackHTTPServer.Response(status: 200) { writer in
+///   while writer.write(Data("\r\n".utf8)) { Thread.sleep(forTimeInterval: 20) }
+/// }
+/// ```
+package protocol StreamingBodyWriter: Sendable {
+  /// Sends `data` at once (one chunk); `false` once the peer is gone: then stop writing.
+  func write(_ data: Data) -> Bool
+  /// Breaks the connection (a TCP reset): what a dropped stream looks like to its client.
+  func reset()
+}
+
+/// Writes a chunked body on a connection, and its last chunk unless it was reset.
+private final class ChunkedWriter: StreamingBodyWriter, @unchecked Sendable {
+  private let connection: LoopbackListener.Connection
+  private let lock = NSLock()
+  private var broken = false
+
+  init(connection: LoopbackListener.Connection) {
+    self.connection = connection
+  }
+
+  func write(_ data: Data) -> Bool {
+    lock.withLock {
+      guard !broken else { return false }
+      guard !data.isEmpty else { return true }
+      if !connection.write(Data((String(data.count, radix: 16) + "\r\n").utf8) + data + Data("\r\n".utf8)) { broken = true }
+      return !broken
+    }
+  }
+
+  func reset() {
+    lock.withLock {
+      guard !broken else { return }
+      broken = true
+      connection.reset()
+    }
+  }
+
+  func finish() {
+    lock.withLock {
+      guard !broken else { return }
+      broken = true
+      connection.write(Data("0\r\n\r\n".utf8))
+    }
+  }
+}
+
 @available(macOS 15.0, *)
 private final class QueueExecutor: TaskExecutor {
   static let shared = QueueExecutor()

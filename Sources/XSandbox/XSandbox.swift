@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Foundation
 import NetworkClient
 import OAuth1
@@ -62,6 +63,8 @@ package final class XSandbox: HTTPTransport, Sendable {
   let controlAPI: Bool
   /// How long an OAuth 2.0 access token lives, in seconds (X: 7200).
   let oauth2Lifetime: Int64
+  /// What the filtered stream's intervals (keep-alive, firehose) are multiplied by: 1 as X's.
+  let streamTimeScale: Double
 
   /// A sandbox whose "now" is `clock`'s: it dates the generated tweets and the `Date` headers,
   /// checks `oauth_timestamp` (±300 s, as X) and runs the rate-limit windows, so a fixed clock
@@ -75,13 +78,23 @@ package final class XSandbox: HTTPTransport, Sendable {
   /// ```
   /// `oauth2Lifetime` is how long an OAuth 2.0 access token lives (X: two hours), shorter to
   /// try renewals; `rateWindow` is the rate limits' window (X: 15 minutes), shorter for tests
-  /// that make thousands of requests.
+  /// that make thousands of requests; `streamTimeScale` multiplies the filtered stream's
+  /// keep-alive period (20 s) and the pace of its posts, so that tests of a 20-second stall run
+  /// in one; `streamRules` are the filtered stream's rules at the start (values and tags), none
+  /// by default.
   package init(
-    clock: any OAuthClock = SystemClock(), tweetsPerUser: Int = 60, controlAPI: Bool = false, oauth2Lifetime: Int64 = 7200, rateWindow: Int64 = 900
+    clock: any OAuthClock = SystemClock(), tweetsPerUser: Int = 60, controlAPI: Bool = false, oauth2Lifetime: Int64 = 7200,
+    rateWindow: Int64 = 900, streamTimeScale: Double = 1, streamRules: [(value: String, tag: String?)] = []
   ) {
+    self.streamTimeScale = streamTimeScale
     let now = clock.secondsSince1970()
     var initial = SandboxState(tweets: SandboxData.tweets(perUser: tweetsPerUser, newest: now - 120), demoToken: Self.demoAccessToken)
     initial.rateWindow = rateWindow
+    for rule in streamRules {
+      initial.stream.nextRule += 1
+      initial.stream.rules.append(
+        SandboxStreamRule(id: String(1_930_000_000_000_000_000 + initial.stream.nextRule), value: rule.value, tag: rule.tag))
+    }
     state = Locked(initial)
     self.clock = SkewedClock(base: clock, state: state)
     self.controlAPI = controlAPI
@@ -105,6 +118,8 @@ package final class XSandbox: HTTPTransport, Sendable {
     if request.body == nil, let file = request.bodyFile { request.body = try Data(contentsOf: file) }
     let exchange = await self.exchange(request)
     guard exchange.delivery == .whole else { throw URLError(.networkConnectionLost) }
+    // A stream never ends: this transport, which returns whole bodies, closes it at once.
+    exchange.response.stream?(RefusingWriter())
     return HTTPResponse(
       statusCode: exchange.response.status, headers: HTTPHeaders(exchange.response.headers),
       body: request.method == .head ? Data() : exchange.response.body, request: request)
@@ -149,7 +164,9 @@ package final class XSandbox: HTTPTransport, Sendable {
               authorization: request.headers["Authorization"] != nil))
           return serial
         } : nil
+      let streamSerial = rawPath == Self.streamPath ? streamAttempt() : nil
       answer = await respond(to: request, rawPath: rawPath, now: now, trace: &trace)
+      if let streamSerial { streamAnswered(streamSerial, answer: &answer) }
       if let serial {
         let status = answer.delivery == .reset ? 0 : answer.response.status
         state.withLock { state in
@@ -159,7 +176,9 @@ package final class XSandbox: HTTPTransport, Sendable {
         }
       }
     }
-    answer.response.headers = [("Date", SandboxDates.http(now))] + answer.response.headers + [("Content-Length", String(answer.response.body.count))]
+    answer.response.headers =
+      [("Date", SandboxDates.http(now))] + answer.response.headers
+      + (answer.response.stream == nil ? [("Content-Length", String(answer.response.body.count))] : [])
     return Exchange(response: answer.response, delivery: answer.delivery, verdict: trace.verdict)
   }
 
@@ -431,4 +450,10 @@ package final class XSandbox: HTTPTransport, Sendable {
     text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
       .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
   }
+}
+
+/// A writer for a stream nobody reads: its producer stops at once.
+private struct RefusingWriter: StreamingBodyWriter {
+  func write(_ data: Data) -> Bool { false }
+  func reset() {}
 }

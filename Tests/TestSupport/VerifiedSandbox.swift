@@ -28,14 +28,16 @@ public final class VerifiedSandbox: @unchecked Sendable {
   public var directURL: URL { server.baseURL }
 
   /// A sandbox with `tweetsPerUser` tweets for each of its three accounts, whose OAuth 2.0
-  /// access tokens live `oauth2Lifetime` seconds, and whose rate limits reset every
-  /// `rateWindow` seconds (X: 900).
-  public init(tweetsPerUser: Int = 250, oauth2Lifetime: Int = 7200, rateWindow: Int = 900) throws {
+  /// access tokens live `oauth2Lifetime` seconds, whose rate limits reset every `rateWindow`
+  /// seconds (X: 900), and whose filtered stream's keep-alive period and pace are multiplied by
+  /// `streamTimeScale`.
+  public init(tweetsPerUser: Int = 250, oauth2Lifetime: Int = 7200, rateWindow: Int = 900, streamTimeScale: Double = 1) throws {
     server = try LoopbackServer(
       executable: PackagePaths.executable("tweets"),
       arguments: [
         "sandbox", "serve", "--port", "0", "--control", "--tweets-per-user", String(tweetsPerUser), "--oauth2-lifetime", String(oauth2Lifetime),
         "--rate-window", String(rateWindow),
+        "--stream-time-scale", String(streamTimeScale),
       ])
     let site = try PythonPeer.sitePackages()
     proxy = try LoopbackServer(
@@ -82,6 +84,36 @@ public final class VerifiedSandbox: @unchecked Sendable {
     let (data, _) = try await URLSession.shared.data(from: URL(string: directURL.absoluteString + "/_control/media?id=\(id)")!)
     let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     return (object["bytes"] as? Int ?? -1, object["sha256_base64"] as? String ?? "", object["segments"] as? Int ?? -1, object["alt_text"] as? String)
+  }
+
+  /// A fault for the filtered stream's live connection: `["disconnect": true]` or
+  /// `["stall": seconds]`, with `"after": n` posts.
+  public func streamFault(_ fault: [String: Any]) async throws {
+    try await control("stream", fault)
+  }
+
+  /// One attempt to connect to the filtered stream, from the server's log (Unix seconds).
+  public struct StreamConnection: Decodable, Sendable {
+    public let serial: Int
+    public let opened: Double
+    /// 200, the refusal's status, or 0 for a reset before any answer.
+    public let status: Int?
+    public let closed: Double?
+    public let reason: String?
+    public let delivered: Int
+    /// When a scripted stall began on it.
+    public let stalled: Double?
+  }
+
+  /// The server's log of connections to the filtered stream, in order, and its rule count.
+  public func streamConnections() async throws -> (connections: [StreamConnection], rules: Int) {
+    struct Log: Decodable {
+      let connections: [StreamConnection]
+      let rules: Int
+    }
+    let (data, _) = try await URLSession.shared.data(from: directURL.appendingPathComponent("_control/stream"))
+    let log = try JSONDecoder().decode(Log.self, from: data)
+    return (log.connections, log.rules)
   }
 
   /// Clears scripts, clock skew, statistics, rate-limit counters and revocations.

@@ -49,7 +49,8 @@ struct CommandOptionsTests {
     "post": ["media", "alt", "reply-to", "quote", "long", "thread", "resume"] + signedIn + ["api"] + format,
     "delete": signedIn,
     "api": ["data", "query", "json-body"] + signedIn,
-    "sandbox": ["port", "tweets-per-user", "oauth2-lifetime", "rate-window", "control"] + session,
+    "sandbox": ["port", "tweets-per-user", "oauth2-lifetime", "rate-window", "stream-time-scale", "control"] + session,
+    "stream": ["format", "output", "limit", "duration", "tag", "all"] + session,
   ]
 
   func tweets(_ arguments: [String]) throws -> ProcessResult {
@@ -110,7 +111,7 @@ struct CommandOptionsTests {
       #expect(result.status == 2)
       #expect(
         result.stderr.hasPrefix(
-          "tweets: error: tweets post does not take --limit: timeline, search, mentions, liked, quotes, conversation, list, followers and following do\n"
+          "tweets: error: tweets post does not take --limit: timeline, search, mentions, liked, quotes and 5 other commands do\n"
         ), "\(result.stderr)")
     }
     let short = try tweets(["post", "hello", "-o", "out.jsonl"])

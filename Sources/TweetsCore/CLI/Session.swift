@@ -19,7 +19,8 @@ struct Session {
     self.terminal = terminal
     self.environment = environment
     store = ProfileStore(directory: options.configDirectory)
-    sandbox = options.sandbox ? XSandbox() : nil
+    // In process, the sandbox lives as long as the command: the stream gets a rule to match.
+    sandbox = options.sandbox ? XSandbox(streamRules: [(value: "from:swift_lang", tag: "swift_lang")]) : nil
   }
 
   var transport: any HTTPTransport { sandbox ?? URLSessionTransport() }

@@ -20,7 +20,7 @@ package enum TweetsCLI {
     LoginCommand(), LogoutCommand(), WhoamiCommand(), TimelineCommand(), ShowCommand(), HydrateCommand(), SearchCommand(), UserTweetsCommand.mentions,
     UserTweetsCommand.liked, IDTweetsCommand.quotes, ConversationCommand(), IDTweetsCommand.list, FollowsCommand(name: "followers"),
     FollowsCommand(name: "following"),
-    UsersCommand(), CountsCommand(), PostCommand(), DeleteCommand(), ApiCommand(), MigrateCommand(), SandboxCommand(),
+    UsersCommand(), CountsCommand(), StreamCommand(), PostCommand(), DeleteCommand(), ApiCommand(), MigrateCommand(), SandboxCommand(),
   ]
 
   /// The dispatch shell `tweets` shares with `oauth1`: overview, help, version, completions,

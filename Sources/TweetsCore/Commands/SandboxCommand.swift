@@ -16,6 +16,9 @@ struct SandboxCommand: TweetsCommand {
     "oauth2-lifetime", placeholder: "SECONDS", help: "How long an OAuth 2.0 access token lives (default 7200, as X's), shorter to try renewals.")
   static let rateWindow = Option.value(
     "rate-window", placeholder: "SECONDS", help: "The rate limits' window (default 900, as X's), shorter for tests of long fetches.")
+  static let streamTimeScale = Option.value(
+    "stream-time-scale", placeholder: "FACTOR",
+    help: "Multiplies the filtered stream's keep-alive period (20 s, as X's) and the pace of its posts (default 1); smaller for tests.")
   static let control = Option.flag(
     "control",
     help:
@@ -26,7 +29,7 @@ struct SandboxCommand: TweetsCommand {
   var spec: CommandSpec {
     makeSpec(
       summary: "Serve the offline X API over HTTP on 127.0.0.1 (tweets sandbox serve).",
-      options: [Self.port, Self.tweetsPerUser, Self.oauth2Lifetime, Self.rateWindow, Self.control],
+      options: [Self.port, Self.tweetsPerUser, Self.oauth2Lifetime, Self.rateWindow, Self.streamTimeScale, Self.control],
       positionals: [PositionalSpec("action", help: "serve")],
       discussion: """
         The demo app: consumer key sandbox-consumer-key, secret sandbox-consumer-secret; the demo
@@ -62,11 +65,19 @@ struct SandboxCommand: TweetsCommand {
       }
       return seconds
     }
+    let scale = try arguments[Self.streamTimeScale].map { text throws(UsageError) -> Double in
+      guard let factor = Double(text), factor > 0, factor <= 1 else {
+        throw UsageError("--stream-time-scale takes a number above 0 and at most 1, not \(text)")
+      }
+      return factor
+    }
     let control = arguments[Self.control]
     let server: SandboxServer
     do {
       server = try SandboxServer(
-        sandbox: XSandbox(tweetsPerUser: count ?? 60, controlAPI: control, oauth2Lifetime: lifetime ?? 7200, rateWindow: window ?? 900),
+        sandbox: XSandbox(
+          tweetsPerUser: count ?? 60, controlAPI: control, oauth2Lifetime: lifetime ?? 7200, rateWindow: window ?? 900,
+          streamTimeScale: scale ?? 1),
         port: port ?? Self.defaultPort,
         sendsVerdicts: control)
     } catch {

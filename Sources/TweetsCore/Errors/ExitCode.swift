@@ -40,7 +40,7 @@ package enum ExitCode: Int32, Sendable, CaseIterable {
       return .rateLimited
     case .notFound:
       return .notFound
-    case .duplicate, .mediaProcessingFailed:
+    case .duplicate, .mediaProcessingFailed, .streamRulesRefused:
       return .failure
     case .invalidMedia:
       return .usage

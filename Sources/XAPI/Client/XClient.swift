@@ -28,6 +28,8 @@ public struct XClient: Sendable {
   /// The rate-limit state after every call.
   public let rateLimits: RateLimitTracker
   let network: NetworkClient
+  /// The transport, when it can hand a body over as it arrives: what the filtered stream needs.
+  let streamingTransport: (any HTTPStreamingTransport)?
 
   /// A client of the X API.
   ///
@@ -54,6 +56,7 @@ public struct XClient: Sendable {
     self.authentication = authentication
     let tracker = RateLimitTracker()
     rateLimits = tracker
+    streamingTransport = transport as? any HTTPStreamingTransport
     let chain: [any RequestBehavior] = [retry ?? EmptyRequestBehavior(), tracker] + behaviors + [authentication.behavior(onSign: onSign)]
     network = NetworkClient(
       configuration: RequestConfiguration(

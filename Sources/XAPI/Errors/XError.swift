@@ -49,6 +49,9 @@ public enum XError: Error, Sendable, CustomStringConvertible {
   case invalidMedia(message: String)
   /// X could not process an uploaded video or GIF (`processing_info.state` `failed`).
   case mediaProcessingFailed(message: String)
+  /// X refused filtered-stream rules: it answered 200 or 201 with an `errors` list (a rule it
+  /// cannot parse, one already there, more than the access level allows), and created none.
+  case streamRulesRefused([StreamRuleProblem])
 
   public var description: String {
     /// X's own sentences end with a period; ours follow them.
@@ -94,6 +97,8 @@ public enum XError: Error, Sendable, CustomStringConvertible {
       return "Not uploaded: \(message)."
     case .mediaProcessingFailed(let message):
       return "\(message). Check the file plays and meets X's requirements (x-api/media/quickstart/best-practices.mdx)."
+    case .streamRulesRefused(let problems):
+      return "X refused \(problems.count == 1 ? "the rule" : "\(problems.count) rules"): " + problems.map(\.description).joined(separator: "; ")
     }
   }
 

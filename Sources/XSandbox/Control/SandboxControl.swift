@@ -135,6 +135,8 @@ extension XSandbox {
         if let fail = json["fail_processing"] as? Bool { state.media.failProcessing = fail }
       }
       return answer(["ok": true])
+    case "stream":
+      return answer(streamControl(json))
     case "pin":
       guard let pin = pin(forRequestToken: query["oauth_token"] ?? "") else { return answer(["error": "unknown oauth_token"], status: 404) }
       return answer(["pin": pin])

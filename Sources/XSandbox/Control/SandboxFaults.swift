@@ -33,6 +33,9 @@ extension XSandbox {
     if let body = action.body {
       return (SandboxResponse(status: status, contentType: action.contentType ?? contentType, body: Data(body.utf8), headers: headers), .whole)
     }
+    if status == 429 && rawPath.hasPrefix(Self.streamPath) && !rawPath.hasPrefix(Self.streamPath + "/") {
+      return (.v2(429, XBodies.tooManyConnections, headers: headers), .whole)
+    }
     if status == 429 {
       return (family == .v2 ? .v2(429, XBodies.tooManyRequests, headers: headers) : .v1(429, XBodies.rateLimitExceeded, headers: headers), .whole)
     }

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Foundation
 import OAuth1
 import PercentEncoding
@@ -7,6 +8,11 @@ struct SandboxResponse: Sendable {
   var status: Int
   var headers: [(String, String)]
   var body: Data
+  /// For `GET /2/tweets/search/stream` once accepted: the request's query, whose fields the
+  /// stream's posts carry (``XSandbox`` then serves the stream).
+  var streamQuery: [String: String]?
+  /// A body written over time (the filtered stream) instead of ``body``.
+  var stream: (@Sendable (any StreamingBodyWriter) -> Void)?
 
   init(status: Int, contentType: String?, body: Data, headers: [(String, String)] = []) {
     self.status = status

@@ -110,6 +110,18 @@ struct SandboxRoute: Sendable {
     },
     // Refused before any parameter check or rate-limit count, as X refuses an app without the access level.
     SandboxRoute(method: "GET", pattern: ["2", "tweets", "search", "all"], name: "v2_search_all", limit: nil, appOnly: true) { $0.v2SearchAll($1) },
+    SandboxRoute(
+      method: "GET", pattern: ["2", "tweets", "search", "stream", "rules"], name: "v2_stream_rules", limit: 450, appOnly: true,
+      allowed: ["ids", "max_results", "pagination_token"]
+    ) { state, ctx in state.v2StreamRules(ctx) },
+    SandboxRoute(
+      method: "POST", pattern: ["2", "tweets", "search", "stream", "rules"], name: "v2_stream_rules_update", limit: 450, appOnly: true,
+      allowed: ["dry_run", "delete_all"]
+    ) { $0.v2UpdateStreamRules($1) },
+    SandboxRoute(
+      method: "GET", pattern: ["2", "tweets", "search", "stream"], name: "v2_stream", limit: 50, appOnly: true,
+      allowed: ["backfill_minutes", "start_time", "end_time"] + tweetExtra
+    ) { state, ctx in state.v2StreamOpen(ctx) },
     SandboxRoute(method: "GET", pattern: ["2", "tweets", "counts", "recent"], name: "v2_counts", limit: 300, appOnly: true, allowed: countParameters)
     {
       $0.v2Counts($1)

@@ -20,7 +20,7 @@ struct SearchOperator {
   }
 
   /// What a tweet must be to match; `nil` when `from:` or `to:` names nobody.
-  func test() -> ((SandboxTweet) -> Bool)? {
+  func test() -> (@Sendable (SandboxTweet) -> Bool)? {
     switch name {
     case "from", "to":
       guard let user = SandboxData.user(named: value.hasPrefix("@") ? String(value.dropFirst()) : value) else { return nil }
@@ -44,7 +44,7 @@ struct SearchOperator {
   }
 
   /// `has:media`, `has:links`, `has:mentions`, `has:hashtags`.
-  private static func has(_ what: String) -> (SandboxTweet) -> Bool {
+  private static func has(_ what: String) -> @Sendable (SandboxTweet) -> Bool {
     switch what {
     case "media": return { !$0.media.isEmpty }
     case "links": return { SandboxText.entities(of: $0).contains(where: \.isLink) }
@@ -60,11 +60,18 @@ extension SandboxState {
   /// the text) and each ``SearchOperator``, a leading `-` negating either. `nil` when `from:` or
   /// `to:` names nobody (no tweet can match).
   func search(_ text: String) -> [SandboxTweet]? {
-    var tests: [(SandboxTweet) -> Bool] = []
+    guard let matches = Self.matcher(text) else { return nil }
+    return tweets.filter(matches)
+  }
+
+  /// The test a query (a search, or a filtered stream's rule) makes of a tweet: every word and
+  /// operator, as ``search(_:)`` applies it; `nil` when `from:` or `to:` names nobody.
+  static func matcher(_ text: String) -> (@Sendable (SandboxTweet) -> Bool)? {
+    var tests: [@Sendable (SandboxTweet) -> Bool] = []
     for term in text.split(whereSeparator: \.isWhitespace) {
       let negated = term.count > 1 && term.hasPrefix("-")
       let body = String(negated ? term.dropFirst() : term)
-      let test: (SandboxTweet) -> Bool
+      let test: @Sendable (SandboxTweet) -> Bool
       if let condition = SearchOperator(body) {
         guard let made = condition.test() else {
           if negated { continue }  // "-from:nobody" leaves every tweet in
@@ -75,8 +82,13 @@ extension SandboxState {
         let word = body.lowercased()
         test = { $0.text.lowercased().contains(word) }
       }
-      tests.append(negated ? { !test($0) } : test)
+      if negated {
+        tests.append { @Sendable tweet in !test(tweet) }
+      } else {
+        tests.append(test)
+      }
     }
-    return tweets.filter { tweet in tests.allSatisfy { $0(tweet) } }
+    let all = tests
+    return { tweet in all.allSatisfy { $0(tweet) } }
   }
 }

@@ -39,7 +39,9 @@ package final class SandboxServer: Sendable {
       let exchange = await sandbox.exchange(request)
       var answer = exchange.response.headers.filter { $0.0 != "Content-Length" }
       if sendsVerdicts, let verdict = exchange.verdict { answer.append((Self.verdictHeader, verdict)) }
-      return .init(status: exchange.response.status, headers: answer, body: exchange.response.body, delivery: exchange.delivery)
+      return .init(
+        status: exchange.response.status, headers: answer, body: exchange.response.body, delivery: exchange.delivery, stream: exchange.response.stream
+      )
     }
   }
 

@@ -40,6 +40,8 @@ struct SandboxState: Sendable {
   var oauth2 = SandboxOAuth2State()
   /// Media uploads.
   var media = SandboxMediaState()
+  /// The filtered stream: rules, connections, faults.
+  var stream = SandboxStreamState()
 
   init(tweets: [SandboxTweet], demoToken: Credentials) {
     // Newest first is highest id first: the lookups' binary search relies on it.

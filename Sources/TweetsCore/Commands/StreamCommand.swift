@@ -1,0 +1,298 @@
+import CommandLineSupport
+import Foundation
+import NetworkClient
+import XAPI
+
+/// `tweets stream`: the filtered stream's posts as they are posted, written line by line,
+/// reconnecting by X's policy; and `tweets stream rules [add|delete]`, the rules it matches.
+/// App-only, as X requires: `X_BEARER_TOKEN` (the sandbox's demo token with `--sandbox`).
+struct StreamCommand: TweetsCommand {
+  let name = "stream"
+  /// Only the session's options: its format, output and limits are its own (a stream has no
+  /// pages, no checkpoint, no csv).
+  let shared = SharedOptions.session
+  static let format = Option.value(
+    "format", placeholder: "jsonl|raw|text",
+    help: "How each post is written (default jsonl): jsonl adds the tags of the rules it matched; raw is X's line unchanged.")
+  static let output = Option.value("output", short: "o", placeholder: "FILE", help: "Append the lines to FILE instead of writing them to stdout.")
+  static let limit = Option.value("limit", placeholder: "N", help: "Stop after N posts.")
+  static let duration = Option.value("duration", placeholder: "SECONDS", help: "Stop after SECONDS seconds.")
+  static let tag = Option.value("tag", placeholder: "TAG", help: "rules add: the rule's tag, repeated in each post it matches.")
+  static let all = Option.flag("all", help: "rules delete: delete every rule.")
+  /// Multiplies every duration of the reconnect policy: for tests, which cannot wait 20 s.
+  static let timeScaleVariable = "TWEETS_STREAM_TIME_SCALE"
+
+  var spec: CommandSpec {
+    makeSpec(
+      summary: "Posts matching your rules as they are posted (X's filtered stream); app-only: X_BEARER_TOKEN.",
+      options: [Self.format, Self.output, Self.limit, Self.duration, Self.tag, Self.all],
+      positionals: [PositionalSpec("rules", help: "rules: list them; rules add QUERY; rules delete ID...", optional: true, variadic: true)],
+      discussion: """
+        tweets stream rules add QUERY [--tag TAG]   add a rule (X's search syntax; after -- if it starts with -)
+        tweets stream rules                         list the rules
+        tweets stream rules delete ID... | --all    delete rules
+        tweets stream [--format F] [--output FILE] [--limit N] [--duration SECONDS]
+        Each post is one whole line, written as it arrives. Ctrl-C (or SIGTERM) ends the stream
+        cleanly (exit 0). A dropped connection is reopened at once; failed ones are retried as X
+        asks (x-api/fundamentals/handling-disconnections.mdx): 250 ms more each time up to 16 s
+        for network errors, 5 s doubling up to 320 s for HTTP errors, 1 minute doubling for 429;
+        20 s without a post or keep-alive counts as a drop. Each reconnect and wait is reported
+        on stderr.
+        """)
+  }
+
+  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    let words = arguments.positionals
+    guard let first = words.first else { return try await stream(arguments, session) }
+    guard first == "rules" else { throw UsageError("tweets stream takes no argument but rules: tweets stream rules [add QUERY | delete ID...]") }
+    let client = try session.appClient(for: "stream rules")
+    let terminal = session.terminal
+    switch words.dropFirst().first {
+    case nil, "list":
+      guard words.count <= 2 else { throw UsageError("tweets stream rules (list) takes no more arguments") }
+      let rules = try await client.v2.streamRules()
+      if rules.isEmpty { terminal.err("No rules: add one with tweets stream rules add QUERY [--tag TAG].") }
+      for rule in rules { terminal.out("\(rule.id)  \(rule.value)" + (rule.tag.map { "  (tag: \($0))" } ?? "")) }
+    case "add":
+      let query = words.dropFirst(2).joined(separator: " ")
+      guard !query.trimmingCharacters(in: .whitespaces).isEmpty else {
+        throw UsageError("the rule is empty: tweets stream rules add QUERY [--tag TAG]")
+      }
+      let update = try await client.v2.addStreamRules([StreamRule.New(value: query, tag: arguments[Self.tag])])
+      for rule in update.rules { terminal.out("Added rule \(rule.id): \(rule.value)" + (rule.tag.map { " (tag: \($0))" } ?? "")) }
+    case "delete":
+      let ids = Array(words.dropFirst(2))
+      if arguments[Self.all] {
+        guard ids.isEmpty else { throw UsageError("give rule ids or --all, not both") }
+        let rules = try await client.v2.streamRules()
+        guard !rules.isEmpty else {
+          terminal.out("No rules to delete.")
+          return .success
+        }
+        let update = try await client.v2.deleteStreamRules(ids: rules.map(\.id))
+        terminal.out("Deleted \(update.summary["deleted"] ?? rules.count) rules.")
+      } else {
+        guard !ids.isEmpty else { throw UsageError("tweets stream rules delete takes rule ids (see tweets stream rules) or --all") }
+        if let bad = ids.first(where: { !IDLookup.isTweetID($0) }) { throw UsageError("\(CommandSpec.shown(bad)) is not a rule id") }
+        let update = try await client.v2.deleteStreamRules(ids: ids)
+        terminal.out("Deleted \(update.summary["deleted"] ?? ids.count) of \(ids.count) rules.")
+      }
+    case let other?:
+      throw UsageError("tweets stream rules takes add or delete, not \(CommandSpec.shown(other))")
+    }
+    return .success
+  }
+
+  /// The stream itself, until --limit, --duration, SIGINT or SIGTERM.
+  private func stream(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    if arguments.has(Self.tag) || arguments[Self.all] { throw UsageError("--tag and --all are for tweets stream rules add and delete") }
+    let format = arguments[Self.format] ?? "jsonl"
+    guard ["jsonl", "raw", "text"].contains(format) else { throw UsageError("--format takes jsonl, raw or text, not \"\(format)\"") }
+    let limit = try arguments.integer(Self.limit, in: 1...Int64.max)
+    let duration = try arguments[Self.duration].map { text throws(UsageError) -> Double in
+      guard let seconds = Double(text), seconds > 0, seconds.isFinite else { throw UsageError("--duration takes a number of seconds, not \(text)") }
+      return seconds
+    }
+    var policy = StreamReconnectPolicy.x
+    if let text = session.environment[Self.timeScaleVariable] {
+      guard let scale = Double(text), scale > 0, scale <= 1 else {
+        throw UsageError("\(Self.timeScaleVariable) takes a number above 0 and at most 1, not \(text)")
+      }
+      policy = policy.scaled(by: scale)
+    }
+    let client = try session.appClient(for: "stream")
+    let sink = try StreamSink(file: arguments[Self.output].map { URL(fileURLWithPath: $0) }, terminal: session.terminal)
+    let report = StreamReport(terminal: session.terminal, verbose: session.options.verbose)
+    var stream = client.v2.filteredStream(options: session.options.timelineOptions, policy: policy) { report.event($0) }
+    stream.policy = policy
+
+    let stop = StopSignals()
+    let reader = Task {
+      var written = 0
+      let now = Date()
+      for try await item in stream {
+        sink.write(StreamLineFormat.line(item, format: format, now: now, color: session.terminal.useColor && sink.isTerminal))
+        written += 1
+        report.delivered(written)
+        if let limit, written >= limit { break }
+      }
+      return written
+    }
+    stop.onStop { reader.cancel() }
+    if let duration {
+      Task {
+        try? await Task.sleep(nanoseconds: UInt64(duration * 1_000_000_000))
+        reader.cancel()
+      }
+    }
+    defer {
+      stop.restore()
+      sink.close()
+    }
+    let written = try await reader.value
+    report.finished(written)
+    return .success
+  }
+}
+
+/// One post as a line of the chosen format.
+enum StreamLineFormat {
+  static func line(_ item: StreamedTweet, format: String, now: Date, color: Bool) -> String {
+    switch format {
+    case "raw":
+      return String(decoding: item.line, as: UTF8.self) + "\n"
+    case "text":
+      let tags = item.matchingRules.map { $0.tag ?? $0.id }
+      return item.tweet.text(now: now, color: color) + (tags.isEmpty ? "" : "\n  rules: " + tags.joined(separator: ", ")) + "\n\n"
+    default:
+      let encoded = TweetWriter.json(item.tweet)
+      guard var object = (try? JSONSerialization.jsonObject(with: Data(encoded.utf8))) as? [String: Any] else { return encoded + "\n" }
+      object["matching_rules"] = item.matchingRules.map { rule -> [String: Any] in
+        rule.tag.map { ["id": rule.id, "tag": $0] } ?? ["id": rule.id]
+      }
+      let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data(encoded.utf8)
+      return String(decoding: data, as: UTF8.self) + "\n"
+    }
+  }
+}
+
+/// Where the lines go: stdout, or appended to a file, each line in one write.
+final class StreamSink: @unchecked Sendable {
+  private let handle: FileHandle?
+  private let terminal: Terminal
+  let isTerminal: Bool
+
+  init(file: URL?, terminal: Terminal) throws {
+    self.terminal = terminal
+    isTerminal = file == nil && terminal.isInteractive
+    guard let file else {
+      handle = nil
+      return
+    }
+    if !FileManager.default.fileExists(atPath: file.path) { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
+    guard let handle = FileHandle(forWritingAtPath: file.path) else {
+      throw TweetsFailure("cannot write to \(file.path): check the folder exists and is writable", exitCode: .failure)
+    }
+    handle.seekToEndOfFile()
+    self.handle = handle
+  }
+
+  func write(_ line: String) {
+    if let handle { handle.write(Data(line.utf8)) } else { terminal.writeOut(line) }
+  }
+
+  func close() {
+    try? handle?.synchronize()
+    try? handle?.close()
+  }
+}
+
+/// What `tweets stream` says on stderr: each reconnect and wait, and (on a terminal) progress.
+final class StreamReport: @unchecked Sendable {
+  private let terminal: Terminal
+  private let verbose: Bool
+  private let started = Date()
+  private let lock = NSLock()
+  private var reconnects = 0
+  private var lastStatus = Date.distantPast
+
+  init(terminal: Terminal, verbose: Bool) {
+    self.terminal = terminal
+    self.verbose = verbose
+  }
+
+  private func say(_ line: String) {
+    terminal.status("")
+    terminal.err(line)
+  }
+
+  func event(_ event: FilteredStreamEvent) {
+    switch event {
+    case .connected(let attempt):
+      say(attempt == 1 ? "tweets: connected to the filtered stream (Ctrl-C to stop)." : "tweets: reconnected (attempt \(attempt)).")
+    case .dropped(let reason):
+      lock.withLock { reconnects += 1 }
+      say("tweets: the stream dropped (\(reason)); reconnecting at once.")
+    case .waiting(let seconds, let failure, let consecutive, let reason):
+      lock.withLock { reconnects += 1 }
+      let kind: String
+      switch failure {
+      case .network: kind = "a network error"
+      case .http: kind = "an HTTP error"
+      case .rateLimited: kind = "a 429"
+      case .dropped: kind = "a drop"
+      }
+      say(
+        "tweets: the stream could not connect (\(reason)); waiting \(String(format: "%.2f", seconds)) s before reconnecting (X's back-off after \(kind), \(consecutive) in a row)."
+      )
+    case .keepAlive:
+      if verbose { say("[verbose] keep-alive") }
+    case .message(let text):
+      say("tweets: X says: \(text)")
+    }
+  }
+
+  func delivered(_ count: Int) {
+    guard terminal.errorIsInteractive else { return }
+    let now = Date()
+    let (show, reconnects) = lock.withLock { () -> (Bool, Int) in
+      guard now.timeIntervalSince(lastStatus) >= 0.25 else { return (false, 0) }
+      lastStatus = now
+      return (true, self.reconnects)
+    }
+    guard show else { return }
+    let rate = Double(count) / max(0.001, now.timeIntervalSince(started))
+    terminal.status("\(count) posts · \(String(format: "%.1f", rate))/s · \(reconnects) reconnect\(reconnects == 1 ? "" : "s")")
+  }
+
+  func finished(_ count: Int) {
+    let seconds = Date().timeIntervalSince(started)
+    let reconnects = lock.withLock { self.reconnects }
+    say(
+      "tweets: \(count) post\(count == 1 ? "" : "s") in \(String(format: "%.1f", seconds)) s, \(reconnects) reconnect\(reconnects == 1 ? "" : "s").")
+  }
+}
+
+/// SIGINT and SIGTERM, caught while the stream runs so that it ends cleanly: the line being
+/// written is finished, the file flushed, the exit status 0.
+final class StopSignals: @unchecked Sendable {
+  private var sources: [any DispatchSourceSignal] = []
+  private let lock = NSLock()
+  private var handler: (@Sendable () -> Void)?
+  private var stopped = false
+
+  init() {
+    for number in [SIGINT, SIGTERM] {
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler { [weak self] in self?.fire() }
+      source.resume()
+      sources.append(source)
+    }
+  }
+
+  /// Calls `handler` on the first signal (at once if one came already).
+  func onStop(_ handler: @escaping @Sendable () -> Void) {
+    let fired = lock.withLock { () -> Bool in
+      self.handler = handler
+      return stopped
+    }
+    if fired { handler() }
+  }
+
+  private func fire() {
+    let handler = lock.withLock { () -> (@Sendable () -> Void)? in
+      stopped = true
+      return self.handler
+    }
+    handler?()
+  }
+
+  /// Gives the signals back their default action.
+  func restore() {
+    for source in sources { source.cancel() }
+    sources = []
+    signal(SIGINT, SIG_DFL)
+    signal(SIGTERM, SIG_DFL)
+  }
+}

@@ -1,0 +1,158 @@
+import CommandLineSupport
+import Foundation
+import NetworkClient
+
+/// The filtered stream, `GET /2/tweets/search/stream`, written once for both ways the sandbox is
+/// reached: over loopback HTTP (``SandboxServer``, a chunked body written over time) and in
+/// process (``open(_:)``, for `tweets --sandbox stream`).
+///
+/// Like X (`x-api/posts/filtered-stream/quickstart.mdx`, `x-api/fundamentals/handling-disconnections.mdx`):
+/// one JSON object per line (`data`, `includes`, `matching_rules`) ending in `\r\n`, a blank
+/// `\r\n` line after 20 s without one, one connection at a time (a new one closes the old one,
+/// as X's quickstart says). The posts are the sandbox's data, oldest first, round and round,
+/// each checked against the rules with the search matcher: one post of the data every half
+/// second. ``XSandbox/init(clock:tweetsPerUser:controlAPI:oauth2Lifetime:streamTimeScale:streamRules:)``'s
+/// `streamTimeScale` shortens both intervals for tests.
+///
+/// ```swift
+/// let response = try await XSandbox().open(HTTPRequest(method: .get, url: streamURL, headers: ["Authorization": "Bearer sandbox-bearer-token"]))
+/// for try await chunk in response.body { print(String(decoding: chunk, as: UTF8.self)) }
+/// ```
+extension XSandbox: HTTPStreamingTransport {
+  /// The stream's path.
+  static let streamPath = "/2/tweets/search/stream"
+  /// X's keep-alive period, in seconds.
+  static let keepAlive = 20.0
+  /// How often the firehose takes the next post of the data, in seconds.
+  static let firehoseTick = 0.5
+
+  /// Answers `request` like ``send(_:)``, but hands over the body as it is written: the stream
+  /// for `GET /2/tweets/search/stream`, any other answer in one piece. A scripted reset throws
+  /// a transport failure, as a real connection would.
+  package func open(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
+    try Task.checkCancellation()
+    let exchange = await self.exchange(request)
+    guard exchange.delivery != .reset else {
+      throw NetworkError.transport(TransportFailure(request: request, underlying: URLError(.networkConnectionLost)))
+    }
+    let (body, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+    let writer = InProcessWriter(continuation: continuation, request: request)
+    continuation.onTermination = { _ in writer.close() }
+    if let stream = exchange.response.stream {
+      Thread.detachNewThread {
+        stream(writer)
+        writer.finish()
+      }
+    } else {
+      _ = writer.write(exchange.response.body)
+      if exchange.delivery == .whole { writer.finish() } else { writer.reset() }
+    }
+    return HTTPStreamingResponse(
+      statusCode: exchange.response.status, headers: HTTPHeaders(exchange.response.headers), body: body, cancel: { writer.close() })
+  }
+
+  /// Records an attempt to connect to the stream (real time, for the connection log).
+  func streamAttempt() -> Int {
+    state.withLock { $0.stream.attempt(at: Date().timeIntervalSince1970) }
+  }
+
+  /// Records how attempt `serial` was answered, and gives a stream answer its producer.
+  func streamAnswered(_ serial: Int, answer: inout (response: SandboxResponse, delivery: SandboxDelivery)) {
+    let query = answer.delivery == .whole && answer.response.status == 200 ? answer.response.streamQuery : nil
+    let status = answer.delivery == .reset ? 0 : answer.response.status
+    state.withLock { $0.stream.answered(serial, status: status, streaming: query != nil, at: Date().timeIntervalSince1970) }
+    guard let query else { return }
+    answer.response.body = Data()
+    let fields = Fields(query)
+    answer.response.stream = { writer in self.serveStream(serial, fields: fields, writer: writer) }
+  }
+
+  /// Writes connection `serial`'s stream until another connection takes over, a fault drops
+  /// it, or the client is gone; on the thread that serves the connection.
+  func serveStream(_ serial: Int, fields: Fields, writer: any StreamingBodyWriter) {
+    let tick = Self.firehoseTick * streamTimeScale
+    let keepAlive = Self.keepAlive * streamTimeScale
+    var lastWrite = Date()
+    var reason = "client gone"
+    serving: while true {
+      switch state.withLock({ $0.streamStep(serial: serial, fields: fields) }) {
+      case .superseded:
+        reason = "a new connection took over"
+        break serving
+      case .fault(.disconnect):
+        reason = "disconnect (scripted)"
+        writer.reset()
+        break serving
+      case .fault(.stall(let seconds)):
+        // Silent, but no longer than the connection is the live one.
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end, state.withLock({ $0.stream.live == serial }) { Thread.sleep(forTimeInterval: 0.01) }
+        continue serving
+      case .line(let line):
+        guard writer.write(line) else { break serving }
+        lastWrite = Date()
+      case .idle:
+        if Date().timeIntervalSince(lastWrite) >= keepAlive {
+          guard writer.write(Data("\r\n".utf8)) else { break serving }
+          lastWrite = Date()
+        }
+      }
+      Thread.sleep(forTimeInterval: max(0.001, min(tick, lastWrite.addingTimeInterval(keepAlive).timeIntervalSinceNow)))
+    }
+    state.withLock { $0.stream.closed(serial, reason: reason, at: Date().timeIntervalSince1970) }
+  }
+
+  /// `POST /_control/stream`: `{"disconnect": true}` (a TCP reset of the live connection) or
+  /// `{"stall": seconds}` (nothing at all for that long), with `"after": n` to strike once the
+  /// live connection has delivered n posts (0 by default); a fault waits for a connection when
+  /// none is live. `GET`: the connection log (``SandboxStreamConnection``) and the rule count.
+  func streamControl(_ json: [String: Any]) -> [String: Any] {
+    state.withLock { state in
+      let after = json["after"] as? Int ?? 0
+      if json["disconnect"] as? Bool == true { state.stream.faults.append(SandboxStreamFault(kind: .disconnect, after: after)) }
+      if let seconds = json["stall"] as? Double ?? (json["stall"] as? Int).map(Double.init) {
+        state.stream.faults.append(SandboxStreamFault(kind: .stall(seconds), after: after))
+      }
+      return ["connections": state.stream.log, "rules": state.stream.rules.count, "live": state.stream.live.map { $0 as Any } ?? NSNull()]
+    }
+  }
+}
+
+/// The in-process end of a stream: chunks go to the response's `AsyncThrowingStream`.
+private final class InProcessWriter: StreamingBodyWriter, @unchecked Sendable {
+  private let lock = NSLock()
+  private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
+  private let request: HTTPRequest
+  private var closed = false
+
+  init(continuation: AsyncThrowingStream<Data, any Error>.Continuation, request: HTTPRequest) {
+    self.continuation = continuation
+    self.request = request
+  }
+
+  func write(_ data: Data) -> Bool {
+    lock.withLock {
+      guard !closed else { return false }
+      if !data.isEmpty { continuation.yield(data) }
+      return true
+    }
+  }
+
+  func reset() {
+    end(throwing: NetworkError.transport(TransportFailure(request: request, underlying: URLError(.networkConnectionLost))))
+  }
+
+  func finish() { end(throwing: nil) }
+
+  /// The client hung up: the producer's next write fails.
+  func close() { end(throwing: NetworkError.cancelled) }
+
+  private func end(throwing error: (any Error)?) {
+    let first = lock.withLock {
+      defer { closed = true }
+      return !closed
+    }
+    guard first else { return }
+    if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+  }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// A filtered-stream rule the sandbox keeps: X's id (a 19-digit number), the query, the tag.
+struct SandboxStreamRule: Sendable {
+  let id: String
+  let value: String
+  let tag: String?
+}
+
+/// One attempt to connect to `GET /2/tweets/search/stream`, as the control API reports it: when
+/// it came and ended (Unix seconds, real time: the tests measure reconnect waits with them), how
+/// it was answered (0: reset before any answer), why it ended, and how many posts it carried.
+struct SandboxStreamConnection: Sendable {
+  let serial: Int
+  let opened: Double
+  var status: Int?
+  var closed: Double?
+  var reason: String?
+  var delivered = 0
+  /// When a scripted stall began, if one did.
+  var stalled: Double?
+}
+
+/// A fault for the connection being served, from `POST /_control/stream`: it strikes the
+/// live connection once that has delivered `after` posts.
+struct SandboxStreamFault: Sendable {
+  enum Kind: Sendable {
+    /// A TCP reset: the connection drops.
+    case disconnect
+    /// Nothing at all (no post, no keep-alive) for this many seconds, then the stream goes on.
+    case stall(Double)
+  }
+  let kind: Kind
+  let after: Int
+}
+
+/// What the producer of a connection does next; see ``SandboxState/streamStep(serial:fields:)``.
+enum SandboxStreamStep: Sendable {
+  /// Another connection took over (X serves one at a time): end this one.
+  case superseded
+  case fault(SandboxStreamFault.Kind)
+  /// A post matching some rules: one line of the stream.
+  case line(Data)
+  /// Nothing this tick.
+  case idle
+}
+
+/// The filtered stream's side of the sandbox: rules, the connection log, faults waiting for the
+/// live connection, and the firehose's position in the data.
+struct SandboxStreamState: Sendable {
+  /// X's limits on pay-per-use access (`x-api/posts/filtered-stream/introduction.mdx`).
+  static let ruleCap = 1000
+  static let ruleLength = 1024
+
+  var rules: [SandboxStreamRule] = []
+  var nextRule: UInt64 = 0
+  var connections: [SandboxStreamConnection] = []
+  /// The connection being served; a new one takes its place.
+  var live: Int?
+  var faults: [SandboxStreamFault] = []
+  /// How far the firehose has gone through the data (oldest first, then round again).
+  var position = 0
+
+  /// Records an attempt to connect; returns its serial.
+  mutating func attempt(at time: Double) -> Int {
+    let serial = connections.count
+    connections.append(SandboxStreamConnection(serial: serial, opened: time))
+    return serial
+  }
+
+  /// Records how attempt `serial` was answered; an answer other than a stream ends it at once.
+  mutating func answered(_ serial: Int, status: Int, streaming: Bool, at time: Double) {
+    connections[serial].status = status
+    if streaming {
+      live = serial
+    } else {
+      connections[serial].closed = time
+      connections[serial].reason = status == 0 ? "reset" : "refused"
+    }
+  }
+
+  /// Records the end of connection `serial`.
+  mutating func closed(_ serial: Int, reason: String, at time: Double) {
+    guard connections[serial].closed == nil else { return }
+    connections[serial].closed = time
+    connections[serial].reason = reason
+    if live == serial { live = nil }
+  }
+
+  /// The log as the control API reports it.
+  var log: [[String: Any]] {
+    connections.map { connection in
+      [
+        "serial": connection.serial, "opened": connection.opened, "status": connection.status.map { $0 as Any } ?? NSNull(),
+        "closed": connection.closed.map { $0 as Any } ?? NSNull(), "reason": connection.reason.map { $0 as Any } ?? NSNull(),
+        "delivered": connection.delivered, "stalled": connection.stalled.map { $0 as Any } ?? NSNull(),
+      ]
+    }
+  }
+}
+
+extension SandboxState {
+  // MARK: - Lock held
+
+  /// The next thing connection `serial` does: end (another took over), a fault, or the
+  /// firehose's next post of the data (oldest first, round and round) when it matches a rule,
+  /// with `matching_rules` as X adds them.
+  mutating func streamStep(serial: Int, fields: Fields) -> SandboxStreamStep {
+    guard stream.live == serial else { return .superseded }
+    if let fault = stream.faults.first, stream.connections[serial].delivered >= fault.after {
+      stream.faults.removeFirst()
+      if case .stall = fault.kind { stream.connections[serial].stalled = Date().timeIntervalSince1970 }
+      return .fault(fault.kind)
+    }
+    guard !stream.rules.isEmpty, !tweets.isEmpty else { return .idle }
+    let tweet = tweets[tweets.count - 1 - stream.position % tweets.count]
+    stream.position += 1
+    let matched = stream.rules.filter { rule in Self.matcher(rule.value)?(tweet) ?? false }
+    guard !matched.isEmpty, case .object(var pairs) = envelope([tweet], fields: fields, single: true) else { return .idle }
+    pairs.append(
+      (
+        "matching_rules",
+        .array(matched.map { rule in .object([("id", .string(rule.id))] + (rule.tag.map { [("tag", JSON.string($0))] } ?? [])) })
+      ))
+    stream.connections[serial].delivered += 1
+    return .line(JSON.object(pairs).encoded() + Data("\r\n".utf8))
+  }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `tweets stream` and `tweets stream rules` as processes against the sandbox over loopback,
+/// with faults injected through its control API. The waits between reconnects are measured
+/// from the server's own log of connection times, not from the client's words. The stream goes
+/// to the sandbox directly (`directURL`): it is bearer-only, so the oauthlib proxy has nothing
+/// to check, and a proxy that buffers would hide the stream's timing.
+@Suite("tweets stream against the sandbox", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
+struct StreamCommandTests {
+  static let bearer = ["X_BEARER_TOKEN": VerifiedSandbox.bearerToken]
+  /// Rules that together match every post of the sandbox's data.
+  static let everyone = ["from:sandbox_user", "from:swift_lang", "from:oauth_fan"]
+
+  func run(_ runner: TweetsRunner, _ arguments: [String], scale: Double? = nil) throws -> ProcessResult {
+    var environment = runner.environment.merging(Self.bearer) { $1 }
+    if let scale { environment["TWEETS_STREAM_TIME_SCALE"] = String(scale) }
+    // The session's options first: after a `--` every word is the rule's.
+    let result = try ProcessRunner.run(
+      PackagePaths.executable("tweets"), runner.common(baseURL: runner.server.directURL.absoluteString) + arguments, environment: environment,
+      timeout: 60)
+    runner.record(result)
+    return result
+  }
+
+  func addRules(_ runner: TweetsRunner, _ values: [String]) throws {
+    for value in values {
+      let added = try run(runner, ["stream", "rules", "add", value, "--tag", value.replacingOccurrences(of: "from:", with: "")])
+      try #require(added.status == 0, "\(added.stderr)")
+    }
+  }
+
+  /// Gaps in seconds between consecutive connection attempts (opened to opened).
+  static func gaps(_ connections: [VerifiedSandbox.StreamConnection]) -> [Double] {
+    zip(connections, connections.dropFirst()).map { $1.opened - $0.opened }
+  }
+
+  static func format(_ values: [Double]) -> String { values.map { String(format: "%.3f", $0) }.joined(separator: ", ") }
+
+  @Test("rules: add with a tag, list, a refused rule shows X's words and exits non-zero, delete by id and --all")
+  func rules() async throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let runner = try TweetsRunner(server: server)
+
+    let added = try run(runner, ["stream", "rules", "add", "from:swift_lang", "has:media", "--tag", "swift media"])
+    #expect(added.status == 0, "\(added.stderr)")
+    let id = try #require(added.stdout.split(separator: " ").dropFirst(2).first.map { String($0.dropLast()) })
+    #expect(added.stdout.contains("from:swift_lang has:media (tag: swift media)"))
+
+    let listed = try run(runner, ["stream", "rules"])
+    #expect(listed.status == 0)
+    #expect(listed.stdout.contains("\(id)  from:swift_lang has:media  (tag: swift media)"))
+
+    // X refuses a rule with an unknown operator, a duplicate, an over-long rule, a negation only.
+    let refusals: [([String], String)] = [
+      (["frm:swift_lang"], "Reference to invalid operator 'frm'"),
+      (["from:swift_lang", "has:media"], "DuplicateRule"),
+      ([String(repeating: "a", count: 1025)], "1024"),
+      (["--", "-from:swift_lang"], "non-negation term"),
+    ]
+    for (words, expected) in refusals {
+      let refused = try run(runner, ["stream", "rules", "add"] + words)
+      #expect(refused.status == 1, "\(words.joined(separator: " ").prefix(40)): \(refused.stderr)")
+      #expect(refused.stderr.contains("X refused the rule") && refused.stderr.contains(expected), "\(refused.stderr)")
+    }
+    #expect(try await server.streamConnections().rules == 1, "a refused rule is not created")
+
+    let unknown = try run(runner, ["stream", "rules", "delete", "1234567"])
+    #expect(unknown.status == 1 && unknown.stderr.contains("Rule does not exist"), "\(unknown.stderr)")
+    let deleted = try run(runner, ["stream", "rules", "delete", id])
+    #expect(deleted.status == 0 && deleted.stdout.contains("Deleted 1 of 1 rules."), "\(deleted.stdout)\(deleted.stderr)")
+
+    try addRules(runner, Self.everyone)
+    let all = try run(runner, ["stream", "rules", "delete", "--all"])
+    #expect(all.status == 0 && all.stdout.contains("Deleted 3 rules."), "\(all.stdout)\(all.stderr)")
+    let empty = try run(runner, ["stream", "rules"])
+    #expect(empty.status == 0 && empty.stdout.isEmpty && empty.stderr.contains("No rules"))
+    let noRules = try run(runner, ["stream", "--limit", "1"])
+    #expect(noRules.status != 0 && noRules.stderr.contains("no rules"), "a stream with no rule is X's 409: \(noRules.stderr)")
+    #expect(!runner.everything.contains(VerifiedSandbox.bearerToken), "the bearer token is never printed")
+  }
+
+  @Test("TCP/IP errors back off linearly by 250 ms (a failed first connection counts); after a drop, reconnect at once")
+  func networkBackoff() async throws {
+    // The client's policy unscaled (X's 250 ms steps are measurable as they are); the sandbox's
+    // firehose fast, so that the posts come at once.
+    let server = try VerifiedSandbox(tweetsPerUser: 20, streamTimeScale: 0.05)
+    let runner = try TweetsRunner(server: server)
+    try addRules(runner, Self.everyone)
+    try await server.script("/2/tweets/search/stream", Array(repeating: ["reset_connection": true], count: 3))
+    try await server.streamFault(["disconnect": true, "after": 2])
+
+    let result = try run(runner, ["stream", "--limit", "5"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.split(separator: "\n").count == 5)
+    let log = try await server.streamConnections().connections
+    try #require(log.count == 5, "3 resets, the connection that dropped, the one that ended: \(log)")
+    #expect(log.map { $0.status ?? -1 } == [0, 0, 0, 200, 200])
+    #expect(log[3].reason == "disconnect (scripted)")
+    let waits = Self.gaps(Array(log.prefix(4)))
+    let dropToReconnect = log[4].opened - (log[3].closed ?? 0)
+    print("[stream] network back-off waits (s): \(Self.format(waits)); after the drop: \(Self.format([dropToReconnect]))")
+    // 0.25, 0.50, 0.75: never shorter than the policy's wait, and far from the next step.
+    for (index, wait) in waits.enumerated() {
+      let expected = 0.25 * Double(index + 1)
+      #expect(wait >= expected - 0.01 && wait < expected + TestTiming.seconds(0.12), "wait \(index + 1): \(wait) s, X's \(expected) s")
+    }
+    #expect(dropToReconnect < TestTiming.seconds(0.12), "reconnect at once after a drop, not after a back-off: \(dropToReconnect) s")
+    #expect(result.stderr.contains("waiting 0.25 s") && result.stderr.contains("waiting 0.75 s"))
+    #expect(result.stderr.contains("the stream dropped"))
+  }
+
+  @Test("HTTP errors back off from 5 s doubling, a 429 waits a minute doubling, 20 s of silence is a drop (all at 1/20 scale)")
+  func httpBackoffRateLimitAndStall() async throws {
+    let scale = 0.05
+    let server = try VerifiedSandbox(tweetsPerUser: 20, streamTimeScale: scale)
+    let runner = try TweetsRunner(server: server)
+    try addRules(runner, Self.everyone)
+    try await server.script("/2/tweets/search/stream", [["status": 503], ["status": 503], ["status": 429], ["status": 429]])
+    try await server.streamFault(["stall": 3, "after": 2])
+
+    let result = try run(runner, ["stream", "--limit", "6", "--format", "raw"], scale: scale)
+    #expect(result.status == 0, "\(result.stderr)")
+    let log = try await server.streamConnections().connections
+    try #require(log.count == 6, "two 503s, two 429s, the connection that stalled, the one that ended: \(log)")
+    #expect(log.map { $0.status ?? -1 } == [503, 503, 429, 429, 200, 200])
+    let waits = Self.gaps(Array(log.prefix(5)))
+    let stalled = try #require(log[4].stalled)
+    let silence = log[5].opened - stalled
+    print(
+      "[stream] at scale \(scale): HTTP 503 waits (s) \(Self.format(Array(waits.prefix(2)))), 429 waits \(Self.format(Array(waits.suffix(2)))), silence before the reconnect \(Self.format([silence]))"
+    )
+    // X's 5 s, 10 s, 60 s, 120 s and 20 s, scaled: each no shorter, and short of the next value.
+    for (wait, expected) in zip(waits, [5.0, 10, 60, 120].map { $0 * scale }) {
+      #expect(wait >= expected - 0.01 && wait < expected * 1.5 + TestTiming.seconds(0.1), "\(wait) s for X's \(expected / scale) s")
+    }
+    #expect(silence >= 20 * scale && silence < 20 * scale * 1.5 + TestTiming.seconds(0.1), "a stall of \(silence) s, X's 20 s")
+    #expect(log[4].reason == "a new connection took over", "the server saw the client reconnect, not the stall end")
+    #expect(result.stderr.contains("TooManyConnections"), "the 429 shows X's words: \(result.stderr)")
+    #expect(result.stderr.contains("no post or keep-alive"))
+    for line in result.stdout.split(separator: "\n") {
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      #expect(object?["data"] != nil && object?["matching_rules"] != nil, "raw lines are X's objects: \(line.prefix(80))")
+    }
+  }
+
+  @Test("--duration ends the stream on time with exit 0; text shows the rules' tags; --sandbox streams offline")
+  func durationAndOffline() async throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 20, streamTimeScale: 0.05)
+    let runner = try TweetsRunner(server: server)
+    try addRules(runner, Self.everyone)
+    let started = Date()
+    let timed = try run(runner, ["stream", "--duration", "1", "--format", "text"])
+    let elapsed = Date().timeIntervalSince(started)
+    #expect(timed.status == 0, "\(timed.stderr)")
+    #expect(elapsed >= 1 && elapsed < TestTiming.seconds(5), "\(elapsed) s for --duration 1")
+    #expect(timed.stdout.contains("  rules: swift_lang") || timed.stdout.contains("  rules: oauth_fan"), "\(timed.stdout.prefix(300))")
+
+    // In process: no server, the sandbox's demo rule (from:swift_lang, tagged swift_lang).
+    var environment = runner.environment
+    environment["X_BEARER_TOKEN"] = nil
+    let offline = try ProcessRunner.run(
+      PackagePaths.executable("tweets"), ["--sandbox", "--config-dir", runner.configDirectory.path, "stream", "--limit", "2"],
+      environment: environment, timeout: 30)
+    #expect(offline.status == 0, "\(offline.stderr)")
+    let lines = offline.stdout.split(separator: "\n")
+    #expect(lines.count == 2)
+    for line in lines {
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      #expect((object?["author"] as? [String: Any])?["username"] as? String == "swift_lang")
+      #expect((object?["matching_rules"] as? [[String: Any]])?.first?["tag"] as? String == "swift_lang")
+    }
+  }
+
+  @Test("SIGTERM ends the stream cleanly: exit 0, whole lines in the file, each with its rules' tags")
+  func sigterm() async throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 20, streamTimeScale: 0.05)
+    let runner = try TweetsRunner(server: server)
+    try addRules(runner, Self.everyone)
+    let file = runner.configDirectory.appendingPathComponent("stream.jsonl")
+    var environment = runner.environment
+    environment["X_BEARER_TOKEN"] = VerifiedSandbox.bearerToken
+    let process = try InteractiveProcess(
+      PackagePaths.executable("tweets"), ["stream", "--output", file.path] + runner.common(baseURL: server.directURL.absoluteString),
+      environment: environment)
+    let deadline = Date().addingTimeInterval(TestTiming.seconds(20))
+    while Date() < deadline, ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").count < 5 { usleep(20_000) }
+    kill(process.pid, SIGTERM)
+    let result = process.wait(timeout: TestTiming.seconds(10))
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.contains("posts in"), "\(result.stderr)")
+    let text = try String(contentsOf: file, encoding: .utf8)
+    #expect(text.hasSuffix("\n"), "the last line is whole")
+    let lines = text.split(separator: "\n")
+    #expect(lines.count >= 5)
+    for line in lines {
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      let rules = object?["matching_rules"] as? [[String: Any]]
+      #expect(object?["id"] != nil && rules?.first?["tag"] != nil, "\(line.prefix(80))")
+    }
+  }
+}
