@@ -204,4 +204,36 @@ struct StreamCommandTests {
       #expect(object?["id"] != nil && rules?.first?["tag"] != nil, "\(line.prefix(80))")
     }
   }
+
+  @Test("--db stores each post with the tags of the rules it matched; SIGTERM closes the database cleanly (exit 0, no log left)")
+  func intoTheArchive() async throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 20, streamTimeScale: 0.05)
+    let runner = try TweetsRunner(server: server)
+    try addRules(runner, Self.everyone)
+    let file = runner.configDirectory.appendingPathComponent("stream.sqlite")
+    var environment = runner.environment
+    environment["X_BEARER_TOKEN"] = VerifiedSandbox.bearerToken
+    let process = try InteractiveProcess(
+      PackagePaths.executable("tweets"), ["stream", "--db", file.path] + runner.common(baseURL: server.directURL.absoluteString),
+      environment: environment)
+    let deadline = Date().addingTimeInterval(TestTiming.seconds(20))
+    while Date() < deadline, ((try? ArchiveCommandTests.read(file).tweet_ids.count) ?? 0) < 5 { usleep(50_000) }
+    kill(process.pid, SIGTERM)
+    let result = process.wait(timeout: TestTiming.seconds(10))
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.isEmpty, "--db prints no post")
+    #expect(!FileManager.default.fileExists(atPath: file.path + "-wal"), "the database was closed")
+    let reading = try ArchiveCommandTests.read(
+      file,
+      queries: [
+        "untagged": "SELECT count(*) FROM tweets t WHERE NOT EXISTS (SELECT 1 FROM stream_matches m WHERE m.tweet_id = t.id)",
+        "tags":
+          "SELECT DISTINCT m.tag FROM stream_matches m JOIN tweets t ON t.id = m.tweet_id JOIN users u ON u.id = t.author_id WHERE m.tag = u.username",
+      ])
+    #expect(reading.integrity == "ok")
+    #expect(reading.tweet_ids.count >= 5)
+    #expect(reading.queries["untagged"]?.first?.first == .number(0), "every post has its rules")
+    #expect((reading.queries["tags"]?.count ?? 0) >= 1, "a post's rule tag is its author's (the rules are from:USER, tagged USER)")
+    #expect(reading.fetches.count == 1 && reading.fetches[0].status == "complete" && reading.fetches[0].records == reading.tweet_ids.count)
+  }
 }

@@ -14,11 +14,21 @@ enum Interruption {
     var description: String { "stopped by \(signal == SIGTERM ? "SIGTERM" : "SIGINT")" }
   }
 
-  /// Runs `body` in a task that SIGINT or SIGTERM cancels, waits for it to finish (its cleanup
-  /// included), then throws ``Stopped`` if a signal came, or returns what `body` did.
-  static func cancelling<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
+  /// Runs `body` in a task that SIGINT or SIGTERM cancels (and the end of `duration` seconds,
+  /// when given: `tweets stream --duration`), waits for it to finish (its cleanup included),
+  /// then throws ``Stopped`` if a signal came, or returns what `body` did.
+  static func cancelling<Result: Sendable>(after duration: Double? = nil, _ body: @escaping @Sendable () async throws -> Result) async throws
+    -> Result
+  {
     let received = Locked<Int32?>(nil)
     let task = Task { try await body() }
+    let timer = duration.map { seconds in
+      Task {
+        try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+        task.cancel()
+      }
+    }
+    defer { timer?.cancel() }
     let signals = [SIGINT, SIGTERM]
     let sources = signals.map { number in
       signal(number, SIG_IGN)

@@ -2,6 +2,7 @@ import CommandLineSupport
 import Foundation
 import NetworkClient
 import XAPI
+import XArchive
 
 /// `tweets stream`: the filtered stream's posts as they are posted, written line by line,
 /// reconnecting by X's policy; and `tweets stream rules [add|delete]`, the rules it matches.
@@ -10,7 +11,7 @@ struct StreamCommand: TweetsCommand {
   let name = "stream"
   /// Only the session's options: its format, output and limits are its own (a stream has no
   /// pages, no checkpoint, no csv).
-  let shared = SharedOptions.session
+  let shared: SharedOptions = [.session, .database]
   static let format = Option.value(
     "format", placeholder: "jsonl|raw|text",
     help: "How each post is written (default jsonl): jsonl adds the tags of the rules it matched; raw is X's line unchanged.")
@@ -31,7 +32,7 @@ struct StreamCommand: TweetsCommand {
         tweets stream rules add QUERY [--tag TAG]   add a rule (X's search syntax; after -- if it starts with -)
         tweets stream rules                         list the rules
         tweets stream rules delete ID... | --all    delete rules
-        tweets stream [--format F] [--output FILE] [--limit N] [--duration SECONDS]
+        tweets stream [--format F] [--output FILE | --db FILE] [--limit N] [--duration SECONDS]
         Each post is one whole line, written as it arrives. Ctrl-C (or SIGTERM) ends the stream
         cleanly (exit 0). A dropped connection is reopened at once; failed ones are retried as X
         asks (x-api/fundamentals/handling-disconnections.mdx): 250 ms more each time up to 16 s
@@ -101,36 +102,44 @@ struct StreamCommand: TweetsCommand {
       policy = policy.scaled(by: scale)
     }
     let client = try session.appClient(for: "stream")
-    let sink = try StreamSink(file: arguments[Self.output].map { URL(fileURLWithPath: $0) }, terminal: session.terminal)
-    let report = StreamReport(terminal: session.terminal, verbose: session.options.verbose)
-    var stream = client.v2.filteredStream(options: session.options.timelineOptions, policy: policy) { report.event($0) }
-    stream.policy = policy
-
-    let stop = StopSignals()
-    let reader = Task {
-      var written = 0
-      let now = Date()
-      for try await item in stream {
-        sink.write(StreamLineFormat.line(item, format: format, now: now, color: session.terminal.useColor && sink.isTerminal))
-        written += 1
-        report.delivered(written)
-        if let limit, written >= limit { break }
+    let output = arguments[Self.output].map { URL(fileURLWithPath: $0) }
+    let database = session.options.database
+    let terminal = session.terminal
+    let report = StreamReport(terminal: terminal, verbose: session.options.verbose)
+    let stream = client.v2.filteredStream(options: session.options.timelineOptions, policy: policy) { report.event($0) }
+    let commandLine = session.options.commandLine
+    let written = Locked(0)
+    do {
+      // SIGINT, SIGTERM and --duration cancel the reading; the line in hand is finished first.
+      try await Interruption.cancelling(after: duration) {
+        let sink = try StreamSink(file: database == nil ? output : nil, terminal: terminal, discard: database != nil)
+        defer { sink.close() }
+        let archive = try database.map { try TweetArchive(path: $0.path) }
+        defer { archive?.close() }
+        var fetch = try archive?.beginFetch(command: commandLine, resume: false)
+        let now = Date()
+        for try await item in stream {
+          if let archive, var current = fetch {
+            try archive.store(
+              streamed: item.tweet, body: item.line, users: item.includes.users,
+              matching: item.matchingRules.map { StreamMatch(ruleID: $0.id, tag: $0.tag) }, in: &current)
+            fetch = current
+          } else {
+            sink.write(StreamLineFormat.line(item, format: format, now: now, color: terminal.useColor && sink.isTerminal))
+          }
+          let count = written.withLock { count in
+            count += 1
+            return count
+          }
+          report.delivered(count)
+          if let limit, count >= limit { break }
+        }
+        if let archive, var current = fetch { try archive.complete(&current) }
       }
-      return written
+    } catch is Interruption.Stopped {
+      // Ctrl-C or SIGTERM: the end the user asked for.
     }
-    stop.onStop { reader.cancel() }
-    if let duration {
-      Task {
-        try? await Task.sleep(nanoseconds: UInt64(duration * 1_000_000_000))
-        reader.cancel()
-      }
-    }
-    defer {
-      stop.restore()
-      sink.close()
-    }
-    let written = try await reader.value
-    report.finished(written)
+    report.finished(written.withLock { $0 })
     return .success
   }
 }
@@ -162,9 +171,13 @@ final class StreamSink: @unchecked Sendable {
   private let terminal: Terminal
   let isTerminal: Bool
 
-  init(file: URL?, terminal: Terminal) throws {
+  /// Whether nothing is written (`--db` stores the posts instead).
+  let discards: Bool
+
+  init(file: URL?, terminal: Terminal, discard: Bool = false) throws {
     self.terminal = terminal
-    isTerminal = file == nil && terminal.isInteractive
+    discards = discard
+    isTerminal = file == nil && terminal.isInteractive && !discard
     guard let file else {
       handle = nil
       return
@@ -178,6 +191,7 @@ final class StreamSink: @unchecked Sendable {
   }
 
   func write(_ line: String) {
+    guard !discards else { return }
     if let handle { handle.write(Data(line.utf8)) } else { terminal.writeOut(line) }
   }
 
@@ -250,49 +264,5 @@ final class StreamReport: @unchecked Sendable {
     let reconnects = lock.withLock { self.reconnects }
     say(
       "tweets: \(count) post\(count == 1 ? "" : "s") in \(String(format: "%.1f", seconds)) s, \(reconnects) reconnect\(reconnects == 1 ? "" : "s").")
-  }
-}
-
-/// SIGINT and SIGTERM, caught while the stream runs so that it ends cleanly: the line being
-/// written is finished, the file flushed, the exit status 0.
-final class StopSignals: @unchecked Sendable {
-  private var sources: [any DispatchSourceSignal] = []
-  private let lock = NSLock()
-  private var handler: (@Sendable () -> Void)?
-  private var stopped = false
-
-  init() {
-    for number in [SIGINT, SIGTERM] {
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { [weak self] in self?.fire() }
-      source.resume()
-      sources.append(source)
-    }
-  }
-
-  /// Calls `handler` on the first signal (at once if one came already).
-  func onStop(_ handler: @escaping @Sendable () -> Void) {
-    let fired = lock.withLock { () -> Bool in
-      self.handler = handler
-      return stopped
-    }
-    if fired { handler() }
-  }
-
-  private func fire() {
-    let handler = lock.withLock { () -> (@Sendable () -> Void)? in
-      stopped = true
-      return self.handler
-    }
-    handler?()
-  }
-
-  /// Gives the signals back their default action.
-  func restore() {
-    for source in sources { source.cancel() }
-    sources = []
-    signal(SIGINT, SIG_DFL)
-    signal(SIGTERM, SIG_DFL)
   }
 }

@@ -128,12 +128,15 @@ public final class TweetArchive {
     }
   }
 
-  /// Stores one tweet of the filtered stream with the rules it matched (`stream_matches`) and
-  /// its raw line (`body`: X's object with `data`, `includes`, `matching_rules`), in one
-  /// transaction with the fetch's count.
-  public func store(streamed tweet: Tweet, body: Data, matching rules: [StreamMatch], in fetch: inout ArchiveFetch) throws(ArchiveError) {
+  /// Stores one tweet of the filtered stream with the rules it matched (`stream_matches`), the
+  /// users its line included, and its raw line (`body`: X's object with `data`, `includes`,
+  /// `matching_rules`), in one transaction with the fetch's count.
+  public func store(
+    streamed tweet: Tweet, body: Data, users: [XUser] = [], matching rules: [StreamMatch], in fetch: inout ArchiveFetch
+  ) throws(ArchiveError) {
     let id = fetch.id
     try commit(&fetch, records: 1, next: nil, inputDone: nil, complete: false) { now throws(ArchiveError) in
+      for user in users { try upsert(user, now: now) }
       try insert(tweets: [tweet], raw: RawObjects.tweets(in: body), fetch: id, now: now)
       for rule in rules {
         try database.run(
