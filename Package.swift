@@ -79,7 +79,7 @@ let package = Package(
     .testTarget(name: "TweetsCoreTests", dependencies: ["TweetsCore", "CommandLineSupport"]),
     .testTarget(name: "TweetsCLITests", dependencies: ["tweets", "XAPI", "NetworkClient", "TestSupport"]),
     .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
-    .testTarget(name: "OAuth1CLITests", dependencies: ["oauth1", "OAuth1", "TestSupport", "CommandLineSupport"]),
+    .testTarget(name: "OAuth1CLITests", dependencies: ["oauth1", "OAuth1", "TestSupport", "CommandLineSupport", "NetworkClient"]),
     // Against a real redis-server the tests start on a free loopback port.
     .testTarget(name: "OAuth1RedisTests", dependencies: ["OAuth1Redis", "OAuth1", "TestSupport", "CommandLineSupport"]),
     // The fuzz targets' properties over their stored corpora (.ci/fuzz does the fuzzing).
