@@ -1,6 +1,6 @@
 /// Why the Redis nonce store could not answer, or could not be configured. A verifier that
 /// meets one of these while recording a nonce refuses the request as `temporarily_unavailable`
-/// (HTTP 503) and keeps this error's description in ``OAuth1/OAuthVerificationError/cause``.
+/// (HTTP 503) and keeps this error's description in `OAuthVerificationError.cause`.
 ///
 /// No case holds the password: a URL is shown with its password replaced by `***`.
 ///
