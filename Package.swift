@@ -35,9 +35,15 @@ let package = Package(
     .target(name: "PercentEncoding"),
     // Signing and verification of OAuth 1.0a requests. No networking.
     .target(name: "OAuth1", dependencies: ["COpenSSL", "PercentEncoding"]),
+    // The system's OpenSSL libssl, for rediss:// only (OAuth1Redis): the same libssl-dev as COpenSSL.
+    .systemLibrary(
+      name: "CLibSSL",
+      pkgConfig: "openssl",
+      providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+    ),
     // The Redis nonce store: RESP spoken over POSIX sockets (no hiredis, so `swift test` builds
-    // with nothing but Swift and libssl-dev), on threads of its own.
-    .target(name: "OAuth1Redis", dependencies: ["OAuth1"]),
+    // with nothing but Swift and libssl-dev), on threads of its own; TLS through libssl.
+    .target(name: "OAuth1Redis", dependencies: ["OAuth1", "CLibSSL"]),
     // A generic HTTP client whose side effects live in request behaviors. Knows no OAuth.
     .target(name: "NetworkClient", dependencies: ["PercentEncoding"]),
     // Test doubles, shipped as their own products (not in the production modules).

@@ -26,6 +26,8 @@ package final class LocalRedisServer: @unchecked Sendable {
   package let port: UInt16
   /// The extra arguments it was started with (`--requirepass`, `--user`).
   package let arguments: [String]
+  /// The TLS arguments (`--tls-cert-file` ...), when ``port`` is a TLS port; `nil` for plain TCP.
+  package let tls: [String]?
   /// Its working folder (and log).
   package let folder: URL
   private let lock = NSLock()
@@ -54,10 +56,12 @@ package final class LocalRedisServer: @unchecked Sendable {
   }
 
   /// Starts `redis-server --port N --save '' --appendonly no --dir FOLDER` with `arguments` after,
-  /// on a free port, and waits until it accepts connections.
-  package init(arguments: [String] = []) throws(Failure) {
+  /// on a free port, and waits until it accepts connections. With `tls` (`--tls-cert-file`,
+  /// `--tls-key-file`, `--tls-ca-cert-file`, ...), N is a TLS port and there is no plain one.
+  package init(arguments: [String] = [], tls: [String]? = nil) throws(Failure) {
     guard Self.executable != nil else { throw Failure(description: "redis-server is not installed (apt-get install redis-server)") }
     self.arguments = arguments
+    self.tls = tls
     folder = FileManager.default.temporaryDirectory.appendingPathComponent("oauth1-redis-\(UUID().uuidString)")
     do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
       throw Failure(description: "cannot create \(folder.path): \(error)")
@@ -74,7 +78,7 @@ package final class LocalRedisServer: @unchecked Sendable {
         throw Failure(description: "cannot find a free port: \(error)")
       }
       do {
-        let started = try Self.launch(port: candidate, arguments: arguments, folder: folder)
+        let started = try Self.launch(port: candidate, arguments: arguments, tls: tls, folder: folder)
         port = candidate
         process = started
         return
@@ -90,8 +94,8 @@ package final class LocalRedisServer: @unchecked Sendable {
     try? FileManager.default.removeItem(at: folder)
   }
 
-  /// `redis://127.0.0.1:PORT`, without credentials.
-  package var url: String { "redis://127.0.0.1:\(port)" }
+  /// `redis://127.0.0.1:PORT` (`rediss://` for a TLS port), without credentials.
+  package var url: String { "\(tls == nil ? "redis" : "rediss")://127.0.0.1:\(port)" }
 
   /// Whether the server process is running.
   package var isRunning: Bool { lock.withLock { process?.isRunning ?? false } }
@@ -121,7 +125,7 @@ package final class LocalRedisServer: @unchecked Sendable {
     // The old socket may linger for a moment.
     for _ in 0..<20 {
       do {
-        let started = try Self.launch(port: port, arguments: arguments, folder: folder)
+        let started = try Self.launch(port: port, arguments: arguments, tls: tls, folder: folder)
         lock.withLock { process = started }
         return
       } catch {
@@ -132,11 +136,11 @@ package final class LocalRedisServer: @unchecked Sendable {
     throw lastFailure
   }
 
-  private static func launch(port: UInt16, arguments: [String], folder: URL) throws(Failure) -> Process {
+  private static func launch(port: UInt16, arguments: [String], tls: [String]?, folder: URL) throws(Failure) -> Process {
     let process = Process()
     process.executableURL = executable
-    process.arguments =
-      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", folder.path] + arguments
+    let ports = tls.map { ["--port", "0", "--tls-port", String(port)] + $0 } ?? ["--port", String(port)]
+    process.arguments = ports + ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", folder.path] + arguments
     let log = folder.appendingPathComponent("redis.log")
     _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     let handle = try? FileHandle(forWritingTo: log)

@@ -5,7 +5,9 @@ import Foundation
 ///
 /// `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]`: a password alone authenticates as the default
 /// user (`requirepass`), a user and password as an ACL user; user and password are
-/// percent-decoded. `rediss://` (TLS) is refused with ``RedisNonceStoreError/tlsNotSupported``.
+/// percent-decoded; a userinfo without a colon is the password, as `redis-cli` reads it.
+/// `rediss://` is the same over TLS: the server's certificate is verified against the system's
+/// trust store (or ``tlsCAFile``) and must name the host.
 ///
 /// ```swift
 /// var configuration = try RedisConfiguration(url: "redis://tool:s3cret@10.0.0.7:6379/2")
@@ -33,6 +35,17 @@ public struct RedisConfiguration: Sendable, Hashable, CustomStringConvertible, C
   /// once (at least 1; 4 by default). Size it for the verifications you serve at once; more
   /// wait their turn.
   public var poolSize: Int
+  /// Whether to speak TLS (`rediss://`): to a Redis `tls-port`, through OpenSSL's libssl, TLS 1.2
+  /// or later; `false` by default.
+  public var useTLS: Bool = false
+  /// The CA certificates (PEM) that sign the server's certificate; `nil` (the default) for the
+  /// system's trust store, which the `SSL_CERT_FILE` and `SSL_CERT_DIR` variables override.
+  public var tlsCAFile: String?
+  /// The client certificate (PEM, with its chain) for a server with `tls-auth-clients yes`
+  /// (Redis's default); give ``tlsKeyFile`` with it. `nil` by default.
+  public var tlsCertificateFile: String?
+  /// The client certificate's private key (PEM, unencrypted); `nil` by default.
+  public var tlsKeyFile: String?
 
   /// A configuration given field by field; see the properties for each default.
   public init(
@@ -49,18 +62,18 @@ public struct RedisConfiguration: Sendable, Hashable, CustomStringConvertible, C
     self.poolSize = max(1, poolSize)
   }
 
-  /// Reads `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]`; timeouts and pool size take their defaults.
-  /// - Throws: ``RedisNonceStoreError/invalidURL(reason:)`` naming the part that is wrong, or
-  ///   ``RedisNonceStoreError/tlsNotSupported`` for `rediss://`.
+  /// Reads `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]` or `rediss://...` (TLS); timeouts, pool
+  /// size and TLS files take their defaults.
+  /// - Throws: ``RedisNonceStoreError/invalidURL(reason:)`` naming the part that is wrong.
   public init(url: String) throws(RedisNonceStoreError) {
     self.init()
     let lowered = url.lowercased()
-    if lowered.hasPrefix("rediss://") { throw .tlsNotSupported }
-    guard lowered.hasPrefix("redis://") else {
+    useTLS = lowered.hasPrefix("rediss://")
+    guard useTLS || lowered.hasPrefix("redis://") else {
       let scheme = url.range(of: "://").map { String(url[..<$0.lowerBound]) } ?? url
-      throw .invalidURL(reason: "the scheme is \"\(Self.redacting(scheme))\", not redis://")
+      throw .invalidURL(reason: "the scheme is \"\(Self.redacting(scheme))\", not redis:// or rediss://")
     }
-    var rest = Substring(url.dropFirst("redis://".count))
+    var rest = Substring(url.dropFirst((useTLS ? "rediss://" : "redis://").count))
     if rest.contains("?") || rest.contains("#") {
       throw .invalidURL(reason: "a query or fragment is not read; give the database as the path (/2)")
     }
@@ -116,7 +129,7 @@ public struct RedisConfiguration: Sendable, Hashable, CustomStringConvertible, C
     if password != nil { userinfo += ":***" }
     if !userinfo.isEmpty { userinfo += "@" }
     let shownHost = host.contains(":") ? "[\(host)]" : host
-    return "redis://\(userinfo)\(shownHost):\(port)/\(database)"
+    return "\(useTLS ? "rediss" : "redis")://\(userinfo)\(shownHost):\(port)/\(database)"
   }
 
   /// Shows the fields with the password as `***`, so `dump` and debuggers do not print it.
@@ -125,7 +138,8 @@ public struct RedisConfiguration: Sendable, Hashable, CustomStringConvertible, C
       self,
       children: [
         "host": host, "port": port, "username": username as Any, "password": password == nil ? "nil" : "***", "database": database,
-        "connectTimeout": connectTimeout, "commandTimeout": commandTimeout, "poolSize": poolSize,
+        "connectTimeout": connectTimeout, "commandTimeout": commandTimeout, "poolSize": poolSize, "useTLS": useTLS,
+        "tlsCAFile": tlsCAFile as Any, "tlsCertificateFile": tlsCertificateFile as Any, "tlsKeyFile": tlsKeyFile as Any,
       ], displayStyle: .struct)
   }
 

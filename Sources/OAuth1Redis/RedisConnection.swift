@@ -6,7 +6,7 @@ import Foundation
   import Darwin
 #endif
 
-/// One TCP connection to Redis, in non-blocking mode: every wait is a `poll` bounded by a
+/// One TCP connection to Redis (over TLS for `rediss://`), in non-blocking mode: every wait is a `poll` bounded by a
 /// deadline, so a server that stops answering costs at most the timeout. Authenticated and on
 /// its database once made. Used by one pool thread at a time; not thread-safe itself.
 ///
@@ -15,16 +15,23 @@ import Foundation
 final class RedisConnection {
   private var descriptor: Int32
   private let configuration: RedisConfiguration
+  /// The TLS session over the socket, for `rediss://`.
+  private var tls: TLSSession?
   /// Bytes read and not yet parsed.
   private var buffer: [UInt8] = []
 
-  /// Connects to the configured server within `connectTimeout`, then sends `AUTH` and `SELECT`
-  /// as configured.
-  init(_ configuration: RedisConfiguration) throws(RedisNonceStoreError) {
+  /// Connects to the configured server within `connectTimeout` (the TLS handshake through
+  /// `tlsContext` when there is one), then sends `AUTH` and `SELECT` as configured.
+  init(_ configuration: RedisConfiguration, tlsContext: TLSClientContext? = nil) throws(RedisNonceStoreError) {
     self.configuration = configuration
     let deadline = Date().addingTimeInterval(configuration.connectTimeout)
     descriptor = try Self.connect(configuration, until: deadline)
     do throws(RedisNonceStoreError) {
+      if let tlsContext {
+        tls = try tlsContext.connect(descriptor, host: configuration.host, port: configuration.port) { events throws(RedisNonceStoreError) in
+          try wait(for: events, name: "the TLS handshake", until: deadline)
+        }
+      }
       if let password = configuration.password {
         let command = configuration.username.map { ["AUTH", $0, password] } ?? ["AUTH", password]
         if case .error(let message) = try roundTrip(command, name: "AUTH", until: deadline) {
@@ -47,6 +54,7 @@ final class RedisConnection {
   /// Closes the socket; idempotent.
   func close() {
     guard descriptor >= 0 else { return }
+    tls = nil
     _ = systemClose(descriptor)
     descriptor = -1
   }
@@ -57,7 +65,10 @@ final class RedisConnection {
   var isStale: Bool {
     guard descriptor >= 0 else { return true }
     var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    return systemPoll(&poller, 1, 0) != 0
+    let readable = systemPoll(&poller, 1, 0) != 0
+    guard let tls else { return readable }
+    // Over TLS, what arrives may be a record that is not data (a session ticket).
+    return readable && tls.isStale
   }
 
   /// Sends `command` and reads its reply within the command timeout. A reply of type error is
@@ -80,15 +91,17 @@ final class RedisConnection {
   private func write(_ bytes: [UInt8], name: String, until deadline: Date) throws(RedisNonceStoreError) {
     var offset = 0
     while offset < bytes.count {
-      let sent = bytes.withUnsafeBytes { raw in
-        systemSend(descriptor, raw.baseAddress! + offset, raw.count - offset)
+      let outcome = bytes.withUnsafeBytes { raw in
+        let start = raw.baseAddress! + offset, count = raw.count - offset
+        if let tls { return tls.write(start, count) }
+        let sent = systemSend(descriptor, start, count)
+        if sent > 0 { return .moved(sent) }
+        return sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) ? .wait(Int16(POLLOUT)) : .closed
       }
-      if sent > 0 {
-        offset += sent
-      } else if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-        try wait(for: Int16(POLLOUT), name: name, until: deadline)
-      } else {
-        throw .connectionClosed(host: configuration.host, port: configuration.port)
+      switch outcome {
+      case .moved(let count): offset += count
+      case .wait(let events): try wait(for: events, name: name, until: deadline)
+      case .closed: throw .connectionClosed(host: configuration.host, port: configuration.port)
       }
     }
   }
@@ -100,13 +113,16 @@ final class RedisConnection {
         buffer.removeFirst(end)
         return reply
       }
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count > 0 {
-        buffer.append(contentsOf: chunk[0..<count])
-      } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-        try wait(for: Int16(POLLIN), name: name, until: deadline)
-      } else {
-        throw .connectionClosed(host: configuration.host, port: configuration.port)
+      let outcome = chunk.withUnsafeMutableBytes { raw -> TLSSession.Outcome in
+        if let tls { return tls.read(raw.baseAddress!, raw.count) }
+        let count = read(descriptor, raw.baseAddress, raw.count)
+        if count > 0 { return .moved(count) }
+        return count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) ? .wait(Int16(POLLIN)) : .closed
+      }
+      switch outcome {
+      case .moved(let count): buffer.append(contentsOf: chunk[0..<count])
+      case .wait(let events): try wait(for: events, name: name, until: deadline)
+      case .closed: throw .connectionClosed(host: configuration.host, port: configuration.port)
       }
     }
   }
@@ -115,7 +131,7 @@ final class RedisConnection {
   private func wait(for events: Int16, name: String, until deadline: Date) throws(RedisNonceStoreError) {
     let timeout: RedisNonceStoreError = .timedOut(
       host: configuration.host, port: configuration.port, operation: name,
-      seconds: name == "AUTH" || name == "SELECT" ? configuration.connectTimeout : configuration.commandTimeout)
+      seconds: ["AUTH", "SELECT", "the TLS handshake"].contains(name) ? configuration.connectTimeout : configuration.commandTimeout)
     try Self.poll(descriptor, events, until: deadline, timeout: timeout)
   }
 

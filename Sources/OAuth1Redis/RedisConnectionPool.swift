@@ -16,19 +16,25 @@ final class RedisConnectionPool: @unchecked Sendable {
   }
 
   let configuration: RedisConfiguration
+  /// For `rediss://`: the TLS context every connection shares, or why it could not be made
+  /// (each command then fails with that error).
+  private let tls: Result<TLSClientContext, RedisNonceStoreError>?
   private let condition = NSCondition()
   // Guarded by `condition`.
   private var jobs: [Job] = []
   private var head = 0
   private var closed = false
-  private var running = 0
 
   init(_ configuration: RedisConfiguration) {
     self.configuration = configuration
+    tls =
+      configuration.useTLS
+      ? Result { () throws(RedisNonceStoreError) in
+        try TLSClientContext(caFile: configuration.tlsCAFile, certificateFile: configuration.tlsCertificateFile, keyFile: configuration.tlsKeyFile)
+      } : nil
     for index in 0..<max(1, configuration.poolSize) {
       let thread = Thread { [self] in work() }
       thread.name = "oauth1-redis-\(index)"
-      condition.withLock { running += 1 }
       thread.start()
     }
   }
@@ -62,10 +68,7 @@ final class RedisConnectionPool: @unchecked Sendable {
   private func next() -> Job? {
     condition.withLock {
       while head == jobs.count && !closed { condition.wait() }
-      guard head < jobs.count else {
-        running -= 1
-        return nil
-      }
+      guard head < jobs.count else { return nil }
       let job = jobs[head]
       head += 1
       if head > 256 && head * 2 > jobs.count {
@@ -84,7 +87,7 @@ final class RedisConnectionPool: @unchecked Sendable {
           open.close()
           connection = nil
         }
-        let current = try connection ?? RedisConnection(configuration)
+        let current = try connection ?? RedisConnection(configuration, tlsContext: tls?.get())
         connection = current
         job.continuation.resume(returning: try current.send(job.command))
       } catch {

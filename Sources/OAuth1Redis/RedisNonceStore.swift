@@ -16,7 +16,7 @@ import OAuth1
 /// again without restarting your service.
 ///
 /// ```swift
-/// let store = try RedisNonceStore(url: "redis://tool:s3cret@10.0.0.7:6379/2", poolSize: 16)
+/// let store = try RedisNonceStore(url: "redis://tool:s3cret@10.0.0.7:6379/2", poolSize: 16)  // or rediss:// for TLS
 /// let verifier = OAuthVerifier(credentials: lookup, nonceStore: store)  // share one store per process
 /// ```
 public final class RedisNonceStore: OAuthNonceStore, Sendable {
@@ -47,7 +47,7 @@ public final class RedisNonceStore: OAuthNonceStore, Sendable {
   ///   - poolSize: How many connections (and threads) to keep; 4 by default.
   ///   - window: How long each nonce is kept, in seconds; 600 by default.
   ///   - keyPrefix: The start of every key; `oauth1:nonce:` by default.
-  /// - Throws: ``RedisNonceStoreError/invalidURL(reason:)`` or ``RedisNonceStoreError/tlsNotSupported``.
+  /// - Throws: ``RedisNonceStoreError/invalidURL(reason:)`` naming the part of the URL that is wrong.
   public convenience init(url: String, poolSize: Int = 4, window: Int64 = 600, keyPrefix: String = "oauth1:nonce:") throws(RedisNonceStoreError) {
     var configuration = try RedisConfiguration(url: url)
     configuration.poolSize = max(1, poolSize)

@@ -6,16 +6,19 @@
 ///
 /// ```swift
 /// do {
-///   let store = try RedisNonceStore(url: "rediss://cache.internal:6380")
-/// } catch RedisNonceStoreError.tlsNotSupported {
-///   // connect through a TLS tunnel (stunnel, spiped) and give its redis:// address
+///   try await store.ping()
+/// } catch RedisNonceStoreError.authenticationFailed(let user, _) {
+///   print("check the password of \(user ?? "the default user")")
 /// }
 /// ```
 public enum RedisNonceStoreError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The URL cannot be read; `reason` says which part and what is expected.
   case invalidURL(reason: String)
-  /// A `rediss://` URL: TLS to Redis is not supported yet.
-  case tlsNotSupported
+  /// The TLS settings cannot be used: a CA, certificate or key file that cannot be read.
+  case tlsConfiguration(reason: String)
+  /// The TLS handshake failed: the server's certificate was refused (not signed by a trusted
+  /// CA, or not for this host), the server asked for a client certificate, or it speaks no TLS.
+  case tlsFailed(host: String, port: Int, reason: String)
   /// The host name could not be resolved.
   case cannotResolve(host: String, reason: String)
   /// No connection could be opened (refused, unreachable): Redis is down, restarting, or elsewhere.
@@ -40,9 +43,11 @@ public enum RedisNonceStoreError: Error, Sendable, Hashable, CustomStringConvert
     switch self {
     case .invalidURL(let reason):
       return "the Redis URL cannot be used: \(reason); write redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]"
-    case .tlsNotSupported:
+    case .tlsConfiguration(let reason):
+      return "the TLS settings for Redis cannot be used: \(reason)"
+    case .tlsFailed(let host, let port, let reason):
       return
-        "rediss:// (TLS) is not supported yet: this client speaks RESP over plain TCP and links no TLS library; reach Redis over loopback, a private network, or a TLS tunnel (stunnel, spiped) and give its redis:// address"
+        "the TLS handshake with Redis at \(host):\(port) failed: \(reason); check the CA (tlsCAFile, or SSL_CERT_FILE), that the certificate names the host in the URL, and that the port is Redis's tls-port"
     case .cannotResolve(let host, let reason):
       return "cannot resolve the Redis host \(host): \(reason); check the host name in the URL"
     case .cannotConnect(let host, let port, let reason):

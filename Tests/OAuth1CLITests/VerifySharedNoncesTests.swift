@@ -92,8 +92,29 @@ struct VerifySharedNoncesTests {
     let refused = try oauth1(try arguments(nonce: "env-2", store: nil), environment: environment)
     #expect(refused.status == 3 && refused.stdout.contains("refused AUTH"), "\(refused.stdout)")
     for result in [replay, refused] { #expect(!(result.stdout + result.stderr).contains("PASS-")) }
-    let tls = try oauth1(try arguments(nonce: "tls", store: "rediss://:REDIS-PASS-123@127.0.0.1:\(redis.port)"))
-    #expect(tls.status == 2 && tls.stderr.contains("rediss:// (TLS) is not supported yet"), "\(tls.stderr)")
-    #expect(!tls.stderr.contains("PASS-"))
+  }
+
+  /// `rediss://`: the server's certificate checked against the CA in SSL_CERT_FILE (OpenSSL's
+  /// own variable for the trust store); without it the handshake fails closed, exit 3.
+  @Test func overTLS() throws {
+    let certificates = try TestCertificates()
+    let redis = try LocalRedisServer(
+      arguments: ["--requirepass", "TLS-PASS-789"],
+      tls: [
+        "--tls-cert-file", certificates.path("server.crt"), "--tls-key-file", certificates.path("server.key"), "--tls-ca-cert-file",
+        certificates.path("ca.crt"), "--tls-auth-clients", "no",
+      ])
+    var environment = ProcessInfo.processInfo.environment
+    environment["OAUTH1_REDIS_URL"] = "rediss://:TLS-PASS-789@localhost:\(redis.port)"
+    environment["SSL_CERT_FILE"] = certificates.path("ca.crt")
+    let command = try arguments(nonce: "tls", store: nil)
+    let first = try oauth1(command, environment: environment)
+    #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+    let replay = try oauth1(command, environment: environment)
+    #expect(replay.status == 1 && replay.stdout.hasPrefix("invalid: nonce_used"))
+    environment["SSL_CERT_FILE"] = nil
+    let untrusted = try oauth1(try arguments(nonce: "tls-2", store: nil), environment: environment)
+    #expect(untrusted.status == 3 && untrusted.stdout.contains("certificate was refused"), "\(untrusted.stdout)")
+    #expect(!(untrusted.stdout + untrusted.stderr).contains("TLS-PASS"))
   }
 }

@@ -33,9 +33,11 @@ struct RedisConfigurationTests {
     }
   }
 
-  @Test func tlsURLsAreRefusedWithTheReason() {
-    #expect(throws: RedisNonceStoreError.tlsNotSupported) { _ = try RedisConfiguration(url: "rediss://cache.internal:6380") }
-    #expect("\(RedisNonceStoreError.tlsNotSupported)".contains("TLS tunnel"))
+  @Test func rediss() throws {
+    let tls = try RedisConfiguration(url: "rediss://:pw@cache.internal:6380/1")
+    #expect(tls.useTLS && tls.host == "cache.internal" && tls.port == 6380 && tls.database == 1 && tls.password == "pw")
+    #expect("\(tls)" == "rediss://:***@cache.internal:6380/1")
+    #expect(try !RedisConfiguration(url: "redis://cache.internal").useTLS)
   }
 
   /// The password is never shown: not by `description`, not by `dump`, not in an error.

@@ -20,8 +20,9 @@ enum VerifyCommand {
           --form 'status=Hello' --authorization 'OAuth oauth_consumer_key="...", ...' \\
           --consumer-secret SECRET --token-secret SECRET
 
-      Replay protection across processes: with --nonce-store redis://HOST:PORT[/DB] (or the URL in
-      OAUTH1_REDIS_URL, which keeps a password out of the process list) every verification records
+      Replay protection across processes: with --nonce-store redis://HOST:PORT[/DB] (rediss:// for TLS,
+      the CA in SSL_CERT_FILE when the system does not trust it; or the URL in OAUTH1_REDIS_URL,
+      which keeps a password out of the process list) every verification records
       its nonce in Redis for 2 × --max-skew seconds, and a second use is refused as nonce_used in
       any process. When Redis cannot answer, the request is refused as temporarily_unavailable
       with exit status 3, never accepted. Without either, nonces are remembered by this process only.
@@ -46,7 +47,7 @@ enum VerifyCommand {
     "forwarding-headers", placeholder: "x-forwarded|forwarded",
     help: "Which headers the trusted proxy sets: X-Forwarded-Proto/-Host/-Port (default) or Forwarded (RFC 7239).")
   static let nonceStore = Option.value(
-    "nonce-store", placeholder: "redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]",
+    "nonce-store", placeholder: "redis[s]://[[USER]:PASSWORD@]HOST[:PORT][/DB]",
     help: "Record nonces in this Redis, shared by every verifying process (or env OAUTH1_REDIS_URL; default: this process only).")
   static let allowPlaintextOverHTTP = Option.flag("allow-plaintext-over-http", help: "Accept PLAINTEXT over http (it sends the secrets in clear).")
 
