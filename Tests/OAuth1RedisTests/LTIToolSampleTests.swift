@@ -66,7 +66,11 @@ struct LTIToolSampleTests {
     let down = await first(received, fresh)
     #expect(down.status == 503 && down.body.contains("oauth_problem=temporarily_unavailable"))
   }
+}
 
+/// The article shows the code run above (needs no Redis: it compares texts).
+@Suite("Article: the LTI 1.1 sample is the code the tests run")
+struct LTIToolSampleTextTests {
   @Test func theArticleShowsThisCode() throws {
     let sample = try DocumentedSample(
       in: #filePath, from: "// Article sample begins\n", to: "  // Article sample ends",
