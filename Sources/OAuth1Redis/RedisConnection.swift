@@ -6,9 +6,9 @@ import Foundation
   import Darwin
 #endif
 
-/// One TCP connection to Redis (over TLS for `rediss://`), in non-blocking mode: every wait is a `poll` bounded by a
-/// deadline, so a server that stops answering costs at most the timeout. Authenticated and on
-/// its database once made. Used by one pool thread at a time; not thread-safe itself.
+/// One TCP connection to Redis (over TLS for `rediss://`), in non-blocking mode: every wait is
+/// a `poll` bounded by a deadline, so a server that stops answering costs at most the timeout.
+/// Authenticated and on its database once made. Used by one pool thread at a time; not thread-safe itself.
 ///
 /// Invariant: `descriptor` is open until ``close()``, which closes it once. After an I/O error,
 /// a timeout or a protocol violation the connection is closed and must not be used again.
@@ -63,7 +63,8 @@ final class RedisConnection {
   /// server closed it, as a restarted Redis does, or sent something unasked). Checked before
   /// each command, so a restart costs no failed command.
   var isStale: Bool {
-    guard descriptor >= 0 else { return true }
+    // Bytes left over from the last reply mean the replies no longer match the commands.
+    guard descriptor >= 0, buffer.isEmpty else { return true }
     var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
     let readable = systemPoll(&poller, 1, 0) != 0
     guard let tls else { return readable }

@@ -126,6 +126,22 @@ struct RedisNonceStoreTests {
     #expect(await problem(checked, try header(nonce: "before")) == nil)
   }
 
+  /// Connections left idle across a restart are found closed before use and reopened: the
+  /// first verifications after the restart all pass, none fails on a dead connection.
+  @Test func idleConnectionsSurviveARestartWithoutAFailedCommand() async throws {
+    let redis = try LocalRedisServer()
+    let store = try RedisNonceStore(url: redis.url, poolSize: 3)
+    // Open all three connections.
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for _ in 0..<12 { group.addTask { try await store.ping() } }
+      try await group.waitForAll()
+    }
+    try redis.restart()
+    for index in 0..<6 {
+      #expect(try await store.insert(nonce: "after-\(index)", timestamp: Self.now, consumerKey: "c", token: nil))
+    }
+  }
+
   @Test func aPasswordIsSentWithAuth() async throws {
     let redis = try LocalRedisServer(arguments: ["--requirepass", "pass word"])
     let right = try RedisNonceStore(url: "redis://:pass%20word@127.0.0.1:\(redis.port)")
