@@ -18,6 +18,9 @@ let package = Package(
     // a hand-moved clock and predictable nonces.
     .library(name: "NetworkClientTesting", targets: ["NetworkClientTesting"]),
     .library(name: "OAuth1Testing", targets: ["OAuth1Testing"]),
+    // A nonce store in Redis, shared by every process that verifies: its own product, so that
+    // OAuth1 needs nothing new.
+    .library(name: "OAuth1Redis", targets: ["OAuth1Redis"]),
     .executable(name: "oauth1", targets: ["oauth1"]),
     .executable(name: "tweets", targets: ["tweets"]),
   ],
@@ -33,6 +36,15 @@ let package = Package(
     .target(name: "PercentEncoding"),
     // Signing and verification of OAuth 1.0a requests. No networking.
     .target(name: "OAuth1", dependencies: ["COpenSSL", "PercentEncoding"]),
+    // The system's OpenSSL libssl, for rediss:// only (OAuth1Redis): the same libssl-dev as COpenSSL.
+    .systemLibrary(
+      name: "CLibSSL",
+      pkgConfig: "openssl",
+      providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+    ),
+    // The Redis nonce store: RESP spoken over POSIX sockets (no hiredis, so `swift test` builds
+    // with nothing but Swift and libssl-dev), on threads of its own; TLS through libssl.
+    .target(name: "OAuth1Redis", dependencies: ["OAuth1", "CLibSSL"]),
     // A generic HTTP client whose side effects live in request behaviors. Knows no OAuth.
     .target(name: "NetworkClient", dependencies: ["PercentEncoding"]),
     // Test doubles, shipped as their own products (not in the production modules).
@@ -62,12 +74,15 @@ let package = Package(
       dependencies: ["XAPI", "XArchive", "XSandbox", "OAuth2", "OAuthNetworking", "NetworkClient", "OAuth1", "CommandLineSupport"]),
     // The small argument parser shared by the command-line tools.
     .target(name: "CommandLineSupport"),
-    .executableTarget(name: "oauth1", dependencies: ["OAuth1", "OAuthNetworking", "NetworkClient", "CommandLineSupport"]),
+    .executableTarget(name: "oauth1", dependencies: ["OAuth1", "OAuth1Redis", "OAuthNetworking", "NetworkClient", "CommandLineSupport"]),
     .executableTarget(name: "tweets", dependencies: ["TweetsCore"]),
     // Benchmarks: a program that prints figures, not a test.
     .executableTarget(name: "oauth1-bench", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking", "COpenSSL"]),
     // How tweets hydrate's memory and rate scale with its input (runs the tweets executable).
     .executableTarget(name: "tweets-bench"),
+    // Verifications per second and latency with the in-memory and the Redis nonce store (it
+    // starts its own redis-server); apart, so that oauth1-bench needs no Redis.
+    .executableTarget(name: "oauth1-redis-bench", dependencies: ["OAuth1", "OAuth1Redis", "CommandLineSupport"]),
 
     // Test helpers: the vectors in Vectors/, the pinned Python peer, running processes.
     .target(name: "TestSupport", dependencies: ["CommandLineSupport", "XSandbox"], path: "Tests/TestSupport"),
@@ -84,7 +99,9 @@ let package = Package(
     .testTarget(name: "TweetsCoreTests", dependencies: ["TweetsCore", "CommandLineSupport"]),
     .testTarget(name: "TweetsCLITests", dependencies: ["tweets", "XAPI", "NetworkClient", "TestSupport"]),
     .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
-    .testTarget(name: "OAuth1CLITests", dependencies: ["oauth1", "OAuth1", "TestSupport"]),
+    .testTarget(name: "OAuth1CLITests", dependencies: ["oauth1", "OAuth1", "TestSupport", "CommandLineSupport", "NetworkClient"]),
+    // Against a real redis-server the tests start on a free loopback port.
+    .testTarget(name: "OAuth1RedisTests", dependencies: ["OAuth1Redis", "OAuth1", "TestSupport", "CommandLineSupport"]),
     // The fuzz targets' properties over their stored corpora (.ci/fuzz does the fuzzing).
     .testTarget(
       name: "FuzzPropertyTests",

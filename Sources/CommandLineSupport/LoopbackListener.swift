@@ -200,7 +200,7 @@ package final class LoopbackListener: @unchecked Sendable {
 
 // The system calls whose names the types' own methods shadow, and the flag that keeps a closed
 // peer from killing the process (SIGPIPE): Linux takes it per call.
-private func closeDescriptor(_ descriptor: Int32) {
+func closeDescriptor(_ descriptor: Int32) {
   #if canImport(Glibc)
     _ = Glibc.close(descriptor)
   #else

@@ -2,7 +2,8 @@ import CommandLineSupport
 import Foundation
 
 /// Dispatches `oauth1 <command>` and turns every failure into a message and an exit status:
-/// 0 success, 1 a request that cannot be signed, 2 wrong usage.
+/// 0 success, 1 a request that cannot be signed (or, for `verify`, fails a check), 2 wrong
+/// usage, 3 (`verify`) a nonce store that cannot answer.
 enum OAuth1Command {
   static let version = "0.1.0"
 

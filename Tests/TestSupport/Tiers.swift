@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Foundation
 import Testing
 
@@ -21,6 +22,21 @@ extension Trait where Self == ConditionTrait {
   public static func tier(_ needs: Tag...) -> Self {
     .enabled("needs \(needs.map { "\($0)" }.joined(separator: " and ")); skipped under OAUTH1_TEST_TIER=unit") {
       ProcessInfo.processInfo.environment["OAUTH1_TEST_TIER"] != "unit"
+    }
+  }
+}
+
+extension Tag {
+  /// Starts a `redis-server` (on a free loopback port, with no persistence).
+  @Tag public static var redis: Self
+}
+
+extension Trait where Self == ConditionTrait {
+  /// Runs the suite where `redis-server` is installed, and always under CI (`CI` set), where a
+  /// missing server then fails the tests instead of skipping them. Pair it with `.tags(.redis)`.
+  public static var redisServer: Self {
+    .enabled("redis-server is not installed (apt-get install redis-server); skipped outside CI") {
+      LocalRedisServer.executable != nil || ProcessInfo.processInfo.environment["CI"] != nil
     }
   }
 }

@@ -2,9 +2,25 @@ import Foundation
 
 /// Remembers nonces so that a captured request cannot be replayed (RFC 5849, section 3.3):
 /// a nonce is unique per consumer, token and timestamp.
+///
+/// A store shared by several processes (a database, Redis: see the `OAuth1Redis` product) can
+/// fail to answer; it then throws, and ``OAuthVerifier`` refuses the request as
+/// `temporarily_unavailable` (HTTP 503) rather than accept a request it cannot prove is not a
+/// replay. Record the nonce atomically (an insert that fails on a duplicate, not a read then a
+/// write), or two copies of one request sent at once both pass.
+///
+/// ```swift
+/// struct DatabaseNonces: OAuthNonceStore {
+///   func insert(nonce: String, timestamp: Int64, consumerKey: String, token: String?) async throws -> Bool {
+///     // INSERT ... ON CONFLICT DO NOTHING: one row inserted means a first use.
+///     try await database.insertNonce(nonce, timestamp, consumerKey, token ?? "") == 1
+///   }
+/// }
+/// ```
 public protocol OAuthNonceStore: Sendable {
   /// Records the nonce and returns `true` if it was not seen before; `false` means a replay.
-  func insert(nonce: String, timestamp: Int64, consumerKey: String, token: String?) async -> Bool
+  /// Throws when the store cannot tell (unreachable, timed out): the verifier then fails closed.
+  func insert(nonce: String, timestamp: Int64, consumerKey: String, token: String?) async throws -> Bool
 }
 
 /// An in-memory nonce store with bounded memory.

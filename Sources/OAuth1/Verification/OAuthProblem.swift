@@ -19,13 +19,17 @@ public enum OAuthProblem: String, Sendable, Hashable, CaseIterable {
   case signatureInvalid = "signature_invalid"
   /// The nonce was already used with this timestamp and credentials: a replay.
   case nonceUsed = "nonce_used"
+  /// The verifier could not check the request now: its nonce store did not answer. Not the
+  /// sender's fault; send the request again later (with a fresh nonce and timestamp).
+  case temporarilyUnavailable = "temporarily_unavailable"
 
   /// The HTTP status RFC 5849 section 3.2 gives the problem: 400 for a malformed request,
-  /// 401 for credentials that do not check out.
+  /// 401 for credentials that do not check out; 503 when the verifier's own store failed.
   public var httpStatus: Int {
     switch self {
     case .parameterAbsent, .parameterRejected, .versionRejected, .signatureMethodRejected: return 400
     case .timestampRefused, .consumerKeyUnknown, .tokenRejected, .signatureInvalid, .nonceUsed: return 401
+    case .temporarilyUnavailable: return 503
     }
   }
 }

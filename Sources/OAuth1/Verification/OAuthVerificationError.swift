@@ -13,7 +13,8 @@
 /// }
 /// ```
 public struct OAuthVerificationError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// Which check failed, sent as `oauth_problem`; its `httpStatus` (400 or 401) is the status of ``response(realm:includingBaseString:)``.
+  /// Which check failed, sent as `oauth_problem`; its `httpStatus` (400, 401, or 503 when the nonce store failed) is the status
+  /// of ``response(realm:includingBaseString:)``.
   public let problem: OAuthProblem
   /// What went wrong, in a sentence.
   public let advice: String
@@ -23,6 +24,10 @@ public struct OAuthVerificationError: Error, Sendable, Hashable, CustomStringCon
   public var acceptableTimestamps: ClosedRange<Int64>?
   /// `signature_invalid`: the signature base string the verifier computed.
   public var signatureBaseString: String?
+  /// `temporarily_unavailable`: what the verifier's store reported (a connection refused, a
+  /// timeout), for the provider's logs; shown by `description`, never sent in the response, since
+  /// it describes the provider's own infrastructure.
+  public var cause: String?
 
   /// Creates a failure; the verifier makes these, and a provider can make its own to answer a check of its own the same way.
   /// - Parameters:
@@ -45,6 +50,7 @@ public struct OAuthVerificationError: Error, Sendable, Hashable, CustomStringCon
 
   public var description: String {
     var text = "\(problem.rawValue): \(advice)"
+    if let cause { text += " (\(cause))" }
     if let signatureBaseString { text += "\nsignature base string computed by the verifier:\n\(signatureBaseString)" }
     return text
   }

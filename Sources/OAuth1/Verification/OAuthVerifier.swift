@@ -20,7 +20,8 @@ import PercentEncoding
 ///    PLAINTEXT, which signs nothing of the request, this comparison is all that ties the body
 ///    to the request (oauthlib's client sends a body hash with PLAINTEXT too);
 /// 9. nonce not seen before → `nonce_used` (recorded only for requests that passed 1–8, so
-///    unsigned garbage cannot fill the store).
+///    unsigned garbage cannot fill the store); a store that throws → `temporarily_unavailable`
+///    (HTTP 503, the store's error in ``OAuthVerificationError/cause``): never accepted.
 ///
 /// ```swift
 /// let verifier = OAuthVerifier(credentials: InMemoryCredentialLookup(
@@ -179,7 +180,11 @@ public struct OAuthVerifier: Sendable {
     if let bodyHash = oauth[.bodyHash] { try Self.checkBodyHash(bodyHash, body: request.body) }
 
     if let nonce = oauth[.nonce], let timestamp {
-      guard await nonceStore.insert(nonce: nonce, timestamp: timestamp, consumerKey: consumerKey, token: token) else {
+      let firstUse: Bool
+      do { firstUse = try await nonceStore.insert(nonce: nonce, timestamp: timestamp, consumerKey: consumerKey, token: token) } catch {
+        throw Self.storeFailed(error)
+      }
+      guard firstUse else {
         throw OAuthVerificationError(
           .nonceUsed, advice: "this nonce was already used with this timestamp: the request is a replay, or the sender reuses nonces")
       }
@@ -205,6 +210,15 @@ public struct OAuthVerifier: Sendable {
           "oauth_body_hash does not match the body received (\(body.count) bytes): the body changed after it was hashed, or was hashed with another digest",
         parameters: ["oauth_body_hash"])
     }
+  }
+
+  /// A nonce store that cannot answer fails the request closed: it might be a replay. The
+  /// store's error is kept for the provider's logs, not sent to the client.
+  private static func storeFailed(_ error: any Error) -> OAuthVerificationError {
+    var failure = OAuthVerificationError(
+      .temporarilyUnavailable, advice: "the server cannot check this request's nonce right now; send the request again later")
+    failure.cause = String(describing: error)
+    return failure
   }
 
   private func absent(_ names: [ProtocolParameters.Name]) -> OAuthVerificationError {

@@ -1,22 +1,31 @@
 import CommandLineSupport
 import Foundation
 import OAuth1
+import OAuth1Redis
 
 /// `oauth1 verify`: checks a received request's signature (and timestamp) like a provider would,
 /// and says which check failed, with the base string the verifier computed.
 enum VerifyCommand {
   static let spec = CommandSpec(
     name: "oauth1 verify",
-    summary: "Verify an OAuth 1.0a request as a provider would; exit 0 and print \"valid\", or exit 1 and say which check failed.",
+    summary:
+      "Verify an OAuth 1.0a request as a provider would; exit 0 and print \"valid\", exit 1 and say which check failed, or exit 3 when the nonce store cannot answer.",
     options: [CommandRunner.method, url, authorization] + RequestBodyInput.options + [
       CommandRunner.host, consumerKey, CommandRunner.consumerSecret, CommandRunner.tokenSecret, publicKey, now, maxSkew,
-      allowPlaintextOverHTTP, publicOrigin, header, peer, trustedProxy, forwardingHeaders, CommandRunner.version,
+      allowPlaintextOverHTTP, publicOrigin, header, peer, trustedProxy, forwardingHeaders, nonceStore, CommandRunner.version,
     ],
     discussion: """
       Example:
         oauth1 verify --method POST --url 'https://api.x.com/1.1/statuses/update.json?include_entities=true' \\
           --form 'status=Hello' --authorization 'OAuth oauth_consumer_key="...", ...' \\
           --consumer-secret SECRET --token-secret SECRET
+
+      Replay protection across processes: with --nonce-store redis://HOST:PORT[/DB] (rediss:// for TLS,
+      the CA in SSL_CERT_FILE when the system does not trust it; or the URL in OAUTH1_REDIS_URL,
+      which keeps a password out of the process list) every verification records
+      its nonce in Redis for 2 × --max-skew seconds, and a second use is refused as nonce_used in
+      any process. When Redis cannot answer, the request is refused as temporarily_unavailable
+      with exit status 3, never accepted. Without either, nonces are remembered by this process only.
       """)
 
   static let url = Option.value(
@@ -37,6 +46,9 @@ enum VerifyCommand {
   static let forwardingHeaders = Option.value(
     "forwarding-headers", placeholder: "x-forwarded|forwarded",
     help: "Which headers the trusted proxy sets: X-Forwarded-Proto/-Host/-Port (default) or Forwarded (RFC 7239).")
+  static let nonceStore = Option.value(
+    "nonce-store", placeholder: "redis[s]://[[USER]:PASSWORD@]HOST[:PORT][/DB]",
+    help: "Record nonces in this Redis, shared by every verifying process (or env OAUTH1_REDIS_URL; default: this process only).")
   static let allowPlaintextOverHTTP = Option.flag("allow-plaintext-over-http", help: "Accept PLAINTEXT over http (it sends the secrets in clear).")
 
   static func run(_ arguments: [String]) async -> Int32 {
@@ -59,7 +71,7 @@ enum VerifyCommand {
       if let skew = try parsed.integer(maxSkew, in: 0...Int64.max) { options.maxClockSkew = skew }
       options.publicURL = try publicURL(parsed)
       let headers = try RequestCommand.requestHeaders(parsed, option: header).map { (name: $0.name, value: $0.value) }
-      let verifier = OAuthVerifier(credentials: lookup, options: options)
+      let verifier = OAuthVerifier(credentials: lookup, nonceStore: try sharedNonceStore(parsed, window: 2 * options.maxClockSkew), options: options)
       do throws(OAuthVerificationError) {
         let verified = try await verifier.verify(request, authorization: parsed[authorization], headers: headers, peerAddress: parsed[peer])
         print("valid")
@@ -69,8 +81,26 @@ enum VerifyCommand {
         return 0
       } catch {
         print(describe(error), terminator: "")
-        return 1
+        return error.problem == .temporarilyUnavailable ? storeUnavailable : 1
       }
+    }
+  }
+
+  /// The exit status when the nonce store cannot answer: not the sender's fault, unlike 1.
+  static let storeUnavailable: Int32 = 3
+
+  /// The Redis store of `--nonce-store` or `OAUTH1_REDIS_URL`, keeping nonces `window` seconds;
+  /// `nil` (the verifier's own in-memory store) when neither is given.
+  static func sharedNonceStore(_ parsed: ParsedArguments, window: Int64) throws(UsageError) -> RedisNonceStore? {
+    let fromEnvironment = ProcessInfo.processInfo.environment["OAUTH1_REDIS_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    guard let url = parsed[nonceStore] ?? fromEnvironment else { return nil }
+    let source = parsed[nonceStore] != nil ? "--nonce-store" : "OAUTH1_REDIS_URL"
+    do {
+      var configuration = try RedisConfiguration(url: url)
+      configuration.poolSize = 1
+      return RedisNonceStore(configuration: configuration, window: max(1, window))
+    } catch {
+      throw UsageError("\(source): \(error)")
     }
   }
 
@@ -99,6 +129,7 @@ enum VerifyCommand {
 
   static func describe(_ error: OAuthVerificationError) -> String {
     var lines = ["invalid: \(error.problem.rawValue)", error.advice]
+    if let cause = error.cause { lines.append("cause: \(cause)") }
     if let range = error.acceptableTimestamps { lines.append("accepted timestamps: \(range.lowerBound)...\(range.upperBound)") }
     if !error.parameters.isEmpty { lines.append("parameters: \(error.parameters.joined(separator: ", "))") }
     if let baseString = error.signatureBaseString {

@@ -1,0 +1,101 @@
+import Foundation
+
+/// `poolSize` threads of its own, each with one connection, taking commands from one queue.
+///
+/// Socket I/O blocks (bounded by the timeouts), so it runs here and never on Swift's
+/// cooperative thread pool, whose few threads would otherwise wait on Redis while verifications
+/// that need no I/O queue behind them. An async caller is suspended, not blocked, until a
+/// thread answers.
+///
+/// A thread (re)connects when it has no connection or finds it stale (Redis restarted), and
+/// drops its connection after any failure, so the next command reconnects.
+final class RedisConnectionPool: @unchecked Sendable {
+  private struct Job {
+    let command: [String]
+    let continuation: CheckedContinuation<RESP.Reply, any Error>
+  }
+
+  let configuration: RedisConfiguration
+  /// For `rediss://`: the TLS context every connection shares, or why it could not be made
+  /// (each command then fails with that error).
+  private let tls: Result<TLSClientContext, RedisNonceStoreError>?
+  private let condition = NSCondition()
+  // Guarded by `condition`.
+  private var jobs: [Job] = []
+  private var head = 0
+  private var closed = false
+
+  init(_ configuration: RedisConfiguration) {
+    self.configuration = configuration
+    tls =
+      configuration.useTLS
+      ? Result { () throws(RedisNonceStoreError) in
+        try TLSClientContext(caFile: configuration.tlsCAFile, certificateFile: configuration.tlsCertificateFile, keyFile: configuration.tlsKeyFile)
+      } : nil
+    for index in 0..<max(1, configuration.poolSize) {
+      let thread = Thread { [self] in work() }
+      thread.name = "oauth1-redis-\(index)"
+      thread.start()
+    }
+  }
+
+  /// Runs `command` on a pool thread and returns Redis's reply (an error reply included).
+  func run(_ command: [String]) async throws -> RESP.Reply {
+    try await withCheckedThrowingContinuation { continuation in
+      let accepted = condition.withLock {
+        guard !closed else { return false }
+        jobs.append(Job(command: command, continuation: continuation))
+        condition.signal()
+        return true
+      }
+      if !accepted { continuation.resume(throwing: RedisNonceStoreError.shutDown) }
+    }
+  }
+
+  /// Stops the threads once the commands already queued are answered with ``RedisNonceStoreError/shutDown``; new ones are refused.
+  func shutDown() {
+    let pending: [Job] = condition.withLock {
+      closed = true
+      condition.broadcast()
+      let rest = Array(jobs[head...])
+      jobs = []
+      head = 0
+      return rest
+    }
+    for job in pending { job.continuation.resume(throwing: RedisNonceStoreError.shutDown) }
+  }
+
+  private func next() -> Job? {
+    condition.withLock {
+      while head == jobs.count && !closed { condition.wait() }
+      guard head < jobs.count else { return nil }
+      let job = jobs[head]
+      head += 1
+      if head > 256 && head * 2 > jobs.count {
+        jobs.removeFirst(head)
+        head = 0
+      }
+      return job
+    }
+  }
+
+  private func work() {
+    var connection: RedisConnection?
+    while let job = next() {
+      do {
+        if let open = connection, open.isStale {
+          open.close()
+          connection = nil
+        }
+        let current = try connection ?? RedisConnection(configuration, tlsContext: tls?.get())
+        connection = current
+        job.continuation.resume(returning: try current.send(job.command))
+      } catch {
+        connection?.close()
+        connection = nil
+        job.continuation.resume(throwing: error)
+      }
+    }
+    connection?.close()
+  }
+}
