@@ -69,6 +69,11 @@ struct ArchiveCommandTests {
     return process
   }
 
+  struct NoEnd: Error, CustomStringConvertible {
+    let kills: Int
+    var description: String { "no end after 200 attempts (\(kills) kills)" }
+  }
+
   /// Runs `arguments` (with `--resume` after the first try), killing each run with SIGKILL at a
   /// random moment until `kills` kills have landed, then lets the last run finish: returns its
   /// exit status and how many kills landed.
@@ -79,10 +84,7 @@ struct ArchiveCommandTests {
     var random = SystemRandomNumberGenerator()
     while true {
       attempts += 1
-      guard attempts < 200 else {
-        Issue.record("no end after 200 attempts")
-        return (-1, kills)
-      }
+      guard attempts < 200 else { throw NoEnd(kills: kills) }
       let process = try start(tweets, arguments + (attempts > 1 ? ["--resume"] : []))
       if kills < wanted {
         usleep(UInt32(Double(UInt32.random(in: microseconds, using: &random)) * TestTiming.scale))
@@ -99,7 +101,7 @@ struct ArchiveCommandTests {
   }
 
   @Test("A paged fetch killed with SIGKILL at random moments and resumed until done: every tweet exactly once, authors joined, integrity ok")
-  func killedAndResumed() throws {
+  func killedAndResumed() async throws {
     let tweets = try TweetsRunner(server: try VerifiedSandbox(tweetsPerUser: 2000))
     try tweets.loginWithTokens()
     let file = folder.appendingPathComponent("timeline.sqlite")
@@ -110,7 +112,10 @@ struct ArchiveCommandTests {
       })
     #expect(expected.count == 2000)
 
-    let (status, kills) = try killAndResume(tweets, ["timeline", "sandbox_user", "--all", "--db", file.path], kills: 12, within: 20_000...300_000)
+    // On a thread of its own: the kills and waits block, and the cooperative pool is shared.
+    let (status, kills) = try await onOwnThread {
+      try self.killAndResume(tweets, ["timeline", "sandbox_user", "--all", "--db", file.path], kills: 12, within: 20_000...300_000)
+    }
     #expect(status == 0)
     #expect(kills >= 1, "no kill landed before the fetch ended")
     let reading = try Self.read(file)
@@ -179,11 +184,14 @@ struct ArchiveCommandTests {
     try await server.script("/2/users/1001/tweets", [["delay": 0], ["delay": 0], ["delay": 30]])
     let file = folder.appendingPathComponent("term.sqlite")
     let process = try start(tweets, ["timeline", "sandbox_user", "--all", "--db", file.path])
-    let deadline = Date().addingTimeInterval(TestTiming.seconds(20))
-    while Date() < deadline, process.isRunning, (try? Self.read(file).tweet_ids.count) ?? 0 < 200 { usleep(50_000) }
-    let signalled = Date()
-    kill(process.processIdentifier, SIGTERM)
-    process.waitUntilExit()
+    let signalled = try await onOwnThread {
+      let deadline = Date().addingTimeInterval(TestTiming.seconds(20))
+      while Date() < deadline, process.isRunning, (try? Self.read(file).tweet_ids.count) ?? 0 < 200 { usleep(50_000) }
+      let signalled = Date()
+      kill(process.processIdentifier, SIGTERM)
+      process.waitUntilExit()
+      return signalled
+    }
     #expect(process.terminationStatus == 143, "exit \(process.terminationStatus)")
     #expect(Date().timeIntervalSince(signalled) < TestTiming.seconds(10), "the awaited page was cancelled, not waited for")
     #expect(!FileManager.default.fileExists(atPath: file.path + "-wal"), "the database was closed: no write-ahead log left")
@@ -221,7 +229,9 @@ struct ArchiveCommandTests {
     let file = folder.appendingPathComponent("hydrated.sqlite")
 
     let started = Date()
-    let (status, kills) = try killAndResume(tweets, ["hydrate", ids.path, "--db", file.path], kills: 5, within: 500_000...4_000_000)
+    let (status, kills) = try await onOwnThread {
+      try self.killAndResume(tweets, ["hydrate", ids.path, "--db", file.path], kills: 5, within: 500_000...4_000_000)
+    }
     #expect(status == 4, "ids were missing: the exit status says so")
     let reading = try Self.read(file)
     #expect(reading.integrity == "ok")
@@ -234,7 +244,7 @@ struct ArchiveCommandTests {
   }
 
   @Test("hydrate --output --resume continues after the ids done; refusals name what to do")
-  func hydrateToAFile() throws {
+  func hydrateToAFile() async throws {
     let tweets = try TweetsRunner(server: try VerifiedSandbox(tweetsPerUser: 300))
     try tweets.loginWithTokens()
     let reference = try tweets.run(["timeline", "sandbox_user", "--all", "--format", "jsonl"])
@@ -244,7 +254,9 @@ struct ArchiveCommandTests {
     let ids = folder.appendingPathComponent("ids.txt")
     try (known.joined(separator: "\n") + "\n").write(to: ids, atomically: true, encoding: .utf8)
     let out = folder.appendingPathComponent("out.jsonl")
-    let (status, _) = try killAndResume(tweets, ["hydrate", ids.path, "--format", "jsonl", "--output", out.path], kills: 2, within: 10_000...150_000)
+    let (status, _) = try await onOwnThread {
+      try self.killAndResume(tweets, ["hydrate", ids.path, "--format", "jsonl", "--output", out.path], kills: 2, within: 10_000...150_000)
+    }
     #expect(status == 0)
     let lines = try String(contentsOf: out, encoding: .utf8).split(separator: "\n").map { line in
       (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String ?? "?"

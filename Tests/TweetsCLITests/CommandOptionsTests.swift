@@ -50,7 +50,7 @@ struct CommandOptionsTests {
     "delete": signedIn,
     "api": ["data", "query", "json-body"] + signedIn,
     "sandbox": ["port", "tweets-per-user", "oauth2-lifetime", "rate-window", "stream-time-scale", "control"] + session,
-    "stream": ["format", "output", "limit", "duration", "tag", "all"] + session,
+    "stream": ["format", "output", "limit", "duration", "tag", "all"] + session + ["db"],
   ]
 
   func tweets(_ arguments: [String]) throws -> ProcessResult {
