@@ -177,21 +177,35 @@ struct StreamCommandTests {
     }
   }
 
-  @Test("SIGTERM ends the stream cleanly: exit 0, whole lines in the file, each with its rules' tags")
-  func sigterm() async throws {
+  /// Streams with `arguments` (rules matching every post) until `written` says 5 posts are
+  /// stored, then sends SIGTERM and returns how the process ended.
+  func streamUntilFive(_ name: String, _ arguments: (URL) -> [String], written: @escaping @Sendable (URL) -> Int) async throws -> (
+    file: URL, result: ProcessResult
+  ) {
     let server = try VerifiedSandbox(tweetsPerUser: 20, streamTimeScale: 0.05)
     let runner = try TweetsRunner(server: server)
     try addRules(runner, Self.everyone)
-    let file = runner.configDirectory.appendingPathComponent("stream.jsonl")
+    // Not in the runner's folder, which goes with the runner when this returns.
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-stream-\(UUID().uuidString)-\(name)")
     var environment = runner.environment
     environment["X_BEARER_TOKEN"] = VerifiedSandbox.bearerToken
     let process = try InteractiveProcess(
-      PackagePaths.executable("tweets"), ["stream", "--output", file.path] + runner.common(baseURL: server.directURL.absoluteString),
+      PackagePaths.executable("tweets"), ["stream"] + arguments(file) + runner.common(baseURL: server.directURL.absoluteString),
       environment: environment)
-    let deadline = Date().addingTimeInterval(TestTiming.seconds(20))
-    while Date() < deadline, ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").count < 5 { usleep(20_000) }
-    kill(process.pid, SIGTERM)
-    let result = process.wait(timeout: TestTiming.seconds(10))
+    let result = try await onOwnThread {
+      let deadline = Date().addingTimeInterval(TestTiming.seconds(20))
+      while Date() < deadline, written(file) < 5 { usleep(20_000) }
+      kill(process.pid, SIGTERM)
+      return process.wait(timeout: TestTiming.seconds(10))
+    }
+    return (file, result)
+  }
+
+  @Test("SIGTERM ends the stream cleanly: exit 0, whole lines in the file, each with its rules' tags")
+  func sigterm() async throws {
+    let (file, result) = try await streamUntilFive("stream.jsonl", { ["--output", $0.path] }) { file in
+      ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").count
+    }
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stderr.contains("posts in"), "\(result.stderr)")
     let text = try String(contentsOf: file, encoding: .utf8)
@@ -207,19 +221,9 @@ struct StreamCommandTests {
 
   @Test("--db stores each post with the tags of the rules it matched; SIGTERM closes the database cleanly (exit 0, no log left)")
   func intoTheArchive() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20, streamTimeScale: 0.05)
-    let runner = try TweetsRunner(server: server)
-    try addRules(runner, Self.everyone)
-    let file = runner.configDirectory.appendingPathComponent("stream.sqlite")
-    var environment = runner.environment
-    environment["X_BEARER_TOKEN"] = VerifiedSandbox.bearerToken
-    let process = try InteractiveProcess(
-      PackagePaths.executable("tweets"), ["stream", "--db", file.path] + runner.common(baseURL: server.directURL.absoluteString),
-      environment: environment)
-    let deadline = Date().addingTimeInterval(TestTiming.seconds(20))
-    while Date() < deadline, ((try? ArchiveCommandTests.read(file).tweet_ids.count) ?? 0) < 5 { usleep(50_000) }
-    kill(process.pid, SIGTERM)
-    let result = process.wait(timeout: TestTiming.seconds(10))
+    let (file, result) = try await streamUntilFive("stream.sqlite", { ["--db", $0.path] }) { file in
+      (try? ArchiveCommandTests.read(file).tweet_ids.count) ?? 0
+    }
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.isEmpty, "--db prints no post")
     #expect(!FileManager.default.fileExists(atPath: file.path + "-wal"), "the database was closed")

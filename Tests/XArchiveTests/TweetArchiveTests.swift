@@ -157,9 +157,9 @@ struct TweetArchiveTests {
     let archive = try TweetArchive(path: path)
     var fetch = try archive.beginFetch(command: ["stream"], resume: false)
     let line = Data(#"{"data":{"id":"10","text":"tweet 10 #x"},"matching_rules":[{"id":"r1","tag":"swift"}]}"#.utf8)
-    try archive.store(streamed: Self.tweet("10", likes: 0), body: line, matching: [StreamMatch(ruleID: "r1", tag: "swift")], in: &fetch)
+    try archive.store(streamed: Self.tweet("10", likes: 0), body: line, matching: [MatchingRule(id: "r1", tag: "swift")], in: &fetch)
     try archive.store(
-      streamed: Self.tweet("10", likes: 0), body: line, matching: [StreamMatch(ruleID: "r1", tag: "swift"), StreamMatch(ruleID: "r2")],
+      streamed: Self.tweet("10", likes: 0), body: line, matching: [MatchingRule(id: "r1", tag: "swift"), MatchingRule(id: "r2")],
       in: &fetch)
     #expect(try count(archive, "tweets") == 1)
     #expect(

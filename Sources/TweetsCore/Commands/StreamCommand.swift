@@ -122,7 +122,7 @@ struct StreamCommand: TweetsCommand {
           if let archive, var current = fetch {
             try archive.store(
               streamed: item.tweet, body: item.line, users: item.includes.users,
-              matching: item.matchingRules.map { StreamMatch(ruleID: $0.id, tag: $0.tag) }, in: &current)
+              matching: item.matchingRules, in: &current)
             fetch = current
           } else {
             sink.write(StreamLineFormat.line(item, format: format, now: now, color: terminal.useColor && sink.isTerminal))

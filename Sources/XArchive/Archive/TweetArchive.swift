@@ -132,7 +132,7 @@ public final class TweetArchive {
   /// users its line included, and its raw line (`body`: X's object with `data`, `includes`,
   /// `matching_rules`), in one transaction with the fetch's count.
   public func store(
-    streamed tweet: Tweet, body: Data, users: [XUser] = [], matching rules: [StreamMatch], in fetch: inout ArchiveFetch
+    streamed tweet: Tweet, body: Data, users: [XUser] = [], matching rules: [MatchingRule], in fetch: inout ArchiveFetch
   ) throws(ArchiveError) {
     let id = fetch.id
     try commit(&fetch, records: 1, next: nil, inputDone: nil, complete: false) { now throws(ArchiveError) in
@@ -141,7 +141,7 @@ public final class TweetArchive {
       for rule in rules {
         try database.run(
           "INSERT INTO stream_matches (tweet_id, rule_id, tag) VALUES (?, ?, ?) ON CONFLICT(tweet_id, rule_id) DO UPDATE SET tag = excluded.tag",
-          [.id(tweet.id), .text(rule.ruleID), .optional(rule.tag)])
+          [.id(tweet.id), .text(rule.id), .optional(rule.tag)])
       }
     }
   }
@@ -185,20 +185,6 @@ public final class TweetArchive {
 
   static func timestamp(_ date: Date = Date()) -> String {
     date.formatted(Date.ISO8601FormatStyle())
-  }
-}
-
-/// A filtered-stream rule a tweet matched: X's `matching_rules` element.
-public struct StreamMatch: Sendable, Hashable {
-  /// The rule's id, as X gave it when the rule was added.
-  public var ruleID: String
-  /// The rule's tag, when it has one.
-  public var tag: String?
-
-  /// A matched rule.
-  public init(ruleID: String, tag: String? = nil) {
-    self.ruleID = ruleID
-    self.tag = tag
   }
 }
 
