@@ -203,9 +203,9 @@ struct StreamCommandTests {
 
   @Test("SIGTERM ends the stream cleanly: exit 0, whole lines in the file, each with its rules' tags")
   func sigterm() async throws {
-    let (file, result) = try await streamUntilFive("stream.jsonl", { ["--output", $0.path] }) { file in
-      ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").count
-    }
+    let (file, result) = try await streamUntilFive(
+      "stream.jsonl", { ["--output", $0.path] },
+      written: { file in ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").count })
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stderr.contains("posts in"), "\(result.stderr)")
     let text = try String(contentsOf: file, encoding: .utf8)
@@ -221,9 +221,8 @@ struct StreamCommandTests {
 
   @Test("--db stores each post with the tags of the rules it matched; SIGTERM closes the database cleanly (exit 0, no log left)")
   func intoTheArchive() async throws {
-    let (file, result) = try await streamUntilFive("stream.sqlite", { ["--db", $0.path] }) { file in
-      (try? ArchiveCommandTests.read(file).tweet_ids.count) ?? 0
-    }
+    let (file, result) = try await streamUntilFive(
+      "stream.sqlite", { ["--db", $0.path] }, written: { file in (try? ArchiveCommandTests.read(file).tweet_ids.count) ?? 0 })
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.isEmpty, "--db prints no post")
     #expect(!FileManager.default.fileExists(atPath: file.path + "-wal"), "the database was closed")
