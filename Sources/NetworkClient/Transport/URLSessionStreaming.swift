@@ -110,6 +110,7 @@ private final class StreamRelay: NSObject, URLSessionDataDelegate, Sendable {
 
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
     let (waiting, chunks, cancelled) = state.withLock { state in
+      // The task is over: let go of all but whether it was cancelled.
       defer { state = State(cancelled: state.cancelled) }
       return (state.head, state.chunks, state.cancelled)
     }
