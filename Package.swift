@@ -34,8 +34,11 @@ let package = Package(
     ),
     // RFC 3986 percent-encoding, shared by the signer and the network client.
     .target(name: "PercentEncoding"),
+    // Locked, the package's one lock type (and its waiting), at the bottom of the graph so that
+    // every module can use it; NetworkClient re-exports it, as part of its public API.
+    .target(name: "Locking"),
     // Signing and verification of OAuth 1.0a requests. No networking.
-    .target(name: "OAuth1", dependencies: ["COpenSSL", "PercentEncoding"]),
+    .target(name: "OAuth1", dependencies: ["COpenSSL", "PercentEncoding", "Locking"]),
     // The system's OpenSSL libssl, for rediss:// only (OAuth1Redis): the same libssl-dev as COpenSSL.
     .systemLibrary(
       name: "CLibSSL",
@@ -44,12 +47,12 @@ let package = Package(
     ),
     // The Redis nonce store: RESP spoken over POSIX sockets (no hiredis, so `swift test` builds
     // with nothing but Swift and libssl-dev), on threads of its own; TLS through libssl.
-    .target(name: "OAuth1Redis", dependencies: ["OAuth1", "CLibSSL"]),
+    .target(name: "OAuth1Redis", dependencies: ["OAuth1", "CLibSSL", "Locking"]),
     // A generic HTTP client whose side effects live in request behaviors. Knows no OAuth.
-    .target(name: "NetworkClient", dependencies: ["PercentEncoding"]),
+    .target(name: "NetworkClient", dependencies: ["PercentEncoding", "Locking"]),
     // Test doubles, shipped as their own products (not in the production modules).
     .target(name: "NetworkClientTesting", dependencies: ["NetworkClient"]),
-    .target(name: "OAuth1Testing", dependencies: ["OAuth1"]),
+    .target(name: "OAuth1Testing", dependencies: ["OAuth1", "Locking"]),
     // The bridge: signs NetworkClient requests with OAuth1, and the three-legged flow.
     .target(name: "OAuthNetworking", dependencies: ["OAuth1", "NetworkClient", "PercentEncoding"]),
     // An OAuth 2.0 client for any provider: PKCE, the authorize URL, the token and revoke
@@ -73,7 +76,7 @@ let package = Package(
       name: "TweetsCore",
       dependencies: ["XAPI", "XArchive", "XSandbox", "OAuth2", "OAuthNetworking", "NetworkClient", "OAuth1", "CommandLineSupport"]),
     // The small argument parser shared by the command-line tools.
-    .target(name: "CommandLineSupport"),
+    .target(name: "CommandLineSupport", dependencies: ["Locking"]),
     .executableTarget(name: "oauth1", dependencies: ["OAuth1", "OAuth1Redis", "OAuthNetworking", "NetworkClient", "CommandLineSupport"]),
     .executableTarget(name: "tweets", dependencies: ["TweetsCore"]),
     // Benchmarks: a program that prints figures, not a test.
@@ -99,6 +102,7 @@ let package = Package(
     .testTarget(name: "TweetsCoreTests", dependencies: ["TweetsCore", "CommandLineSupport"]),
     .testTarget(name: "TweetsCLITests", dependencies: ["tweets", "XAPI", "NetworkClient", "TestSupport"]),
     .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
+    .testTarget(name: "LockingTests", dependencies: ["Locking"]),
     .testTarget(name: "OAuth1CLITests", dependencies: ["oauth1", "OAuth1", "TestSupport", "CommandLineSupport", "NetworkClient"]),
     // Against a real redis-server the tests start on a free loopback port.
     .testTarget(name: "OAuth1RedisTests", dependencies: ["OAuth1Redis", "OAuth1", "TestSupport", "CommandLineSupport"]),

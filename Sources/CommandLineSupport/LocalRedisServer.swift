@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 #if canImport(Glibc)
   import Glibc
@@ -15,7 +16,7 @@ import Foundation
 /// print(redis.url)  // redis://127.0.0.1:PORT
 /// redis.stop()
 /// ```
-package final class LocalRedisServer: @unchecked Sendable {
+package final class LocalRedisServer: Sendable {
   /// Why the server could not start.
   package struct Failure: Error, Sendable, CustomStringConvertible {
     /// What failed, and the end of the server's log when there is one.
@@ -30,8 +31,8 @@ package final class LocalRedisServer: @unchecked Sendable {
   package let tls: [String]?
   /// Its working folder (and log).
   package let folder: URL
-  private let lock = NSLock()
-  private var process: Process?
+  /// The running server, `nil` once stopped.
+  private let process: Locked<Process?>
 
   /// `redis-server` on the `PATH` (or `/usr/bin`, `/usr/local/bin`, `/opt/homebrew/bin`), or `nil` where it is not installed.
   package static var executable: URL? {
@@ -80,7 +81,7 @@ package final class LocalRedisServer: @unchecked Sendable {
       do {
         let started = try Self.launch(port: candidate, arguments: arguments, tls: tls, folder: folder)
         port = candidate
-        process = started
+        process = Locked(started)
         return
       } catch {
         lastFailure = error
@@ -98,14 +99,14 @@ package final class LocalRedisServer: @unchecked Sendable {
   package var url: String { "\(tls == nil ? "redis" : "rediss")://127.0.0.1:\(port)" }
 
   /// Whether the server process is running.
-  package var isRunning: Bool { lock.withLock { process?.isRunning ?? false } }
+  package var isRunning: Bool { process.withLock { $0?.isRunning ?? false } }
 
   /// Stops the server (SIGTERM, then SIGKILL after half a second) and waits for it to exit.
   /// A child of a test runner can inherit a signal mask that blocks SIGTERM; with no
   /// persistence, killing it loses nothing.
   package func stop() {
     guard
-      let running = lock.withLock({ () -> Process? in
+      let running = process.withLock({ process -> Process? in
         defer { process = nil }
         return process
       })
@@ -126,7 +127,7 @@ package final class LocalRedisServer: @unchecked Sendable {
     for _ in 0..<20 {
       do {
         let started = try Self.launch(port: port, arguments: arguments, tls: tls, folder: folder)
-        lock.withLock { process = started }
+        process.withLock { $0 = started }
         return
       } catch {
         lastFailure = error

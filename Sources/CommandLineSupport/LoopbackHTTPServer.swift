@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// A small HTTP/1.1 server on 127.0.0.1 over ``LoopbackListener``: each connection on a thread
 /// of its own (never one of Swift's cooperative threads, which a busy caller may hold), one
@@ -83,19 +84,19 @@ package final class LoopbackHTTPServer: Sendable {
   /// sanitizers); the connection's thread waits for it.
   package convenience init(port: UInt16 = 0, handler: @escaping @Sendable (Request) async -> Response) throws(LoopbackListener.Failure) {
     try self.init(port: port) { request in
-      let answer = HandOff<Response>()
-      let done = DispatchSemaphore(value: 0)
+      let answer = Locked<Response?>(nil)
       let work: @Sendable () async -> Void = {
-        answer.set(await handler(request))
-        done.signal()
+        let response = await handler(request)
+        answer.withLock { $0 = response }
       }
       if #available(macOS 15.0, *) {
         Task(executorPreference: QueueExecutor.shared) { await work() }
       } else {
         Task { await work() }
       }
-      done.wait()
-      return answer.get() ?? Response(status: 500)
+      // This thread (the connection's own) waits for the handler's task.
+      let answered: (Response?) -> Bool = { $0 != nil }
+      return answer.withLock(waitingUntil: answered) { $0 } ?? Response(status: 500)
     }
   }
 
@@ -244,17 +245,18 @@ package protocol StreamingBodyWriter: Sendable {
 }
 
 /// Writes a chunked body on a connection, and its last chunk unless it was reset.
-private final class ChunkedWriter: StreamingBodyWriter, @unchecked Sendable {
+private final class ChunkedWriter: StreamingBodyWriter, Sendable {
   private let connection: LoopbackListener.Connection
-  private let lock = NSLock()
-  private var broken = false
+  /// Whether the body ended (reset, finished, or the peer went away); held while writing, so
+  /// that chunks do not interleave.
+  private let broken = Locked(false)
 
   init(connection: LoopbackListener.Connection) {
     self.connection = connection
   }
 
   func write(_ data: Data) -> Bool {
-    lock.withLock {
+    broken.withLock { broken in
       guard !broken else { return false }
       guard !data.isEmpty else { return true }
       if !connection.write(Data((String(data.count, radix: 16) + "\r\n").utf8) + data + Data("\r\n".utf8)) { broken = true }
@@ -263,7 +265,7 @@ private final class ChunkedWriter: StreamingBodyWriter, @unchecked Sendable {
   }
 
   func reset() {
-    lock.withLock {
+    broken.withLock { broken in
       guard !broken else { return }
       broken = true
       connection.reset()
@@ -271,7 +273,7 @@ private final class ChunkedWriter: StreamingBodyWriter, @unchecked Sendable {
   }
 
   func finish() {
-    lock.withLock {
+    broken.withLock { broken in
       guard !broken else { return }
       broken = true
       connection.write(Data("0\r\n\r\n".utf8))
@@ -289,13 +291,4 @@ private final class QueueExecutor: TaskExecutor {
     let executor = asUnownedTaskExecutor()
     queue.async { job.runSynchronously(on: executor) }
   }
-}
-
-/// A value handed from a task to a waiting thread (the semaphore orders the write before the read).
-private final class HandOff<Value: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Value?
-
-  func set(_ new: Value) { lock.withLock { value = new } }
-  func get() -> Value? { lock.withLock { value } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 #if canImport(Glibc)
   import Glibc
@@ -20,7 +21,7 @@ import Foundation
 ///
 /// Invariant: the listening descriptor is owned here and closed once, by ``close()`` or `deinit`;
 /// a ``Connection``'s descriptor is owned by the connection and closed by its ``Connection/close()``.
-package final class LoopbackListener: @unchecked Sendable {
+package final class LoopbackListener: Sendable {
   /// Why the socket could not listen.
   package struct Failure: Error, Sendable, CustomStringConvertible {
     /// What failed, with the port and the system's reason.
@@ -29,8 +30,8 @@ package final class LoopbackListener: @unchecked Sendable {
 
   /// The port it listens on (the one asked for, or one the system chose).
   package let port: UInt16
-  private let lock = NSLock()
-  private var listener: Int32
+  /// The listening descriptor, -1 once closed.
+  private let listener: Locked<Int32>
 
   /// Listens on 127.0.0.1:`port` (0: any free port). The address is reusable at once, so that
   /// a fixed port (a provider's registered callback) can be listened on again right away.
@@ -55,7 +56,7 @@ package final class LoopbackListener: @unchecked Sendable {
       throw Failure(description: "cannot listen on 127.0.0.1:\(port): \(reason)")
     }
     _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
-    listener = descriptor
+    listener = Locked(descriptor)
     self.port = UInt16(bigEndian: address.sin_port)
   }
 
@@ -63,7 +64,7 @@ package final class LoopbackListener: @unchecked Sendable {
 
   /// Stops listening; a waiting ``accept(until:)`` returns `nil`.
   package func close() {
-    lock.withLock {
+    listener.withLock { listener in
       guard listener >= 0 else { return }
       shutdown(listener, Int32(SHUT_RDWR))
       closeDescriptor(listener)
@@ -74,7 +75,7 @@ package final class LoopbackListener: @unchecked Sendable {
   /// The next connection, or `nil` once `deadline` passes or the listener is closed.
   package func accept(until deadline: Date) -> Connection? {
     while true {
-      let descriptor = lock.withLock { listener }
+      let descriptor = listener.withLock { $0 }
       let remaining = deadline.timeIntervalSinceNow
       guard descriptor >= 0, remaining > 0 else { return nil }
       var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
@@ -92,7 +93,7 @@ package final class LoopbackListener: @unchecked Sendable {
   }
 
   /// One accepted connection.
-  package final class Connection: @unchecked Sendable {
+  package final class Connection: Sendable {
     /// The head of an HTTP request: its request line's parts, its headers, and the body bytes
     /// that arrived with it.
     package struct Head: Sendable {
@@ -112,7 +113,8 @@ package final class LoopbackListener: @unchecked Sendable {
     /// The peer's address, as the socket reports it (`127.0.0.1`).
     package let peerAddress: String
     private let descriptor: Int32
-    private var closed = false
+    /// Whether ``close()`` ran: the descriptor is closed once, whichever thread closes first.
+    private let closed = Locked(false)
 
     init(descriptor: Int32, peerAddress: String) {
       self.descriptor = descriptor
@@ -123,9 +125,11 @@ package final class LoopbackListener: @unchecked Sendable {
 
     /// Closes the connection.
     package func close() {
-      guard !closed else { return }
-      closed = true
-      closeDescriptor(descriptor)
+      let first = closed.withLock { closed in
+        defer { closed = true }
+        return !closed
+      }
+      if first { closeDescriptor(descriptor) }
     }
 
     /// Reads up to `limit` bytes until the end of the head (a blank line), and no longer than

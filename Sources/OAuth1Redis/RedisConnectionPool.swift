@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// `poolSize` threads of its own, each with one connection, taking commands from one queue.
 ///
@@ -9,7 +10,7 @@ import Foundation
 ///
 /// A thread (re)connects when it has no connection or finds it stale (Redis restarted), and
 /// drops its connection after any failure, so the next command reconnects.
-final class RedisConnectionPool: @unchecked Sendable {
+final class RedisConnectionPool: Sendable {
   private struct Job {
     let command: [String]
     let continuation: CheckedContinuation<RESP.Reply, any Error>
@@ -19,11 +20,18 @@ final class RedisConnectionPool: @unchecked Sendable {
   /// For `rediss://`: the TLS context every connection shares, or why it could not be made
   /// (each command then fails with that error).
   private let tls: Result<TLSClientContext, RedisNonceStoreError>?
-  private let condition = NSCondition()
-  // Guarded by `condition`.
-  private var jobs: [Job] = []
-  private var head = 0
-  private var closed = false
+  /// The queue the threads wait on (`Locked` wakes them on every change).
+  private let queue = Locked(Queue())
+
+  /// The commands not yet taken by a thread, in order, and whether the pool is shut down.
+  private struct Queue {
+    var jobs: [Job] = []
+    var head = 0
+    var closed = false
+
+    /// Whether a thread has something to do: a job, or to stop.
+    var isReady: Bool { head < jobs.count || closed }
+  }
 
   init(_ configuration: RedisConfiguration) {
     self.configuration = configuration
@@ -42,10 +50,9 @@ final class RedisConnectionPool: @unchecked Sendable {
   /// Runs `command` on a pool thread and returns Redis's reply (an error reply included).
   func run(_ command: [String]) async throws -> RESP.Reply {
     try await withCheckedThrowingContinuation { continuation in
-      let accepted = condition.withLock {
-        guard !closed else { return false }
-        jobs.append(Job(command: command, continuation: continuation))
-        condition.signal()
+      let accepted = queue.withLock { queue in
+        guard !queue.closed else { return false }
+        queue.jobs.append(Job(command: command, continuation: continuation))
         return true
       }
       if !accepted { continuation.resume(throwing: RedisNonceStoreError.shutDown) }
@@ -54,26 +61,24 @@ final class RedisConnectionPool: @unchecked Sendable {
 
   /// Stops the threads once the commands already queued are answered with ``RedisNonceStoreError/shutDown``; new ones are refused.
   func shutDown() {
-    let pending: [Job] = condition.withLock {
-      closed = true
-      condition.broadcast()
-      let rest = Array(jobs[head...])
-      jobs = []
-      head = 0
+    let pending: [Job] = queue.withLock { queue in
+      queue.closed = true
+      let rest = Array(queue.jobs[queue.head...])
+      queue.jobs = []
+      queue.head = 0
       return rest
     }
     for job in pending { job.continuation.resume(throwing: RedisNonceStoreError.shutDown) }
   }
 
   private func next() -> Job? {
-    condition.withLock {
-      while head == jobs.count && !closed { condition.wait() }
-      guard head < jobs.count else { return nil }
-      let job = jobs[head]
-      head += 1
-      if head > 256 && head * 2 > jobs.count {
-        jobs.removeFirst(head)
-        head = 0
+    queue.withLock(waitingUntil: \.isReady) { queue in
+      guard queue.head < queue.jobs.count else { return nil }
+      let job = queue.jobs[queue.head]
+      queue.head += 1
+      if queue.head > 256 && queue.head * 2 > queue.jobs.count {
+        queue.jobs.removeFirst(queue.head)
+        queue.head = 0
       }
       return job
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import OAuth1
 
 /// Nonces a test can predict: `prefix-1`, `prefix-2`, …, never the same twice. Safe to share.
@@ -6,9 +7,8 @@ import OAuth1
 /// ```swift
 /// let signer = try OAuthSigner(consumer: consumer, configuration: .init(nonceSource: CountingNonces()))
 /// ```
-public final class CountingNonces: OAuthNonceSource, @unchecked Sendable {
-  private let lock = NSLock()
-  private var count = 0
+public final class CountingNonces: OAuthNonceSource, Sendable {
+  private let count = Locked(0)
   /// What every nonce starts with, before `-` and the count; `nonce` by default.
   public let prefix: String
 
@@ -18,9 +18,9 @@ public final class CountingNonces: OAuthNonceSource, @unchecked Sendable {
   }
 
   public func nextNonce() -> String {
-    let number = lock.withLock {
-      count += 1
-      return count
+    let number = count.withLock {
+      $0 += 1
+      return $0
     }
     return "\(prefix)-\(number)"
   }

@@ -1,23 +1,5 @@
-import Foundation
-
-/// A value behind a lock, for behaviors that keep state across concurrent requests.
-/// (`Synchronization.Mutex` would do, but needs macOS 15; this runs wherever Foundation does.)
-///
-/// ```swift
-/// let count = Locked(0)
-/// count.withLock { $0 += 1 }
-/// ```
-public final class Locked<Value>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Value
-
-  /// A lock around `value`.
-  public init(_ value: Value) { self.value = value }
-
-  /// Runs `body` with the value, alone: no other `withLock` runs meanwhile.
-  public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&value)
-  }
-}
+// `Locked`, the package's one lock type, lives in the `Locking` module at the bottom of the
+// graph, so that the modules NetworkClient does not reach (OAuth1, CommandLineSupport, ...) use
+// it too. It stays part of NetworkClient's public API (request behaviors keep their state in
+// it): re-exported, so that `import NetworkClient` still brings it, as before the move.
+@_exported import Locking

@@ -37,39 +37,45 @@ extension URLSessionTransport: HTTPStreamingTransport {
 
 /// Hands a data task's response head to the waiting ``URLSessionTransport/open(_:)`` and its
 /// body chunks to the response's stream.
-private final class StreamRelay: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-  private let lock = NSLock()
+private final class StreamRelay: NSObject, URLSessionDataDelegate, Sendable {
   private let request: HTTPRequest
-  private var head: CheckedContinuation<HTTPStreamingResponse, any Error>?
-  private var chunks: AsyncThrowingStream<Data, any Error>.Continuation?
-  private var task: URLSessionDataTask?
-  private var session: URLSession?
-  private var cancelled = false
+  private let state = Locked(State())
+
+  /// What the relay holds between the delegate's calls.
+  private struct State {
+    /// The waiting `open`, until the head arrives.
+    var head: CheckedContinuation<HTTPStreamingResponse, any Error>?
+    /// The body's stream, once the head arrived.
+    var chunks: AsyncThrowingStream<Data, any Error>.Continuation?
+    var task: URLSessionDataTask?
+    var session: URLSession?
+    var cancelled = false
+  }
 
   init(request: HTTPRequest) {
     self.request = request
   }
 
   func attach(task: URLSessionDataTask, session: URLSession) {
-    lock.withLock {
-      self.task = task
-      self.session = session
+    state.withLock { state in
+      state.task = task
+      state.session = session
     }
   }
 
   func start(_ continuation: CheckedContinuation<HTTPStreamingResponse, any Error>) {
-    let task = lock.withLock { () -> URLSessionDataTask? in
-      head = continuation
-      return self.task
+    let task = state.withLock { state -> URLSessionDataTask? in
+      state.head = continuation
+      return state.task
     }
     task?.resume()
   }
 
   /// Hangs up: the task is cancelled and the body ends with an error.
   func cancel() {
-    let task = lock.withLock { () -> URLSessionDataTask? in
-      cancelled = true
-      return self.task
+    let task = state.withLock { state -> URLSessionDataTask? in
+      state.cancelled = true
+      return state.task
     }
     task?.cancel()
   }
@@ -87,10 +93,10 @@ private final class StreamRelay: NSObject, URLSessionDataDelegate, @unchecked Se
     continuation.onTermination = { [weak self] termination in
       if case .cancelled = termination { self?.cancel() }
     }
-    let waiting = lock.withLock { () -> CheckedContinuation<HTTPStreamingResponse, any Error>? in
-      chunks = continuation
-      defer { head = nil }
-      return head
+    let waiting = state.withLock { state -> CheckedContinuation<HTTPStreamingResponse, any Error>? in
+      state.chunks = continuation
+      defer { state.head = nil }
+      return state.head
     }
     completionHandler(.allow)
     waiting?.resume(
@@ -98,20 +104,15 @@ private final class StreamRelay: NSObject, URLSessionDataDelegate, @unchecked Se
   }
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-    let chunks = lock.withLock { self.chunks }
+    let chunks = state.withLock { $0.chunks }
     chunks?.yield(data)
   }
 
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-    let (waiting, chunks, cancelled) = lock.withLock {
-      () -> (CheckedContinuation<HTTPStreamingResponse, any Error>?, AsyncThrowingStream<Data, any Error>.Continuation?, Bool) in
-      defer {
-        head = nil
-        self.chunks = nil
-        self.task = nil
-        self.session = nil
-      }
-      return (head, self.chunks, self.cancelled)
+    let (waiting, chunks, cancelled) = state.withLock { state in
+      // The task is over: let go of all but whether it was cancelled.
+      defer { state = State(cancelled: state.cancelled) }
+      return (state.head, state.chunks, state.cancelled)
     }
     session.finishTasksAndInvalidate()
     let failure: (any Error)? = error.map { error in

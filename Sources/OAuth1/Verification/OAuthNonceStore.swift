@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// Remembers nonces so that a captured request cannot be replayed (RFC 5849, section 3.3):
 /// a nonce is unique per consumer, token and timestamp.
@@ -34,19 +35,14 @@ public protocol OAuthNonceStore: Sendable {
 /// ```swift
 /// let store = InMemoryNonceStore(window: 600, capacity: 100_000)
 /// ```
-public final class InMemoryNonceStore: OAuthNonceStore, @unchecked Sendable {
+public final class InMemoryNonceStore: OAuthNonceStore, Sendable {
   /// How long an entry is kept, in seconds, counted from its timestamp.
   public let window: Int64
   /// The most nonces remembered at once (at least 1). Past it the oldest are dropped before they expire, counted in
   /// ``evictedBeforeExpiry``, and a replay of a dropped nonce is no longer caught.
   public let capacity: Int
   private let clock: any OAuthClock
-  private let lock = NSLock()
-  private var seen: Set<Key> = []
-  /// Insertion order, for expiry and eviction: (expiry, key).
-  private var queue: [(expiry: Int64, key: Key)] = []
-  private var head = 0
-  private var evicted = 0
+  private let state: Locked<State>
 
   /// Creates an empty store.
   /// - Parameters:
@@ -60,18 +56,41 @@ public final class InMemoryNonceStore: OAuthNonceStore, @unchecked Sendable {
     self.clock = clock
     // Room for the first thousands of nonces at once: growing from empty rehashes every key
     // at each doubling, which a busy server would pay in its first seconds.
-    let initial = min(self.capacity, 4096)
-    seen.reserveCapacity(initial)
-    queue.reserveCapacity(initial)
+    state = Locked(State(reserving: min(self.capacity, 4096)))
   }
 
   public func insert(nonce: String, timestamp: Int64, consumerKey: String, token: String?) async -> Bool {
     let key = Key(nonce: nonce, timestamp: timestamp, consumerKey: consumerKey, token: token)
     let now = clock.secondsSince1970()
-    return lock.withLock {
+    let (window, capacity) = (window, capacity)
+    return state.withLock { $0.insert(key, expiry: max(timestamp, now) + window, now: now, capacity: capacity) }
+  }
+
+  /// How many nonces are remembered now.
+  public var count: Int { state.withLock { $0.seen.count } }
+
+  /// How many entries were dropped for room before they expired.
+  public var evictedBeforeExpiry: Int { state.withLock { $0.evicted } }
+
+  /// The remembered nonces, behind ``state``'s lock.
+  private struct State {
+    var seen: Set<Key> = []
+    /// Insertion order, for expiry and eviction: (expiry, key).
+    var queue: [(expiry: Int64, key: Key)] = []
+    var head = 0
+    var evicted = 0
+
+    init(reserving initial: Int) {
+      seen.reserveCapacity(initial)
+      queue.reserveCapacity(initial)
+    }
+
+    /// Records `key` unless it is there (`false`: a replay), after dropping what expired by
+    /// `now`, and the oldest entries past `capacity`.
+    mutating func insert(_ key: Key, expiry: Int64, now: Int64, capacity: Int) -> Bool {
       expire(now: now)
       guard seen.insert(key).inserted else { return false }
-      queue.append((max(timestamp, now) + window, key))
+      queue.append((expiry, key))
       while seen.count > capacity {
         seen.remove(queue[head].key)
         head += 1
@@ -80,26 +99,20 @@ public final class InMemoryNonceStore: OAuthNonceStore, @unchecked Sendable {
       compact()
       return true
     }
-  }
 
-  /// How many nonces are remembered now.
-  public var count: Int { lock.withLock { seen.count } }
-
-  /// How many entries were dropped for room before they expired.
-  public var evictedBeforeExpiry: Int { lock.withLock { evicted } }
-
-  private func expire(now: Int64) {
-    // Entries are in insertion order, and expiry mostly follows it; stop at the first live one.
-    while head < queue.count, queue[head].expiry < now {
-      seen.remove(queue[head].key)
-      head += 1
+    private mutating func expire(now: Int64) {
+      // Entries are in insertion order, and expiry mostly follows it; stop at the first live one.
+      while head < queue.count, queue[head].expiry < now {
+        seen.remove(queue[head].key)
+        head += 1
+      }
     }
-  }
 
-  private func compact() {
-    if head > 1024 && head * 2 > queue.count {
-      queue.removeFirst(head)
-      head = 0
+    private mutating func compact() {
+      if head > 1024 && head * 2 > queue.count {
+        queue.removeFirst(head)
+        head = 0
+      }
     }
   }
 

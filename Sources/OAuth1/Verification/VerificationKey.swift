@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// What a verifier checks a signature with: for HMAC and PLAINTEXT the signer's own
 /// ``SignatureKey`` (the verifier computes the signature as a signer would), for RSA the
@@ -37,7 +38,7 @@ enum VerificationKey {
 /// kept as ``WipedSecrets`` (bytes compared in constant time, wiped when the entry goes), never
 /// as `String`s. Bounded: past `capacity` entries the cache starts again empty. Safe to use
 /// from many tasks at once.
-final class PreparedKeyCache: @unchecked Sendable {
+final class PreparedKeyCache: Sendable {
   private struct Entry {
     let secrets: WipedSecrets
     let key: PreparedHMACKey
@@ -48,8 +49,7 @@ final class PreparedKeyCache: @unchecked Sendable {
     let token: String?
   }
 
-  private let lock = NSLock()
-  private var entries: [Name: Entry] = [:]
+  private let entries = Locked<[Name: Entry]>([:])
   let capacity: Int
 
   init(capacity: Int = 4096) {
@@ -60,12 +60,12 @@ final class PreparedKeyCache: @unchecked Sendable {
   /// the secrets differ from the ones the cached key was made from.
   func key(_ digest: OAuthDigestAlgorithm, consumerKey: String, consumerSecret: String, token: String?, tokenSecret: String?) -> PreparedHMACKey {
     let name = Name(digest: digest, consumerKey: consumerKey, token: token)
-    if let entry = lock.withLock({ entries[name] }), entry.secrets.equals(consumerSecret: consumerSecret, tokenSecret: tokenSecret) {
+    if let entry = entries.withLock({ $0[name] }), entry.secrets.equals(consumerSecret: consumerSecret, tokenSecret: tokenSecret) {
       return entry.key
     }
     let key = SignatureKey.preparedHMAC(digest, consumerSecret: consumerSecret, tokenSecret: tokenSecret)
     let secrets = WipedSecrets(consumerSecret: consumerSecret, tokenSecret: tokenSecret)
-    lock.withLock {
+    entries.withLock { entries in
       if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
       entries[name] = Entry(secrets: secrets, key: key)
     }

@@ -166,7 +166,7 @@ enum StreamLineFormat {
 }
 
 /// Where the lines go: stdout, or appended to a file, each line in one write.
-final class StreamSink: @unchecked Sendable {
+final class StreamSink: Sendable {
   private let handle: FileHandle?
   private let terminal: Terminal
   let isTerminal: Bool
@@ -202,13 +202,12 @@ final class StreamSink: @unchecked Sendable {
 }
 
 /// What `tweets stream` says on stderr: each reconnect and wait, and (on a terminal) progress.
-final class StreamReport: @unchecked Sendable {
+final class StreamReport: Sendable {
   private let terminal: Terminal
   private let verbose: Bool
   private let started = Date()
-  private let lock = NSLock()
-  private var reconnects = 0
-  private var lastStatus = Date.distantPast
+  /// How many times the stream reconnected, and when the status line was last drawn.
+  private let progress = Locked((reconnects: 0, lastStatus: Date.distantPast))
 
   init(terminal: Terminal, verbose: Bool) {
     self.terminal = terminal
@@ -225,10 +224,10 @@ final class StreamReport: @unchecked Sendable {
     case .connected(let attempt):
       say(attempt == 1 ? "tweets: connected to the filtered stream (Ctrl-C to stop)." : "tweets: reconnected (attempt \(attempt)).")
     case .dropped(let reason):
-      lock.withLock { reconnects += 1 }
+      progress.withLock { $0.reconnects += 1 }
       say("tweets: the stream dropped (\(reason)); reconnecting at once.")
     case .waiting(let seconds, let failure, let consecutive, let reason):
-      lock.withLock { reconnects += 1 }
+      progress.withLock { $0.reconnects += 1 }
       let kind: String
       switch failure {
       case .network: kind = "a network error"
@@ -249,10 +248,10 @@ final class StreamReport: @unchecked Sendable {
   func delivered(_ count: Int) {
     guard terminal.errorIsInteractive else { return }
     let now = Date()
-    let (show, reconnects) = lock.withLock { () -> (Bool, Int) in
-      guard now.timeIntervalSince(lastStatus) >= 0.25 else { return (false, 0) }
-      lastStatus = now
-      return (true, self.reconnects)
+    let (show, reconnects) = progress.withLock { progress -> (Bool, Int) in
+      guard now.timeIntervalSince(progress.lastStatus) >= 0.25 else { return (false, 0) }
+      progress.lastStatus = now
+      return (true, progress.reconnects)
     }
     guard show else { return }
     let rate = Double(count) / max(0.001, now.timeIntervalSince(started))
@@ -261,7 +260,7 @@ final class StreamReport: @unchecked Sendable {
 
   func finished(_ count: Int) {
     let seconds = Date().timeIntervalSince(started)
-    let reconnects = lock.withLock { self.reconnects }
+    let reconnects = progress.withLock { $0.reconnects }
     say(
       "tweets: \(count) post\(count == 1 ? "" : "s") in \(String(format: "%.1f", seconds)) s, \(reconnects) reconnect\(reconnects == 1 ? "" : "s").")
   }

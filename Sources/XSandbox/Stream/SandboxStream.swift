@@ -119,11 +119,11 @@ extension XSandbox: HTTPStreamingTransport {
 }
 
 /// The in-process end of a stream: chunks go to the response's `AsyncThrowingStream`.
-private final class InProcessWriter: StreamingBodyWriter, @unchecked Sendable {
-  private let lock = NSLock()
+private final class InProcessWriter: StreamingBodyWriter, Sendable {
   private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
   private let request: HTTPRequest
-  private var closed = false
+  /// Whether the stream ended; held while yielding, so that no chunk follows the end.
+  private let closed = Locked(false)
 
   init(continuation: AsyncThrowingStream<Data, any Error>.Continuation, request: HTTPRequest) {
     self.continuation = continuation
@@ -131,7 +131,7 @@ private final class InProcessWriter: StreamingBodyWriter, @unchecked Sendable {
   }
 
   func write(_ data: Data) -> Bool {
-    lock.withLock {
+    closed.withLock { closed in
       guard !closed else { return false }
       if !data.isEmpty { continuation.yield(data) }
       return true
@@ -148,7 +148,7 @@ private final class InProcessWriter: StreamingBodyWriter, @unchecked Sendable {
   func close() { end(throwing: NetworkError.cancelled) }
 
   private func end(throwing error: (any Error)?) {
-    let first = lock.withLock {
+    let first = closed.withLock { closed in
       defer { closed = true }
       return !closed
     }
