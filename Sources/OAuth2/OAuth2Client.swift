@@ -47,6 +47,20 @@ public struct OAuth2Client: Sendable, CustomStringConvertible {
       tokenURL: apiBaseURL.appendingPathComponent("2/oauth2/token"), revokeURL: apiBaseURL.appendingPathComponent("2/oauth2/revoke"))
   }
 
+  /// X's app-only client: the app's consumer key and secret (its "API key" and "API key
+  /// secret") as client id and secret, and the token endpoint `https://api.x.com/oauth2/token`
+  /// (not under `/2/`), where ``TokenEndpoint/clientCredentials()`` gets the app's bearer token
+  /// (`fundamentals/authentication/oauth-2-0/bearer-tokens.mdx`). It has no authorize page: the
+  /// app authorizes itself.
+  ///
+  /// ```swift
+  /// let bearer = try await TokenEndpoint(client: .xAppOnly(consumerKey: key, consumerSecret: secret)).clientCredentials()
+  /// ```
+  public static func xAppOnly(consumerKey: String, consumerSecret: String, apiBaseURL: URL = URL(string: "https://api.x.com")!) -> OAuth2Client {
+    OAuth2Client(
+      clientID: consumerKey, clientSecret: consumerSecret, authorizeURL: apiBaseURL, tokenURL: apiBaseURL.appendingPathComponent("oauth2/token"))
+  }
+
   /// Whether it has a secret to authenticate with.
   public var isConfidential: Bool { clientSecret != nil }
 

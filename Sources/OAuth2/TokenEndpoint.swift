@@ -67,6 +67,23 @@ public struct TokenEndpoint: BearerTokenRefresher, Sendable {
     return try await self.token(form)
   }
 
+  /// `grant_type=client_credentials` (RFC 6749 section 4.4): a token for the app itself, with
+  /// no user, for the endpoints a provider serves app-only. X's app-only bearer token comes
+  /// from ``OAuth2Client/xAppOnly(consumerKey:consumerSecret:apiBaseURL:)`` this way
+  /// (`fundamentals/authentication/oauth-2-0/bearer-tokens.mdx`); it does not expire, and has no
+  /// refresh token.
+  ///
+  /// ```swift
+  /// let app = TokenEndpoint(client: .xAppOnly(consumerKey: key, consumerSecret: secret))
+  /// let bearer = try await app.clientCredentials().accessToken
+  /// ```
+  public func clientCredentials() async throws(OAuth2Error) -> BearerToken {
+    guard client.isConfidential else {
+      throw .invalidConfiguration("the client credentials grant needs the client's secret (the app's consumer secret at X)")
+    }
+    return try await token([("grant_type", "client_credentials")])
+  }
+
   /// Revokes `token` (an access or a refresh token) at the revoke endpoint (RFC 7009).
   public func revoke(_ token: String, hint: String? = nil) async throws(OAuth2Error) {
     guard let revokeURL = client.revokeURL else { throw .invalidConfiguration("this provider has no revoke endpoint") }

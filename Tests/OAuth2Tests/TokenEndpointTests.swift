@@ -53,6 +53,25 @@ struct TokenEndpointTests {
     #expect(!endpoint.client.description.contains("s3cret"))
   }
 
+  @Test("X's app-only bearer token: the client credentials grant with X's published example credentials and Basic value")
+  func theClientCredentialsGrant() async throws {
+    // X's example (fundamentals/authentication/oauth-2-0/bearer-tokens.mdx, and the older
+    // "Application-only authentication" page, which publishes the encoded Basic credentials).
+    let stub = StubTransport(fallback: .json(#"{"token_type":"bearer","access_token":"AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid"}"#))
+    let endpoint = TokenEndpoint(
+      client: .xAppOnly(consumerKey: "xvz1evFS4wEEPTGEFPHBog", consumerSecret: "L8qq9PZyRg6ieKGEKhZolGC0vJWLw8iEJ88DRdyOg"), transport: stub)
+    let token = try await endpoint.clientCredentials()
+    #expect(token.accessToken == "AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid" && token.refreshToken == nil && token.expiresAt == nil)
+    let request = try #require(stub.requests.first)
+    #expect(request.method == .post && request.url.absoluteString == "https://api.x.com/oauth2/token")
+    #expect(request.headers["Authorization"] == "Basic eHZ6MWV2RlM0d0VFUFRHRUZQSEJvZzpMOHFxOVBaeVJnNmllS0dFS2hab2xHQzB2SldMdzhpRUo4OERSZHlPZw==")
+    #expect(Self.form(request) == ["grant_type": "client_credentials"])
+    // Without a secret there is nothing to authenticate the app with: refused before any request.
+    let publicClient = TokenEndpoint(client: .x(clientID: "client-1"), transport: stub)
+    await #expect(throws: OAuth2Error.self) { try await publicClient.clientCredentials() }
+    #expect(stub.requests.count == 1)
+  }
+
   @Test func theOAuth1TokenExchange() async throws {
     let (endpoint, stub) = Self.endpoint()
     _ = try await endpoint.exchangeOAuth1(token: "1001-abc", secret: "xyz", scopes: ["tweet.read", "offline.access"])

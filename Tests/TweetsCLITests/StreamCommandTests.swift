@@ -239,4 +239,33 @@ struct StreamCommandTests {
     #expect((reading.queries["tags"]?.count ?? 0) >= 1, "a post's rule tag is its author's (the rules are from:USER, tagged USER)")
     #expect(reading.fetches.count == 1 && reading.fetches[0].status == "complete" && reading.fetches[0].records == reading.tweet_ids.count)
   }
+
+  @Test(
+    "Without X_BEARER_TOKEN the app's bearer token is obtained from its consumer key and secret; a wrong secret is refused (exit 3), nothing secret printed"
+  )
+  func bearerFromTheConsumer() throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let runner = try TweetsRunner(server: server)
+    let base = runner.common(baseURL: server.directURL.absoluteString)
+    let keys = ["X_CONSUMER_KEY": VerifiedSandbox.consumerKey, "X_CONSUMER_SECRET": VerifiedSandbox.consumerSecret]
+    let environment = runner.environment.merging(keys) { $1 }
+    let listed = try ProcessRunner.run(PackagePaths.executable("tweets"), base + ["stream", "rules", "--verbose"], environment: environment)
+    #expect(listed.status == 0, "\(listed.stderr)")
+    #expect(listed.stderr.contains("bearer token obtained from the consumer key and secret"), "\(listed.stderr)")
+    let counts = try ProcessRunner.run(PackagePaths.executable("tweets"), base + ["counts", "swift"], environment: environment)
+    #expect(counts.status == 0, "\(counts.stderr)")
+    for result in [listed, counts] {
+      #expect(!(result.stdout + result.stderr).contains(VerifiedSandbox.bearerToken), "the bearer token is never printed")
+      #expect(!(result.stdout + result.stderr).contains(VerifiedSandbox.consumerSecret))
+    }
+
+    var wrong = runner.environment
+    wrong["X_CONSUMER_KEY"] = VerifiedSandbox.consumerKey
+    wrong["X_CONSUMER_SECRET"] = "not-the-secret"
+    let refused = try ProcessRunner.run(PackagePaths.executable("tweets"), base + ["stream", "rules"], environment: wrong)
+    #expect(refused.status == 3, "\(refused.stderr)")
+    #expect(refused.stderr.contains("X did not issue one for consumer key \(VerifiedSandbox.consumerKey)"), "\(refused.stderr)")
+    #expect(refused.stderr.contains("Unable to verify your credentials"), "X's words: \(refused.stderr)")
+    #expect(!refused.stderr.contains("not-the-secret"))
+  }
 }

@@ -109,18 +109,36 @@ struct Session {
       note: { terminal.err("tweets: \($0)") })
   }
 
-  /// A client with the app's bearer token (`X_BEARER_TOKEN`, or the sandbox's demo token): for
-  /// the endpoints X serves app-only (full-archive search, tweet counts), which refuse OAuth 1.0a
-  /// user context.
-  func appClient(for command: String) throws -> XClient {
-    let token = environment["X_BEARER_TOKEN"] ?? environment["TWITTER_BEARER_TOKEN"] ?? (sandbox != nil ? XSandbox.demoBearerToken : nil)
-    guard let token, !token.isEmpty else {
-      throw TweetsFailure(
-        "tweets \(command) uses an endpoint X serves app-only: set X_BEARER_TOKEN to your app's bearer token (from the developer portal)",
-        exitCode: .authentication)
+  /// A client with the app's bearer token, for the endpoints X serves app-only (full-archive
+  /// search, tweet counts, the filtered stream), which refuse user context. The token is
+  /// `X_BEARER_TOKEN` when set; otherwise it is obtained from the app's consumer key and secret
+  /// (the options, the environment, the profile, or the sandbox's demo app) with X's client
+  /// credentials grant, `POST /oauth2/token`. It is never printed.
+  func appClient(for command: String) async throws -> XClient {
+    var token = environment["X_BEARER_TOKEN"] ?? environment["TWITTER_BEARER_TOKEN"]
+    if token?.isEmpty ?? true {
+      guard let consumer = try? consumer(try profile()) else {
+        throw TweetsFailure(
+          "tweets \(command) uses an endpoint X serves app-only: set X_BEARER_TOKEN to your app's bearer token (from the developer portal), "
+            + "or give the app's consumer key and secret (X_CONSUMER_KEY and X_CONSUMER_SECRET, or a profile's, from tweets login) "
+            + "to obtain one",
+          exitCode: .authentication)
+      }
+      let endpoint = TokenEndpoint(
+        client: .xAppOnly(consumerKey: consumer.key, consumerSecret: consumer.secret, apiBaseURL: options.baseURL), transport: transport)
+      do {
+        token = try await endpoint.clientCredentials().accessToken
+      } catch {
+        throw TweetsFailure(
+          "tweets \(command) needs the app's bearer token, and X did not issue one for consumer key \(consumer.key): \(error.description)",
+          exitCode: error.isFinal ? .authentication : .serverError)
+      }
+      if options.verbose { terminal.err("[verbose] authentication: app-only, with a bearer token obtained from the consumer key and secret") }
+    } else if options.verbose {
+      terminal.err("[verbose] authentication: app-only, with X_BEARER_TOKEN")
     }
     return XClient(
-      authentication: .bearer(token), baseURL: options.baseURL, transport: transport, retry: retry, behaviors: verboseBehaviors,
+      authentication: .bearer(token ?? ""), baseURL: options.baseURL, transport: transport, retry: retry, behaviors: verboseBehaviors,
       timeout: options.timeout)
   }
 

@@ -94,7 +94,7 @@ struct ConversationCommand: TweetsCommand {
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
     let id = try tweetID(arguments)
     let archive = arguments[SearchCommand.archive]
-    let client = archive ? try session.appClient(for: "conversation --archive") : try session.client().client
+    let client = archive ? try await session.appClient(for: "conversation --archive") : try session.client().client
     let options = session.options.timelineOptions, limit = session.options.limit
     let pages =
       archive
@@ -195,7 +195,8 @@ struct CountsCommand: TweetsCommand {
   static let granularity = Option.value("granularity", placeholder: "minute|hour|day", help: "The buckets' size (default hour).")
   var spec: CommandSpec {
     makeSpec(
-      summary: "How many recent tweets (the last 7 days) match a query, per hour (or minute, or day); app-only: X_BEARER_TOKEN.",
+      summary:
+        "How many recent tweets (the last 7 days) match a query, per hour (or minute, or day); app-only: X_BEARER_TOKEN, or one obtained from the app's consumer key and secret.",
       options: [Self.granularity], positionals: [PositionalSpec("query", help: "The query (X's search syntax).", variadic: true)])
   }
 
@@ -204,7 +205,7 @@ struct CountsCommand: TweetsCommand {
     guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("the query is empty") }
     let granularity = arguments[Self.granularity] ?? "hour"
     guard ["minute", "hour", "day"].contains(granularity) else { throw UsageError("--granularity takes minute, hour or day, not \"\(granularity)\"") }
-    let client = try session.appClient(for: "counts")
+    let client = try await session.appClient(for: "counts")
     let options = session.options
     let counts = try await client.v2.tweetCounts(
       query: query, granularity: granularity, sinceID: options.sinceID, untilID: options.untilID, startTime: options.startTime,

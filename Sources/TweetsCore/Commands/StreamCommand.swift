@@ -25,7 +25,8 @@ struct StreamCommand: TweetsCommand {
 
   var spec: CommandSpec {
     makeSpec(
-      summary: "Posts matching your rules as they are posted (X's filtered stream); app-only: X_BEARER_TOKEN.",
+      summary:
+        "Posts matching your rules as they are posted (X's filtered stream); app-only: X_BEARER_TOKEN, or one obtained from the app's consumer key and secret.",
       options: [Self.format, Self.output, Self.limit, Self.duration, Self.tag, Self.all],
       positionals: [PositionalSpec("rules", help: "rules: list them; rules add QUERY; rules delete ID...", optional: true, variadic: true)],
       discussion: """
@@ -46,7 +47,7 @@ struct StreamCommand: TweetsCommand {
     let words = arguments.positionals
     guard let first = words.first else { return try await stream(arguments, session) }
     guard first == "rules" else { throw UsageError("tweets stream takes no argument but rules: tweets stream rules [add QUERY | delete ID...]") }
-    let client = try session.appClient(for: "stream rules")
+    let client = try await session.appClient(for: "stream rules")
     let terminal = session.terminal
     switch words.dropFirst().first {
     case nil, "list":
@@ -101,7 +102,7 @@ struct StreamCommand: TweetsCommand {
       }
       policy = policy.scaled(by: scale)
     }
-    let client = try session.appClient(for: "stream")
+    let client = try await session.appClient(for: "stream")
     let output = arguments[Self.output].map { URL(fileURLWithPath: $0) }
     let database = session.options.database
     let terminal = session.terminal

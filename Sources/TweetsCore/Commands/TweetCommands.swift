@@ -55,7 +55,7 @@ struct SearchCommand: TweetsCommand {
     let archive = arguments[Self.archive]
     if archive && options.api == .v1 { throw UsageError("--archive is v2's full-archive search; leave out --api 1.1") }
     // Full-archive search is app-only at X.
-    let client = archive ? try session.appClient(for: "search --archive") : try session.client().client
+    let client = archive ? try await session.appClient(for: "search --archive") : try session.client().client
     let pages =
       archive
       ? client.v2.searchAll(query: query, options: options.timelineOptions, limit: options.limit)

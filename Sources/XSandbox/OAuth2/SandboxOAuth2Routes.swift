@@ -35,13 +35,14 @@ extension XSandbox {
 
   /// The OAuth 2.0 endpoints' paths, answered before any OAuth 1.0a check.
   static func isOAuth2Path(_ path: String) -> Bool {
-    path == "/i/oauth2/authorize" || path == "/2/oauth2/token" || path == "/2/oauth2/revoke"
+    path == "/i/oauth2/authorize" || path == "/2/oauth2/token" || path == "/2/oauth2/revoke" || path == "/oauth2/token"
   }
 
   func oauth2(_ request: HTTPRequest, path: String, now: Int64) -> SandboxResponse {
     switch path {
     case "/i/oauth2/authorize": return authorize(SandboxURL.pairs(request.url.query ?? "").firstValues, now: now)
     case "/2/oauth2/token": return tokenEndpoint(request, now: now)
+    case "/oauth2/token": return appOnlyToken(request)
     default: return revoke(request)
     }
   }
@@ -70,6 +71,32 @@ extension XSandbox {
     }
     let location = redirect + (redirect.contains("?") ? "&" : "?") + "state=" + PercentEncoding.encode(returned) + "&code=" + code
     return SandboxResponse(status: 302, contentType: "text/html; charset=utf-8", body: Data(), headers: [("Location", location)])
+  }
+
+  // MARK: - App-only bearer token
+
+  /// `POST /oauth2/token` with `grant_type=client_credentials`, authenticated with Basic
+  /// `consumer key:consumer secret` (each form-encoded first): the app's bearer token
+  /// (`fundamentals/authentication/oauth-2-0/bearer-tokens.mdx`). Bad credentials get X's v1.1
+  /// error 99, a 403.
+  private func appOnlyToken(_ request: HTTPRequest) -> SandboxResponse {
+    guard request.method == .post else { return .html(404, XBodies.notFoundPage) }
+    let form = SandboxURL.pairs(String(decoding: request.body ?? Data(), as: UTF8.self)).firstValues
+    guard form["grant_type"] == "client_credentials" else {
+      return SandboxResponse(
+        status: 403, contentType: "application/json",
+        body: Data(#"{"errors":[{"code":170,"message":"Missing required parameter: grant_type","label":"forbidden_missing_parameter"}]}"#.utf8))
+    }
+    let basic = "Basic " + Data((Self.demoConsumer.key + ":" + Self.demoConsumer.secret).utf8).base64EncodedString()
+    guard request.headers["Authorization"] == basic else {
+      return SandboxResponse(
+        status: 403, contentType: "application/json",
+        body: Data(#"{"errors":[{"code":99,"message":"Unable to verify your credentials","label":"authenticity_token_error"}]}"#.utf8))
+    }
+    state.withLock { $0.oauth2.counts["client_credentials", default: 0] += 1 }
+    return SandboxResponse(
+      status: 200, contentType: "application/json",
+      body: Data(#"{"token_type":"bearer","access_token":"\#(Self.demoBearerToken)"}"#.utf8))
   }
 
   // MARK: - Token
