@@ -118,13 +118,17 @@ struct V1SearchResponse: Decodable, Sendable {
 
 /// The two date formats of the API.
 enum XDates {
-  /// v2: `2024-05-01T12:00:00.000Z` (fractional seconds optional).
+  /// v2: `2024-05-01T12:00:00.000Z` (fractional seconds optional). Parsed with the format
+  /// styles, about 1 µs a date; a new `ISO8601DateFormatter` costs about 100 µs on Linux, which
+  /// was most of the decoding of a page of tweets. The formatter stays as the fallback for a
+  /// form the styles refuse.
   static func iso8601(_ text: String) -> Date? {
-    let fractional = ISO8601DateFormatter()
-    fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    if let date = fractional.date(from: text) { return date }
+    if let date = try? Date(text, strategy: fractionalStyle) { return date }
+    if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date }
     return ISO8601DateFormatter().date(from: text)
   }
+
+  private static let fractionalStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
   /// v1.1: `Wed May 01 12:00:00 +0000 2024`.
   static func v1(_ text: String) -> Date? {
