@@ -49,10 +49,14 @@ struct LTIToolSampleTests {
     let form = OAuthRequest(
       method: "POST", url: "https://tool.example.edu/launch", body: Data("lti_message_type=basic-lti-launch-request&user_id=u-42".utf8),
       contentType: "application/x-www-form-urlencoded")
+    // Dated 250 s ahead (the verifier accepts ±300 s): a run slowed down by a sanitizer can take
+    // minutes between the launch and its replay (385 s once under ThreadSanitizer), and the
+    // replay must be refused for its nonce, not for its age.
+    var ahead = OAuthSignatureGenerator.Options(signatureMethod: .hmacSHA1)
+    ahead.timestamp = Int64(Date().timeIntervalSince1970) + 250
     let signed = try #require(
-      try OAuthSignatureGenerator(
-        consumerCredentials: Credentials(key: "lms-key", secret: "lms-secret"), request: form, options: .init(signatureMethod: .hmacSHA1)
-      ).signedFormBody)
+      try OAuthSignatureGenerator(consumerCredentials: Credentials(key: "lms-key", secret: "lms-secret"), request: form, options: ahead)
+        .signedFormBody)
     // Received behind the proxy at a local address; verified against the public origin.
     let received = "http://127.0.0.1:8080/launch"
     #expect(await first(received, signed) == (200, "Welcome, u-42"))
