@@ -15,7 +15,7 @@ struct HydrateCommand: TweetsCommand {
         Ids go to X in batches of 100; the tweets come out in the order of the input, which is read
         as it goes (memory does not grow with it). Each id X does not return (deleted, withheld,
         protected, unknown) is reported on stderr, or recorded in the missing_tweets table with
-        --db, and the exit status is then 4. With --output FILE or --db FILE, each batch is stored
+        --db, and the exit status is then 4 (for the ids this run looked up). With --output FILE or --db FILE, each batch is stored
         with the count of input ids done, so --resume continues after the last batch stored.
         """)
   }
