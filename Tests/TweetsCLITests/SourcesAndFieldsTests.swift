@@ -120,8 +120,12 @@ struct SourcesAndFieldsTests {
   func appOnly() throws {
     let tweets = try TweetsRunner(server: try VerifiedSandbox())
     try tweets.loginWithTokens()
-    let noToken = try tweets.run(["counts", "from:sandbox_user"])
-    #expect(noToken.status == 3 && noToken.stderr.contains("set X_BEARER_TOKEN"))
+    // No X_BEARER_TOKEN: the profile's consumer key and secret obtain the app's token.
+    let fromTheProfile = try tweets.run(["counts", "from:sandbox_user"])
+    #expect(fromTheProfile.status == 0, "\(fromTheProfile.stderr)")
+    // No token and no consumer: refused, saying both ways to give one.
+    let bare = try tweets.run(["counts", "from:sandbox_user", "--profile", "nobody"])
+    #expect(bare.status == 3 && bare.stderr.contains("set X_BEARER_TOKEN") && bare.stderr.contains("X_CONSUMER_KEY"), "\(bare.stderr)")
     let bearer = ["X_BEARER_TOKEN": VerifiedSandbox.bearerToken]
     let counts = try tweets.run(["counts", "from:swift_lang", "--granularity", "day", "--format", "csv"], environment: bearer)
     #expect(counts.status == 0, "\(counts.stderr)")
