@@ -82,13 +82,18 @@ struct OAuth2CommandTests {
     #expect(try Data(contentsOf: tweets.credentialsFile) == Data(broken.utf8))
   }
 
+  /// A token lifetime of 2 s, and a wait past it, both stretched with the sanitizers' time
+  /// scale: under ThreadSanitizer four `tweets` processes took longer than 2 s, and the token
+  /// expired a second time while they ran.
+  static let lifetime = TestTiming.seconds(2)
+
   @Test func anExpiredTokenIsRenewedOnceAndTheNewPairSaved() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20, oauth2Lifetime: 2)
+    let server = try VerifiedSandbox(tweetsPerUser: 20, oauth2Lifetime: Int(Self.lifetime))
     let tweets = try TweetsRunner(server: server)
     try tweets.loginWithTokens()
     #expect(try tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
     let before = try Self.tokens(tweets)
-    try await Task.sleep(nanoseconds: 3_000_000_000)
+    try await Task.sleep(nanoseconds: UInt64((Self.lifetime + 1) * 1_000_000_000))
     let timeline = try tweets.run(["timeline", "--limit", "3", "--format", "jsonl"])
     #expect(timeline.status == 0 && timeline.stdout.split(separator: "\n").count == 3, "\(timeline.stderr)")
     let after = try Self.tokens(tweets)
@@ -97,11 +102,11 @@ struct OAuth2CommandTests {
   }
 
   @Test func fourProcessesOnAnExpiredProfileRenewOnce() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20, oauth2Lifetime: 2)
+    let server = try VerifiedSandbox(tweetsPerUser: 20, oauth2Lifetime: Int(Self.lifetime))
     let tweets = try TweetsRunner(server: server)
     try tweets.loginWithTokens()
     #expect(try tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
-    try await Task.sleep(nanoseconds: 3_000_000_000)
+    try await Task.sleep(nanoseconds: UInt64((Self.lifetime + 1) * 1_000_000_000))
     let results = try await withThrowingTaskGroup(of: ProcessResult.self) { group in
       for _ in 0..<4 { group.addTask { try await onOwnThread { try tweets.run(["whoami"]) } } }
       return try await group.reduce(into: []) { $0.append($1) }
