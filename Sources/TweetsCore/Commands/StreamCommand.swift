@@ -113,8 +113,9 @@ struct StreamCommand: TweetsCommand {
     do {
       // SIGINT, SIGTERM and --duration cancel the reading; the line in hand is finished first.
       try await Interruption.cancelling(after: duration) {
-        let sink = try StreamSink(file: database == nil ? output : nil, terminal: terminal, discard: database != nil)
-        defer { sink.close() }
+        // With --db the posts go to the archive, and nothing is written.
+        let sink = database == nil ? try StreamSink(file: output, terminal: terminal) : nil
+        defer { sink?.close() }
         let archive = try database.map { try TweetArchive(path: $0.path) }
         defer { archive?.close() }
         var fetch = try archive?.beginFetch(command: commandLine, resume: false)
@@ -125,7 +126,7 @@ struct StreamCommand: TweetsCommand {
               streamed: item.tweet, body: item.line, users: item.includes.users,
               matching: item.matchingRules, in: &current)
             fetch = current
-          } else {
+          } else if let sink {
             sink.write(StreamLineFormat.line(item, format: format, now: now, color: terminal.useColor && sink.isTerminal))
           }
           let count = written.withLock { count in
@@ -172,13 +173,9 @@ final class StreamSink: Sendable {
   private let terminal: Terminal
   let isTerminal: Bool
 
-  /// Whether nothing is written (`--db` stores the posts instead).
-  let discards: Bool
-
-  init(file: URL?, terminal: Terminal, discard: Bool = false) throws {
+  init(file: URL?, terminal: Terminal) throws {
     self.terminal = terminal
-    discards = discard
-    isTerminal = file == nil && terminal.isInteractive && !discard
+    isTerminal = file == nil && terminal.isInteractive
     guard let file else {
       handle = nil
       return
@@ -192,7 +189,6 @@ final class StreamSink: Sendable {
   }
 
   func write(_ line: String) {
-    guard !discards else { return }
     if let handle { handle.write(Data(line.utf8)) } else { terminal.writeOut(line) }
   }
 

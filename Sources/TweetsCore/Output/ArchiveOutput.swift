@@ -42,7 +42,7 @@ extension TweetStream {
         terminal.status("")
         try? archive.stop(&fetch)
         terminal.err("tweets: stopped after \(fetch.records) \(Item.plural) in \(file.path) (fetch \(fetch.id)); resume with:")
-        terminal.err("  tweets " + ResumableOutput.shell(options.commandLine + ["--db", file.path]) + " --resume")
+        terminal.err("  " + ResumableOutput.resumeCommand(options.commandLine, storedWith: "--db", file.path))
         throw error
       }
       terminal.status("")

@@ -116,6 +116,6 @@ final class ArchiveSink: LookupSink {
   func stopped(after done: Int) {
     try? archive.stop(&fetch)
     terminal.err("tweets: stopped after \(fetch.inputDone) ids in \(name) (fetch \(fetch.id)); resume with:")
-    terminal.err("  tweets " + ResumableOutput.shell(command + ["--db", name]) + " --resume")
+    terminal.err("  " + ResumableOutput.resumeCommand(command, storedWith: "--db", name))
   }
 }

@@ -177,7 +177,13 @@ final class ResumableOutput {
   var resumeCommand: String { Self.resumeCommand(checkpoint.command, file) }
 
   static func resumeCommand(_ command: [String], _ file: URL) -> String {
-    "tweets " + shell(command + ["--output", file.path]) + " --resume"
+    resumeCommand(command, storedWith: "--output", file.path)
+  }
+
+  /// The command line that resumes `command`, whose progress `option` (`--output`, `--db`)
+  /// records in `path`, quoted for a POSIX shell.
+  static func resumeCommand(_ command: [String], storedWith option: String, _ path: String) -> String {
+    "tweets " + shell(command + [option, path]) + " --resume"
   }
 
   static func shell(_ words: [String]) -> String {
