@@ -34,6 +34,9 @@ let package = Package(
     ),
     // RFC 3986 percent-encoding, shared by the signer and the network client.
     .target(name: "PercentEncoding"),
+    // The date forms the package reads and writes (RFC 3339, HTTP dates, X's v1.1 form), each
+    // once, on Foundation's format styles.
+    .target(name: "DateFormats"),
     // Locked, the package's one lock type (and its waiting), at the bottom of the graph so that
     // every module can use it; NetworkClient re-exports it, as part of its public API.
     .target(name: "Locking"),
@@ -49,7 +52,7 @@ let package = Package(
     // with nothing but Swift and libssl-dev), on threads of its own; TLS through libssl.
     .target(name: "OAuth1Redis", dependencies: ["OAuth1", "CLibSSL", "Locking"]),
     // A generic HTTP client whose side effects live in request behaviors. Knows no OAuth.
-    .target(name: "NetworkClient", dependencies: ["PercentEncoding", "Locking"]),
+    .target(name: "NetworkClient", dependencies: ["PercentEncoding", "Locking", "DateFormats"]),
     // Test doubles, shipped as their own products (not in the production modules).
     .target(name: "NetworkClientTesting", dependencies: ["NetworkClient"]),
     .target(name: "OAuth1Testing", dependencies: ["OAuth1", "Locking"]),
@@ -59,7 +62,7 @@ let package = Package(
     // endpoints (X's OAuth 1.0a exchange too). Its digest comes from OAuth1's crypto backend.
     .target(name: "OAuth2", dependencies: ["OAuth1", "NetworkClient", "PercentEncoding", "CommandLineSupport"]),
     // The X (Twitter) API client, v2 and v1.1.
-    .target(name: "XAPI", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking"]),
+    .target(name: "XAPI", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking", "DateFormats"]),
     // The system's SQLite, for the archive only: a user of OAuth1 or XAPI alone needs no SQLite.
     .systemLibrary(
       name: "CSQLite",
@@ -67,14 +70,14 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
     // An SQLite archive of tweets and users (tweets --db): deduplicated, resumable, queryable.
-    .target(name: "XArchive", dependencies: ["XAPI", "CSQLite"]),
+    .target(name: "XArchive", dependencies: ["XAPI", "CSQLite", "DateFormats"]),
     // The one X emulator: offline, in process (tweets --sandbox) or over loopback HTTP (tweets
     // sandbox serve, and the tests, behind an oauthlib-verifying proxy).
-    .target(name: "XSandbox", dependencies: ["OAuth1", "OAuth2", "XAPI", "NetworkClient", "PercentEncoding", "CommandLineSupport"]),
+    .target(name: "XSandbox", dependencies: ["OAuth1", "OAuth2", "XAPI", "NetworkClient", "PercentEncoding", "CommandLineSupport", "DateFormats"]),
     // The logic of the tweets command: profiles, output formats, exit codes, wiring.
     .target(
       name: "TweetsCore",
-      dependencies: ["XAPI", "XArchive", "XSandbox", "OAuth2", "OAuthNetworking", "NetworkClient", "OAuth1", "CommandLineSupport"]),
+      dependencies: ["XAPI", "XArchive", "XSandbox", "OAuth2", "OAuthNetworking", "NetworkClient", "OAuth1", "CommandLineSupport", "DateFormats"]),
     // The small argument parser shared by the command-line tools.
     .target(name: "CommandLineSupport", dependencies: ["Locking"]),
     .executableTarget(name: "oauth1", dependencies: ["OAuth1", "OAuth1Redis", "OAuthNetworking", "NetworkClient", "CommandLineSupport"]),
@@ -103,6 +106,7 @@ let package = Package(
     .testTarget(name: "TweetsCLITests", dependencies: ["tweets", "XAPI", "NetworkClient", "TestSupport"]),
     .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
     .testTarget(name: "LockingTests", dependencies: ["Locking"]),
+    .testTarget(name: "DateFormatsTests", dependencies: ["DateFormats"]),
     .testTarget(name: "OAuth1CLITests", dependencies: ["oauth1", "OAuth1", "TestSupport", "CommandLineSupport", "NetworkClient"]),
     // Against a real redis-server the tests start on a free loopback port.
     .testTarget(name: "OAuth1RedisTests", dependencies: ["OAuth1Redis", "OAuth1", "TestSupport", "CommandLineSupport"]),

@@ -1,4 +1,5 @@
 import CommandLineSupport
+import DateFormats
 import Foundation
 import NetworkClient
 import OAuth1
@@ -177,7 +178,7 @@ package final class XSandbox: HTTPTransport, Sendable {
       }
     }
     answer.response.headers =
-      [("Date", SandboxDates.http(now))] + answer.response.headers
+      [("Date", HTTPDate.string(from: Date(epochSeconds: now)))] + answer.response.headers
       + (answer.response.stream == nil ? [("Content-Length", String(answer.response.body.count))] : [])
     return Exchange(response: answer.response, delivery: answer.delivery, verdict: trace.verdict)
   }

@@ -1,3 +1,4 @@
+import DateFormats
 import Foundation
 
 /// The rate-limit state a server reports in `x-rate-limit-limit`, `x-rate-limit-remaining` and
@@ -59,14 +60,5 @@ public enum RetryAfter {
   }
 
   /// Parses the three HTTP date forms (IMF-fixdate, RFC 850, asctime).
-  public static func httpDate(_ text: String) -> Date? {
-    for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-      let formatter = DateFormatter()
-      formatter.locale = Locale(identifier: "en_US_POSIX")
-      formatter.timeZone = TimeZone(identifier: "GMT")
-      formatter.dateFormat = format
-      if let date = formatter.date(from: text) { return date }
-    }
-    return nil
-  }
+  public static func httpDate(_ text: String) -> Date? { HTTPDate.date(from: text) }
 }

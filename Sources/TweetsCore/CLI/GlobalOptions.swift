@@ -1,4 +1,5 @@
 import CommandLineSupport
+import DateFormats
 import Foundation
 import XAPI
 
@@ -224,11 +225,7 @@ package struct GlobalOptions: Sendable {
   /// or a date alone (`2024-05-01`, midnight UTC).
   private static func time(_ arguments: ParsedArguments, _ option: Option<String?>) throws -> Date? {
     guard let text = arguments[option] else { return nil }
-    let withFractions = ISO8601DateFormatter()
-    withFractions.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    let dateOnly = ISO8601DateFormatter()
-    dateOnly.formatOptions = [.withFullDate]
-    guard let date = ISO8601DateFormatter().date(from: text) ?? withFractions.date(from: text) ?? dateOnly.date(from: text) else {
+    guard let date = RFC3339.date(fromTimeOrDay: text) else {
       throw UsageError("--\(option.name) takes an ISO 8601 time such as 2024-05-01T12:00:00Z or 2024-05-01, not \"\(text)\"")
     }
     return date

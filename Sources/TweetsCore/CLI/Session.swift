@@ -1,3 +1,4 @@
+import DateFormats
 import Foundation
 import NetworkClient
 import OAuth1
@@ -161,7 +162,7 @@ struct Session {
       sleeper: terminal.errorIsInteractive ? CountdownSleeper(terminal: terminal) : TaskSleeper(),
       onWait: { wait in
         terminal.status("")
-        let until = ISO8601DateFormatter().string(from: wait.until)
+        let until = RFC3339.string(from: wait.until)
         if wait.isRateLimit {
           terminal.err(
             "Rate limited on \(wait.requestLine): waiting \(Int(wait.seconds.rounded(.up))) s, until \(until), for the limit to reset (--no-wait to fail instead)."

@@ -1,4 +1,5 @@
 import CommandLineSupport
+import DateFormats
 import Foundation
 import XAPI
 import XArchive
@@ -211,21 +212,20 @@ struct CountsCommand: TweetsCommand {
       query: query, granularity: granularity, sinceID: options.sinceID, untilID: options.untilID, startTime: options.startTime,
       endTime: options.endTime)
     let terminal = session.terminal
-    let iso = ISO8601DateFormatter()
     switch session.options.format {
     case .raw:
       terminal.writeOut(String(decoding: counts.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) + "\n")
     case .json, .jsonl:
       let rows = counts.buckets.map {
-        "{\"end\":\"\($0.end.map(iso.string) ?? "")\",\"start\":\"\($0.start.map(iso.string) ?? "")\",\"tweet_count\":\($0.count)}"
+        "{\"end\":\"\($0.end.map(RFC3339.string(from:)) ?? "")\",\"start\":\"\($0.start.map(RFC3339.string(from:)) ?? "")\",\"tweet_count\":\($0.count)}"
       }
       terminal.writeOut(session.options.format == .json ? "[" + rows.joined(separator: ",") + "]\n" : rows.map { $0 + "\n" }.joined())
     case .csv:
       terminal.writeOut(
         "start,end,tweet_count\r\n"
-          + counts.buckets.map { "\($0.start.map(iso.string) ?? ""),\($0.end.map(iso.string) ?? ""),\($0.count)\r\n" }.joined())
+          + counts.buckets.map { "\($0.start.map(RFC3339.string(from:)) ?? ""),\($0.end.map(RFC3339.string(from:)) ?? ""),\($0.count)\r\n" }.joined())
     case .text:
-      for bucket in counts.buckets { terminal.out("\(bucket.start.map(iso.string) ?? "?")  \(bucket.count)") }
+      for bucket in counts.buckets { terminal.out("\(bucket.start.map(RFC3339.string(from:)) ?? "?")  \(bucket.count)") }
       terminal.out("total: \(counts.total)")
     }
     return .success

@@ -1,3 +1,4 @@
+import DateFormats
 import Foundation
 import XAPI
 import XArchive
@@ -118,15 +119,14 @@ package final class RecordWriter<Record: OutputRecord> {
   static func relative(_ date: Date, now: Date) -> String {
     let seconds = Int(now.timeIntervalSince(date))
     switch seconds {
-    case ..<0: return date.formatted(Date.ISO8601FormatStyle())
+    case ..<0: return RFC3339.string(from: date)
     case 0..<5: return "now"
     case 5..<60: return "\(seconds)s"
     case 60..<3600: return "\(seconds / 60)m"
     case 3600..<86_400: return "\(seconds / 3600)h"
     case 86_400..<(7 * 86_400): return "\(seconds / 86_400)d"
     default:
-      // The format styles, not a new formatter per record (about 100 µs each on Linux).
-      return date.formatted(Date.ISO8601FormatStyle().year().month().day())
+      return RFC3339.dayString(from: date)
     }
   }
 }
@@ -161,7 +161,7 @@ extension Tweet: OutputRecord {
 
   package var csvFields: [String] {
     let tweet = self
-    let date = tweet.createdAt.map { $0.formatted(Date.ISO8601FormatStyle()) } ?? ""
+    let date = tweet.createdAt.map(RFC3339.string(from:)) ?? ""
     let fields: [String] = [
       tweet.id, date, tweet.author?.id ?? "", tweet.author?.username ?? "", tweet.author?.name ?? "", tweet.text,
       tweet.metrics.map { String($0.retweets) } ?? "", tweet.metrics?.replies.map(String.init) ?? "",
@@ -211,7 +211,7 @@ extension XUser: OutputRecord {
 
   package var csvFields: [String] {
     [
-      id, username, name, createdAt.map { $0.formatted(Date.ISO8601FormatStyle()) } ?? "", metrics.map { String($0.followers) } ?? "",
+      id, username, name, createdAt.map(RFC3339.string(from:)) ?? "", metrics.map { String($0.followers) } ?? "",
       metrics.map { String($0.following) } ?? "", metrics.map { String($0.tweets) } ?? "", metrics?.listed.map(String.init) ?? "",
       verified.map { $0 ? "true" : "false" } ?? "", protected.map { $0 ? "true" : "false" } ?? "", location ?? "", description ?? "",
     ]

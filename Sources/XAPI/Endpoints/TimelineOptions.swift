@@ -1,3 +1,4 @@
+import DateFormats
 import Foundation
 
 /// What a v2 timeline or search returns, and from where.
@@ -82,9 +83,8 @@ public struct TimelineOptions: Sendable {
     var items: [(String, String?)] = [("max_results", String(pageSize))]
     if let sinceID { items.append(("since_id", sinceID)) }
     if let untilID { items.append(("until_id", untilID)) }
-    let rfc3339 = ISO8601DateFormatter()
-    if let startTime { items.append(("start_time", rfc3339.string(from: startTime))) }
-    if let endTime { items.append(("end_time", rfc3339.string(from: endTime))) }
+    if let startTime { items.append(("start_time", RFC3339.string(from: startTime))) }
+    if let endTime { items.append(("end_time", RFC3339.string(from: endTime))) }
     items += fieldItems
     if !exclude.isEmpty { items.append(("exclude", exclude.joined(separator: ","))) }
     return items

@@ -1,3 +1,4 @@
+import DateFormats
 import Foundation
 import NetworkClient
 
@@ -108,13 +109,12 @@ extension XClient {
       var items: [QueryItem] = [("query", query), ("granularity", granularity)]
       if let sinceID { items.append(("since_id", sinceID)) }
       if let untilID { items.append(("until_id", untilID)) }
-      let rfc3339 = ISO8601DateFormatter()
-      if let startTime { items.append(("start_time", rfc3339.string(from: startTime))) }
-      if let endTime { items.append(("end_time", rfc3339.string(from: endTime))) }
+      if let startTime { items.append(("start_time", RFC3339.string(from: startTime))) }
+      if let endTime { items.append(("end_time", RFC3339.string(from: endTime))) }
       let response = try await client.send(Request<V2CountsResponse>(path: "2/tweets/counts/recent", query: items))
       return TweetCounts(
         buckets: (response.value.data ?? []).map {
-          TweetCounts.Bucket(start: XDates.iso8601($0.start), end: XDates.iso8601($0.end), count: $0.tweetCount)
+          TweetCounts.Bucket(start: RFC3339.date(from: $0.start), end: RFC3339.date(from: $0.end), count: $0.tweetCount)
         },
         total: response.value.meta?.totalTweetCount ?? response.value.data?.reduce(0) { $0 + $1.tweetCount } ?? 0,
         body: response.response.body)

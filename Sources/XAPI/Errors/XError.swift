@@ -1,3 +1,4 @@
+import DateFormats
 import Foundation
 import NetworkClient
 
@@ -68,7 +69,7 @@ public enum XError: Error, Sendable, CustomStringConvertible {
     case .rateLimited(let reset, _):
       guard let reset else { return "Rate limit exceeded (HTTP 429). Wait a while before retrying." }
       let seconds = Int(max(0, reset.timeIntervalSinceNow).rounded(.up))
-      return "Rate limit exceeded (HTTP 429); the limit resets at \(ISO8601DateFormatter().string(from: reset)), in \(seconds) s."
+      return "Rate limit exceeded (HTTP 429); the limit resets at \(RFC3339.string(from: reset)), in \(seconds) s."
     case .timestampOutOfBounds(let skew):
       let measured = skew.map { String(format: " X's clock is %+.0f s from this computer's.", $0) } ?? ""
       return "X refused the request's timestamp (code 135).\(measured) Set this computer's clock right (enable NTP) and try again."
@@ -158,7 +159,7 @@ extension XError {
       self = .invalidOrExpiredToken(message: message)
       return
     case 135:
-      let serverDate = failure.headers["Date"].flatMap(RetryAfter.httpDate)
+      let serverDate = failure.headers["Date"].flatMap(HTTPDate.date(from:))
       self = .timestampOutOfBounds(skew: serverDate.map { $0.timeIntervalSince(now) })
       return
     case 215:

@@ -1,3 +1,4 @@
+import DateFormats
 import Foundation
 
 /// The wire format of API v2: `data`, `includes`, `meta` and partial `errors`, each optional
@@ -92,7 +93,7 @@ struct V2User: Decodable, Sendable {
 
   var user: XUser {
     XUser(
-      id: id, username: username, name: name, createdAt: createdAt.flatMap(XDates.iso8601), description: description, location: location,
+      id: id, username: username, name: name, createdAt: createdAt.flatMap(RFC3339.date(from:)), description: description, location: location,
       protected: protected, verified: verified,
       metrics: publicMetrics.map {
         UserMetrics(followers: $0.followersCount, following: $0.followingCount, tweets: $0.tweetCount, listed: $0.listedCount)
@@ -189,7 +190,7 @@ struct V2Tweet: Decodable, Sendable {
     }
     let media = attachments?.mediaKeys?.map { key in expansions.media[key]?.media ?? Media(key: key, type: "unknown") }
     return Tweet(
-      id: id, text: noteTweet?.text ?? text, createdAt: createdAt.flatMap(XDates.iso8601), author: author,
+      id: id, text: noteTweet?.text ?? text, createdAt: createdAt.flatMap(RFC3339.date(from:)), author: author,
       metrics: publicMetrics.map {
         Metrics(retweets: $0.retweetCount, replies: $0.replyCount, likes: $0.likeCount, quotes: $0.quoteCount)
       },

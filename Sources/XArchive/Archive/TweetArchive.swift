@@ -1,3 +1,4 @@
+import DateFormats
 import Foundation
 import XAPI
 
@@ -184,7 +185,7 @@ public final class TweetArchive {
   }
 
   static func timestamp(_ date: Date = Date()) -> String {
-    date.formatted(Date.ISO8601FormatStyle())
+    RFC3339.string(from: date)
   }
 }
 

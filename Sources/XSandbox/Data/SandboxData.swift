@@ -1,3 +1,4 @@
+import DateFormats
 /// An account of the sandbox.
 struct SandboxUser: Sendable {
   let id: String
@@ -127,16 +128,16 @@ enum SandboxData {
   static let users: [SandboxUser] = [
     SandboxUser(
       id: "1001", username: "sandbox_user", name: "Sandbox User",
-      createdAt: SandboxDates.timestamp(year: 2019, month: 3, day: 4, hour: 5, minute: 6, second: 7),
+      createdAt: utc("2019-03-04T05:06:07Z"),
       followers: 230, following: 7, description: "The account the sandbox signs you in as. Nothing here leaves your computer.",
       location: "Localhost"),
     SandboxUser(
       id: "1002", username: "swift_lang", name: "Swift Language",
-      createdAt: SandboxDates.timestamp(year: 2014, month: 6, day: 2, hour: 17, minute: 0, second: 0),
+      createdAt: utc("2014-06-02T17:00:00Z"),
       followers: 1234, following: 56, description: "Tips, releases and the occasional pun, in the sandbox."),
     SandboxUser(
       id: "1003", username: "oauth_fan", name: "OAuth Fan",
-      createdAt: SandboxDates.timestamp(year: 2010, month: 4, day: 30, hour: 12, minute: 0, second: 0),
+      createdAt: utc("2010-04-30T12:00:00Z"),
       followers: 99, following: 100, description: "RFC 5849 enthusiast. Signs every request twice, just to be sure."),
   ]
 
@@ -267,9 +268,15 @@ extension SandboxData {
   private static let fanPlaces = ["Paris, France", "東京", "Berlin", "São Paulo", "Lagos"]
 
   /// 2024-05-01T12:00:00Z, from which the fans' sign-up dates count back.
-  private static let fanEpoch = SandboxDates.timestamp(year: 2024, month: 5, day: 1, hour: 12)
+  private static let fanEpoch = utc("2024-05-01T12:00:00Z")
 
   private static func fanID(_ number: Int) -> String { String(2_000_000 + number) }
+
+  /// Seconds since 1970 of a fixed date of the cast.
+  private static func utc(_ text: String) -> Int64 {
+    guard let date = RFC3339.date(from: text) else { preconditionFailure("not an RFC 3339 time: \(text)") }
+    return date.epochSeconds
+  }
 
   /// The fan's number (1 for `fan_0001`) of an account id, or `nil` for one that is no fan.
   private static func fanNumber(_ userID: String) -> Int? {

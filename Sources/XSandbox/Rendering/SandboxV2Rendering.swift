@@ -1,3 +1,4 @@
+import DateFormats
 import Foundation
 
 /// `tweet.fields`, `user.fields`, `media.fields` and `expansions`.
@@ -34,7 +35,7 @@ extension SandboxState {
   /// An account with the `user.fields` asked for (`id`, `name` and `username` always).
   func v2User(_ user: SandboxUser, fields: Set<String>) -> JSON {
     var out: [(String, JSON)] = [("id", .string(user.id)), ("name", .string(user.name)), ("username", .string(user.username))]
-    if fields.contains("created_at") { out.append(("created_at", .string(SandboxDates.iso(user.createdAt)))) }
+    if fields.contains("created_at") { out.append(("created_at", .string(RFC3339.millisecondString(from: Date(epochSeconds: user.createdAt))))) }
     if fields.contains("description") { out.append(("description", .string(user.description))) }
     if fields.contains("location"), let location = user.location { out.append(("location", .string(location))) }
     if fields.contains("protected") { out.append(("protected", .bool(user.protected))) }
@@ -77,7 +78,7 @@ extension SandboxState {
     if asked.contains("author_id") || expansions.contains(included ? "referenced_tweets.id.author_id" : "author_id") {
       out.append(("author_id", .string(tweet.authorID)))
     }
-    if asked.contains("created_at") { out.append(("created_at", .string(SandboxDates.iso(tweet.createdAt)))) }
+    if asked.contains("created_at") { out.append(("created_at", .string(RFC3339.millisecondString(from: Date(epochSeconds: tweet.createdAt))))) }
     if asked.contains("public_metrics") {
       out.append(
         (

@@ -1,3 +1,4 @@
+import DateFormats
 import Foundation
 import OAuth1
 import XAPI
@@ -371,7 +372,8 @@ extension SandboxState {
   /// which embeds nothing further.
   func v1Tweet(_ tweet: SandboxTweet, params: [String: String], embedded: Bool = false) -> JSON {
     var out: [(String, JSON)] = [
-      ("created_at", .string(SandboxDates.v1(tweet.createdAt))), ("id", .int(tweet.id)), ("id_str", .string(String(tweet.id))),
+      ("created_at", .string(TwitterV1Date.string(from: Date(epochSeconds: tweet.createdAt)))), ("id", .int(tweet.id)),
+      ("id_str", .string(String(tweet.id))),
     ]
     let emitted: String
     let scalars = tweet.text.unicodeScalars
@@ -546,7 +548,8 @@ extension SandboxState {
       .object(
         v1UserObject(user) + [
           ("followers_count", .int(user.followers)), ("friends_count", .int(user.following)),
-          ("statuses_count", .int(tweets(of: user.id).count)), ("created_at", .string(SandboxDates.v1(user.createdAt))),
+          ("statuses_count", .int(tweets(of: user.id).count)),
+          ("created_at", .string(TwitterV1Date.string(from: Date(epochSeconds: user.createdAt)))),
         ]))
   }
 

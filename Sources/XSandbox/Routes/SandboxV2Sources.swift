@@ -1,3 +1,4 @@
+import DateFormats
 import Foundation
 
 // The v2 parameters shared by several routes, checked as X checks them: each check throws X's
@@ -69,14 +70,21 @@ struct TweetWindow {
       if let value = query[name], let bad = badID(value, parameter: name) { throw SandboxRefusal(bad) }
     }
     for name in ["start_time", "end_time"] {
-      if let value = query[name], SandboxDates.parseISO(value) == nil {
+      if let value = query[name], Self.utcSeconds(value) == nil {
         throw SandboxRefusal.invalid(name, value, "Invalid '\(name)':'\(value)'. '\(name)' must be a valid RFC 3339 date-time")
       }
     }
     since = query["since_id"].flatMap { UInt64($0) }
     until = query["until_id"].flatMap { UInt64($0) }
-    start = query["start_time"].flatMap(SandboxDates.parseISO)
-    end = query["end_time"].flatMap(SandboxDates.parseISO)
+    start = query["start_time"].flatMap(Self.utcSeconds)
+    end = query["end_time"].flatMap(Self.utcSeconds)
+  }
+
+  /// Seconds since 1970 of an RFC 3339 time in UTC (`Z`, `+00:00` or `+0000`), fractional
+  /// seconds dropped; `nil` for another zone or form, which X refuses here too.
+  static func utcSeconds(_ text: String) -> Int64? {
+    guard ["Z", "+00:00", "-00:00", "+0000", "-0000"].contains(where: text.hasSuffix) else { return nil }
+    return RFC3339.date(from: text)?.epochSeconds
   }
 
   /// Within both the ids and the times.
@@ -324,7 +332,8 @@ extension SandboxState {
     let earliest = now - Self.recentWindow
     if let start = window.start, start < earliest, let raw = query["start_time"] {
       throw SandboxRefusal.invalid(
-        "start_time", raw, "Invalid 'start_time':'\(raw)'. 'start_time' must be on or after \(SandboxDates.iso(earliest))")
+        "start_time", raw,
+        "Invalid 'start_time':'\(raw)'. 'start_time' must be on or after \(RFC3339.millisecondString(from: Date(epochSeconds: earliest)))")
     }
     if let end = window.end, end > now - 10, let raw = query["end_time"] {
       throw SandboxRefusal.invalid(
@@ -333,7 +342,7 @@ extension SandboxState {
     let end = window.end ?? now - 30
     let start = window.start ?? max(earliest, end - Self.recentWindow)
     guard start < end else {
-      let raw = query["start_time"] ?? SandboxDates.iso(start)
+      let raw = query["start_time"] ?? RFC3339.millisecondString(from: Date(epochSeconds: start))
       throw SandboxRefusal.invalid("start_time", raw, "Invalid 'start_time':'\(raw)'. 'start_time' must be before 'end_time'")
     }
     return (start, end)
@@ -356,7 +365,10 @@ extension SandboxState {
         position += 1
       }
       data.append(
-        .object([("end", .string(SandboxDates.iso(right))), ("start", .string(SandboxDates.iso(left))), ("tweet_count", .int(count))]))
+        .object([
+          ("end", .string(RFC3339.millisecondString(from: Date(epochSeconds: right)))),
+          ("start", .string(RFC3339.millisecondString(from: Date(epochSeconds: left)))), ("tweet_count", .int(count)),
+        ]))
       total += count
       left = right
     }

@@ -1,3 +1,4 @@
+import DateFormats
 import Foundation
 
 /// `GET` and `POST /2/tweets/search/stream/rules` and the stream's own checks, as X answers them
@@ -15,7 +16,8 @@ extension SandboxState {
     let rules = stream.rules.filter { wanted.isEmpty || wanted.contains($0.id) }
     var out: [(String, JSON)] = []
     if !rules.isEmpty { out.append(("data", .array(rules.map(Self.ruleJSON)))) }
-    out.append(("meta", .object([("sent", .string(SandboxDates.iso(ctx.now))), ("result_count", .int(rules.count))])))
+    out.append(
+      ("meta", .object([("sent", .string(RFC3339.millisecondString(from: Date(epochSeconds: ctx.now)))), ("result_count", .int(rules.count))])))
     return .v2(200, .object(out))
   }
 
@@ -88,7 +90,7 @@ extension SandboxState {
     ]
     var out: [(String, JSON)] = []
     if !created.isEmpty { out.append(("data", .array(created.map(Self.ruleJSON)))) }
-    out.append(("meta", .object([("sent", .string(SandboxDates.iso(now))), ("summary", .object(summary))])))
+    out.append(("meta", .object([("sent", .string(RFC3339.millisecondString(from: Date(epochSeconds: now)))), ("summary", .object(summary))])))
     if !errors.isEmpty { out.append(("errors", .array(errors))) }
     return .v2(created.isEmpty ? 200 : 201, .object(out))
   }
@@ -102,7 +104,8 @@ extension SandboxState {
       (
         "meta",
         .object([
-          ("sent", .string(SandboxDates.iso(now))), ("summary", .object([("deleted", .int(deleted.count)), ("not_deleted", .int(missing.count))])),
+          ("sent", .string(RFC3339.millisecondString(from: Date(epochSeconds: now)))),
+          ("summary", .object([("deleted", .int(deleted.count)), ("not_deleted", .int(missing.count))])),
         ])
       )
     ]
