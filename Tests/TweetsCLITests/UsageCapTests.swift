@@ -42,4 +42,21 @@ struct UsageCapTests {
     let answered = try await server.stats().requests.filter { $0.path == "/2/tweets/search/recent" }.map(\.status)
     #expect(answered == [200, status], "the capped request is sent once: \(answered)")
   }
+
+  /// In the library: the retry policy of every `XClient` refuses to repeat them, whatever
+  /// `RetryBehavior` the caller gave, while a plain 429 is still retried.
+  @Test func xClientsRetryPolicyKnowsThem() {
+    let request = HTTPRequest(method: .get, url: URL(string: "https://api.x.com/2/tweets/search/recent")!)
+    let failure: (Int, String) -> NetworkError = { status, body in
+      let headers = HTTPHeaders(Self.headroom().map { ($0.key, "\($0.value)") })
+      return .httpStatus(HTTPStatusFailure(response: HTTPResponse(statusCode: status, headers: headers, body: Data(body.utf8), request: request)))
+    }
+    let retry = XClient.retryPolicy(RetryBehavior())
+    #expect(retry.delay(after: failure(429, Self.usageCapped), attempt: 1, request: request) == nil)
+    #expect(retry.delay(after: failure(402, Self.creditsDepleted), attempt: 1, request: request) == nil)
+    #expect(
+      retry.delay(
+        after: failure(429, #"{"title":"Too Many Requests","detail":"Too Many Requests","type":"about:blank","status":429}"#), attempt: 1,
+        request: request) != nil)
+  }
 }

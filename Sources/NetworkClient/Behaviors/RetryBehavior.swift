@@ -10,6 +10,7 @@ import Foundation
 /// | timed out, connection lost or reset | yes | idempotent methods | backoff |
 /// | host not found, TLS failure | no | | |
 /// | any other status, a decoding failure, a refused redirect | no | | |
+/// | an answer ``isFinal`` marks (X's monthly cap) | no | | |
 ///
 /// Idempotent methods are GET, HEAD, PUT, DELETE, OPTIONS and TRACE, or any request whose
 /// ``HTTPRequest/isIdempotent`` says so; ``retryNonIdempotent`` extends the 5xx and
@@ -44,6 +45,9 @@ public struct RetryBehavior: RequestBehavior {
   public var maxBackoff: TimeInterval
   /// The statuses that may be retried; take 429 out to fail at once on a rate limit.
   public var retryableStatuses: Set<Int>
+  /// Answers the server marks as final although their status is retryable: X's 429
+  /// `usage-capped` is the monthly cap, not a rate limit, and no wait lifts it. Not retried.
+  public var isFinal: @Sendable (HTTPStatusFailure) -> Bool
   /// Whether non-idempotent requests (POST, PATCH) are retried after a 5xx or a lost connection,
   /// which may apply them twice.
   public var retryNonIdempotent: Bool
@@ -66,6 +70,8 @@ public struct RetryBehavior: RequestBehavior {
   ///   - retryableStatuses: the statuses the table above retries; remove 429 to fail on rate
   ///     limits at once.
   ///   - retryNonIdempotent: retry POST and PATCH after a 5xx or a lost connection too.
+  ///   - isFinal: answers not to retry although their status is retryable (a body that says
+  ///     no wait will help); none by default.
   ///   - sleeper: how to wait; a test passes `RecordingSleeper` (in `NetworkClientTesting`) to
   ///     retry without waiting.
   ///   - now: the clock that turns a `Retry-After` date or a rate-limit reset into a wait.
@@ -79,6 +85,7 @@ public struct RetryBehavior: RequestBehavior {
     maxBackoff: TimeInterval = 5,
     retryableStatuses: Set<Int> = [429, 500, 502, 503, 504],
     retryNonIdempotent: Bool = false,
+    isFinal: @escaping @Sendable (HTTPStatusFailure) -> Bool = { _ in false },
     sleeper: any Sleeper = TaskSleeper(),
     now: @escaping @Sendable () -> Date = { Date() },
     jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
@@ -91,6 +98,7 @@ public struct RetryBehavior: RequestBehavior {
     self.maxBackoff = maxBackoff
     self.retryableStatuses = retryableStatuses
     self.retryNonIdempotent = retryNonIdempotent
+    self.isFinal = isFinal
     self.sleeper = sleeper
     self.now = now
     self.jitter = jitter
@@ -137,7 +145,7 @@ public struct RetryBehavior: RequestBehavior {
       case .timedOut, .interrupted, .other: return mayRepeat ? backoff(attempt: attempt) : nil
       case .hostNotFound, .tls: return nil
       }
-    case .httpStatus(let failure) where retryableStatuses.contains(failure.statusCode):
+    case .httpStatus(let failure) where retryableStatuses.contains(failure.statusCode) && !isFinal(failure):
       guard failure.statusCode == 429 || mayRepeat else { return nil }
       return RetryAfter.delay(in: failure.headers, statusCode: failure.statusCode, now: now()) ?? backoff(attempt: attempt)
     default:

@@ -38,7 +38,8 @@ public struct XClient: Sendable {
   ///   - baseURL: where the API is; `https://api.x.com` unless you point it at a proxy or a fake.
   ///   - transport: how requests travel; `URLSession` by default, `XSandbox` or a stub in tests.
   ///   - retry: retries 429, 5xx and transport failures (waiting out `x-rate-limit-reset` up to
-  ///     its `maxTotalWait`); `nil` for none.
+  ///     its `maxTotalWait`); `nil` for none. X's billing refusals are never retried (see
+  ///     ``retryPolicy(_:)``).
   ///   - behaviors: more behaviors (logging, metrics ...), run before authentication.
   ///   - timeout: seconds to wait for each response.
   ///   - onSign: told the signature base string of every OAuth 1.0a request (it holds no
@@ -57,10 +58,25 @@ public struct XClient: Sendable {
     let tracker = RateLimitTracker()
     rateLimits = tracker
     streamingTransport = transport as? any HTTPStreamingTransport
-    let chain: [any RequestBehavior] = [retry ?? EmptyRequestBehavior(), tracker] + behaviors + [authentication.behavior(onSign: onSign)]
+    let chain: [any RequestBehavior] =
+      [retry.map(Self.retryPolicy) ?? EmptyRequestBehavior(), tracker] + behaviors + [authentication.behavior(onSign: onSign)]
     network = NetworkClient(
       configuration: RequestConfiguration(
         baseURL: baseURL, defaultBehavior: CombinedRequestBehavior(chain), transport: transport, timeout: timeout))
+  }
+
+  /// `retry`, refusing also to repeat X's billing refusals: a 429 `usage-capped` (the monthly
+  /// cap) and a 402 `CreditsDepleted`. Waiting lifts neither, though X sends its rate-limit
+  /// headers on them, so a fetch that met one would otherwise wait out a window for nothing.
+  ///
+  /// ```swift
+  /// let retry = XClient.retryPolicy(RetryBehavior(maxAttempts: 4))
+  /// ```
+  public static func retryPolicy(_ retry: RetryBehavior) -> RetryBehavior {
+    var policy = retry
+    let callerSaysFinal = retry.isFinal
+    policy.isFinal = { XError.isBillingRefusal($0) || callerSaysFinal($0) }
+    return policy
   }
 
   /// The v2 endpoints.

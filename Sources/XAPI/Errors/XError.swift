@@ -138,15 +138,27 @@ extension XError {
     }
   }
 
+  /// Whether the answer is one of X's billing refusals, which no wait lifts: a 429 whose
+  /// problem type is `usage-capped` (the monthly cap), or a 402 or a `credits` problem (no
+  /// credits left).
+  static func isBillingRefusal(_ failure: HTTPStatusFailure) -> Bool {
+    let body = XErrorBody(failure.body)
+    return failure.statusCode == 402 || (failure.statusCode == 429 && isUsageCapped(body)) || isOutOfCredits(body)
+  }
+
+  private static func isUsageCapped(_ body: XErrorBody) -> Bool { body.type?.hasSuffix("usage-capped") == true }
+
+  private static func isOutOfCredits(_ body: XErrorBody) -> Bool { body.type?.hasSuffix("/credits") == true }
+
   init(_ failure: HTTPStatusFailure, now: Date) {
     let status = failure.statusCode
     let body = XErrorBody(failure.body)
     let message = body.message ?? "no explanation given"
-    if status == 429 || body.codes.contains(88) || body.type?.hasSuffix("usage-capped") == true && status == 429 {
-      if body.type?.hasSuffix("usage-capped") == true {
-        self = .creditsDepleted(message: message)
-        return
-      }
+    if status == 429 && Self.isUsageCapped(body) {
+      self = .creditsDepleted(message: message)
+      return
+    }
+    if status == 429 || body.codes.contains(88) {
       let reset = failure.rateLimit?.reset ?? failure.retryAfter.map { now.addingTimeInterval($0) }
       self = .rateLimited(reset: reset, rateLimit: failure.rateLimit)
       return
@@ -180,7 +192,7 @@ extension XError {
       self = .clientNotEnrolled(message: message)
       return
     }
-    if status == 402 || body.type?.hasSuffix("/credits") == true {
+    if status == 402 || Self.isOutOfCredits(body) {
       self = .creditsDepleted(message: message)
       return
     }
