@@ -347,14 +347,6 @@ struct ByteWriter: ~Copyable {
     }
   }
 
-  /// Appends `%XX` (uppercase hex) for `byte`.
-  @inline(__always)
-  mutating func appendEscape(_ byte: UInt8) {
-    checkRoom(3)
-    Self.writeEscape(byte, at: start + count)
-    count &+= 3
-  }
-
   /// Appends a String percent-encoded (RFC 5849 3.6: all but the unreserved set as `%XX`) and
   /// returns where it is.
   @discardableResult
