@@ -133,6 +133,24 @@ struct FilteredStreamTests {
     #expect(transport.requests.count == 1)
   }
 
+  @Test("X's monthly cap (429 usage-capped) and empty credits (402) end the stream: no reconnect lifts them")
+  func billingRefusalsAreFinal() async throws {
+    let capped =
+      #"{"title":"UsageCapExceeded","detail":"Usage cap exceeded: Monthly product cap","type":"https://api.twitter.com/2/problems/usage-capped"}"#
+    let credits = #"{"title":"CreditsDepleted","detail":"No credits","type":"https://api.twitter.com/2/problems/credits"}"#
+    for (status, body) in [(429, capped), (402, credits)] {
+      let transport = ScriptedTransport([.status(status, body)])
+      let client = XClient(authentication: .bearer("app-token"), baseURL: URL(string: "https://api.example")!, transport: transport)
+      await #expect {
+        for try await _ in client.v2.filteredStream() {}
+      } throws: { error in
+        guard case .creditsDepleted = error as? XError else { return false }
+        return true
+      }
+      #expect(transport.requests.count == 1, "HTTP \(status) is sent once")
+    }
+  }
+
   @Test("a user-context client is refused before any request: X serves the stream app-only")
   func appOnly() async throws {
     let transport = ScriptedTransport([])

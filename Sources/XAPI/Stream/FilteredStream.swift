@@ -153,6 +153,8 @@ public struct FilteredStream: AsyncSequence, Sendable {
       let answer = HTTPResponse(statusCode: response.statusCode, headers: response.headers, body: body, request: request)
       let error = XError(NetworkError.httpStatus(HTTPStatusFailure(response: answer)))
       let words = Self.words(body: body, status: response.statusCode)
+      // X's billing refusals (the monthly cap's 429, a 402) are final: reconnecting lifts neither.
+      if XError.isBillingRefusal(HTTPStatusFailure(response: answer)) { return .fatal(error) }
       switch response.statusCode {
       case 429: return .failed(.rateLimited, reason: words)
       case 500...599, 420: return .failed(.http(status: response.statusCode), reason: words)
