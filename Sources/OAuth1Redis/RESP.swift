@@ -15,11 +15,6 @@ enum RESP {
     case array([Reply]?)
   }
 
-  /// Replies nest no deeper than this; deeper is refused as a protocol violation.
-  static let maximumDepth = 8
-  /// A bulk string or array longer than this is refused (a nonce store reads short replies).
-  static let maximumLength = 1 << 20
-
   /// `command` encoded as RESP: `*N`, then `$len` and the bytes of each part.
   static func encode(_ command: [String]) -> [UInt8] {
     var bytes: [UInt8] = []
@@ -37,54 +32,43 @@ enum RESP {
     return bytes
   }
 
-  /// The reply at `start` of `bytes` and where it ends, or `nil` when the bytes hold only part
-  /// of it (read more). Throws on bytes that are not RESP.
-  static func parse(_ bytes: [UInt8], from start: Int, depth: Int = 0) throws(RedisNonceStoreError) -> (Reply, end: Int)? {
-    guard depth <= maximumDepth else { throw .protocolViolation("replies nested more than \(maximumDepth) deep") }
-    guard start < bytes.count else { return nil }
-    guard let lineEnd = lineEnd(bytes, from: start + 1) else {
-      if bytes.count - start > 64 * 1024 { throw .protocolViolation("a reply line longer than 64 KiB") }
-      return nil
-    }
-    let line = String(decoding: bytes[(start + 1)..<lineEnd], as: UTF8.self)
-    let next = lineEnd + 2
-    switch bytes[start] {
-    case UInt8(ascii: "+"):
-      return (.simple(line), next)
-    case UInt8(ascii: "-"):
-      return (.error(line), next)
-    case UInt8(ascii: ":"):
-      guard let value = Int64(line) else { throw .protocolViolation("integer reply \"\(line.prefix(32))\"") }
-      return (.integer(value), next)
-    case UInt8(ascii: "$"):
-      guard let length = Int(line), length >= -1, length <= maximumLength else { throw .protocolViolation("bulk length \"\(line.prefix(32))\"") }
-      if length == -1 { return (.bulk(nil), next) }
-      guard bytes.count >= next + length + 2 else { return nil }
-      guard bytes[next + length] == 13, bytes[next + length + 1] == 10 else { throw .protocolViolation("a bulk string not ended by CRLF") }
-      return (.bulk(Array(bytes[next..<(next + length)])), next + length + 2)
-    case UInt8(ascii: "*"):
-      guard let count = Int(line), count >= -1, count <= maximumLength else { throw .protocolViolation("array length \"\(line.prefix(32))\"") }
-      if count == -1 { return (.array(nil), next) }
-      var items: [Reply] = []
-      var position = next
-      for _ in 0..<count {
-        guard let (item, end) = try parse(bytes, from: position, depth: depth + 1) else { return nil }
-        items.append(item)
-        position = end
-      }
-      return (.array(items), position)
-    default:
-      throw .protocolViolation("a reply starting with byte \(bytes[start])")
-    }
+  /// The reply at the start of `bytes` and where it ends, or `nil` when the bytes hold only
+  /// part of it. Throws on bytes that are not RESP or a reply past `limits`.
+  static func parse(_ bytes: [UInt8], from start: Int, limits: RESPReader.Limits = .init(maximumReplyBytes: 1 << 20))
+    throws(RedisNonceStoreError) -> (Reply, end: Int)?
+  {
+    var reader = RESPReader(limits: limits)
+    reader.append(bytes[start...])
+    guard let reply = try reader.next() else { return nil }
+    return (reply, start + reader.consumed)
   }
 
-  /// Where the CRLF that ends the line starting at `start` is, or `nil` if it has not arrived.
-  private static func lineEnd(_ bytes: [UInt8], from start: Int) -> Int? {
-    var index = start
-    while index + 1 < bytes.count {
-      if bytes[index] == 13 && bytes[index + 1] == 10 { return index }
-      index += 1
+  /// `text` for an error message, quoted: at most 32 characters, control characters escaped.
+  static func excerpt(_ text: String) -> String { "\"" + shown(text, limit: 32) + "\"" }
+
+  /// What a server said, for an error message: at most `limit` characters (then `…`), control
+  /// characters escaped, so that it can neither flood a log nor forge a line in it.
+  static func shown(_ text: String, limit: Int = 200) -> String {
+    var shown = ""
+    for scalar in text.unicodeScalars.prefix(limit) {
+      shown += scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
     }
-    return nil
+    return shown + (text.unicodeScalars.count > limit ? "…" : "")
+  }
+}
+
+extension RESP.Reply {
+  /// What the reply is, in a few words, for an error message: never its whole content, which a
+  /// hostile server could make megabytes long.
+  var summary: String {
+    switch self {
+    case .simple(let text): return "the simple string \(RESP.excerpt(text))"
+    case .error(let text): return "the error \(RESP.excerpt(text))"
+    case .integer(let value): return "the integer \(value)"
+    case .bulk(nil): return "a nil bulk string"
+    case .bulk(let bytes?): return "a bulk string of \(bytes.count) bytes"
+    case .array(nil): return "a nil array"
+    case .array(let items?): return "an array of \(items.count) elements"
+    }
   }
 }

@@ -29,12 +29,22 @@ public struct RedisConfiguration: Sendable, Hashable, CustomStringConvertible, C
   public var database: Int
   /// How long opening a connection (and its `AUTH` and `SELECT`) may take, in seconds; 2 by default.
   public var connectTimeout: Double
-  /// How long one command may take, from sending it to its whole answer, in seconds; 1 by default.
+  /// How long one command may take, from when it is asked for (its wait for a free connection
+  /// included) to its whole answer, in seconds; 1 by default. Checked on every read, so a server
+  /// that keeps sending slowly is cut off at it too.
   public var commandTimeout: Double
   /// How many connections are kept, each with its own thread: the most commands in flight at
   /// once (at least 1; 4 by default). Size it for the verifications you serve at once; more
   /// wait their turn.
   public var poolSize: Int
+  /// The most bytes one reply may take; 65,536 by default. The store's commands are answered in
+  /// a few bytes (`+OK`, `$-1`), so a longer reply is a server that is not Redis or is hostile:
+  /// it is refused as soon as its header or its size says so, and the command fails closed.
+  public var maximumReplyBytes: Int = 65_536
+  /// The most commands waiting for a free connection; 1,024 by default. Past it a command fails
+  /// at once (the verification is refused as `temporarily_unavailable`) rather than queue
+  /// without bound behind a Redis that has stopped answering.
+  public var maximumQueuedCommands: Int = 1024
   /// Whether to speak TLS (`rediss://`): to a Redis `tls-port`, through OpenSSL's libssl, TLS 1.2
   /// or later; `false` by default.
   public var useTLS: Bool = false
@@ -77,12 +87,11 @@ public struct RedisConfiguration: Sendable, Hashable, CustomStringConvertible, C
     if rest.contains("?") || rest.contains("#") {
       throw .invalidURL(reason: "a query or fragment is not read; give the database as the path (/2)")
     }
-    let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
-    var authority = rest[..<authorityEnd]
-    rest = rest[authorityEnd...]
-    if let at = authority.lastIndex(of: "@") {
-      let userinfo = authority[..<at]
-      authority = authority[authority.index(after: at)...]
+    // The userinfo ends at the last "@": a password may hold an unencoded "/" or "@", and no
+    // other part of the URL may hold an "@".
+    if let at = rest.lastIndex(of: "@") {
+      let userinfo = rest[..<at]
+      rest = rest[rest.index(after: at)...]
       let colon = userinfo.firstIndex(of: ":")
       let user = String(userinfo[..<(colon ?? userinfo.endIndex)])
       guard let decodedUser = user.removingPercentEncoding else { throw .invalidURL(reason: "the user name has a malformed %-escape") }
@@ -98,6 +107,9 @@ public struct RedisConfiguration: Sendable, Hashable, CustomStringConvertible, C
         username = nil
       }
     }
+    let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+    var authority = rest[..<authorityEnd]
+    rest = rest[authorityEnd...]
     if authority.hasPrefix("[") {
       guard let close = authority.firstIndex(of: "]") else { throw .invalidURL(reason: "the IPv6 address has no closing ]") }
       host = String(authority[authority.index(after: authority.startIndex)..<close])
@@ -138,7 +150,8 @@ public struct RedisConfiguration: Sendable, Hashable, CustomStringConvertible, C
       self,
       children: [
         "host": host, "port": port, "username": username as Any, "password": password == nil ? "nil" : "***", "database": database,
-        "connectTimeout": connectTimeout, "commandTimeout": commandTimeout, "poolSize": poolSize, "useTLS": useTLS,
+        "connectTimeout": connectTimeout, "commandTimeout": commandTimeout, "poolSize": poolSize,
+        "maximumReplyBytes": maximumReplyBytes, "maximumQueuedCommands": maximumQueuedCommands, "useTLS": useTLS,
         "tlsCAFile": tlsCAFile as Any, "tlsCertificateFile": tlsCertificateFile as Any, "tlsKeyFile": tlsKeyFile as Any,
       ], displayStyle: .struct)
   }

@@ -17,13 +17,14 @@ final class RedisConnection {
   private let configuration: RedisConfiguration
   /// The TLS session over the socket, for `rediss://`.
   private var tls: TLSSession?
-  /// Bytes read and not yet parsed.
-  private var buffer: [UInt8] = []
+  /// The replies as their bytes arrive.
+  private var reader: RESPReader
 
   /// Connects to the configured server within `connectTimeout` (the TLS handshake through
   /// `tlsContext` when there is one), then sends `AUTH` and `SELECT` as configured.
   init(_ configuration: RedisConfiguration, tlsContext: TLSClientContext? = nil) throws(RedisNonceStoreError) {
     self.configuration = configuration
+    reader = RESPReader(limits: .init(maximumReplyBytes: configuration.maximumReplyBytes))
     let deadline = Date().addingTimeInterval(configuration.connectTimeout)
     descriptor = try Self.connect(configuration, until: deadline)
     do throws(RedisNonceStoreError) {
@@ -35,12 +36,12 @@ final class RedisConnection {
       if let password = configuration.password {
         let command = configuration.username.map { ["AUTH", $0, password] } ?? ["AUTH", password]
         if case .error(let message) = try roundTrip(command, name: "AUTH", until: deadline) {
-          throw .authenticationFailed(user: configuration.username, serverSaid: message)
+          throw .authenticationFailed(user: configuration.username, serverSaid: RESP.shown(message))
         }
       }
       if configuration.database != 0 {
         if case .error(let message) = try roundTrip(["SELECT", String(configuration.database)], name: "SELECT", until: deadline) {
-          throw .databaseUnavailable(database: configuration.database, serverSaid: message)
+          throw .databaseUnavailable(database: configuration.database, serverSaid: RESP.shown(message))
         }
       }
     } catch {
@@ -64,7 +65,7 @@ final class RedisConnection {
   /// each command, so a restart costs no failed command.
   var isStale: Bool {
     // Bytes left over from the last reply mean the replies no longer match the commands.
-    guard descriptor >= 0, buffer.isEmpty else { return true }
+    guard descriptor >= 0, !reader.hasUnconsumedBytes else { return true }
     var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
     let readable = systemPoll(&poller, 1, 0) != 0
     guard let tls else { return readable }
@@ -72,10 +73,16 @@ final class RedisConnection {
     return readable && tls.isStale
   }
 
-  /// Sends `command` and reads its reply within the command timeout. A reply of type error is
-  /// returned, not thrown: the connection is still good.
+  /// Sends `command` and reads its reply by `deadline` (the command timeout from when it was
+  /// asked for, its time in the pool's queue included). A reply of type error is returned, not
+  /// thrown: the connection is still good.
+  func send(_ command: [String], until deadline: Date) throws(RedisNonceStoreError) -> RESP.Reply {
+    try roundTrip(command, name: command.first ?? "", until: deadline)
+  }
+
+  /// Sends `command` with the command timeout from now.
   func send(_ command: [String]) throws(RedisNonceStoreError) -> RESP.Reply {
-    try roundTrip(command, name: command.first ?? "", until: Date().addingTimeInterval(configuration.commandTimeout))
+    try send(command, until: Date().addingTimeInterval(configuration.commandTimeout))
   }
 
   private func roundTrip(_ command: [String], name: String, until deadline: Date) throws(RedisNonceStoreError) -> RESP.Reply {
@@ -92,6 +99,7 @@ final class RedisConnection {
   private func write(_ bytes: [UInt8], name: String, until deadline: Date) throws(RedisNonceStoreError) {
     var offset = 0
     while offset < bytes.count {
+      guard deadline.timeIntervalSinceNow > 0 else { throw timeout(name) }
       let outcome = bytes.withUnsafeBytes { raw in
         let start = raw.baseAddress! + offset, count = raw.count - offset
         if let tls { return tls.write(start, count) }
@@ -110,10 +118,10 @@ final class RedisConnection {
   private func readReply(name: String, until deadline: Date) throws(RedisNonceStoreError) -> RESP.Reply {
     var chunk = [UInt8](repeating: 0, count: 4096)
     while true {
-      if let (reply, end) = try RESP.parse(buffer, from: 0) {
-        buffer.removeFirst(end)
-        return reply
-      }
+      if let reply = try reader.next() { return reply }
+      // Checked on every turn, not only while waiting: a server that keeps sending, a byte at
+      // a time, must not keep the command past its deadline.
+      guard deadline.timeIntervalSinceNow > 0 else { throw timeout(name) }
       let outcome = chunk.withUnsafeMutableBytes { raw -> TLSSession.Outcome in
         if let tls { return tls.read(raw.baseAddress!, raw.count) }
         let count = read(descriptor, raw.baseAddress, raw.count)
@@ -121,7 +129,7 @@ final class RedisConnection {
         return count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) ? .wait(Int16(POLLIN)) : .closed
       }
       switch outcome {
-      case .moved(let count): buffer.append(contentsOf: chunk[0..<count])
+      case .moved(let count): reader.append(chunk[0..<count])
       case .wait(let events): try wait(for: events, name: name, until: deadline)
       case .closed: throw .connectionClosed(host: configuration.host, port: configuration.port)
       }
@@ -130,10 +138,14 @@ final class RedisConnection {
 
   /// Waits until the socket is ready for `events`, or throws once `deadline` has passed.
   private func wait(for events: Int16, name: String, until deadline: Date) throws(RedisNonceStoreError) {
-    let timeout: RedisNonceStoreError = .timedOut(
+    try Self.poll(descriptor, events, until: deadline, timeout: timeout(name))
+  }
+
+  /// The error of `name` not answered in time.
+  private func timeout(_ name: String) -> RedisNonceStoreError {
+    .timedOut(
       host: configuration.host, port: configuration.port, operation: name,
       seconds: ["AUTH", "SELECT", "the TLS handshake"].contains(name) ? configuration.connectTimeout : configuration.commandTimeout)
-    try Self.poll(descriptor, events, until: deadline, timeout: timeout)
   }
 
   private static func poll(_ descriptor: Int32, _ events: Int16, until deadline: Date, timeout: RedisNonceStoreError) throws(RedisNonceStoreError) {

@@ -13,6 +13,8 @@ import Locking
 final class RedisConnectionPool: Sendable {
   private struct Job {
     let command: [String]
+    /// The command timeout from when it was asked for: its wait in the queue counts.
+    let deadline: Date
     let continuation: CheckedContinuation<RESP.Reply, any Error>
   }
 
@@ -49,13 +51,16 @@ final class RedisConnectionPool: Sendable {
 
   /// Runs `command` on a pool thread and returns Redis's reply (an error reply included).
   func run(_ command: [String]) async throws -> RESP.Reply {
-    try await withCheckedThrowingContinuation { continuation in
-      let accepted = queue.withLock { queue in
-        guard !queue.closed else { return false }
-        queue.jobs.append(Job(command: command, continuation: continuation))
-        return true
+    let deadline = Date().addingTimeInterval(configuration.commandTimeout)
+    let limit = max(1, configuration.maximumQueuedCommands)
+    return try await withCheckedThrowingContinuation { continuation in
+      let refusal: RedisNonceStoreError? = queue.withLock { queue in
+        guard !queue.closed else { return .shutDown }
+        guard queue.jobs.count - queue.head < limit else { return .overloaded(queued: limit) }
+        queue.jobs.append(Job(command: command, deadline: deadline, continuation: continuation))
+        return nil
       }
-      if !accepted { continuation.resume(throwing: RedisNonceStoreError.shutDown) }
+      if let refusal { continuation.resume(throwing: refusal) }
     }
   }
 
@@ -87,6 +92,14 @@ final class RedisConnectionPool: Sendable {
   private func work() {
     var connection: RedisConnection?
     while let job = next() {
+      guard job.deadline.timeIntervalSinceNow > 0 else {
+        // It waited its whole timeout for a connection: fail closed without sending it.
+        job.continuation.resume(
+          throwing: RedisNonceStoreError.timedOut(
+            host: configuration.host, port: configuration.port, operation: "\(job.command.first ?? "") (waiting for a connection)",
+            seconds: configuration.commandTimeout))
+        continue
+      }
       do {
         if let open = connection, open.isStale {
           open.close()
@@ -94,7 +107,7 @@ final class RedisConnectionPool: Sendable {
         }
         let current = try connection ?? RedisConnection(configuration, tlsContext: tls?.get())
         connection = current
-        job.continuation.resume(returning: try current.send(job.command))
+        job.continuation.resume(returning: try current.send(job.command, until: job.deadline))
       } catch {
         connection?.close()
         connection = nil

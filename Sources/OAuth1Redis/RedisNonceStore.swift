@@ -4,11 +4,15 @@ import OAuth1
 /// A nonce store in Redis, shared by every process and host that verifies for the same
 /// credentials: a request replayed to another instance of your service is refused too.
 ///
-/// Each verification sends one atomic command, `SET key 1 NX EX window`: Redis sets the key only
-/// if it is absent, so of two copies of a request sent at once exactly one is accepted (a `GET`
-/// then a `SET` would let both pass). The key expires after `window` seconds; keep it at least
-/// the verifier's `2 × maxClockSkew` (600 s by default), since a request is accepted for
-/// `maxClockSkew` seconds either side of its timestamp.
+/// Each verification sends one atomic command, `SET key 1 NX EXAT expiry`: Redis sets the key
+/// only if it is absent, so of two copies of a request sent at once exactly one is accepted (a
+/// `GET` then a `SET` would let both pass). The key expires `window` seconds after the request's
+/// own timestamp (or after now, for a timestamp in the past), as ``InMemoryNonceStore``'s
+/// entries do: counted from the insertion, a request dated ahead of the clock could outlive its
+/// key and be replayed. Keep `window` at least the verifier's `2 × maxClockSkew` (600 s by
+/// default), since a request is accepted for `maxClockSkew` seconds either side of its
+/// timestamp. `EXAT` needs Redis 6.2 or later; an older server refuses it, and every
+/// verification then fails closed.
 ///
 /// When Redis cannot answer (down, restarting, timed out, refused `AUTH`), ``insert(nonce:timestamp:consumerKey:token:)``
 /// throws and the verifier refuses the request as `temporarily_unavailable` (HTTP 503): it
@@ -22,10 +26,12 @@ import OAuth1
 public final class RedisNonceStore: OAuthNonceStore, Sendable {
   /// The server, credentials, timeouts and pool size.
   public let configuration: RedisConfiguration
-  /// How long a nonce is kept, in seconds (the `EX` of each `SET`).
+  /// How long a nonce is kept, in seconds from its request's timestamp (or from now, if later).
   public let window: Int64
   /// What every key starts with, so that nonces share a Redis with other data safely.
   public let keyPrefix: String
+  /// The clock that dates a key's expiry; give it the verifier's.
+  private let clock: any OAuthClock
   private let pool: RedisConnectionPool
 
   /// Creates a store; no connection is opened until the first command.
@@ -34,10 +40,12 @@ public final class RedisNonceStore: OAuthNonceStore, Sendable {
   ///   - window: How long each nonce is kept, in seconds (at least 1); 600 by default, the
   ///     verifier's default `2 × maxClockSkew`.
   ///   - keyPrefix: The start of every key; `oauth1:nonce:` by default.
-  public init(configuration: RedisConfiguration, window: Int64 = 600, keyPrefix: String = "oauth1:nonce:") {
+  ///   - clock: The clock that dates each key's expiry; the system clock by default.
+  public init(configuration: RedisConfiguration, window: Int64 = 600, keyPrefix: String = "oauth1:nonce:", clock: any OAuthClock = SystemClock()) {
     self.configuration = configuration
     self.window = max(1, window)
     self.keyPrefix = keyPrefix
+    self.clock = clock
     pool = RedisConnectionPool(configuration)
   }
 
@@ -56,16 +64,19 @@ public final class RedisNonceStore: OAuthNonceStore, Sendable {
 
   deinit { pool.shutDown() }
 
-  /// Records the nonce with `SET key 1 NX EX window`: `true` when Redis set it (a first use),
+  /// Records the nonce with `SET key 1 NX EXAT expiry`, the expiry `window` seconds after the
+  /// later of `timestamp` and now: `true` when Redis set it (a first use),
   /// `false` when the key was there (a replay).
   /// - Throws: ``RedisNonceStoreError`` when Redis cannot answer.
   public func insert(nonce: String, timestamp: Int64, consumerKey: String, token: String?) async throws -> Bool {
     let key = key(nonce: nonce, timestamp: timestamp, consumerKey: consumerKey, token: token)
-    switch try await pool.run(["SET", key, "1", "NX", "EX", String(window)]) {
+    let (start, overflow) = max(timestamp, clock.secondsSince1970()).addingReportingOverflow(window)
+    let expiry = overflow ? Int64.max : start
+    switch try await pool.run(["SET", key, "1", "NX", "EXAT", String(expiry)]) {
     case .simple("OK"): return true
     case .bulk(nil): return false
-    case .error(let message): throw RedisNonceStoreError.serverError(command: "SET", serverSaid: message)
-    case let other: throw RedisNonceStoreError.protocolViolation("SET NX answered \(other)")
+    case .error(let message): throw RedisNonceStoreError.serverError(command: "SET", serverSaid: RESP.shown(message))
+    case let other: throw RedisNonceStoreError.protocolViolation("SET NX answered \(other.summary)")
     }
   }
 
@@ -74,8 +85,8 @@ public final class RedisNonceStore: OAuthNonceStore, Sendable {
   public func ping() async throws {
     switch try await pool.run(["PING"]) {
     case .simple("PONG"): return
-    case .error(let message): throw RedisNonceStoreError.serverError(command: "PING", serverSaid: message)
-    case let other: throw RedisNonceStoreError.protocolViolation("PING answered \(other)")
+    case .error(let message): throw RedisNonceStoreError.serverError(command: "PING", serverSaid: RESP.shown(message))
+    case let other: throw RedisNonceStoreError.protocolViolation("PING answered \(other.summary)")
     }
   }
 

@@ -38,6 +38,9 @@ public enum RedisNonceStoreError: Error, Sendable, Hashable, CustomStringConvert
   case protocolViolation(String)
   /// The store was shut down; make a new one.
   case shutDown
+  /// `queued` commands were already waiting for a connection (``RedisConfiguration/maximumQueuedCommands``):
+  /// Redis is not keeping up, or the pool is too small for the load.
+  case overloaded(queued: Int)
 
   public var description: String {
     switch self {
@@ -67,6 +70,8 @@ public enum RedisNonceStoreError: Error, Sendable, Hashable, CustomStringConvert
       return "the Redis server's answer is not valid RESP: \(what); is it a Redis server on that port?"
     case .shutDown:
       return "the Redis nonce store was shut down"
+    case .overloaded(let queued):
+      return "\(queued) Redis commands are already waiting for a connection; Redis is slow or the pool too small (raise poolSize)"
     }
   }
 }

@@ -21,7 +21,9 @@ final class TLSClientContext: @unchecked Sendable {
   init(caFile: String?, certificateFile: String?, keyFile: String?) throws(RedisNonceStoreError) {
     guard let made = SSL_CTX_new(TLS_client_method()) else { throw .tlsConfiguration(reason: Self.openSSLError("SSL_CTX_new")) }
     context = made
-    _ = clibssl_require_tls12(context)
+    // Every set-up call is checked: one that failed silently would leave a weaker connection
+    // (an older protocol, no name check) that still works. Each failure fails closed.
+    guard clibssl_require_tls12(context) == 1 else { throw .tlsConfiguration(reason: Self.openSSLError("cannot require TLS 1.2")) }
     SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
     if let caFile {
       guard SSL_CTX_load_verify_locations(context, caFile, nil) == 1 else {
@@ -54,12 +56,16 @@ final class TLSClientContext: @unchecked Sendable {
   ) throws(RedisNonceStoreError) -> TLSSession {
     guard let ssl = SSL_new(context) else { throw .tlsConfiguration(reason: Self.openSSLError("SSL_new")) }
     let session = TLSSession(ssl)
-    _ = SSL_set_fd(ssl, descriptor)
+    guard SSL_set_fd(ssl, descriptor) == 1 else { throw .tlsFailed(host: host, port: port, reason: Self.openSSLError("SSL_set_fd failed")) }
+    // Without the name or address to check, any certificate from a trusted CA would pass.
     if Self.isIPAddress(host) {
-      _ = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host)
+      guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host) == 1 else {
+        throw .tlsFailed(host: host, port: port, reason: Self.openSSLError("cannot set the address to verify"))
+      }
     } else {
-      _ = clibssl_set_server_name(ssl, host)
-      _ = SSL_set1_host(ssl, host)
+      guard clibssl_set_server_name(ssl, host) == 1, SSL_set1_host(ssl, host) == 1 else {
+        throw .tlsFailed(host: host, port: port, reason: Self.openSSLError("cannot set the host name to verify"))
+      }
     }
     while true {
       ERR_clear_error()

@@ -18,6 +18,24 @@ struct RedisConfigurationTests {
     #expect(ipv6.host == "::1" && ipv6.port == 7000)
   }
 
+  /// A password holding an unencoded "/" (or "@"): the userinfo ends at the last "@". It was
+  /// split at the "/" and the error printed the password as a path ("/hunter2@host").
+  @Test func aPasswordWithASlashIsReadAndNeverPrinted() throws {
+    let slash = try RedisConfiguration(url: "redis://user:12345/hunter2@cache.internal:6380/3")
+    #expect(slash.username == "user" && slash.password == "12345/hunter2")
+    #expect(slash.host == "cache.internal" && slash.port == 6380 && slash.database == 3)
+    let at = try RedisConfiguration(url: "redis://:p@ss/w@rd@localhost")
+    #expect(at.password == "p@ss/w@rd" && at.host == "localhost")
+    for url in ["redis://user:12345/hunter2@host:notaport", "redis://user:12345/hunter2@host/x", "redis://user:hunter2@/1"] {
+      do {
+        _ = try RedisConfiguration(url: url)
+        Issue.record("\(url) was read")
+      } catch {
+        #expect(!"\(error)".contains("hunter2"), "\(error)")
+      }
+    }
+  }
+
   @Test func badURLsSayWhichPartIsWrong() {
     let cases: [(String, String)] = [
       ("http://localhost", "scheme"), ("redis://", "host is missing"), ("redis://localhost:99999", "port"),

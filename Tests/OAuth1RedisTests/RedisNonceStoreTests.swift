@@ -50,11 +50,41 @@ struct RedisNonceStoreTests {
     let key = store.key(nonce: "n", timestamp: Self.now, consumerKey: "c", token: "t")
     let ttl = try await integer(store, ["TTL", key])
     let pttl = try await integer(store, ["PTTL", key])
-    // The window, less the time since the SET (and Redis's rounding to whole seconds for TTL).
+    // The window from the current whole second (the timestamp is in the past: EXAT now + window),
+    // less the time since the SET.
     let elapsed = Int64(Date().timeIntervalSince(start) * 1000) + 1
-    #expect(pttl <= 777_000 && pttl >= 777_000 - elapsed, "PTTL \(pttl) after \(elapsed) ms")
+    #expect(pttl <= 777_000 && pttl >= 776_000 - elapsed, "PTTL \(pttl) after \(elapsed) ms")
     #expect(ttl <= 777 && ttl >= 777 - elapsed / 1000 - 1, "TTL \(ttl)")
     #expect(try await integer(store, ["DBSIZE"]) == 1)
+  }
+
+  /// With `maxClockSkew` 1, a request dated one second ahead is accepted until the clock has
+  /// passed its timestamp by a second; its key must live that long. `EX window` counted from
+  /// the insertion let the replay through at about 2.5 s; `EXAT` counts from the timestamp.
+  @Test func aRequestDatedAheadCannotBeReplayedBeforeItExpires() async throws {
+    let redis = try LocalRedisServer()
+    // Start just after a second begins, so that whole-second clocks give the same answer each run.
+    while Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 1) > 0.05 { try await Task.sleep(for: .milliseconds(5)) }
+    let start = Date()
+    let second = Int64(start.timeIntervalSince1970)
+    let store = try RedisNonceStore(url: redis.url, window: 2)
+    let checked = OAuthVerifier(
+      credentials: InMemoryCredentialLookup(consumers: ["app-key": OAuthConsumer(secret: "app-secret")], tokens: ["user-token": "user-secret"]),
+      nonceStore: store, options: .init(maxClockSkew: 1))
+    let ahead = try OAuthSignatureGenerator(
+      consumerCredentials: consumer, credentials: token, request: request, options: .init(nonce: "ahead", timestamp: second + 1)
+    ).authorizationHeader
+    #expect(await problem(checked, ahead) == nil)
+    var outcomes: [(Double, OAuthProblem?)] = []
+    for moment in [0.3, 2.5] {
+      let wait = moment - Date().timeIntervalSince(start)
+      if wait > 0 { try await Task.sleep(for: .seconds(wait)) }
+      outcomes.append((Date().timeIntervalSince(start), await problem(checked, ahead)))
+    }
+    for (moment, outcome) in outcomes {
+      // Refused each time: as a replay, or (if this machine was slower than planned) for its age.
+      #expect(outcome == .nonceUsed || outcome == .timestampRefused, "replayed at \(moment) s: \(String(describing: outcome))")
+    }
   }
 
   /// The same nonce and timestamp under another consumer or another token is another key.
