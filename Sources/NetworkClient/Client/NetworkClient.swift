@@ -123,10 +123,18 @@ public struct NetworkClient: Sendable {
       if !headers.contains("Content-Type") { headers["Content-Type"] = contentType }
     case .multipart(let form):
       if !headers.contains("Content-Type") { headers["Content-Type"] = form.contentType }
-      do {
+      do throws(MultipartFormData.Failure) {
         if form.hasFiles {
-          let file = FileManager.default.temporaryDirectory.appendingPathComponent("networkclient-multipart-\(UUID().uuidString)")
-          try form.write(to: file)
+          // A new file only this user can read (0600, created exclusively, never through a
+          // link); removed here when the body cannot be written, else after the request.
+          let created: (url: URL, handle: FileHandle)
+          do {
+            created = try PrivateFile.createUnique(in: FileManager.default.temporaryDirectory, prefix: "networkclient-multipart-")
+          } catch {
+            throw MultipartFormData.Failure(.unwritable(path: FileManager.default.temporaryDirectory.path), error.description)
+          }
+          let file = created.url
+          _ = try form.write(to: created.handle, at: file)
           var prepared = HTTPRequest(
             method: request.method, url: url, headers: headers, body: nil, isIdempotent: request.isIdempotent,
             timeout: request.timeout ?? configuration.timeout)
