@@ -250,25 +250,30 @@ public struct MultipartFormData: Sendable {
   /// The parts of a received `multipart/form-data` body, or `nil` for one that is not
   /// well-formed (a stray or missing CRLF included, or a boundary longer than
   /// ``maxBoundaryLength``): a server's reading, and a signer's that signs a provider's text
-  /// fields.
+  /// fields. Its time is linear in the body's size: each byte is looked at a bounded number of
+  /// times (the boundary's length is capped).
   public static func parts(of body: Data, contentType: String?) -> [ReceivedPart]? {
     guard let contentType, let range = contentType.range(of: "boundary=") else { return nil }
     var boundary = String(contentType[range.upperBound...].prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces)
     if boundary.hasPrefix("\""), boundary.hasSuffix("\""), boundary.count >= 2 { boundary = String(boundary.dropFirst().dropLast()) }
     guard !boundary.isEmpty, boundary.utf8.count <= maxBoundaryLength else { return nil }
-    let delimiter = Data("--\(boundary)".utf8), crlf = Data("\r\n".utf8)
-    guard body.starts(with: delimiter + crlf) else { return nil }
+    // One pass over the bytes: each search starts where the previous one stopped.
+    let bytes = [UInt8](body)
+    let delimiter = Array("--\(boundary)".utf8), crlf: [UInt8] = [13, 10]
+    guard bytes.starts(with: delimiter + crlf) else { return nil }
+    let headEnd = ByteSearch(crlf + crlf), nextDelimiter = ByteSearch(crlf + delimiter)
     var parts: [ReceivedPart] = []
-    var position = body.startIndex + delimiter.count + crlf.count
+    var position = delimiter.count + crlf.count
     while true {
-      guard let headEnd = body.range(of: crlf + crlf, in: position..<body.endIndex) else { return nil }
-      let head = String(decoding: body[position..<headEnd.lowerBound], as: UTF8.self)
-      guard let next = body.range(of: crlf + delimiter, in: headEnd.upperBound..<body.endIndex) else { return nil }
+      guard let headStop = headEnd.first(in: bytes, from: position) else { return nil }
+      let head = String(decoding: bytes[position..<headStop], as: UTF8.self)
+      let contentStart = headStop + 2 * crlf.count
+      guard let contentStop = nextDelimiter.first(in: bytes, from: contentStart) else { return nil }
       guard let name = parameter("name", in: head) else { return nil }
-      parts.append(ReceivedPart(name: name, filename: parameter("filename", in: head), content: Data(body[headEnd.upperBound..<next.lowerBound])))
-      let after = next.upperBound
-      if body[after...].starts(with: Data("--".utf8)) { return parts }
-      guard body[after...].starts(with: crlf) else { return nil }
+      parts.append(ReceivedPart(name: name, filename: parameter("filename", in: head), content: Data(bytes[contentStart..<contentStop])))
+      let after = contentStop + nextDelimiter.needle.count
+      if bytes[after...].starts(with: [45, 45]) { return parts }
+      guard bytes[after...].starts(with: crlf) else { return nil }
       position = after + crlf.count
     }
   }
