@@ -93,3 +93,14 @@ struct RedactionCoverageTests {
     #expect(MessageURL.text("http://u:p4ss@api.example.com/2/x") == "http://u:<redacted>@api.example.com/2/x")
   }
 }
+
+@Suite("Redaction: a URL without its user info")
+struct RemovingUserInfoTests {
+  @Test func theUserInfoGoesAndNothingElse() {
+    #expect(Redaction.removingUserInfo("http://me:pw@127.0.0.1:8080/2?a=b@c#f") == "http://127.0.0.1:8080/2?a=b@c#f")
+    #expect(Redaction.removingUserInfo("https://token@example.com") == "https://example.com")
+    #expect(Redaction.removingUserInfo("https://a:b@c@example.com/x") == "https://example.com/x", "the last @ ends the user info")
+    #expect(Redaction.removingUserInfo("https://example.com/p@th") == "https://example.com/p@th")
+    #expect(Redaction.removingUserInfo("not a url") == "not a url")
+  }
+}

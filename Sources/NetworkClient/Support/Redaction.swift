@@ -77,6 +77,20 @@ public enum Redaction {
     return url[...questionMark] + form(String(query)) + fragment
   }
 
+  /// The URL without its user info: `http://user:password@host/x` is `http://host/x`. For a URL
+  /// that is stored or shown as part of a command to run again (a checkpoint, an archive's
+  /// record of a fetch), where a placeholder would leave a URL that works for nobody.
+  ///
+  /// ```swift
+  /// Redaction.removingUserInfo("http://me:pw@127.0.0.1:8080/2")  // "http://127.0.0.1:8080/2"
+  /// ```
+  public static func removingUserInfo(_ url: String) -> String {
+    guard let scheme = url.range(of: "://") else { return url }
+    let authority = url[scheme.upperBound...].prefix { !"/?#".contains($0) }
+    guard let at = authority.lastIndex(of: "@") else { return url }
+    return String(url[..<scheme.upperBound] + url[url.index(after: at)...])
+  }
+
   /// Form-encoded text (`a=1&oauth_token_secret=x`) with sensitive values replaced.
   public static func form(_ text: String) -> String {
     text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
