@@ -104,3 +104,17 @@ struct RemovingUserInfoTests {
     #expect(Redaction.removingUserInfo("not a url") == "not a url")
   }
 }
+
+/// Inputs the fuzzer found (`.ci/fuzz redaction`), kept as regression tests.
+@Suite("Redaction: what the fuzzer found")
+struct RedactionFuzzRegressionTests {
+  /// A user part holding `@` kept its text, and redacting the result again cut it at the
+  /// placeholder's `<`: now the whole user info goes, and twice is once.
+  @Test func aUserPartWithAnAtSignIsReplacedWhole() {
+    let once = Redaction.text("http://m5ea5\u{BA}@ph5:pw@host/")
+    #expect(once == "http://<redacted>@host/")
+    #expect(Redaction.text(once) == once)
+    #expect(Redaction.text("http://user:@host/") == "http://user:@host/", "no password, nothing to hide")
+    #expect(Redaction.url("http://a@b:pw@host/") == "http://<redacted>@host/")
+  }
+}

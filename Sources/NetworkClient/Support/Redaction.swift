@@ -161,7 +161,11 @@ public enum Redaction {
     let authority = rest.prefix { !"/?#".contains($0) }
     guard let at = authority.lastIndex(of: "@") else { return url }
     let userInfo = authority[..<at]
-    let kept = userInfo.firstIndex(of: ":").map { userInfo[...$0] } ?? ""
+    var kept: Substring = ""
+    if let colon = userInfo.firstIndex(of: ":"), !userInfo[..<colon].contains("@") {
+      guard userInfo.index(after: colon) < at else { return url }  // no password to hide
+      kept = userInfo[...colon]
+    }
     return url[..<scheme.upperBound] + kept + placeholder + url[at...]
   }
 }
@@ -222,7 +226,9 @@ struct TextRedactor {
       end += 1
     }
     guard let at, at > start else { return }  // the host is read as text, from `start`
-    if let colon = bytes[start..<at].firstIndex(of: UInt8(ascii: ":")) {
+    // The user stays when it is plain (no `@`: then the result, redacted again, is the same).
+    if let colon = bytes[start..<at].firstIndex(of: UInt8(ascii: ":")), !bytes[start..<colon].contains(UInt8(ascii: "@")) {
+      guard colon + 1 < at else { return }  // no password to hide
       output.append(contentsOf: bytes[start...colon])
     }
     output.append(contentsOf: Self.placeholder)
