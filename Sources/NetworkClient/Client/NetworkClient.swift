@@ -100,7 +100,10 @@ public struct NetworkClient: Sendable {
   }
 
   /// The request as the transport will first see it, before any behavior: the URL joined and
-  /// encoded, the body encoded.
+  /// encoded, the body encoded. A multipart body with files is written to a new private
+  /// temporary file (``HTTPRequest/bodyFile``, mode 0600): ``send(_:)`` and
+  /// ``response(for:)`` remove theirs when the request is done; a caller of `prepare` alone
+  /// removes it.
   public func prepare<Output>(_ request: Request<Output>) throws(NetworkError) -> HTTPRequest {
     let url = try URLBuilder.url(base: configuration.baseURL, path: request.path, query: request.query)
     var headers = request.headers
