@@ -38,6 +38,12 @@ public enum OAuth2Error: Error, Sendable, Equatable, CustomStringConvertible {
   case missingCode(String)
   /// The endpoint answered something that is not a token response.
   case unexpectedResponse(status: Int, excerpt: String)
+  /// The endpoint answered with a redirect, which is not followed: the request's body (a code
+  /// and its verifier, a refresh token, a token to revoke) goes only to the endpoint configured.
+  /// `location` is the origin it pointed to (`https://b.example:443`), never its path or query.
+  /// Final: the same request gets the same answer; if the provider moved the endpoint,
+  /// configure the new URL.
+  case redirected(status: Int, location: String)
   /// The request could not be sent or answered (a network failure).
   case transport(String)
   /// A configuration that cannot work (a malformed verifier or URL).
@@ -69,6 +75,7 @@ public enum OAuth2Error: Error, Sendable, Equatable, CustomStringConvertible {
     case .stateMismatch: "state_mismatch"
     case .missingCode: "missing_code"
     case .unexpectedResponse: "unexpected_response"
+    case .redirected: "redirected"
     case .transport: "transport"
     case .invalidConfiguration: "invalid_configuration"
     }
@@ -92,6 +99,8 @@ public enum OAuth2Error: Error, Sendable, Equatable, CustomStringConvertible {
       "the redirect's state is not the one this login sent: it is another site's, or an old one. Nothing was exchanged; start the login again."
     case .missingCode(let text): "the redirect carried no authorization code: \(text)"
     case .unexpectedResponse(let status, let excerpt): "the token endpoint answered HTTP \(status) with something that is not a token: \(excerpt)"
+    case .redirected(let status, let location):
+      "the endpoint answered with a redirect (HTTP \(status)) to \(location) (its path and query not shown), which was not followed: the request carries a code, a token or a secret that goes only to the endpoint configured. If the provider moved it, configure its new URL."
     case .transport(let text): "the token endpoint could not be reached: \(text)"
     case .invalidConfiguration(let text): text
     }

@@ -9,7 +9,10 @@ import PercentEncoding
 ///
 /// Each answer is checked: a token response without `access_token` is an error, and an error
 /// answer is the ``OAuth2Error`` its `error` names. It never retries: a refresh token is
-/// single-use at X, and presenting a spent one again would fail anyway.
+/// single-use at X, and presenting a spent one again would fail anyway. It follows no redirect
+/// (``OAuth2Error/redirected(status:location:)``): its bodies carry codes and their verifiers,
+/// refresh tokens, 1.0a token secrets and tokens to revoke, and a `Location` is the server's
+/// choice of where those would go.
 ///
 /// ```swift
 /// let endpoint = TokenEndpoint(client: .x(clientID: "…"))
@@ -125,14 +128,18 @@ public struct TokenEndpoint: BearerTokenRefresher, Sendable {
     } else {
       form.append(("client_id", client.clientID))
     }
-    let http = NetworkClient(baseURL: url, transport: transport)
+    let http = NetworkClient(configuration: RequestConfiguration(baseURL: url, transport: transport, redirects: .refuse))
     do {
       return try await http.send(Request<HTTPResponse>(method: .post, path: "", headers: headers, body: .form(form), isIdempotent: false))
     } catch {
-      if case .httpStatus(let failure) = error {
+      switch error {
+      case .httpStatus(let failure):
         throw OAuth2Error.fromResponse(status: failure.statusCode, body: failure.body, retryAfter: failure.retryAfter)
+      case .redirect(let failure):
+        throw .redirected(status: failure.statusCode, location: failure.location)
+      default:
+        throw .transport(error.description)
       }
-      throw .transport(error.description)
     }
   }
 

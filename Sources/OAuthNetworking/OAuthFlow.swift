@@ -4,7 +4,10 @@ import OAuth1
 
 /// The three-legged OAuth 1.0a flow (RFC 5849, section 2): temporary credentials, the user's
 /// authorization in a browser, token credentials. With the callback `oob` the provider shows
-/// the user a PIN to type back: the flow for command-line and desktop programs.
+/// the user a PIN to type back: the flow for command-line and desktop programs. Steps 1 and 3
+/// follow no redirect (``OAuthFlowError/network(_:)`` with `RedirectFailure.Reason.refused`):
+/// their requests carry the consumer's signature, the request token and the verifier, for the
+/// provider's endpoint only.
 ///
 /// ```swift
 /// let flow = OAuthFlow(baseURL: URL(string: "https://api.x.com")!, consumer: consumer)
@@ -147,7 +150,12 @@ public struct OAuthFlow: Sendable {
       signed.withLock { $0 = baseString }
     }
     let (base, endpointPath) = target(path)
-    let client = NetworkClient(baseURL: base, behavior: CombinedRequestBehavior([behavior, signer]), transport: transport)
+    // No redirect is followed: the steps carry the consumer's signature, the request token and
+    // the verifier, for the provider's endpoint only (a redirect is OAuthFlowError.network with
+    // RedirectFailure.Reason.refused, naming the status and the origin only).
+    let client = NetworkClient(
+      configuration: RequestConfiguration(
+        baseURL: base, defaultBehavior: CombinedRequestBehavior([behavior, signer]), transport: transport, redirects: .refuse))
     let step = path.split(separator: "/").last.map(String.init) ?? path
     do {
       let response = try await client.send(Request<HTTPResponse>(method: .post, path: endpointPath, query: query.map { QueryItem($0.0, $0.1) }))

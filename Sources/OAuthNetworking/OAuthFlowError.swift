@@ -13,7 +13,8 @@ public enum OAuthFlowError: Error, Sendable, CustomStringConvertible {
   case callbackNotConfirmed
   /// The response had none of the expected fields.
   case malformedResponse(step: String, reason: String)
-  /// No answer (or a transport-level failure).
+  /// No answer (or a transport-level failure), or a redirect, which the flow does not follow
+  /// (`.redirect` with `RedirectFailure.Reason.refused`, naming the status and the origin only).
   case network(NetworkError)
 
   public var description: String {

@@ -11,8 +11,9 @@ struct FuzzPropertyTests {
 
   static let targets: [(String, Target)] = [
     ("authorization-header", fuzzAuthorizationHeader), ("base-string-uri", fuzzBaseStringURI),
-    ("command-line", fuzzCommandLine), ("form-and-query", fuzzFormAndQuery), ("pem-keys", fuzzPEMKeys),
-    ("percent-encoding", fuzzPercentEncoding), ("resp-reader", fuzzRESPReader), ("x-json", fuzzXJSON),
+    ("command-line", fuzzCommandLine), ("form-and-query", fuzzFormAndQuery), ("multipart-reader", fuzzMultipartReader),
+    ("pem-keys", fuzzPEMKeys), ("percent-encoding", fuzzPercentEncoding), ("redaction", fuzzRedaction), ("resp-reader", fuzzRESPReader),
+    ("x-json", fuzzXJSON),
   ]
 
   @Test(arguments: targets.map(\.0))

@@ -86,3 +86,37 @@ struct OAuthFlowTests {
     }
   }
 }
+
+/// The 1.0a token exchange follows no redirect: its requests carry the consumer's signature,
+/// the request token and the verifier, for the provider's endpoint only (issue #35, item 4).
+@Suite("OAuthFlow: no redirect")
+struct OAuthFlowRedirectTests {
+  @Test(arguments: [307, 308, 302])
+  func neitherStepFollowsARedirect(status: Int) async throws {
+    let location = "https://elsewhere.example.net:8443/collect?oauth_verifier=leak&x=1"
+    let temporary = TemporaryCredentials(credentials: Credentials(key: "req", secret: "req-secret"))
+    let steps: [(String, (OAuthFlow) async throws(OAuthFlowError) -> Void)] = [
+      ("request_token", { flow throws(OAuthFlowError) in _ = try await flow.requestToken() }),
+      ("access_token", { flow throws(OAuthFlowError) in _ = try await flow.accessToken(for: temporary, verifier: "1234567") }),
+    ]
+    for (name, step) in steps {
+      let stub = StubTransport(
+        [.status(status, headers: ["Location": location])],
+        fallback: .status(200, body: Data("oauth_token=a&oauth_token_secret=b&oauth_callback_confirmed=true".utf8)))
+      let flow = OAuthFlow(baseURL: URL(string: "https://api.example.com")!, consumer: Credentials(key: "ck", secret: "cs"), transport: stub)
+      do {
+        try await step(flow)
+        Issue.record("\(name): a \(status) was followed")
+      } catch {
+        guard case .network(.redirect(let failure)) = error else {
+          Issue.record("\(name): \(error)")
+          continue
+        }
+        #expect(failure.reason == .refused)
+        #expect(error.description.contains("HTTP \(status)") && error.description.contains("https://elsewhere.example.net:8443"), "\(error)")
+        #expect(!error.description.contains("leak") && !error.description.contains("/collect"), "\(error)")
+      }
+      #expect(stub.requests.count == 1, "\(name): \(stub.requests.map(\.url))")
+    }
+  }
+}

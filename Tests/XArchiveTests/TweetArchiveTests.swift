@@ -70,6 +70,19 @@ struct TweetArchiveTests {
     #expect(likes == [[.integer(10), .integer(5), .integer(first.id)], [.integer(11), .integer(99), .integer(first.id)]])
   }
 
+  @Test("A URL's user info is not stored with the command, and the same command with it resumes the same fetch")
+  func userInfoIsNotStored() throws {
+    let archive = try TweetArchive(path: path)
+    let command = ["timeline", "u7", "--base-url", "http://proxy-user:pw-secret@127.0.0.1:8080", "--api=https://t0ken@api.example"]
+    var fetch = try archive.beginFetch(command: command, resume: false)
+    try archive.store(Self.page([Self.tweet("10", likes: 1)], next: "n1"), in: &fetch, complete: false)
+    let stored = try archive.database.rows("SELECT command FROM fetches").first?.first?.text ?? ""
+    #expect(!stored.contains("pw-secret") && !stored.contains("proxy-user") && !stored.contains("t0ken"), "\(stored)")
+    #expect(fetch.command == ["timeline", "u7", "--base-url", "http://127.0.0.1:8080", "--api=https://api.example"])
+    let resumed = try archive.beginFetch(command: command, resume: true)
+    #expect(resumed.resumed && resumed.id == fetch.id)
+  }
+
   @Test("What a newer answer lacks is kept: a timeline's author does not erase a lookup's counts")
   func partialAnswersKeepWhatTheyLack() throws {
     let archive = try TweetArchive(path: path)

@@ -100,7 +100,10 @@ public struct NetworkClient: Sendable {
   }
 
   /// The request as the transport will first see it, before any behavior: the URL joined and
-  /// encoded, the body encoded.
+  /// encoded, the body encoded. A multipart body with files is written to a new private
+  /// temporary file (``HTTPRequest/bodyFile``, mode 0600): ``send(_:)`` and
+  /// ``response(for:)`` remove theirs when the request is done; a caller of `prepare` alone
+  /// removes it.
   public func prepare<Output>(_ request: Request<Output>) throws(NetworkError) -> HTTPRequest {
     let url = try URLBuilder.url(base: configuration.baseURL, path: request.path, query: request.query)
     var headers = request.headers
@@ -123,10 +126,18 @@ public struct NetworkClient: Sendable {
       if !headers.contains("Content-Type") { headers["Content-Type"] = contentType }
     case .multipart(let form):
       if !headers.contains("Content-Type") { headers["Content-Type"] = form.contentType }
-      do {
+      do throws(MultipartFormData.Failure) {
         if form.hasFiles {
-          let file = FileManager.default.temporaryDirectory.appendingPathComponent("networkclient-multipart-\(UUID().uuidString)")
-          try form.write(to: file)
+          // A new file only this user can read (0600, created exclusively, never through a
+          // link); removed here when the body cannot be written, else after the request.
+          let created: (url: URL, handle: FileHandle)
+          do {
+            created = try PrivateFile.createUnique(in: FileManager.default.temporaryDirectory, prefix: "networkclient-multipart-")
+          } catch {
+            throw MultipartFormData.Failure(.unwritable(path: FileManager.default.temporaryDirectory.path), error.description)
+          }
+          let file = created.url
+          _ = try form.write(to: created.handle, at: file)
           var prepared = HTTPRequest(
             method: request.method, url: url, headers: headers, body: nil, isIdempotent: request.isIdempotent,
             timeout: request.timeout ?? configuration.timeout)

@@ -6,7 +6,11 @@ import Foundation
 /// client writes such a body to a temporary file that the transport streams.
 ///
 /// The boundary is 40 random characters and is checked against every part's content (files
-/// too, as they are read): a body that contains it is refused rather than sent broken.
+/// too, as they are read): a body that contains it is refused rather than sent broken. A part's
+/// name, file name and content type go into header lines, so one with a control character (CR,
+/// LF, NUL) is refused (``Failure/Reason/controlCharacter(part:field:)``) rather than let it end
+/// the line and start a header of its own; a given boundary must be 1 to
+/// ``maxBoundaryLength`` characters that need no quotes.
 ///
 /// ```swift
 /// let form = MultipartFormData([
@@ -26,11 +30,44 @@ public struct MultipartFormData: Sendable {
     case file(name: String, url: URL, filename: String?, contentType: String)
   }
 
-  /// Why a body could not be written.
+  /// Why a body could not be written: ``reason`` for code, ``description`` for people.
+  ///
+  /// ```swift
+  /// do { _ = try form.encoded() } catch { if case .controlCharacter(let part, _) = error.reason { print("fix", part) } }
+  /// ```
   public struct Failure: Error, Sendable, CustomStringConvertible {
-    /// What went wrong, with the part or the file.
+    /// What went wrong, as a value.
+    public enum Reason: Sendable, Hashable {
+      /// A part's `name`, `filename` or `content type` (the field) holds a control character
+      /// (CR, LF, NUL or another below U+0020 but the tab, or DEL): in a header line it would
+      /// end the line and start another header. `part` is the part's name, escaped.
+      case controlCharacter(part: String, field: String)
+      /// The boundary given is empty, longer than ``MultipartFormData/maxBoundaryLength``, or
+      /// holds a character other than letters, digits and `'+_-.`.
+      case invalidBoundary
+      /// A part's content contains the boundary; send it again with another boundary.
+      case boundaryInContent(part: String)
+      /// A file part's file cannot be read.
+      case unreadableFile(part: String, path: String)
+      /// The body cannot be written to its file.
+      case unwritable(path: String)
+    }
+
+    /// What went wrong, as a value.
+    public let reason: Reason
+    /// What went wrong, with the part or the file, and what to do.
     public let description: String
+
+    init(_ reason: Reason, _ description: String) {
+      self.reason = reason
+      self.description = description
+    }
   }
+
+  /// The longest boundary, in characters: 70, RFC 2046's limit. A received body whose
+  /// `Content-Type` names a longer one is not read (``parts(of:contentType:)`` returns `nil`),
+  /// which also bounds the cost of looking for it.
+  public static let maxBoundaryLength = 70
 
   /// The parts, in order.
   public var parts: [Part]
@@ -60,31 +97,89 @@ public struct MultipartFormData: Sendable {
     return body
   }
 
-  /// Writes the body to `url` (created or replaced), reading file parts a chunk at a time;
-  /// returns its size.
+  /// Writes the body to `url`, reading file parts a chunk at a time; returns its size. The file
+  /// is created anew with mode 0600 (whatever was at `url` is removed first, and a link there is
+  /// replaced, never written through), and removed again when the body cannot be written whole.
   @discardableResult
   public func write(to url: URL, chunkSize: Int = 1 << 20) throws(Failure) -> Int64 {
-    guard FileManager.default.createFile(atPath: url.path, contents: nil), let output = try? FileHandle(forWritingTo: url) else {
-      throw Failure(description: "cannot create \(url.path) for the multipart body")
+    try validate()
+    if unlink(url.path) != 0 && errno != ENOENT {
+      throw Failure(.unwritable(path: url.path), "cannot replace \(url.path) for the multipart body: \(String(cString: strerror(errno)))")
     }
-    defer { try? output.close() }
+    let output: FileHandle
+    do {
+      output = try PrivateFile.create(url)
+    } catch {
+      throw Failure(.unwritable(path: url.path), "\(error.description) for the multipart body")
+    }
+    return try write(to: output, at: url, chunkSize: chunkSize)
+  }
+
+  /// Writes the body to `output`, a new file at `url`, and closes it; removes the file when the
+  /// body cannot be written whole.
+  func write(to output: FileHandle, at url: URL, chunkSize: Int = 1 << 20) throws(Failure) -> Int64 {
     var size: Int64 = 0
     var failure: Failure?
-    try write(chunkSize: chunkSize) { bytes in
-      guard failure == nil else { return }
-      do {
-        try output.write(contentsOf: bytes)
-        size += Int64(bytes.count)
-      } catch {
-        failure = Failure(description: "cannot write the multipart body to \(url.path): \(error.localizedDescription)")
+    do throws(Failure) {
+      try write(chunkSize: chunkSize) { bytes in
+        guard failure == nil else { return }
+        do {
+          try output.write(contentsOf: bytes)
+          size += Int64(bytes.count)
+        } catch {
+          failure = Failure(.unwritable(path: url.path), "cannot write the multipart body to \(url.path): \(error.localizedDescription)")
+        }
+      }
+      if let failure { throw failure }
+      try? output.close()
+      return size
+    } catch {
+      try? output.close()
+      unlink(url.path)
+      throw error
+    }
+  }
+
+  /// Checks what goes into header lines: the boundary, and each part's name, file name and
+  /// content type.
+  private func validate() throws(Failure) {
+    let allowed = Set("'+_-.".unicodeScalars)
+    guard !boundary.isEmpty, boundary.unicodeScalars.count <= Self.maxBoundaryLength,
+      boundary.unicodeScalars.allSatisfy({ ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || allowed.contains($0) })
+    else {
+      throw Failure(
+        .invalidBoundary,
+        "the boundary \(String(reflecting: String(boundary.prefix(80)))) is not 1 to \(Self.maxBoundaryLength) letters, digits and '+_-.; leave it out for a random one"
+      )
+    }
+    for part in parts {
+      let fields: [(String, String?)]
+      let name: String
+      switch part {
+      case .text(let partName, _):
+        name = partName
+        fields = [("name", partName)]
+      case .data(let partName, _, let filename, let contentType), .file(let partName, _, let filename, let contentType):
+        name = partName
+        fields = [("name", partName), ("filename", filename), ("content type", contentType)]
+      }
+      for case (let field, let value?) in fields where value.unicodeScalars.contains(where: Self.isControl) {
+        throw Failure(
+          .controlCharacter(part: String(reflecting: name), field: field),
+          "the \(field) of the part \(String(reflecting: name)) holds a control character (CR, LF, NUL…), which would end its header line and start another; remove it"
+        )
       }
     }
-    if let failure { throw failure }
-    return size
+  }
+
+  /// A character a header value must not hold: below U+0020 except the tab, and DEL.
+  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    (scalar.value < 0x20 && scalar != "\t") || scalar.value == 0x7F
   }
 
   /// The body, piece by piece, to `emit`.
   private func write(chunkSize: Int = 1 << 20, _ emit: (Data) -> Void) throws(Failure) {
+    try validate()
     let delimiter = Data("--\(boundary)".utf8)
     for part in parts {
       emit(delimiter + Data("\r\n".utf8))
@@ -109,7 +204,9 @@ public struct MultipartFormData: Sendable {
 
   /// A file part's content, a chunk at a time, checking for the boundary across chunk edges.
   private func stream(_ url: URL, part: String, chunkSize: Int, _ emit: (Data) -> Void) throws(Failure) {
-    guard let input = try? FileHandle(forReadingFrom: url) else { throw Failure(description: "cannot read \(url.path) for the part \(part)") }
+    guard let input = try? FileHandle(forReadingFrom: url) else {
+      throw Failure(.unreadableFile(part: part, path: url.path), "cannot read \(url.path) for the part \(part)")
+    }
     defer { try? input.close() }
     let overlap = boundary.utf8.count + 2
     var tail = Data()
@@ -118,7 +215,7 @@ public struct MultipartFormData: Sendable {
       do {
         chunk = try input.read(upToCount: chunkSize) ?? Data()
       } catch {
-        throw Failure(description: "cannot read \(url.path): \(error.localizedDescription)")
+        throw Failure(.unreadableFile(part: part, path: url.path), "cannot read \(url.path): \(error.localizedDescription)")
       }
       if chunk.isEmpty { return }
       try check(tail + chunk, part: part)
@@ -129,7 +226,7 @@ public struct MultipartFormData: Sendable {
 
   private func check(_ content: Data, part: String) throws(Failure) {
     if content.range(of: Data("--\(boundary)".utf8)) != nil {
-      throw Failure(description: "the part \(part) contains the boundary \(boundary); send it again with another boundary")
+      throw Failure(.boundaryInContent(part: part), "the part \(part) contains the boundary \(boundary); send it again with another boundary")
     }
   }
 
@@ -151,25 +248,32 @@ public struct MultipartFormData: Sendable {
   }
 
   /// The parts of a received `multipart/form-data` body, or `nil` for one that is not
-  /// well-formed (a stray or missing CRLF included): a server's reading, and a signer's that
-  /// signs a provider's text fields.
+  /// well-formed (a stray or missing CRLF included, or a boundary longer than
+  /// ``maxBoundaryLength``): a server's reading, and a signer's that signs a provider's text
+  /// fields. Its time is linear in the body's size: each byte is looked at a bounded number of
+  /// times (the boundary's length is capped).
   public static func parts(of body: Data, contentType: String?) -> [ReceivedPart]? {
     guard let contentType, let range = contentType.range(of: "boundary=") else { return nil }
     var boundary = String(contentType[range.upperBound...].prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces)
     if boundary.hasPrefix("\""), boundary.hasSuffix("\""), boundary.count >= 2 { boundary = String(boundary.dropFirst().dropLast()) }
-    let delimiter = Data("--\(boundary)".utf8), crlf = Data("\r\n".utf8)
-    guard body.starts(with: delimiter + crlf) else { return nil }
+    guard !boundary.isEmpty, boundary.utf8.count <= maxBoundaryLength else { return nil }
+    // One pass over the bytes: each search starts where the previous one stopped.
+    let bytes = [UInt8](body)
+    let delimiter = Array("--\(boundary)".utf8), crlf: [UInt8] = [13, 10]
+    guard bytes.starts(with: delimiter + crlf) else { return nil }
+    let headEnd = ByteSearch(crlf + crlf), nextDelimiter = ByteSearch(crlf + delimiter)
     var parts: [ReceivedPart] = []
-    var position = body.startIndex + delimiter.count + crlf.count
+    var position = delimiter.count + crlf.count
     while true {
-      guard let headEnd = body.range(of: crlf + crlf, in: position..<body.endIndex) else { return nil }
-      let head = String(decoding: body[position..<headEnd.lowerBound], as: UTF8.self)
-      guard let next = body.range(of: crlf + delimiter, in: headEnd.upperBound..<body.endIndex) else { return nil }
+      guard let headStop = headEnd.first(in: bytes, from: position) else { return nil }
+      let head = String(decoding: bytes[position..<headStop], as: UTF8.self)
+      let contentStart = headStop + 2 * crlf.count
+      guard let contentStop = nextDelimiter.first(in: bytes, from: contentStart) else { return nil }
       guard let name = parameter("name", in: head) else { return nil }
-      parts.append(ReceivedPart(name: name, filename: parameter("filename", in: head), content: Data(body[headEnd.upperBound..<next.lowerBound])))
-      let after = next.upperBound
-      if body[after...].starts(with: Data("--".utf8)) { return parts }
-      guard body[after...].starts(with: crlf) else { return nil }
+      parts.append(ReceivedPart(name: name, filename: parameter("filename", in: head), content: Data(bytes[contentStart..<contentStop])))
+      let after = contentStop + nextDelimiter.needle.count
+      if bytes[after...].starts(with: [45, 45]) { return parts }
+      guard bytes[after...].starts(with: crlf) else { return nil }
       position = after + crlf.count
     }
   }

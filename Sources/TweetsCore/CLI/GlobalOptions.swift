@@ -1,6 +1,7 @@
 import CommandLineSupport
 import DateFormats
 import Foundation
+import NetworkClient
 import XAPI
 
 /// The options several `tweets` commands share (which command takes which: `SharedOptions`),
@@ -118,8 +119,11 @@ package struct GlobalOptions: Sendable {
   /// What defines the fetch, as given: the command and its arguments without `--resume`,
   /// `--output FILE`, the credentials (`--consumer-key`, `--consumer-secret`: never written to
   /// a checkpoint or printed) and the options that change only how it runs (`--no-wait`,
-  /// `--max-wait`, `--timeout`, `--verbose`, `--config-dir`). A checkpoint records it, so that a
-  /// resumed run is the same fetch, from any directory, waiting or not.
+  /// `--max-wait`, `--timeout`, `--verbose`, `--config-dir`). `--base-url` is kept without its
+  /// user info (`http://user:password@host` is recorded as `http://host`): a checkpoint and the
+  /// archive's `fetches` table keep no password, and a resumed run with the user info matches.
+  /// A checkpoint records it, so that a resumed run is the same fetch, from any directory,
+  /// waiting or not.
   package var commandLine: [String] = []
 
   /// `arguments` without the options ``commandLine`` leaves out (`--name VALUE`, `--name=VALUE`
@@ -129,10 +133,19 @@ package struct GlobalOptions: Sendable {
     let flags: Set<String> = ["--resume", "--no-wait", "--verbose", "-v"]
     var kept: [String] = []
     var skipNext = false
+    var baseURLNext = false
     for argument in arguments {
       let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
       if skipNext {
         skipNext = false
+      } else if baseURLNext {
+        baseURLNext = false
+        kept.append(Redaction.removingUserInfo(argument))
+      } else if argument == "--" + Self.baseURLOption.name {
+        baseURLNext = true
+        kept.append(argument)
+      } else if name == "--" + Self.baseURLOption.name && argument.contains("=") {
+        kept.append(name + "=" + Redaction.removingUserInfo(String(argument.dropFirst(name.count + 1))))
       } else if valued.contains(argument) {
         skipNext = true
       } else if !flags.contains(argument) && !(argument.contains("=") && valued.contains(name)) {
@@ -149,7 +162,7 @@ package struct GlobalOptions: Sendable {
   init(_ arguments: ParsedArguments, environment: [String: String]) throws {
     let urlText = arguments[Self.baseURLOption] ?? environment["TWEETS_BASE_URL"] ?? XClient.defaultBaseURL.absoluteString
     guard let url = URL(string: urlText), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
-      throw UsageError("--base-url must be an http or https URL, not \"\(urlText)\"")
+      throw UsageError("--base-url must be an http or https URL, not \"\(Redaction.url(urlText))\"")
     }
     baseURL = url
     switch arguments[Self.apiOption] ?? "v2" {

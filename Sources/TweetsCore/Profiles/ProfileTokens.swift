@@ -40,7 +40,8 @@ struct ProfileTokenStore: BearerTokenStore {
 /// reported to answer a spent refresh token with `invalid_request`): then, when the profile
 /// still holds its OAuth 1.0a token, it exchanges that again for a new pair (the refresh token
 /// was lost, say by a kill after X rotated it); otherwise it says to log in again. Never the
-/// same refresh token twice.
+/// same refresh token twice. A redirect from the token endpoint is no refusal: it fails the
+/// renewal as it is (nothing was sent where it pointed), and the token stays in the profile.
 struct ProfileRefresher: BearerTokenRefresher {
   let endpoint: TokenEndpoint
   /// The profile's OAuth 1.0a access token and secret, if it has them.
@@ -52,6 +53,11 @@ struct ProfileRefresher: BearerTokenRefresher {
   func refresh(_ token: BearerToken) async throws -> BearerToken {
     do {
       return try await endpoint.renew(token)
+    } catch .redirected(let status, let location) {
+      // Not a refusal of the refresh token: the endpoint pointed elsewhere, and nothing was
+      // sent there. Exchanging the 1.0a token would meet the same endpoint.
+      let error = OAuth2Error.redirected(status: status, location: location)
+      throw TweetsFailure("could not renew the OAuth 2.0 access token: \(error.description)", exitCode: .failure)
     } catch  where error.isFinal {
       guard let oauth1 else {
         throw TweetsFailure(

@@ -20,8 +20,8 @@ public struct ArchiveFetch: Sendable, Equatable {
 
   /// The row's id in `fetches`; the `fetch_id` of the tweets it stored first.
   public let id: Int64
-  /// The command and its options as given (no credential: the caller leaves them out). A resume
-  /// continues the latest fetch with the same command.
+  /// The command and its options as given, URLs without their user info (no credential: the
+  /// caller leaves the others out). A resume continues the latest fetch with the same command.
   public let command: [String]
   /// Whether this continues a fetch an earlier run began.
   public let resumed: Bool

@@ -1,5 +1,6 @@
 import DateFormats
 import Foundation
+import NetworkClient
 import XAPI
 
 /// An SQLite archive of tweets and users, for researchers who keep what they fetch: one file,
@@ -52,8 +53,12 @@ public final class TweetArchive {
 
   /// Starts recording a run of `command`. With `resume`, continues the latest fetch of the same
   /// command when there is one (``ArchiveFetch/resumed``; ``ArchiveFetch/Status/complete`` when
-  /// it has nothing left to do); otherwise, or when there is none, begins a new one.
+  /// it has nothing left to do); otherwise, or when there is none, begins a new one. Any URL in
+  /// `command` is recorded without its user info (`http://user:password@host` as `http://host`).
   public func beginFetch(command: [String], resume: Bool) throws(ArchiveError) -> ArchiveFetch {
+    // A URL's user info (a proxy's password, a token as user name) is no part of what the
+    // fetch is: it is neither stored nor compared.
+    let command = command.map(Redaction.removingUserInfo)
     let commandText = Self.json(command)
     let now = Self.timestamp()
     if resume,
