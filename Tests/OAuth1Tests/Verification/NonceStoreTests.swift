@@ -49,4 +49,39 @@ struct NonceStoreTests {
     }
     #expect(accepted == 1000)
   }
+
+  /// #35 item 2: one client with any valid key signs `capacity` cheap requests; a request
+  /// captured before them must still be refused when replayed within its window. The store
+  /// used to evict the oldest live nonces to make room, and the replay was accepted.
+  @Test func aFullStoreNeverForgetsALiveNonce() async throws {
+    let consumer = Credentials(key: "app-key", secret: "app-secret")
+    let request = OAuthRequest(method: "GET", url: "https://api.example.com/items")
+    let verifier = OAuthVerifier(
+      credentials: InMemoryCredentialLookup(consumers: ["app-key": OAuthConsumer(secret: "app-secret")], tokens: [:]),
+      nonceStore: InMemoryNonceStore(window: 600, capacity: 100, clock: FixedClock(seconds: 1_000_000)),
+      options: .init(clock: FixedClock(seconds: 1_000_000)))
+    func header(_ nonce: String) throws -> String {
+      try OAuthSignatureGenerator(consumerCredentials: consumer, request: request, options: .init(nonce: nonce, timestamp: 1_000_000))
+        .authorizationHeader
+    }
+    let captured = try header("captured")
+    _ = try await verifier.verify(request, authorization: captured)
+    for index in 0..<150 { _ = try? await verifier.verify(request, authorization: try header("filler-\(index)")) }
+    do {
+      _ = try await verifier.verify(request, authorization: captured)
+      Issue.record("the replay of a captured request was accepted once the store had filled")
+    } catch {
+      #expect(error.problem == .temporarilyUnavailable || error.problem == .nonceUsed, "\(error)")
+    }
+  }
+
+  /// The same with the default capacity of 100,000, on the store itself.
+  @Test func aFullDefaultStoreNeverForgetsALiveNonce() async throws {
+    let store = InMemoryNonceStore(window: 600, clock: ManualClock(seconds: 1000))
+    #expect(try await store.insert(nonce: "captured", timestamp: 1000, consumerKey: "victim", token: "t"))
+    for index in 0..<100_000 { _ = try? await store.insert(nonce: "n\(index)", timestamp: 1000, consumerKey: "attacker", token: nil) }
+    let replay = try? await store.insert(nonce: "captured", timestamp: 1000, consumerKey: "victim", token: "t")
+    // Refused as a replay (false) or because the store is full (it throws): never a first use.
+    #expect(replay != true, "a live nonce was forgotten")
+  }
 }
