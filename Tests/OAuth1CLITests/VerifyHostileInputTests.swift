@@ -26,6 +26,31 @@ struct VerifyHostileInputTests {
     #expect(elapsed < TestTiming.seconds(5), "refused after \(elapsed) s")
   }
 
+  /// With its limits raised, the same body is read through, name by name, still fast: the
+  /// parser itself is linear.
+  @Test func raisedLimitsReadItThroughFast() throws {
+    let body = (0..<40_000).map { "oauth_x\($0)=1" }.joined(separator: "&")
+    let file = try temporaryFile(named: "body", contents: Data(body.utf8))
+    defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+    let start = Date()
+    let result = try oauth1([
+      "verify", "--method", "POST", "--url", "https://api.example.com/1/items", "--body-file", file.path,
+      "--content-type", "application/x-www-form-urlencoded", "--consumer-secret", "s", "--now", String(now),
+      "--limit", "parameters=1000000", "--limit", "oauth-parameters=1000000",
+    ])
+    let elapsed = Date().timeIntervalSince(start)
+    #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.hasPrefix("invalid: parameter_absent\n"), "\(result.stdout)")
+    #expect(elapsed < TestTiming.seconds(5), "read through in \(elapsed) s")
+  }
+
+  @Test(arguments: [("bogus=1", "--limit takes url-bytes"), ("parameters=-1", "at least 0"), ("parameters", "NAME=VALUE")])
+  func aWrongLimitIsAUsageError(setting: String, message: String) throws {
+    let result = try oauth1(["verify", "--url", "https://api.example.com/x", "--consumer-secret", "s", "--limit", setting])
+    #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+    #expect(result.stderr.contains(message), "\(result.stderr)")
+  }
+
   /// The largest numbers are refused as usage errors (exit 2) naming the option; they stopped the
   /// process with an overflow trap (exit 132).
   @Test(arguments: ["--max-skew", "--now"])

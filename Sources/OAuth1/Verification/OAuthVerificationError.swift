@@ -13,9 +13,12 @@
 /// }
 /// ```
 public struct OAuthVerificationError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// Which check failed, sent as `oauth_problem`; its `httpStatus` (400, 401, or 503 when the nonce store failed) is the status
-  /// of ``response(realm:includingBaseString:)``.
+  /// Which check failed, sent as `oauth_problem`.
   public let problem: OAuthProblem
+  /// The status of ``response(realm:includingBaseString:)``: the problem's own (400, 401, or 503 when the nonce store failed),
+  /// or for a request over one of the verifier's ``OAuthVerifier/Limits`` the status an HTTP server gives it: 413 for the body,
+  /// 414 for the URL, 431 for the header.
+  public var httpStatus: Int
   /// What went wrong, in a sentence.
   public let advice: String
   /// `parameter_absent` / `parameter_rejected`: the parameters in question.
@@ -37,11 +40,13 @@ public struct OAuthVerificationError: Error, Sendable, Hashable, CustomStringCon
   ///   - acceptableTimestamps: For `timestamp_refused`, the accepted range in seconds since 1970; `nil` by default.
   ///   - signatureBaseString: For `signature_invalid`, the base string the verifier computed, shown by `description` and not in
   ///     the response; `nil` by default.
+  ///   - httpStatus: The response's status; `problem.httpStatus` by default.
   public init(
     _ problem: OAuthProblem, advice: String, parameters: [String] = [], acceptableTimestamps: ClosedRange<Int64>? = nil,
-    signatureBaseString: String? = nil
+    signatureBaseString: String? = nil, httpStatus: Int? = nil
   ) {
     self.problem = problem
+    self.httpStatus = httpStatus ?? problem.httpStatus
     self.advice = advice
     self.parameters = parameters
     self.acceptableTimestamps = acceptableTimestamps
@@ -82,7 +87,7 @@ public struct OAuthVerificationError: Error, Sendable, Hashable, CustomStringCon
     }
     let challenge = "OAuth realm=\"" + OAuthAuthorizationHeader.quote(realm ?? "") + "\""
     return (
-      problem.httpStatus, [("WWW-Authenticate", challenge), ("Content-Type", "application/x-www-form-urlencoded")],
+      httpStatus, [("WWW-Authenticate", challenge), ("Content-Type", "application/x-www-form-urlencoded")],
       OAuthFormEncoding.encode(fields)
     )
   }

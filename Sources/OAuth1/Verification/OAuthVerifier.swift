@@ -5,6 +5,8 @@ import PercentEncoding
 /// same stages as signing and checks everything else RFC 5849 asks of a server.
 ///
 /// Checks, in this order (the first failure is reported):
+/// 0. the request within ``Options/limits`` (sizes and counts checked before or as the parts
+///    are read) → `parameter_rejected`, HTTP 413, 414, 431 or 400 (see ``Limits``);
 /// 1. protocol parameters present once, in one place (header, query or form body), header
 ///    well-formed with only `oauth_*` fields → `parameter_rejected`;
 /// 2. `oauth_version`, when present, is 1.0 → `version_rejected`;
@@ -46,6 +48,9 @@ public struct OAuthVerifier: Sendable {
     /// The URL signatures are checked against when a proxy stands in front: the URL as
     /// received by default (see ``OAuthPublicURL``).
     public var publicURL: OAuthPublicURL = .asReceived
+    /// How much of a request is read before any credential is checked: sizes and counts past
+    /// which a request is refused unread (see ``Limits``).
+    public var limits: Limits
 
     /// Creates options; the defaults accept every method, PLAINTEXT over https only, and timestamps within 5 minutes of the system clock.
     /// - Parameters:
@@ -53,14 +58,17 @@ public struct OAuthVerifier: Sendable {
     ///   - allowPlaintextOverHTTP: Whether to accept PLAINTEXT on an `http` URL; `false` by default, as it sends the secrets in clear.
     ///   - maxClockSkew: How far `oauth_timestamp` may be from `clock`, in seconds, either way; 300 by default.
     ///   - clock: The clock timestamps are checked against; the system clock by default.
+    ///   - limits: The sizes and counts a request may have; ``Limits/init(maximumURLBytes:maximumAuthorizationHeaderBytes:maximumFormBodyBytes:maximumParameters:maximumProtocolParameters:)``'s
+    ///     defaults by default.
     public init(
       allowedSignatureMethods: Set<OAuthSignatureMethod> = Set(OAuthSignatureMethod.allCases),
-      allowPlaintextOverHTTP: Bool = false, maxClockSkew: Int64 = 300, clock: any OAuthClock = SystemClock()
+      allowPlaintextOverHTTP: Bool = false, maxClockSkew: Int64 = 300, clock: any OAuthClock = SystemClock(), limits: Limits = Limits()
     ) {
       self.allowedSignatureMethods = allowedSignatureMethods
       self.allowPlaintextOverHTTP = allowPlaintextOverHTTP
       self.maxClockSkew = maxClockSkew
       self.clock = clock
+      self.limits = limits
     }
   }
 
@@ -103,7 +111,7 @@ public struct OAuthVerifier: Sendable {
         request.host = nil
       }
     }
-    let located = try ProtocolParameters.locate(request: request, authorization: authorization)
+    let located = try ProtocolParameters.locate(request: request, authorization: authorization, limits: options.limits)
     let oauth = located.values
 
     if let version = oauth[.version], version != "1.0" {
