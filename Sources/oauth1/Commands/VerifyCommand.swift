@@ -39,8 +39,13 @@ enum VerifyCommand {
     "authorization", placeholder: "HEADER", help: "The Authorization header (OAuth ...), if the parameters came there.")
   static let consumerKey = Option.value("consumer-key", placeholder: "KEY", help: "Accept only this consumer key (default: the request's).")
   static let publicKey = Option.value("public-key", placeholder: "FILE", help: "PEM RSA public key or certificate, for the RSA methods.")
-  static let now = Option.value("now", placeholder: "SECONDS", help: "The verifier's clock (default: now).")
-  static let maxSkew = Option.value("max-skew", placeholder: "SECONDS", help: "Accepted timestamp distance (default 300).")
+  static let now = Option.value("now", placeholder: "SECONDS", help: "The verifier's clock (default: now), up to the end of year 9999.")
+  static let maxSkew = Option.value("max-skew", placeholder: "SECONDS", help: "Accepted timestamp distance (default 300), up to 100 years.")
+
+  /// The latest `--now`: 9999-12-31T23:59:59Z. Past it a clock means nothing to a timestamp.
+  static let latestNow: Int64 = 253_402_300_799
+  /// The widest `--max-skew`: 100 years of 365.25 days. Wider accepts any timestamp anyway.
+  static let widestSkew: Int64 = 3_155_760_000
   static let limit = Option.repeatable(
     "limit", placeholder: "NAME=N",
     help: "Change a limit: url-bytes, header-bytes, form-bytes, parameters or oauth-parameters (the defaults are below).")
@@ -75,8 +80,8 @@ enum VerifyCommand {
         consumerKey: parsed[consumerKey], consumer: OAuthConsumer(secret: consumerSecret, rsaPublicKey: publicKey),
         tokenSecret: parsed[CommandRunner.tokenSecret] ?? environment["OAUTH1_TOKEN_SECRET"])
       var options = OAuthVerifier.Options(allowPlaintextOverHTTP: parsed[allowPlaintextOverHTTP])
-      if let now = try parsed.integer(now, in: 0...Int64.max) { options.clock = FixedClock(seconds: now) }
-      if let skew = try parsed.integer(maxSkew, in: 0...Int64.max) { options.maxClockSkew = skew }
+      if let now = try parsed.integer(now, in: 0...latestNow) { options.clock = FixedClock(seconds: now) }
+      if let skew = try parsed.integer(maxSkew, in: 0...widestSkew) { options.maxClockSkew = skew }
       options.limits = try limits(parsed[limit])
       options.publicURL = try publicURL(parsed)
       let headers = try RequestCommand.requestHeaders(parsed, option: header).map { (name: $0.name, value: $0.value) }
@@ -84,8 +89,8 @@ enum VerifyCommand {
       do throws(OAuthVerificationError) {
         let verified = try await verifier.verify(request, authorization: parsed[authorization], headers: headers, peerAddress: parsed[peer])
         print("valid")
-        print("consumer key:     \(verified.consumerKey)")
-        print("token:            \(verified.token ?? "(none)")")
+        print("consumer key:     \(oneLine(verified.consumerKey))")
+        print("token:            \(verified.token.map(oneLine) ?? "(none)")")
         print("signature method: \(verified.signatureMethod.rawValue)")
         return 0
       } catch {
@@ -113,6 +118,23 @@ enum VerifyCommand {
       limits[keyPath: path] = number
     }
     return limits
+  }
+
+  /// `text` with its control characters escaped (`\r`, `\u{1B}`), as the verifier's errors
+  /// escape what they repeat: a signed value cannot add a line to the output either.
+  static func oneLine(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\r": result += "\\r"
+      case "\n": result += "\\n"
+      case "\t": result += "\\t"
+      case _ where scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}":
+        result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
   }
 
   /// The exit status when the nonce store cannot answer: not the sender's fault, unlike 1.

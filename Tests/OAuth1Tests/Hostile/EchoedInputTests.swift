@@ -54,4 +54,36 @@ struct EchoedInputTests {
       }
     }
   }
+
+  /// Echoed values are escaped readably: a person reading the log sees what was sent.
+  @Test func escapesAreReadable() async {
+    let error = await refusal(Self.header(replacing: "oauth_consumer_key", with: "oauth_consumer_key=\"k\(Self.forged)\""))
+    #expect(error?.advice == #"no consumer has the key "k\r\nX-Evil: 1\n\u{1B}[31m\u{2028}\u{85}""#, "\(String(describing: error?.advice))")
+    // Any error made with control characters has them escaped, the provider's own included.
+    var own = OAuthVerificationError(.parameterRejected, advice: "line\nbreak", parameters: ["a\rb"])
+    own.cause = "down\r\n"
+    #expect(own.advice == #"line\nbreak"# && own.parameters == [#"a\rb"#])
+    #expect(own.description == #"parameter_rejected: line\nbreak (down\r\n)"#)
+  }
+
+  /// A long value is cut where it is repeated, and an advice at ``OAuthVerificationError/maximumAdviceLength``.
+  @Test func longValuesAreCut() async {
+    let key = String(repeating: "k", count: 10_000)
+    let error = await refusal(Self.header(replacing: "oauth_consumer_key", with: "oauth_consumer_key=\"\(key)\""))
+    let expected = "no consumer has the key \"" + String(repeating: "k", count: 100) + "…\" (10000 bytes)"
+    #expect(error?.advice == expected, "\(String(describing: error?.advice))")
+    let long = OAuthVerificationError(.parameterRejected, advice: String(repeating: "a", count: 5000), parameters: [key])
+    #expect(long.advice == String(repeating: "a", count: 1024) + "…")
+    #expect(long.parameters == [String(repeating: "k", count: 100) + "…"])
+    #expect(OAuthVerificationError.maximumAdviceLength == 1024 && OAuthVerificationError.maximumEchoLength == 100)
+  }
+
+  func refusal(_ authorization: String) async -> OAuthVerificationError? {
+    do {
+      _ = try await Self.verifier().verify(OAuthRequest(method: "GET", url: "https://api.example.com/x"), authorization: authorization)
+      return nil
+    } catch {
+      return error
+    }
+  }
 }
