@@ -12,7 +12,7 @@ struct FuzzPropertyTests {
   static let targets: [(String, Target)] = [
     ("authorization-header", fuzzAuthorizationHeader), ("base-string-uri", fuzzBaseStringURI),
     ("command-line", fuzzCommandLine), ("form-and-query", fuzzFormAndQuery), ("pem-keys", fuzzPEMKeys),
-    ("percent-encoding", fuzzPercentEncoding), ("x-json", fuzzXJSON),
+    ("percent-encoding", fuzzPercentEncoding), ("verifier-request", fuzzVerifierRequest), ("x-json", fuzzXJSON),
   ]
 
   @Test(arguments: targets.map(\.0))
