@@ -128,13 +128,15 @@ public final class InMemoryNonceStore: OAuthNonceStore, Sendable {
     /// `now`; throws ``Full`` for a new key when `capacity` live ones are kept.
     mutating func insert(_ key: Key, expiry: Int64, now: Int64, capacity: Int) throws(Full) -> Bool {
       expire(now: now)
-      guard !seen.contains(key) else { return false }
+      // One hash of the key while there is room (the usual case); full, a replay is still told
+      // from a new nonce.
       guard seen.count < capacity else {
+        if seen.contains(key) { return false }
         refused += 1
         let (wait, overflow) = (expiries.first?.expiry ?? now).subtractingReportingOverflow(now)
         throw Full(capacity: capacity, secondsUntilRoom: overflow ? .max : max(0, wait) &+ 1)
       }
-      seen.insert(key)
+      guard seen.insert(key).inserted else { return false }
       push((expiry, key))
       return true
     }

@@ -316,11 +316,23 @@ struct ProtocolParameters {
   /// Whether a header uses the OAuth scheme (case-insensitively, after leading spaces): one of
   /// another scheme is not read, whatever its size.
   private static func isOAuthScheme(_ header: String) -> Bool {
-    var scheme = header.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.prefix(5).makeIterator()
-    for letter in "oauth".utf8 {
-      guard let byte = scheme.next(), byte | 0x20 == letter else { return false }
+    // Compared with the case folded (`| 0x20`): five bytes at most are read.
+    var matched = 0
+    for byte in header.utf8 {
+      if matched == 0 && (byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")) { continue }
+      let letter: UInt8
+      switch matched {
+      case 0: letter = UInt8(ascii: "o")
+      case 1: letter = UInt8(ascii: "a")
+      case 2: letter = UInt8(ascii: "u")
+      case 3: letter = UInt8(ascii: "t")
+      default: letter = UInt8(ascii: "h")
+      }
+      guard byte | 0x20 == letter else { return false }
+      matched += 1
+      if matched == 5 { return true }
     }
-    return true
+    return false
   }
 }
 
