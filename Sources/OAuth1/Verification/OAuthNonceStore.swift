@@ -142,8 +142,9 @@ public final class InMemoryNonceStore: OAuthNonceStore, Sendable {
     }
 
     private mutating func expire(now: Int64) {
-      while let first = expiries.first, first.expiry < now {
-        seen.remove(first.key)
+      // Read in place: copying the top entry out would retain and release its strings on every insert.
+      while !expiries.isEmpty, expiries[0].expiry < now {
+        seen.remove(expiries[0].key)
         popFirst()
       }
     }

@@ -65,27 +65,40 @@ struct ProtocolParameters {
     var refusal: OAuthVerificationError?
 
     /// Counts one parameter read from `source`; `false`, with ``refusal`` set, past the limit.
+    /// Inlined into the readers' loops: an addition and a comparison per parameter.
+    @inline(__always)
     mutating func count(_ source: OAuthParameterSource) -> Bool {
-      parameters += 1
-      guard parameters > limits.maximumParameters else { return true }
+      parameters &+= 1
+      if parameters <= limits.maximumParameters { return true }
+      refuseParameters(source)
+      return false
+    }
+
+    /// Counts one `oauth_*` parameter; `false`, with ``refusal`` set, past the limit.
+    @inline(__always)
+    mutating func countProtocol() -> Bool {
+      protocolParameters &+= 1
+      if protocolParameters <= limits.maximumProtocolParameters { return true }
+      refuseProtocolParameters()
+      return false
+    }
+
+    @inline(never)
+    private mutating func refuseParameters(_ source: OAuthParameterSource) {
       refusal = OAuthVerificationError(
         .parameterRejected,
         advice:
           "the request has more than \(limits.maximumParameters) parameters (the query's, the form body's and the Authorization header's together); this verifier reads no more (OAuthVerifier.Limits.maximumParameters)",
         httpStatus: Self.status(source))
-      return false
     }
 
-    /// Counts one `oauth_*` parameter; `false`, with ``refusal`` set, past the limit.
-    mutating func countProtocol() -> Bool {
-      protocolParameters += 1
-      guard protocolParameters > limits.maximumProtocolParameters else { return true }
+    @inline(never)
+    private mutating func refuseProtocolParameters() {
       refusal = OAuthVerificationError(
         .parameterRejected,
         advice:
           "the request has more than \(limits.maximumProtocolParameters) oauth_* parameters; OAuth 1.0a and its body hash define ten, and this verifier reads no more (OAuthVerifier.Limits.maximumProtocolParameters)",
         httpStatus: 400)
-      return false
     }
 
     /// The status an HTTP server gives a request whose `source` is too large.
@@ -126,11 +139,15 @@ struct ProtocolParameters {
       try Budget.checkSize(formBytes, limit: limits.maximumFormBodyBytes, of: "form body", .formBody, setting: "maximumFormBodyBytes")
     }
     do {
-      if let authorization, isOAuthScheme(authorization) {
+      if let authorization {
         let headerBytes = authorization.utf8.count
-        try Budget.checkSize(
-          headerBytes, limit: limits.maximumAuthorizationHeaderBytes, of: "Authorization header", .authorizationHeader,
-          setting: "maximumAuthorizationHeaderBytes")
+        // A header of another scheme is not read, whatever its size: the scheme is looked at
+        // before the size refuses one.
+        if headerBytes > limits.maximumAuthorizationHeaderBytes && isOAuthScheme(authorization) {
+          try Budget.checkSize(
+            headerBytes, limit: limits.maximumAuthorizationHeaderBytes, of: "Authorization header", .authorizationHeader,
+            setting: "maximumAuthorizationHeaderBytes")
+        }
         // A third of the engine's limit: the base string takes the header's fields three times.
         guard headerBytes <= CanonicalParameters.maximumRawBytes / 3 else {
           throw OAuthError.requestTooLarge(bytes: headerBytes, limit: CanonicalParameters.maximumRawBytes / 3)
@@ -139,8 +156,10 @@ struct ProtocolParameters {
         try ScratchArena.withBytes(capacity: 2 * headerBytes) { bytes throws(OAuthVerificationError) in
           try ScratchArena.withBytes(capacity: headerBytes) { decoded throws(OAuthVerificationError) in
             let header = bytes.append(contentsOf: authorization)
-            try located.readHeader(header, &bytes, &decoded, &budget)
-            if !located.values.isEmpty { sources.append(.authorizationHeader) }
+            if isOAuthScheme(header, bytes) {
+              try located.readHeader(header, &bytes, &decoded, &budget)
+              if !located.values.isEmpty { sources.append(.authorizationHeader) }
+            }
           }
         }
       }
@@ -313,8 +332,14 @@ struct ProtocolParameters {
     return found
   }
 
-  /// Whether a header uses the OAuth scheme (case-insensitively, after leading spaces): one of
-  /// another scheme is not read, whatever its size.
+  /// Whether a header uses the OAuth scheme (case-insensitively, after leading spaces).
+  private static func isOAuthScheme(_ header: Range<Int>, _ bytes: borrowing ByteWriter) -> Bool {
+    let start = bytes.firstIndex(in: header) { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? header.upperBound
+    return AuthorizationHeaderScanner.startsWithOAuth(bytes, start..<header.upperBound)
+  }
+
+  /// The same on the header's text, for one too large to copy before its scheme is known: one
+  /// of another scheme is not read, whatever its size.
   private static func isOAuthScheme(_ header: String) -> Bool {
     // Compared with the case folded (`| 0x20`): five bytes at most are read.
     var matched = 0
