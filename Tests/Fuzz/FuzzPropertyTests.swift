@@ -13,7 +13,7 @@ struct FuzzPropertyTests {
     ("authorization-header", fuzzAuthorizationHeader), ("base-string-uri", fuzzBaseStringURI),
     ("command-line", fuzzCommandLine), ("form-and-query", fuzzFormAndQuery), ("multipart-reader", fuzzMultipartReader),
     ("pem-keys", fuzzPEMKeys), ("percent-encoding", fuzzPercentEncoding), ("redaction", fuzzRedaction), ("resp-reader", fuzzRESPReader),
-    ("x-json", fuzzXJSON),
+    ("verifier-request", fuzzVerifierRequest), ("x-json", fuzzXJSON),
   ]
 
   @Test(arguments: targets.map(\.0))

@@ -20,15 +20,18 @@ extension OAuthSignatureBaseString {
   /// from the `Authorization` header, the query or the form body, as a provider reads them.
   ///
   /// This is the verifier's own routine: use it to compare what a client sent with what a
-  /// provider says it computed (see ``OAuthBaseStringDiff``).
+  /// provider says it computed (see ``OAuthBaseStringDiff``). A request past `limits` (the
+  /// verifier's defaults unless given) is refused as the verifier refuses it.
   ///
   /// ```swift
   /// let ours = try OAuthSignatureBaseString.make(
   ///   received: OAuthRequest(method: "GET", url: "https://api.example.com/items?page=2"),
   ///   authorization: sentAuthorizationHeader)
   /// ```
-  public static func make(received request: OAuthRequest, authorization: String?) throws(OAuthVerificationError) -> String {
-    let located = try ProtocolParameters.locate(request: request, authorization: authorization)
+  public static func make(
+    received request: OAuthRequest, authorization: String?, limits: OAuthVerifier.Limits = OAuthVerifier.Limits()
+  ) throws(OAuthVerificationError) -> String {
+    let located = try ProtocolParameters.locate(request: request, authorization: authorization, limits: limits)
     do {
       return try located.withBaseString(of: request, room: 0) { _, baseString in baseString.string }
     } catch {

@@ -5,6 +5,8 @@ import PercentEncoding
 /// same stages as signing and checks everything else RFC 5849 asks of a server.
 ///
 /// Checks, in this order (the first failure is reported):
+/// 0. the request within ``Options/limits`` (sizes and counts checked before or as the parts
+///    are read) → `parameter_rejected`, HTTP 413, 414, 431 or 400 (see ``Limits``);
 /// 1. protocol parameters present once, in one place (header, query or form body), header
 ///    well-formed with only `oauth_*` fields → `parameter_rejected`;
 /// 2. `oauth_version`, when present, is 1.0 → `version_rejected`;
@@ -38,7 +40,8 @@ public struct OAuthVerifier: Sendable {
     public var allowedSignatureMethods: Set<OAuthSignatureMethod>
     /// PLAINTEXT sends the secrets themselves, so by default it is accepted over https only.
     public var allowPlaintextOverHTTP: Bool
-    /// How far `oauth_timestamp` may be from the verifier's clock, in seconds.
+    /// How far `oauth_timestamp` may be from the verifier's clock, in seconds; a negative value counts as 0, and the window
+    /// `clock ± maxClockSkew` stops at the ends of `Int64` (no value traps).
     public var maxClockSkew: Int64
     /// The clock `oauth_timestamp` is checked against (and that ages out the default nonce store's entries); a `FixedClock`
     /// checks a captured request at the time it was sent.
@@ -46,6 +49,9 @@ public struct OAuthVerifier: Sendable {
     /// The URL signatures are checked against when a proxy stands in front: the URL as
     /// received by default (see ``OAuthPublicURL``).
     public var publicURL: OAuthPublicURL = .asReceived
+    /// How much of a request is read before any credential is checked: sizes and counts past
+    /// which a request is refused unread (see ``Limits``).
+    public var limits: Limits
 
     /// Creates options; the defaults accept every method, PLAINTEXT over https only, and timestamps within 5 minutes of the system clock.
     /// - Parameters:
@@ -53,14 +59,17 @@ public struct OAuthVerifier: Sendable {
     ///   - allowPlaintextOverHTTP: Whether to accept PLAINTEXT on an `http` URL; `false` by default, as it sends the secrets in clear.
     ///   - maxClockSkew: How far `oauth_timestamp` may be from `clock`, in seconds, either way; 300 by default.
     ///   - clock: The clock timestamps are checked against; the system clock by default.
+    ///   - limits: The sizes and counts a request may have; ``Limits/init(maximumURLBytes:maximumAuthorizationHeaderBytes:maximumFormBodyBytes:maximumParameters:maximumProtocolParameters:)``'s
+    ///     defaults by default.
     public init(
       allowedSignatureMethods: Set<OAuthSignatureMethod> = Set(OAuthSignatureMethod.allCases),
-      allowPlaintextOverHTTP: Bool = false, maxClockSkew: Int64 = 300, clock: any OAuthClock = SystemClock()
+      allowPlaintextOverHTTP: Bool = false, maxClockSkew: Int64 = 300, clock: any OAuthClock = SystemClock(), limits: Limits = Limits()
     ) {
       self.allowedSignatureMethods = allowedSignatureMethods
       self.allowPlaintextOverHTTP = allowPlaintextOverHTTP
       self.maxClockSkew = maxClockSkew
       self.clock = clock
+      self.limits = limits
     }
   }
 
@@ -83,8 +92,15 @@ public struct OAuthVerifier: Sendable {
   public init(credentials: any OAuthCredentialLookup, nonceStore: (any OAuthNonceStore)? = nil, options: Options = Options()) {
     self.credentials = credentials
     self.options = options
-    self.nonceStore = nonceStore ?? InMemoryNonceStore(window: 2 * options.maxClockSkew, clock: options.clock)
+    let doubled = Self.skew(options).multipliedReportingOverflow(by: 2)
+    self.nonceStore = nonceStore ?? InMemoryNonceStore(window: doubled.overflow ? .max : doubled.partialValue, clock: options.clock)
   }
+
+  /// `maxClockSkew`, negative counted as 0.
+  private static func skew(_ options: Options) -> Int64 { max(0, options.maxClockSkew) }
+
+  /// A value of the request for an advice: quoted, cut if long.
+  private func quoted(_ value: String) -> String { OAuthVerificationError.quoted(value) }
 
   /// Verifies `request` (the URL as received, with its raw query; the body and content type;
   /// the `Host` header if it differs from the URL) with its `Authorization` header, if any.
@@ -103,11 +119,11 @@ public struct OAuthVerifier: Sendable {
         request.host = nil
       }
     }
-    let located = try ProtocolParameters.locate(request: request, authorization: authorization)
+    let located = try ProtocolParameters.locate(request: request, authorization: authorization, limits: options.limits)
     let oauth = located.values
 
     if let version = oauth[.version], version != "1.0" {
-      throw OAuthVerificationError(.versionRejected, advice: "oauth_version is \"\(version)\"; only 1.0 is supported")
+      throw OAuthVerificationError(.versionRejected, advice: "oauth_version is \(quoted(version)); only 1.0 is supported")
     }
     guard let methodName = oauth[.signatureMethod] else {
       let all: [ProtocolParameters.Name] = [.consumerKey, .signatureMethod, .signature, .timestamp, .nonce]
@@ -117,7 +133,7 @@ public struct OAuthVerifier: Sendable {
     do {
       method = try OAuthSignatureMethod(name: methodName)
     } catch {
-      throw OAuthVerificationError(.signatureMethodRejected, advice: "the signature method \"\(methodName)\" is not supported")
+      throw OAuthVerificationError(.signatureMethodRejected, advice: "the signature method \(quoted(methodName)) is not supported")
     }
     let required: [ProtocolParameters.Name] = method == .plaintext ? [.consumerKey, .signature] : [.consumerKey, .signature, .timestamp, .nonce]
     let missing = required.filter { oauth[$0] == nil }
@@ -141,17 +157,20 @@ public struct OAuthVerifier: Sendable {
 
     var timestamp: Int64?
     if let text = oauth[.timestamp] {
-      let now = options.clock.secondsSince1970()
-      let window = (now - options.maxClockSkew)...(now + options.maxClockSkew)
+      let now = options.clock.secondsSince1970(), skew = Self.skew(options)
+      // Saturated at the ends of Int64: no clock or skew overflows.
+      let lower = now.subtractingReportingOverflow(skew), upper = now.addingReportingOverflow(skew)
+      let window = (lower.overflow ? .min : lower.partialValue)...(upper.overflow ? .max : upper.partialValue)
       guard let value = Int64(text), value >= 0 else {
         throw OAuthVerificationError(
-          .parameterRejected, advice: "oauth_timestamp \"\(text)\" is not a number of seconds", parameters: ["oauth_timestamp"])
+          .parameterRejected, advice: "oauth_timestamp \(quoted(text)) is not a number of seconds", parameters: ["oauth_timestamp"])
       }
       guard window.contains(value) else {
+        let offset = value.subtractingReportingOverflow(now)
+        let distance = offset.overflow ? "more than \(Int64.max)" : "\(offset.partialValue)"
         throw OAuthVerificationError(
           .timestampRefused,
-          advice:
-            "oauth_timestamp \(value) is \(value - now) s from the server's clock; the accepted window is ±\(options.maxClockSkew) s. Check the sender's clock",
+          advice: "oauth_timestamp \(value) is \(distance) s from the server's clock; the accepted window is ±\(skew) s. Check the sender's clock",
           acceptableTimestamps: window)
       }
       timestamp = value
@@ -162,7 +181,7 @@ public struct OAuthVerifier: Sendable {
       throw OAuthVerificationError(.consumerKeyUnknown, advice: "the consumer key could not be looked up: \(error)")
     }
     guard let consumer else {
-      throw OAuthVerificationError(.consumerKeyUnknown, advice: "no consumer has the key \"\(consumerKey)\"")
+      throw OAuthVerificationError(.consumerKeyUnknown, advice: "no consumer has the key \(quoted(consumerKey))")
     }
     let token = oauth[.token]
     var tokenSecret: String?
@@ -171,7 +190,7 @@ public struct OAuthVerifier: Sendable {
         throw OAuthVerificationError(.tokenRejected, advice: "the token could not be looked up: \(error)")
       }
       guard tokenSecret != nil else {
-        throw OAuthVerificationError(.tokenRejected, advice: "the token \"\(token)\" is unknown, expired or revoked")
+        throw OAuthVerificationError(.tokenRejected, advice: "the token \(quoted(token)) is unknown, expired or revoked")
       }
     }
 
@@ -217,7 +236,7 @@ public struct OAuthVerifier: Sendable {
   private static func storeFailed(_ error: any Error) -> OAuthVerificationError {
     var failure = OAuthVerificationError(
       .temporarilyUnavailable, advice: "the server cannot check this request's nonce right now; send the request again later")
-    failure.cause = String(describing: error)
+    failure.cause = OAuthVerificationError.escaped(String(describing: error), limit: OAuthVerificationError.maximumAdviceLength)
     return failure
   }
 

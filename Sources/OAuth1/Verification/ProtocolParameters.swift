@@ -23,8 +23,13 @@ struct ProtocolParameters {
     /// The known names seen (a bit per name), and the other `oauth_*` names: for the checks
     /// and the error reports, without a String per name.
     private var seen: UInt16 = 0
+    /// The other `oauth_*` names in the order first seen, and the same as a set: a repeat is
+    /// found by one hash lookup, not by comparing with every earlier name.
     private var otherNames: [String] = []
+    private var otherSet: Set<String> = []
+    /// The names sent more than once, each once.
     private(set) var duplicates: [String] = []
+    private var duplicateSet: Set<String> = []
 
     /// Every `oauth_*` name seen, once each.
     var names: [String] {
@@ -36,36 +41,123 @@ struct ProtocolParameters {
 
     mutating func add(_ name: Name, value: String) {
       let bit: UInt16 = 1 << name.rawValue
-      if seen & bit != 0 { duplicates.append(name.text) }
+      if seen & bit != 0 && duplicateSet.insert(name.text).inserted { duplicates.append(name.text) }
       seen |= bit
       slots[name.rawValue] = value
     }
 
     /// An `oauth_*` name this verifier does not know: signed, and checked for repeats.
     mutating func add(other name: String) {
-      if otherNames.contains(name) { duplicates.append(name) }
-      otherNames.append(name)
+      if otherSet.insert(name).inserted {
+        otherNames.append(name)
+      } else if duplicateSet.insert(name).inserted {
+        duplicates.append(name)
+      }
     }
   }
 
-  static func locate(request: OAuthRequest, authorization: String?) throws(OAuthVerificationError) -> ProtocolParameters {
+  /// The ``OAuthVerifier/Limits`` a request is read under, and what was read so far against them.
+  private struct Budget {
+    let limits: OAuthVerifier.Limits
+    var parameters = 0
+    var protocolParameters = 0
+    /// Why reading stopped, when a limit did.
+    var refusal: OAuthVerificationError?
+
+    /// Counts one parameter read from `source`; `false`, with ``refusal`` set, past the limit.
+    /// Inlined into the readers' loops: an addition and a comparison per parameter.
+    @inline(__always)
+    mutating func count(_ source: OAuthParameterSource) -> Bool {
+      parameters &+= 1
+      if parameters <= limits.maximumParameters { return true }
+      refuseParameters(source)
+      return false
+    }
+
+    /// Counts one `oauth_*` parameter; `false`, with ``refusal`` set, past the limit.
+    @inline(__always)
+    mutating func countProtocol() -> Bool {
+      protocolParameters &+= 1
+      if protocolParameters <= limits.maximumProtocolParameters { return true }
+      refuseProtocolParameters()
+      return false
+    }
+
+    @inline(never)
+    private mutating func refuseParameters(_ source: OAuthParameterSource) {
+      refusal = OAuthVerificationError(
+        .parameterRejected,
+        advice:
+          "the request has more than \(limits.maximumParameters) parameters (the query's, the form body's and the Authorization header's together); this verifier reads no more (OAuthVerifier.Limits.maximumParameters)",
+        httpStatus: Self.status(source))
+    }
+
+    @inline(never)
+    private mutating func refuseProtocolParameters() {
+      refusal = OAuthVerificationError(
+        .parameterRejected,
+        advice:
+          "the request has more than \(limits.maximumProtocolParameters) oauth_* parameters; OAuth 1.0a and its body hash define ten, and this verifier reads no more (OAuthVerifier.Limits.maximumProtocolParameters)",
+        httpStatus: 400)
+    }
+
+    /// The status an HTTP server gives a request whose `source` is too large.
+    static func status(_ source: OAuthParameterSource) -> Int {
+      switch source {
+      case .authorizationHeader: return 431
+      case .query: return 414
+      default: return 413
+      }
+    }
+
+    /// Refuses a part of `bytes` bytes over `limit` before it is read.
+    static func checkSize(_ bytes: Int, limit: Int, of part: String, _ source: OAuthParameterSource, setting: String) throws(OAuthVerificationError) {
+      guard bytes > limit else { return }
+      throw OAuthVerificationError(
+        .parameterRejected,
+        advice: "the \(part) has \(bytes) bytes; this verifier reads at most \(limit) (OAuthVerifier.Limits.\(setting)): send less",
+        httpStatus: status(source))
+    }
+  }
+
+  /// What stops a scan: the refusal is in the ``Budget``.
+  private static let stop = OAuthError.requestTooLarge(bytes: 0, limit: 0)
+
+  /// Reads the protocol parameters of `request` under `limits`: each size is checked before its
+  /// part is read, each count as it is passed, so no request is read past them. Linear in the
+  /// request: a name is checked for repeats by one hash lookup.
+  static func locate(
+    request: OAuthRequest, authorization: String?, limits: OAuthVerifier.Limits
+  ) throws(OAuthVerificationError) -> ProtocolParameters {
     var located = ProtocolParameters()
+    var budget = Budget(limits: limits)
     var sources: [OAuthParameterSource] = []
     let form = request.formBody
     let urlBytes = request.url.utf8.count, formBytes = form?.count ?? 0
+    try Budget.checkSize(urlBytes, limit: limits.maximumURLBytes, of: "URL", .query, setting: "maximumURLBytes")
+    if form != nil {
+      try Budget.checkSize(formBytes, limit: limits.maximumFormBodyBytes, of: "form body", .formBody, setting: "maximumFormBodyBytes")
+    }
     do {
       if let authorization {
         let headerBytes = authorization.utf8.count
-        // A third of the limit: the base string takes the header's fields three times.
+        // A header of another scheme is not read, whatever its size: the scheme is looked at
+        // before the size refuses one.
+        if headerBytes > limits.maximumAuthorizationHeaderBytes && isOAuthScheme(authorization) {
+          try Budget.checkSize(
+            headerBytes, limit: limits.maximumAuthorizationHeaderBytes, of: "Authorization header", .authorizationHeader,
+            setting: "maximumAuthorizationHeaderBytes")
+        }
+        // A third of the engine's limit: the base string takes the header's fields three times.
         guard headerBytes <= CanonicalParameters.maximumRawBytes / 3 else {
           throw OAuthError.requestTooLarge(bytes: headerBytes, limit: CanonicalParameters.maximumRawBytes / 3)
         }
         // The header with room to unescape its quoted-pairs, and a scratch to decode a field.
-        try ScratchArena.withBytes(capacity: 2 * headerBytes) { bytes in
-          try ScratchArena.withBytes(capacity: headerBytes) { decoded in
+        try ScratchArena.withBytes(capacity: 2 * headerBytes) { bytes throws(OAuthVerificationError) in
+          try ScratchArena.withBytes(capacity: headerBytes) { decoded throws(OAuthVerificationError) in
             let header = bytes.append(contentsOf: authorization)
             if isOAuthScheme(header, bytes) {
-              try located.readHeader(header, &bytes, &decoded)
+              try located.readHeader(header, &bytes, &decoded, &budget)
               if !located.values.isEmpty { sources.append(.authorizationHeader) }
             }
           }
@@ -73,44 +165,68 @@ struct ProtocolParameters {
       }
       try CanonicalParameters.checkSize(urlBytes + formBytes)
       // The URL and the form body, and a scratch to decode a pair.
-      try ScratchArena.withBytes(capacity: urlBytes + formBytes) { bytes in
-        try ScratchArena.withBytes(capacity: max(urlBytes, formBytes)) { decoded in
+      try ScratchArena.withBytes(capacity: urlBytes + formBytes) { bytes throws(OAuthError) in
+        try ScratchArena.withBytes(capacity: max(urlBytes, formBytes)) { decoded throws(OAuthError) in
           // Only the query is needed here; the URL itself is checked when the base string is built.
           let url = bytes.append(contentsOf: request.url)
           if let questionMark = bytes.firstIndex(of: UInt8(ascii: "?"), in: url) {
             let end = bytes.firstIndex(of: UInt8(ascii: "#"), in: (questionMark + 1)..<url.upperBound) ?? url.upperBound
-            if try located.readForm((questionMark + 1)..<end, .query, bytes, &decoded) { sources.append(.query) }
+            if try located.readForm((questionMark + 1)..<end, .query, bytes, &decoded, &budget) { sources.append(.query) }
           }
-          if let body = bytes.append(contentsOf: form), try located.readForm(body, .formBody, bytes, &decoded) { sources.append(.formBody) }
+          if let body = bytes.append(contentsOf: form), try located.readForm(body, .formBody, bytes, &decoded, &budget) {
+            sources.append(.formBody)
+          }
         }
       }
     } catch let error as OAuthVerificationError {
       throw error
     } catch {
+      if let refusal = budget.refusal { throw refusal }
+      if case OAuthError.requestTooLarge = error {
+        throw OAuthVerificationError(.parameterRejected, advice: "the request cannot be verified: \(error)", httpStatus: 413)
+      }
       throw OAuthVerificationError(.parameterRejected, advice: "the request cannot be verified: \(error)")
     }
 
     let duplicates = located.values.duplicates
     if !duplicates.isEmpty {
       throw OAuthVerificationError(
-        .parameterRejected, advice: "protocol parameters appear more than once: \(duplicates.joined(separator: ", "))", parameters: duplicates)
+        .parameterRejected, advice: "protocol parameters appear more than once: \(listed(duplicates))", parameters: reported(duplicates))
     }
     if sources.count > 1 {
       throw OAuthVerificationError(
         .parameterRejected,
         advice: "protocol parameters must be sent in one place, not in \(sources.map(\.description).sorted().joined(separator: " and "))",
-        parameters: Array(Set(located.values.names)).sorted())
+        parameters: reported(Array(Set(located.values.names)).sorted()))
     }
     return located
   }
 
+  /// At most how many names an error lists: the advice and `oauth_parameters_rejected` of a
+  /// request with thousands of bad names stay short.
+  static let namesListed = 16
+
+  /// `names` for an advice: the first ``namesListed``, and how many more.
+  static func listed(_ names: [String]) -> String {
+    let shown = names.prefix(namesListed).joined(separator: ", ")
+    return names.count > namesListed ? "\(shown) and \(names.count - namesListed) more" : shown
+  }
+
+  /// `names` for an error's `parameters`: the first ``namesListed``.
+  static func reported(_ names: [String]) -> [String] { Array(names.prefix(namesListed)) }
+
   /// Reads the header's fields: `realm`, and `oauth_*` parameters only. `decoded` is the
   /// scratch a field with escapes is decoded into.
-  private mutating func readHeader(_ header: Range<Int>, _ bytes: inout ByteWriter, _ decoded: inout ByteWriter) throws(OAuthVerificationError) {
+  private mutating func readHeader(
+    _ header: Range<Int>, _ bytes: inout ByteWriter, _ decoded: inout ByteWriter, _ budget: inout Budget
+  ) throws(OAuthVerificationError) {
+    // The first foreign names, for the error, and how many there were.
     var foreign: [String] = []
+    var foreignCount = 0
     var bounds: [Int32] = []
     do {
       try AuthorizationHeaderScanner.scan(header, in: &bytes) { rawName, rawValue, bytes throws(OAuthError) in
+        guard budget.count(.authorizationHeader) else { throw ProtocolParameters.stop }
         if bytes.elementsEqual(rawName, "realm") {
           realm = bytes.string(rawValue)
           return
@@ -122,7 +238,8 @@ struct ProtocolParameters {
         var nameText: String?
         if bytes.firstIndex(of: UInt8(ascii: "%"), in: rawName) == nil {
           guard bytes.hasPrefix(rawName, "oauth_") else {
-            foreign.append(bytes.string(rawName))
+            foreignCount += 1
+            if foreign.count < Self.namesListed { foreign.append(bytes.string(rawName)) }
             return
           }
           known = Name(bytes, rawName)
@@ -131,12 +248,14 @@ struct ProtocolParameters {
           decoded.truncate(to: 0)
           let name = decoded.appendPercentDecoded(bytes, rawName, plusAsSpace: false)
           guard decoded.hasPrefix(name, "oauth_") else {
-            foreign.append(decoded.string(name))
+            foreignCount += 1
+            if foreign.count < Self.namesListed { foreign.append(decoded.string(name)) }
             return
           }
           known = Name(decoded, name)
           if known == nil { nameText = decoded.validString(name) }
         }
+        guard budget.countProtocol() else { throw ProtocolParameters.stop }
         // Strings only for what is kept: a known name's value, an unknown name itself.
         let valueText: String?
         if bytes.firstIndex(of: UInt8(ascii: "%"), in: rawValue) == nil {
@@ -163,12 +282,14 @@ struct ProtocolParameters {
       // The header as read, with the values it unescaped after it: one copy.
       headerPairs = RawHeaderPairs(bytes: bytes.bytes(header.lowerBound..<bytes.count), bounds: bounds)
     } catch {
+      if let refusal = budget.refusal { throw refusal }
       throw OAuthVerificationError(.parameterRejected, advice: "the Authorization header is malformed: \(error)")
     }
     if !foreign.isEmpty {
+      let more = foreignCount > foreign.count ? " and \(foreignCount - foreign.count) more" : ""
       throw OAuthVerificationError(
         .parameterRejected,
-        advice: "the Authorization header may carry only oauth_* parameters (and realm); it has \(foreign.joined(separator: ", "))",
+        advice: "the Authorization header may carry only oauth_* parameters (and realm); it has \(foreign.joined(separator: ", "))\(more)",
         parameters: foreign)
     }
   }
@@ -176,10 +297,11 @@ struct ProtocolParameters {
   /// Reads the `oauth_*` pairs of a query or form body; `true` when there was one. `decoded` is
   /// the scratch a pair with escapes is decoded into.
   private mutating func readForm(
-    _ raw: Range<Int>, _ source: OAuthParameterSource, _ bytes: borrowing ByteWriter, _ decoded: inout ByteWriter
+    _ raw: Range<Int>, _ source: OAuthParameterSource, _ bytes: borrowing ByteWriter, _ decoded: inout ByteWriter, _ budget: inout Budget
   ) throws(OAuthError) -> Bool {
     var found = false
     try CanonicalParameters.forEachRawPair(in: raw, bytes) { rawName, rawValue throws(OAuthError) in
+      guard budget.count(source) else { throw ProtocolParameters.stop }
       let escaped = { (byte: UInt8) in byte == UInt8(ascii: "%") || byte == UInt8(ascii: "+") }
       // Most pairs are not protocol parameters: a name without escapes is checked on its bytes.
       let known: Name?
@@ -195,6 +317,7 @@ struct ProtocolParameters {
         known = Name(decoded, name)
         nameText = text
       }
+      guard budget.countProtocol() else { throw ProtocolParameters.stop }
       let valueText: String?
       if bytes.firstIndex(in: rawValue, where: escaped) == nil {
         valueText = bytes.validString(rawValue)
@@ -213,6 +336,28 @@ struct ProtocolParameters {
   private static func isOAuthScheme(_ header: Range<Int>, _ bytes: borrowing ByteWriter) -> Bool {
     let start = bytes.firstIndex(in: header) { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? header.upperBound
     return AuthorizationHeaderScanner.startsWithOAuth(bytes, start..<header.upperBound)
+  }
+
+  /// The same on the header's text, for one too large to copy before its scheme is known: one
+  /// of another scheme is not read, whatever its size.
+  private static func isOAuthScheme(_ header: String) -> Bool {
+    // Compared with the case folded (`| 0x20`): five bytes at most are read.
+    var matched = 0
+    for byte in header.utf8 {
+      if matched == 0 && (byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")) { continue }
+      let letter: UInt8
+      switch matched {
+      case 0: letter = UInt8(ascii: "o")
+      case 1: letter = UInt8(ascii: "a")
+      case 2: letter = UInt8(ascii: "u")
+      case 3: letter = UInt8(ascii: "t")
+      default: letter = UInt8(ascii: "h")
+      }
+      guard byte | 0x20 == letter else { return false }
+      matched += 1
+      if matched == 5 { return true }
+    }
+    return false
   }
 }
 

@@ -12,7 +12,7 @@ enum VerifyCommand {
       "Verify an OAuth 1.0a request as a provider would; exit 0 and print \"valid\", exit 1 and say which check failed, or exit 3 when the nonce store cannot answer.",
     options: [CommandRunner.method, url, authorization] + RequestBodyInput.options + [
       CommandRunner.host, consumerKey, CommandRunner.consumerSecret, CommandRunner.tokenSecret, publicKey, now, maxSkew,
-      allowPlaintextOverHTTP, publicOrigin, header, peer, trustedProxy, forwardingHeaders, nonceStore, CommandRunner.version,
+      allowPlaintextOverHTTP, publicOrigin, header, peer, trustedProxy, forwardingHeaders, nonceStore, limit, CommandRunner.version,
     ],
     discussion: """
       Example:
@@ -26,6 +26,11 @@ enum VerifyCommand {
       its nonce in Redis for 2 × --max-skew seconds, and a second use is refused as nonce_used in
       any process. When Redis cannot answer, the request is refused as temporarily_unavailable
       with exit status 3, never accepted. Without either, nonces are remembered by this process only.
+
+      Limits (OAuthVerifier.Limits), refused as parameter_rejected before the request is read:
+        url-bytes 65536, header-bytes 16384 (an OAuth Authorization header), form-bytes 16777216,
+        parameters 10000 (query, form body and header together), oauth-parameters 64.
+      Raise or lower one with --limit NAME=N, e.g. --limit parameters=100000.
       """)
 
   static let url = Option.value(
@@ -34,8 +39,16 @@ enum VerifyCommand {
     "authorization", placeholder: "HEADER", help: "The Authorization header (OAuth ...), if the parameters came there.")
   static let consumerKey = Option.value("consumer-key", placeholder: "KEY", help: "Accept only this consumer key (default: the request's).")
   static let publicKey = Option.value("public-key", placeholder: "FILE", help: "PEM RSA public key or certificate, for the RSA methods.")
-  static let now = Option.value("now", placeholder: "SECONDS", help: "The verifier's clock (default: now).")
-  static let maxSkew = Option.value("max-skew", placeholder: "SECONDS", help: "Accepted timestamp distance (default 300).")
+  static let now = Option.value("now", placeholder: "SECONDS", help: "The verifier's clock (default: now), up to the end of year 9999.")
+  static let maxSkew = Option.value("max-skew", placeholder: "SECONDS", help: "Accepted timestamp distance (default 300), up to 100 years.")
+
+  /// The latest `--now`: 9999-12-31T23:59:59Z. Past it a clock means nothing to a timestamp.
+  static let latestNow: Int64 = 253_402_300_799
+  /// The widest `--max-skew`: 100 years of 365.25 days. Wider accepts any timestamp anyway.
+  static let widestSkew: Int64 = 3_155_760_000
+  static let limit = Option.repeatable(
+    "limit", placeholder: "NAME=N",
+    help: "Change a limit: url-bytes, header-bytes, form-bytes, parameters or oauth-parameters (the defaults are below).")
   static let publicOrigin = Option.value(
     "public-origin", placeholder: "URL", help: "Behind a proxy: verify against this scheme, host and port (https://tool.example.edu).")
   static let header = Option.repeatable(
@@ -67,16 +80,17 @@ enum VerifyCommand {
         consumerKey: parsed[consumerKey], consumer: OAuthConsumer(secret: consumerSecret, rsaPublicKey: publicKey),
         tokenSecret: parsed[CommandRunner.tokenSecret] ?? environment["OAUTH1_TOKEN_SECRET"])
       var options = OAuthVerifier.Options(allowPlaintextOverHTTP: parsed[allowPlaintextOverHTTP])
-      if let now = try parsed.integer(now, in: 0...Int64.max) { options.clock = FixedClock(seconds: now) }
-      if let skew = try parsed.integer(maxSkew, in: 0...Int64.max) { options.maxClockSkew = skew }
+      if let now = try parsed.integer(now, in: 0...latestNow) { options.clock = FixedClock(seconds: now) }
+      if let skew = try parsed.integer(maxSkew, in: 0...widestSkew) { options.maxClockSkew = skew }
+      options.limits = try limits(parsed[limit])
       options.publicURL = try publicURL(parsed)
       let headers = try RequestCommand.requestHeaders(parsed, option: header).map { (name: $0.name, value: $0.value) }
       let verifier = OAuthVerifier(credentials: lookup, nonceStore: try sharedNonceStore(parsed, window: 2 * options.maxClockSkew), options: options)
       do throws(OAuthVerificationError) {
         let verified = try await verifier.verify(request, authorization: parsed[authorization], headers: headers, peerAddress: parsed[peer])
         print("valid")
-        print("consumer key:     \(verified.consumerKey)")
-        print("token:            \(verified.token ?? "(none)")")
+        print("consumer key:     \(oneLine(verified.consumerKey))")
+        print("token:            \(verified.token.map(oneLine) ?? "(none)")")
         print("signature method: \(verified.signatureMethod.rawValue)")
         return 0
       } catch {
@@ -84,6 +98,43 @@ enum VerifyCommand {
         return error.problem == .temporarilyUnavailable ? storeUnavailable : 1
       }
     }
+  }
+
+  /// The verifier's limits with each `--limit NAME=N` applied.
+  static func limits(_ settings: [String]) throws(UsageError) -> OAuthVerifier.Limits {
+    var limits = OAuthVerifier.Limits()
+    let names: [(String, WritableKeyPath<OAuthVerifier.Limits, Int>)] = [
+      ("url-bytes", \.maximumURLBytes), ("header-bytes", \.maximumAuthorizationHeaderBytes), ("form-bytes", \.maximumFormBodyBytes),
+      ("parameters", \.maximumParameters), ("oauth-parameters", \.maximumProtocolParameters),
+    ]
+    for setting in settings {
+      let (name, value) = try NameValue.split(setting, option: "--limit")
+      guard let path = names.first(where: { $0.0 == name })?.1 else {
+        throw UsageError("--limit takes \(names.map(\.0).joined(separator: ", ")), not \(CommandSpec.shown(name))")
+      }
+      guard let number = Int(value), number >= 0 else {
+        throw UsageError("--limit \(name) takes a whole number of at least 0, not \(CommandSpec.shown(value))")
+      }
+      limits[keyPath: path] = number
+    }
+    return limits
+  }
+
+  /// `text` with its control characters escaped (`\r`, `\u{1B}`), as the verifier's errors
+  /// escape what they repeat: a signed value cannot add a line to the output either.
+  static func oneLine(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\r": result += "\\r"
+      case "\n": result += "\\n"
+      case "\t": result += "\\t"
+      case _ where scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}":
+        result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
   }
 
   /// The exit status when the nonce store cannot answer: not the sender's fault, unlike 1.

@@ -12,10 +12,13 @@ struct HostileInputTests {
   static let token = Credentials(key: "hostile-token", secret: "TOKEN-SECRET-0815")
   static let options = OAuthSignatureGenerator.Options(nonce: "hostile-nonce", timestamp: 1_700_000_000)
 
+  /// A verifier with no limit but the engine's: these requests are signable, and the signer and
+  /// the verifier must agree on them (the default limits refuse the largest unread, see
+  /// `VerifierLimitsTests`).
   static func verifier() -> OAuthVerifier {
     OAuthVerifier(
       credentials: InMemoryCredentialLookup(consumers: [consumer.key: OAuthConsumer(secret: consumer.secret)], tokens: [token.key: token.secret]),
-      options: .init(clock: FixedClock(seconds: 1_700_000_000)))
+      options: .init(clock: FixedClock(seconds: 1_700_000_000), limits: .engineMaximum))
   }
 
   enum Outcome: Equatable {
