@@ -80,7 +80,7 @@ struct HostileRedisTests {
 
   /// A server that never answers, one connection, at most sixteen commands queued: the rest
   /// are refused at once as overloaded, and the queued ones time out counted from when they
-  /// were asked for. One timeout per command ahead of it would take 17 × 0.5 s.
+  /// were asked for: they expire in the queue, and are never sent after their time.
   @Test func theQueueIsBoundedAndQueuedCommandsHaveADeadline() async throws {
     let server = try LoopbackServer(script: "hostile_redis.py", arguments: ["--mode", "silent"])
     defer { server.stop() }
@@ -98,7 +98,11 @@ struct HostileRedisTests {
     let timedOut = outcomes.filter { if case .timedOut = $0.error { true } else { false } }
     #expect(overloaded.count >= 7, "\(outcomes.map { String(describing: $0.error) })")
     #expect(overloaded.count + timedOut.count == 24, "\(outcomes.map { String(describing: $0.error) })")
-    #expect(elapsed < TestTiming.seconds(3), "\(elapsed) s")
+    // The queued ones expired in the queue, not one timeout after another on the connection.
+    let expiredInQueue = timedOut.filter { "\($0.error!)".contains("waiting for a connection") }
+    #expect(expiredInQueue.count >= timedOut.count - 2, "\(timedOut.map { String(describing: $0.error) })")
+    // Loose: a full test run's busy cooperative pool delays the tasks' resumption.
+    #expect(elapsed < TestTiming.seconds(20), "\(elapsed) s")
   }
 }
 
