@@ -10,6 +10,10 @@ public final class LoopbackServer: @unchecked Sendable {
   public let host: String
   private let process: Process
   private let stdin: Pipe
+  /// The server's process id, to watch its memory or signal it.
+  public var processIdentifier: Int32 { process.processIdentifier }
+  /// Whether the server's process is still running (a crash ends it).
+  public var isRunning: Bool { process.isRunning }
 
   /// The base URL, `http://127.0.0.1:PORT` (brackets for IPv6).
   public var baseURL: URL {
