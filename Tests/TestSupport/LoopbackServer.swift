@@ -14,6 +14,9 @@ public final class LoopbackServer: @unchecked Sendable {
   public var processIdentifier: Int32 { process.processIdentifier }
   /// Whether the server's process is still running (a crash ends it).
   public var isRunning: Bool { process.isRunning }
+  /// What it printed on standard output up to the line that named its port (`control token:
+  /// TOKEN`, for the sandbox).
+  public let output: String
 
   /// The base URL, `http://127.0.0.1:PORT` (brackets for IPv6).
   public var baseURL: URL {
@@ -82,6 +85,7 @@ public final class LoopbackServer: @unchecked Sendable {
     }
     self.port = port
     self.host = host
+    self.output = String(decoding: buffer, as: UTF8.self)
     self.process = process
     self.stdin = stdin
   }
