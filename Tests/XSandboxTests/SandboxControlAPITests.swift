@@ -102,7 +102,8 @@ struct SandboxControlAPITests {
     let headers = ["Content-Type: application/json", "X-Sandbox-Control-Token: " + chosen]
     let (status, text) = try Self.send(server, Self.post("/_control/reset", host: "127.0.0.1:\(server.port)", headers: headers, body: "{}"))
     #expect(status == 200, "\(text)")
-    let short = try ProcessRunner.run(PackagePaths.executable("tweets"), ["sandbox", "serve", "--port", "0", "--control", "--control-token", "short"])
+    let short = try ProcessRunner.run(
+      PackagePaths.executable("tweets"), ["sandbox", "serve", "--port", "0", "--control", "--control-token", "short"])
     #expect(short.status == 2 && short.stderr.contains("--control-token"), "\(short.stderr)")
     let alone = try ProcessRunner.run(PackagePaths.executable("tweets"), ["sandbox", "serve", "--port", "0", "--control-token", chosen])
     #expect(alone.status == 2 && alone.stderr.contains("--control"), "\(alone.stderr)")
