@@ -138,3 +138,50 @@ private func sendWithoutSignal(_ descriptor: Int32, _ start: UnsafeRawPointer, _
     Darwin.send(descriptor, start, count, 0)
   #endif
 }
+
+/// A socket that holds a loopback port and accepts nothing: another process squatting on the
+/// port a server wants.
+///
+/// Invariant: the descriptor is owned here and closed once, in `deinit`.
+public final class RawSocketListener: @unchecked Sendable {
+  public let port: Int
+  private let descriptor: Int32
+
+  /// Listens on [::1] at a port the system chooses.
+  public static func onIPv6() throws -> RawSocketListener {
+    #if canImport(Glibc)
+      let descriptor = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+      let descriptor = socket(AF_INET6, SOCK_STREAM, 0)
+    #endif
+    var address = sockaddr_in6()
+    address.sin6_family = sa_family_t(AF_INET6)
+    address.sin6_addr = in6addr_loopback
+    var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, length) == 0 && listen(descriptor, 8) == 0 && getsockname(descriptor, $0, &length) == 0
+      }
+    }
+    guard descriptor >= 0, bound else {
+      if descriptor >= 0 { closeSocket(descriptor) }
+      throw RawSocket.Failure(description: "cannot listen on [::1]: \(String(cString: strerror(errno)))")
+    }
+    return RawSocketListener(descriptor: descriptor, port: Int(UInt16(bigEndian: address.sin6_port)))
+  }
+
+  private init(descriptor: Int32, port: Int) {
+    self.descriptor = descriptor
+    self.port = port
+  }
+
+  deinit { closeSocket(descriptor) }
+}
+
+private func closeSocket(_ descriptor: Int32) {
+  #if canImport(Glibc)
+    _ = Glibc.close(descriptor)
+  #else
+    _ = Darwin.close(descriptor)
+  #endif
+}
