@@ -109,7 +109,7 @@ let package = Package(
     // The fuzz targets' properties over their stored corpora (.ci/fuzz does the fuzzing).
     .testTarget(
       name: "FuzzPropertyTests",
-      dependencies: ["PercentEncoding", "OAuth1", "XAPI", "TweetsCore", "CommandLineSupport"],
+      dependencies: ["PercentEncoding", "OAuth1", "XAPI", "TweetsCore", "CommandLineSupport", "NetworkClient", "XSandbox"],
       path: "Tests/Fuzz", exclude: ["Support.swift", "Corpus"]),
   ],
   swiftLanguageModes: [.v6]

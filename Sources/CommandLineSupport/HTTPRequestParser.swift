@@ -108,6 +108,16 @@ package struct HTTPRequestParser: Sendable {
   package private(set) var head: Head?
   /// The body read so far (whole once ``isComplete``).
   package private(set) var body = Data()
+  /// How many bytes its loops and the library calls in them have looked at so far: each
+  /// operation adds the length it is linear in. The fuzz target and the tests check it stays
+  /// within a small multiple of the input (``workPerByte``), so that a change that scans again
+  /// what was scanned shows at once.
+  package private(set) var work = 0
+  /// The most ``work`` one input byte may cost, with ``workAllowance`` for any input: what
+  /// the fuzz target `http-request-head` holds the parser to.
+  package static let workPerByte = 8
+  /// The work any input may cost on top of ``workPerByte`` per byte.
+  package static let workAllowance = 64
   /// Once refused, every later call throws the same refusal.
   private var refusal: Refusal?
   private var stage = Stage.head
@@ -165,17 +175,20 @@ package struct HTTPRequestParser: Sendable {
         index = try readHead(input, from: index)
       case .fixed(let remaining):
         let end = index + min(remaining, input.endIndex - index)
+        work += end - index
         body.append(contentsOf: input[index..<end])
         stage = remaining - (end - index) == 0 ? .complete : .fixed(remaining: remaining - (end - index))
         index = end
       case .chunkData(let remaining):
         let end = index + min(remaining, input.endIndex - index)
+        work += end - index
         body.append(contentsOf: input[index..<end])
         stage = remaining - (end - index) == 0 ? .chunkDataCR : .chunkData(remaining: remaining - (end - index))
         index = end
       case .complete:
         return
       default:
+        work += 1
         try readFraming(input[index])
         index += 1
       }
@@ -207,20 +220,22 @@ package struct HTTPRequestParser: Sendable {
       }
       index += 1
     }
+    work += index - start
     headBytes.append(contentsOf: input[start..<index])
     guard matched == 4 else { return index }
-    let head = try Self.parseHead(headBytes[..<(headBytes.count - 2)])
+    let head = try Self.parseHead(headBytes[..<(headBytes.count - 2)], work: &work)
     self.head = head
     stage = try bodyStage(of: head)
     return index
   }
 
   /// How the body is framed, checked against the limits before any of it is read.
-  private func bodyStage(of head: Head) throws(Refusal) -> Stage {
+  private mutating func bodyStage(of head: Head) throws(Refusal) -> Stage {
     var lengths: [String] = []
     var codings: [String] = []
     var hosts = 0
     for (name, value) in head.headers {
+      work += name.utf8.count + value.utf8.count
       switch name.lowercased() {
       case "content-length": lengths.append(value)
       case "transfer-encoding": codings.append(value)
@@ -327,6 +342,13 @@ package struct HTTPRequestParser: Sendable {
   /// A head's bytes up to its last line's CR LF (the blank line's second CR LF left out): the
   /// request line and the header fields, split at CR LF only.
   package static func parseHead(_ bytes: ArraySlice<UInt8>) throws(Refusal) -> Head {
+    var work = 0
+    return try parseHead(bytes, work: &work)
+  }
+
+  /// ``parseHead(_:)``, adding to `work` the bytes it looks at.
+  static func parseHead(_ bytes: ArraySlice<UInt8>, work: inout Int) throws(Refusal) -> Head {
+    work += bytes.count
     var lines: [ArraySlice<UInt8>] = []
     var lineStart = bytes.startIndex
     var index = bytes.startIndex
@@ -341,6 +363,8 @@ package struct HTTPRequestParser: Sendable {
     }
     if lineStart < bytes.endIndex { lines.append(bytes[lineStart...]) }
     guard let requestLine = lines.first else { throw .malformed("no request line") }
+    // Split, checked, made strings: three passes.
+    work += 3 * requestLine.count
     let parts = requestLine.split(separator: 32, maxSplits: 2, omittingEmptySubsequences: false)
     guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(isTokenByte) else {
       throw .malformed("a request line that is not METHOD TARGET HTTP/1.1")
@@ -358,6 +382,8 @@ package struct HTTPRequestParser: Sendable {
     var headers: [(name: String, value: String)] = []
     headers.reserveCapacity(lines.count - 1)
     for line in lines.dropFirst() {
+      // The colon found, the name and the value checked, trimmed and made strings.
+      work += 4 * line.count
       guard let colon = line.firstIndex(of: 58), colon > line.startIndex else { throw .malformed("a header line without a name and a colon") }
       let name = line[..<colon]
       guard name.allSatisfy(isTokenByte) else {

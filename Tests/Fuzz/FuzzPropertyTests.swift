@@ -11,8 +11,8 @@ struct FuzzPropertyTests {
 
   static let targets: [(String, Target)] = [
     ("authorization-header", fuzzAuthorizationHeader), ("base-string-uri", fuzzBaseStringURI),
-    ("command-line", fuzzCommandLine), ("form-and-query", fuzzFormAndQuery), ("pem-keys", fuzzPEMKeys),
-    ("percent-encoding", fuzzPercentEncoding), ("x-json", fuzzXJSON),
+    ("command-line", fuzzCommandLine), ("form-and-query", fuzzFormAndQuery), ("http-request-head", fuzzHTTPRequestHead),
+    ("multipart-reader", fuzzMultipartReader), ("pem-keys", fuzzPEMKeys), ("percent-encoding", fuzzPercentEncoding), ("x-json", fuzzXJSON),
   ]
 
   @Test(arguments: targets.map(\.0))
