@@ -115,7 +115,7 @@ package struct HTTPRequestParser: Sendable {
   package private(set) var work = 0
   /// The most ``work`` one input byte may cost, with ``workAllowance`` for any input: what
   /// the fuzz target `http-request-head` holds the parser to.
-  package static let workPerByte = 8
+  package static let workPerByte = 12
   /// The work any input may cost on top of ``workPerByte`` per byte.
   package static let workAllowance = 64
   /// Once refused, every later call throws the same refusal.
@@ -235,10 +235,16 @@ package struct HTTPRequestParser: Sendable {
     var codings: [String] = []
     var hosts = 0
     for (name, value) in head.headers {
-      work += name.utf8.count + value.utf8.count
+      // Names are ASCII (checked); a value made a string may be up to three times its bytes
+      // (U+FFFD for each byte that is not UTF-8), and only these two are looked at.
+      work += name.utf8.count
       switch name.lowercased() {
-      case "content-length": lengths.append(value)
-      case "transfer-encoding": codings.append(value)
+      case "content-length":
+        work += value.utf8.count
+        lengths.append(value)
+      case "transfer-encoding":
+        work += value.utf8.count
+        codings.append(value)
       case "host": hosts += 1
       default: break
       }

@@ -1,5 +1,6 @@
 import CommandLineSupport
 import Foundation
+import TestSupport
 import Testing
 
 /// The request parser with no socket: the same result however the bytes are split into reads,
@@ -61,13 +62,13 @@ struct HTTPRequestParserTests {
     #expect(Self.summary(Parser.parse(Array("GET / HTTP/1.1\r\nHost: a\r\n".utf8))) == "incomplete")
   }
 
-  /// The best of five timings of `small` and of `large`, in seconds, taken in turns so that a
-  /// busy moment of the machine weighs on both alike.
+  /// The best of five timings of `small` and of `large`, in seconds of this thread's processor
+  /// time (other processes on a busy machine do not count), taken in turns.
   static func best(_ small: () -> Void, _ large: () -> Void) -> (Double, Double) {
     func time(_ work: () -> Void) -> Double {
-      let start = DispatchTime.now().uptimeNanoseconds
+      let start = TestTiming.threadCPUSeconds()
       work()
-      return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+      return TestTiming.threadCPUSeconds() - start
     }
     var best = (Double.infinity, Double.infinity)
     for _ in 0..<5 {

@@ -96,21 +96,38 @@ struct SandboxMultipart {
     }
   }
 
-  /// The boundary of a `multipart/form-data` content type, unquoted.
+  /// The boundary of a `multipart/form-data` content type, unquoted. Read as bytes, not
+  /// Characters: a combining mark after a `;` or a quote must not hide it.
   private static func boundary(of contentType: String?) throws(Failure) -> [UInt8] {
     guard let contentType else { throw Failure(description: "no Content-Type") }
-    let fields = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-    guard fields.first?.lowercased() == "multipart/form-data" else { throw Failure(description: "a Content-Type other than multipart/form-data") }
-    guard let field = fields.dropFirst().first(where: { $0.lowercased().hasPrefix("boundary=") }) else {
+    let fields = Array(contentType.utf8).split(separator: 59, omittingEmptySubsequences: false).map { trimmed($0) }
+    guard let type = fields.first, lowercased(type) == Array("multipart/form-data".utf8) else {
+      throw Failure(description: "a Content-Type other than multipart/form-data")
+    }
+    let key = Array("boundary=".utf8)
+    guard let field = fields.dropFirst().first(where: { lowercased($0.prefix(key.count)) == key }) else {
       throw Failure(description: "no boundary in the Content-Type")
     }
-    var value = Substring(field.dropFirst("boundary=".count))
-    if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = value.dropFirst().dropLast() }
-    let boundary = Array(value.utf8)
+    var value = field.dropFirst(key.count)
+    if value.count >= 2, value.first == 34, value.last == 34 { value = value.dropFirst().dropLast() }
+    let boundary = Array(value)
     guard (1...maxBoundaryBytes).contains(boundary.count), boundary.allSatisfy({ (32...126).contains($0) && $0 != 34 }), boundary.last != 32 else {
       throw Failure(description: "a boundary that is not 1 to \(maxBoundaryBytes) printable characters (RFC 2046)")
     }
     return boundary
+  }
+
+  /// `bytes` without the spaces and tabs around them.
+  private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    var bytes = bytes
+    while let first = bytes.first, first == 32 || first == 9 { bytes = bytes.dropFirst() }
+    while let last = bytes.last, last == 32 || last == 9 { bytes = bytes.dropLast() }
+    return bytes
+  }
+
+  /// ASCII letters in lower case, other bytes as they are.
+  private static func lowercased(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+    bytes.map { (65...90).contains($0) ? $0 + 32 : $0 }
   }
 
   /// A part's head from `start`: its header lines up to the blank line.
@@ -140,15 +157,14 @@ struct SandboxMultipart {
       // The colon found, the field and the value made strings, the value trimmed and parsed.
       work += 5 * line.count
       guard let colon = line.firstIndex(of: 58) else { throw Failure(description: "a part header line without a colon") }
-      let field = String(decoding: line[..<colon], as: UTF8.self).lowercased()
-      let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
-      switch field {
-      case "content-disposition":
+      let value = trimmed(line[(colon + 1)...])
+      switch lowercased(line[..<colon]) {
+      case Array("content-disposition".utf8):
         let parameters = try Self.disposition(value)
         name = parameters.name
         filename = parameters.filename
-      case "content-type":
-        contentType = value
+      case Array("content-type".utf8):
+        contentType = String(decoding: value, as: UTF8.self)
       default:
         break
       }
@@ -158,56 +174,58 @@ struct SandboxMultipart {
   }
 
   /// `form-data; name="..."; filename="..."`: its name and file name, unescaped as
-  /// `MultipartFormData` escapes them (`%22`, `%0D`, `%0A`). One pass over the value.
-  private static func disposition(_ value: String) throws(Failure) -> (name: String, filename: String?) {
-    var rest = Substring(value)
-    guard rest.lowercased().hasPrefix("form-data") else { throw Failure(description: "a Content-Disposition other than form-data") }
-    rest = rest.dropFirst("form-data".count)
-    var parameters: [String: String] = [:]
+  /// `MultipartFormData` escapes them (`%22`, `%0D`, `%0A`). One pass over the value's bytes
+  /// (not its Characters: a quote followed by a combining mark is still a quote).
+  private static func disposition(_ value: ArraySlice<UInt8>) throws(Failure) -> (name: String, filename: String?) {
+    let type = Array("form-data".utf8)
+    guard lowercased(value.prefix(type.count)) == type else { throw Failure(description: "a Content-Disposition other than form-data") }
+    var rest = value.dropFirst(type.count)
+    var parameters: [[UInt8]: String] = [:]
+    let isSpace: (UInt8) -> Bool = { $0 == 32 || $0 == 9 }
     while true {
-      rest = rest.drop { $0 == " " || $0 == "\t" }
-      guard rest.first == ";" else { break }
-      rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" }
-      let key = rest.prefix { $0 != "=" && $0 != ";" }
+      rest = rest.drop(while: isSpace)
+      guard rest.first == 59 else { break }  // ;
+      rest = rest.dropFirst().drop(while: isSpace)
+      let key = rest.prefix { $0 != 61 && $0 != 59 }  // = ;
       rest = rest.dropFirst(key.count)
-      guard rest.first == "=" else { continue }
+      guard rest.first == 61 else { continue }
       rest = rest.dropFirst()
-      let text: Substring
-      if rest.first == "\"" {
-        text = rest.dropFirst().prefix { $0 != "\"" }
+      let text: ArraySlice<UInt8>
+      if rest.first == 34 {  // "
+        text = rest.dropFirst().prefix { $0 != 34 }
         rest = rest.dropFirst(text.count + 1)
-        guard rest.first == "\"" else { throw Failure(description: "an unterminated quoted Content-Disposition parameter") }
+        guard rest.first == 34 else { throw Failure(description: "an unterminated quoted Content-Disposition parameter") }
         rest = rest.dropFirst()
       } else {
-        text = rest.prefix { $0 != ";" && $0 != " " && $0 != "\t" }
+        text = rest.prefix { $0 != 59 && !isSpace($0) }
         rest = rest.dropFirst(text.count)
       }
-      let name = key.trimmingCharacters(in: .whitespaces).lowercased()
+      let name = lowercased(trimmed(key))
       if parameters[name] == nil { parameters[name] = unescape(text) }
     }
-    guard let name = parameters["name"] else { throw Failure(description: "a Content-Disposition without a name") }
-    return (name, parameters["filename"])
+    guard let name = parameters[Array("name".utf8)] else { throw Failure(description: "a Content-Disposition without a name") }
+    return (name, parameters[Array("filename".utf8)])
   }
 
   /// `%22`, `%0D` and `%0A` back to `"`, CR and LF (and nothing else), in one pass.
-  private static func unescape(_ text: Substring) -> String {
-    guard text.contains("%") else { return String(text) }
-    var result = ""
+  private static func unescape(_ text: ArraySlice<UInt8>) -> String {
+    var result: [UInt8] = []
+    result.reserveCapacity(text.count)
     var index = text.startIndex
     while index < text.endIndex {
-      let next = text[index...].prefix(3)
-      switch next.uppercased() {
-      case "%22": result.append("\"")
-      case "%0D": result.append("\r")
-      case "%0A": result.append("\n")
-      default:
-        result.append(text[index])
-        index = text.index(after: index)
-        continue
+      if text[index] == 37, index + 2 < text.endIndex {
+        let code = lowercased(text[(index + 1)...(index + 2)])
+        let byte: UInt8? = code == [50, 50] ? 34 : code == [48, 100] ? 13 : code == [48, 97] ? 10 : nil  // 22, 0d, 0a
+        if let byte {
+          result.append(byte)
+          index += 3
+          continue
+        }
       }
-      index = text.index(index, offsetBy: 3)
+      result.append(text[index])
+      index += 1
     }
-    return result
+    return String(decoding: result, as: UTF8.self)
   }
 }
 

@@ -3,9 +3,9 @@
 // Properties: it never crashes; the outcome is the same for the input read whole, in two reads
 // (split where the first byte says) and a byte at a time; a complete request has no CR, LF or
 // NUL in any header name or value and a body within the limit; a refusal is 400, 413, 431, 501
-// or 505. Cost budget: at most HTTPRequestParser.workPerByte (8) bytes looked at per input byte
+// or 505. Cost budget: at most HTTPRequestParser.workPerByte (12) bytes looked at per input byte
 // plus workAllowance (64), however the input is split; and at most 20 µs per byte plus 5 ms of
-// time for the whole read (a backstop for what the count does not see).
+// time for the whole read, the best of three (a backstop for what the count does not see).
 import CommandLineSupport
 import Foundation
 
@@ -19,11 +19,17 @@ public func fuzzHTTPRequestHead(_ start: UnsafePointer<UInt8>, _ count: Int) -> 
   let limits = HTTPRequestParser.Limits(maxHeadBytes: 2_048, maxBodyBytes: 4_096)
   let budget = HTTPRequestParser.workPerByte * count + HTTPRequestParser.workAllowance
 
-  let started = DispatchTime.now().uptimeNanoseconds
   let (whole, wholeWork) = requestOutcome(input.isEmpty ? [] : [input], limits)
-  let nanoseconds = DispatchTime.now().uptimeNanoseconds - started
   require(wholeWork <= budget, "read whole, \(count) bytes cost \(wholeWork) (budget \(budget))")
-  require(nanoseconds <= 20_000 * UInt64(count) + 5_000_000, "read whole, \(count) bytes took \(nanoseconds) ns")
+  // The best of three timings: a busy machine may stop any one of them for milliseconds.
+  let timeBudget = 20_000 * UInt64(count) + 5_000_000
+  var nanoseconds = UInt64.max
+  for _ in 0..<3 where nanoseconds > timeBudget {
+    let started = DispatchTime.now().uptimeNanoseconds
+    _ = requestOutcome([input], limits)
+    nanoseconds = min(nanoseconds, DispatchTime.now().uptimeNanoseconds - started)
+  }
+  require(nanoseconds <= timeBudget, "read whole, \(count) bytes took \(nanoseconds) ns")
 
   let cut = input.isEmpty ? 0 : Int(input[0]) * input.count / 256
   let (split, splitWork) = requestOutcome([Array(input[..<cut]), Array(input[cut...])], limits)

