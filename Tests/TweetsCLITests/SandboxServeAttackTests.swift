@@ -48,6 +48,7 @@ struct SandboxServeAttackTests {
     #expect(RawSocket.status(of: socket.receive(timeout: TestTiming.seconds(10))) == 413)
     let after = try #require(Self.residentMiB(server.processIdentifier))
     #expect(after - before < 32, "resident \(before) MiB → \(after) MiB")
+    print("[sandbox serve] Content-Length 10^15 then 64 MiB: 413; resident \(before) MiB → \(after) MiB")
 
     // And it still serves the real thing.
     let (served, servedText) = try Self.exchange(server.port, search + "Authorization: Bearer sandbox-bearer-token\r\n\r\n")
