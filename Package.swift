@@ -104,7 +104,7 @@ let package = Package(
     .testTarget(name: "XArchiveTests", dependencies: ["XArchive", "XAPI", "TestSupport"]),
     .testTarget(name: "TweetsCoreTests", dependencies: ["TweetsCore", "CommandLineSupport"]),
     .testTarget(name: "TweetsCLITests", dependencies: ["tweets", "XAPI", "NetworkClient", "TestSupport"]),
-    .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
+    .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport", "TestSupport"]),
     .testTarget(name: "LockingTests", dependencies: ["Locking"]),
     .testTarget(name: "DateFormatsTests", dependencies: ["DateFormats"]),
     .testTarget(name: "OAuth1CLITests", dependencies: ["oauth1", "OAuth1", "TestSupport", "CommandLineSupport", "NetworkClient"]),
@@ -113,7 +113,7 @@ let package = Package(
     // The fuzz targets' properties over their stored corpora (.ci/fuzz does the fuzzing).
     .testTarget(
       name: "FuzzPropertyTests",
-      dependencies: ["PercentEncoding", "OAuth1", "OAuth1Redis", "XAPI", "TweetsCore", "CommandLineSupport"],
+      dependencies: ["PercentEncoding", "OAuth1", "OAuth1Redis", "XAPI", "TweetsCore", "CommandLineSupport", "NetworkClient", "XSandbox"],
       path: "Tests/Fuzz", exclude: ["Support.swift", "Corpus"]),
   ],
   swiftLanguageModes: [.v6]

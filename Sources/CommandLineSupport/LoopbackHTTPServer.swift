@@ -1,10 +1,18 @@
 import Foundation
 import Locking
 
-/// A small HTTP/1.1 server on 127.0.0.1 over ``LoopbackListener``: each connection on a thread
-/// of its own (never one of Swift's cooperative threads, which a busy caller may hold), one
-/// request per connection, the body read by `Content-Length` or chunked, `Expect:
-/// 100-continue` answered. It serves `tweets sandbox serve` and the tests' Swift handlers.
+/// A small HTTP/1.1 server on 127.0.0.1 (and [::1] when asked) over ``LoopbackListener``: each
+/// connection on a thread of its own (never one of Swift's cooperative threads, which a busy
+/// caller may hold), one request per connection, the body read by `Content-Length` or chunked
+/// (``HTTPRequestParser``), `Expect: 100-continue` answered. It serves `tweets sandbox serve`,
+/// the OAuth 2.0 redirect receiver and the tests' Swift handlers.
+///
+/// Any process on the machine can connect, so what one client may cost is bounded (see
+/// ``Limits``): the head's size (431 past it), the body's (413, decided before any of it is
+/// read), the time to send the head, the silence between two reads (408), the time a send may
+/// wait for a client that stopped reading, and the connections served at once (503 past it,
+/// answered by one thread for all of them). A malformed request (a bare LF, a chunk size that
+/// is not a number) is refused with 400 before the handler sees it.
 ///
 /// ```swift
 /// let server = try LoopbackHTTPServer { request in
@@ -13,6 +21,72 @@ import Locking
 /// print(server.baseURL)  // http://127.0.0.1:PORT
 /// ```
 package final class LoopbackHTTPServer: Sendable {
+  /// What one client may cost the server, each checked as the request arrives. The defaults
+  /// suit `tweets sandbox serve` (whose largest request is an 8 MiB media segment); a test
+  /// sets tiny ones to see each refusal.
+  ///
+  /// ```swift
+  /// var limits = LoopbackHTTPServer.Limits()
+  /// limits.maxConnections = 8
+  /// let server = try LoopbackHTTPServer(limits: limits) { _ in .init(status: 204) }
+  /// ```
+  package struct Limits: Sendable, Equatable {
+    /// The request's head at most, in bytes (with a chunked body's trailer fields); past it
+    /// the client gets 431. Default ``HTTPRequestParser/Limits/defaultMaxHeadBytes`` (64 KiB).
+    package var maxHeadBytes: Int
+    /// The request's body at most, in bytes; a `Content-Length` or chunks over it get 413
+    /// before any of the body is read. Default ``HTTPRequestParser/Limits/defaultMaxBodyBytes``
+    /// (16 MiB).
+    package var maxBodyBytes: Int
+    /// How long the whole head may take to arrive, from the connection's start: a client that
+    /// trickles a byte a second cannot hold a thread. Default ``defaultHeadTimeout``.
+    package var headTimeout: TimeInterval
+    /// How long the client may stay silent between two reads, in the head or the body; then
+    /// 408. A connection that never sent a byte is closed without a word (a browser's
+    /// preconnection). Default ``defaultIdleTimeout``.
+    package var idleTimeout: TimeInterval
+    /// How long one send may wait for a client that does not read (`SO_SNDTIMEO`); then the
+    /// connection is dropped. Default ``defaultSendTimeout``.
+    package var sendTimeout: TimeInterval
+    /// How many connections are served at once, each on a thread; one more is answered 503 by
+    /// a single thread that serves every such refusal. Default ``defaultMaxConnections``.
+    package var maxConnections: Int
+
+    /// 30 s to send a head (URLSession, curl and the browsers send it at once).
+    package static let defaultHeadTimeout: TimeInterval = 30
+    /// 30 s of silence in a request.
+    package static let defaultIdleTimeout: TimeInterval = 30
+    /// 30 s for a send to a client that does not read.
+    package static let defaultSendTimeout: TimeInterval = 30
+    /// 64 connections: far more than the tests' and a user's parallel clients, while at most
+    /// 64 × (64 KiB + 16 MiB) of requests are held at once.
+    package static let defaultMaxConnections = 64
+
+    /// The defaults, or others.
+    package init(
+      maxHeadBytes: Int = HTTPRequestParser.Limits.defaultMaxHeadBytes, maxBodyBytes: Int = HTTPRequestParser.Limits.defaultMaxBodyBytes,
+      headTimeout: TimeInterval = defaultHeadTimeout, idleTimeout: TimeInterval = defaultIdleTimeout,
+      sendTimeout: TimeInterval = defaultSendTimeout, maxConnections: Int = defaultMaxConnections
+    ) {
+      self.maxHeadBytes = maxHeadBytes
+      self.maxBodyBytes = maxBodyBytes
+      self.headTimeout = headTimeout
+      self.idleTimeout = idleTimeout
+      self.sendTimeout = sendTimeout
+      self.maxConnections = max(1, maxConnections)
+    }
+
+    /// The parser's share: the sizes.
+    var request: HTTPRequestParser.Limits { .init(maxHeadBytes: maxHeadBytes, maxBodyBytes: maxBodyBytes) }
+  }
+
+  /// How long a refused client's further bytes are read and dropped before the connection
+  /// closes (1 s), so that it reads the refusal rather than a reset; at most
+  /// ``refusalDrainBytes`` of them.
+  package static let refusalLinger: TimeInterval = 1
+  /// How many bytes of a refused request are read and dropped at most (1 MiB).
+  package static let refusalDrainBytes = 1 << 20
+
   /// A received request.
   package struct Request: Sendable {
     /// `GET`, `POST`...
@@ -70,20 +144,31 @@ package final class LoopbackHTTPServer: Sendable {
     }
   }
 
-  private let listener: LoopbackListener
+  private let listeners: [LoopbackListener]
+  private let connections: ConnectionCount
+  /// The limits it serves with.
+  package let limits: Limits
 
   /// The port it listens on.
-  package var port: UInt16 { listener.port }
-  /// `http://127.0.0.1:PORT`.
-  package var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+  package var port: UInt16 { listeners[0].port }
+  /// `http://127.0.0.1:PORT` (or `http://[::1]:PORT` for a server on ::1 only).
+  package var baseURL: URL { URL(string: "http://\(listeners[0].address):\(port)")! }
+  /// The addresses it listens on: those asked for, less ::1 on a machine without IPv6.
+  package var addresses: [LoopbackListener.Address] { listeners.map(\.address) }
+  /// The connections being served now (the refused ones not counted).
+  package var openConnections: Int { connections.count }
 
-  /// Listens on 127.0.0.1:`port` (0: any free port) and answers every request with `handler`
-  /// until ``stop()``. The handler runs as a task on an executor of the server's own (a
-  /// dispatch queue), not on Swift's cooperative threads, which a process may have all blocked
-  /// (tests waiting for their child processes starved a handler that way under the
+  /// Listens on `addresses` (127.0.0.1 by default; `[.ipv4, .ipv6]` for a `localhost` URL)
+  /// at `port` (0: any free port, the same on every address) and answers every request with
+  /// `handler` until ``stop()``. The handler runs as a task on an executor of the server's own
+  /// (a dispatch queue), not on Swift's cooperative threads, which a process may have all
+  /// blocked (tests waiting for their child processes starved a handler that way under the
   /// sanitizers); the connection's thread waits for it.
-  package convenience init(port: UInt16 = 0, handler: @escaping @Sendable (Request) async -> Response) throws(LoopbackListener.Failure) {
-    try self.init(port: port) { request in
+  package convenience init(
+    port: UInt16 = 0, addresses: [LoopbackListener.Address] = [.ipv4], limits: Limits = Limits(),
+    handler: @escaping @Sendable (Request) async -> Response
+  ) throws(LoopbackListener.Failure) {
+    try self.init(port: port, addresses: addresses, limits: limits) { request in
       let answer = Locked<Response?>(nil)
       let work: @Sendable () async -> Void = {
         let response = await handler(request)
@@ -100,37 +185,110 @@ package final class LoopbackHTTPServer: Sendable {
     }
   }
 
-  /// Listens on 127.0.0.1:`port` (0: any free port) and answers every request with `answering`,
-  /// called on the connection's own thread, until ``stop()``.
-  package init(port: UInt16 = 0, answering handler: @escaping @Sendable (Request) -> Response) throws(LoopbackListener.Failure) {
-    listener = try LoopbackListener(port: port)
-    // The loop holds the listener and the handler, not the server: dropping the server closes
-    // the listener, which ends the loop.
-    let listener = self.listener
-    Thread.detachNewThread {
-      while let connection = listener.accept(until: .distantFuture) {
-        Thread.detachNewThread { Self.serve(connection, handler) }
+  /// Listens on `addresses` at `port` (0: any free port) and answers every request with
+  /// `answering`, called on the connection's own thread, until ``stop()``. Throws when an
+  /// address cannot be listened on (another process holds the port on ::1, say); ::1 is left
+  /// out on a machine that has no IPv6, where nobody else can hold it either.
+  package init(
+    port: UInt16 = 0, addresses: [LoopbackListener.Address] = [.ipv4], limits: Limits = Limits(),
+    answering handler: @escaping @Sendable (Request) -> Response
+  ) throws(LoopbackListener.Failure) {
+    listeners = try Self.listen(port: port, addresses: addresses.isEmpty ? [.ipv4] : addresses)
+    self.limits = limits
+    let connections = ConnectionCount()
+    self.connections = connections
+    let refuser = Refuser()
+    // The loops hold the listeners and the handler, not the server: dropping the server closes
+    // the listeners, which ends the loops.
+    for listener in listeners {
+      Thread.detachNewThread {
+        while let connection = listener.accept(until: .distantFuture) {
+          guard connections.open(atMost: limits.maxConnections) else {
+            refuser.refuse(connection)
+            continue
+          }
+          Thread.detachNewThread {
+            defer { connections.close() }
+            Self.serve(connection, limits, handler)
+          }
+        }
       }
     }
   }
 
   /// Stops listening; requests under way are answered.
-  package func stop() { listener.close() }
+  package func stop() {
+    for listener in listeners { listener.close() }
+  }
 
   deinit { stop() }
 
-  private static func serve(_ connection: LoopbackListener.Connection, _ handler: @Sendable (Request) -> Response) {
-    defer { connection.close() }
-    let deadline = Date().addingTimeInterval(60)
-    guard let head = connection.readHead(until: deadline) else { return }
-    if head.header("Expect")?.lowercased() == "100-continue" { connection.write(Data("HTTP/1.1 100 Continue\r\n\r\n".utf8)) }
-    guard let body = readBody(of: head, from: connection, until: deadline) else {
-      return write(Response(status: 400, headers: [("Content-Type", "text/plain")], body: Data("unreadable body\n".utf8)), to: connection)
+  /// A listener on each address at one port; with port 0, tried again (at most 8 times) when
+  /// the port the system chose on the first address is taken on another.
+  private static func listen(port: UInt16, addresses: [LoopbackListener.Address]) throws(LoopbackListener.Failure) -> [LoopbackListener] {
+    var attempt = 0
+    while true {
+      attempt += 1
+      var listeners = [try LoopbackListener(port: port, address: addresses[0])]
+      var taken: LoopbackListener.Failure?
+      for address in addresses.dropFirst() {
+        do {
+          listeners.append(try LoopbackListener(port: listeners[0].port, address: address))
+        } catch {
+          // No such address on this machine (no IPv6): nobody can listen there either.
+          if error.code == EADDRNOTAVAIL || error.code == EAFNOSUPPORT { continue }
+          taken = error
+          break
+        }
+      }
+      guard let failure = taken else { return listeners }
+      for listener in listeners { listener.close() }
+      guard port == 0, failure.code == EADDRINUSE, attempt < 8 else { throw failure }
     }
-    let request = Request(method: head.method, target: head.target, headers: head.headers, body: body, peerAddress: connection.peerAddress)
+  }
+
+  private static func serve(_ connection: LoopbackListener.Connection, _ limits: Limits, _ handler: @Sendable (Request) -> Response) {
+    defer { connection.close() }
+    connection.setSendTimeout(limits.sendTimeout)
+    var parser = HTTPRequestParser(limits: limits.request)
+    let headDeadline = Date().addingTimeInterval(limits.headTimeout)
+    var received = 0
+    var continued = false
+    while !parser.isComplete {
+      let idle = Date().addingTimeInterval(limits.idleTimeout)
+      switch connection.receive(upTo: 65_536, until: parser.head == nil ? min(idle, headDeadline) : idle) {
+      case .closed:
+        return
+      case .timedOut:
+        // A connection that never sent a byte (a browser's preconnection) just ends.
+        guard received > 0 else { return }
+        let what = parser.head == nil ? "its head within \(limits.headTimeout) s" : "more of its body within \(limits.idleTimeout) s"
+        return refuse(connection, status: 408, "the request did not send \(what); send it at once")
+      case .bytes(let bytes):
+        received += bytes.count
+        do {
+          try parser.consume(bytes)
+        } catch {
+          return refuse(connection, status: error.status, error.description)
+        }
+        if !continued, !parser.isComplete, parser.head?.header("Expect")?.lowercased() == "100-continue" {
+          continued = true
+          connection.write(Data("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        }
+      }
+    }
+    guard let head = parser.head else { return }
+    let request = Request(method: head.method, target: head.target, headers: head.headers, body: parser.body, peerAddress: connection.peerAddress)
     var response = handler(request)
     if head.method == "HEAD" { response.body = Data() }
     write(response, to: connection)
+  }
+
+  /// Answers `status` with `text`, then reads and drops what the client still sends for a
+  /// moment, so that it reads the answer before the connection closes.
+  private static func refuse(_ connection: LoopbackListener.Connection, status: Int, _ text: String) {
+    write(Response(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Data((text + "\n").utf8)), to: connection)
+    connection.closeAfterDraining(for: refusalLinger, maxBytes: refusalDrainBytes)
   }
 
   private static func write(_ response: Response, to connection: LoopbackListener.Connection) {
@@ -138,7 +296,7 @@ package final class LoopbackHTTPServer: Sendable {
     if let stream = response.stream {
       var head = "HTTP/1.1 \(response.status) \(reasonPhrase(response.status))\r\n"
       for (name, value) in response.headers where !["content-length", "transfer-encoding"].contains(name.lowercased()) {
-        head += "\(name): \(value)\r\n"
+        head += Self.headerLine(name, value)
       }
       head += "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
       guard connection.write(Data(head.utf8)) else { return }
@@ -148,7 +306,7 @@ package final class LoopbackHTTPServer: Sendable {
       return
     }
     var head = "HTTP/1.1 \(response.status) \(reasonPhrase(response.status))\r\n"
-    for (name, value) in response.headers where name.lowercased() != "content-length" { head += "\(name): \(value)\r\n" }
+    for (name, value) in response.headers where name.lowercased() != "content-length" { head += Self.headerLine(name, value) }
     head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
     switch response.delivery {
     case .whole:
@@ -164,40 +322,14 @@ package final class LoopbackHTTPServer: Sendable {
     }
   }
 
-  /// The request body: by `Content-Length`, or chunked; `nil` when it cannot be read in time.
-  private static func readBody(of head: LoopbackListener.Connection.Head, from connection: LoopbackListener.Connection, until deadline: Date)
-    -> Data?
-  {
-    var buffer = [UInt8](head.bodyStart)
-    func fill(to count: Int) -> Bool {
-      while buffer.count < count {
-        guard let more = connection.read(upTo: min(1 << 20, max(65_536, count - buffer.count)), until: deadline) else { return false }
-        buffer += more
-      }
-      return true
+  /// `Name: value` and CR LF, with any CR, LF or NUL in either made a space: a value built
+  /// from a request (a redirect's target) cannot split the response.
+  private static func headerLine(_ name: String, _ value: String) -> String {
+    let clean: (String) -> String = { text in
+      guard text.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else { return text }
+      return String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\r" || $0 == "\n" || $0 == "\0" ? " " : $0 }))
     }
-    guard head.header("Transfer-Encoding")?.lowercased().contains("chunked") == true else {
-      let length = Int(head.header("Content-Length") ?? "0") ?? -1
-      guard length >= 0, fill(to: length) else { return nil }
-      return Data(buffer.prefix(length))
-    }
-    var body = Data()
-    var offset = 0
-    while true {
-      // The size line: hex digits, maybe `;extensions`, then CRLF.
-      var lineEnd: Int?
-      while lineEnd == nil {
-        lineEnd = buffer.indices.dropFirst(offset).first { $0 + 1 < buffer.count && buffer[$0] == 13 && buffer[$0 + 1] == 10 }
-        if lineEnd == nil, !fill(to: buffer.count + 1) { return nil }
-      }
-      let sizeText = String(decoding: buffer[offset..<lineEnd!], as: UTF8.self).split(separator: ";").first ?? ""
-      guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else { return nil }
-      if size == 0 { return body }
-      let start = lineEnd! + 2
-      guard fill(to: start + size + 2) else { return nil }
-      body.append(contentsOf: buffer[start..<(start + size)])
-      offset = start + size + 2
-    }
+    return "\(clean(name)): \(clean(value))\r\n"
   }
 
   /// The reason phrase of a status (`Service Unavailable`), as the status line and X's problem
@@ -216,19 +348,24 @@ package final class LoopbackHTTPServer: Sendable {
     case 401: "Unauthorized"
     case 403: "Forbidden"
     case 404: "Not Found"
+    case 405: "Method Not Allowed"
+    case 408: "Request Timeout"
+    case 413: "Content Too Large"
+    case 415: "Unsupported Media Type"
     case 418: "I'm a teapot"
     case 429: "Too Many Requests"
+    case 431: "Request Header Fields Too Large"
     case 500: "Internal Server Error"
+    case 501: "Not Implemented"
     case 502: "Bad Gateway"
     case 503: "Service Unavailable"
     case 504: "Gateway Timeout"
+    case 505: "HTTP Version Not Supported"
     default: "Status"
     }
   }
 }
 
-/// Runs tasks' jobs on a concurrent dispatch queue: its threads are added as others block, where
-/// Swift's cooperative pool has one per core.
 /// Where a streamed response body (``LoopbackHTTPServer/Response/stream``) goes: the chunks of
 /// an HTTP/1.1 chunked body, or an in-process emulator's stream of chunks.
 ///
@@ -281,6 +418,76 @@ private final class ChunkedWriter: StreamingBodyWriter, Sendable {
   }
 }
 
+/// How many connections are being served: taken before a connection's thread starts, given
+/// back when it ends.
+private final class ConnectionCount: Sendable {
+  private let value = Locked(0)
+
+  var count: Int { value.withLock { $0 } }
+
+  /// Counts one more connection, unless `limit` are open already.
+  func open(atMost limit: Int) -> Bool {
+    value.withLock { count in
+      guard count < limit else { return false }
+      count += 1
+      return true
+    }
+  }
+
+  func close() { value.withLock { $0 -= 1 } }
+}
+
+/// Answers the connections past ``LoopbackHTTPServer/Limits/maxConnections`` with 503, all on
+/// one thread: the answer is sent without waiting (a fresh connection's send buffer takes it),
+/// then what the client sends is read and dropped for ``LoopbackHTTPServer/refusalLinger`` so
+/// that it reads the 503 rather than a reset. At most ``maxLingering`` wait at once; past
+/// that the oldest is closed at once.
+private final class Refuser: Sendable {
+  /// Refused connections still lingering, at most: a flood of them costs no more.
+  static let maxLingering = 256
+  private static let answer = Data(
+    ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 53\r\nConnection: close\r\n\r\n"
+      + "the server is busy with other connections; try again\n").utf8)
+  private let state = Locked<(lingering: [(LoopbackListener.Connection, Date)], running: Bool)>(([], false))
+
+  func refuse(_ connection: LoopbackListener.Connection) {
+    connection.writeWithoutWaiting(Self.answer)
+    connection.finishWriting()
+    let start = state.withLock { state -> Bool in
+      if state.lingering.count >= Self.maxLingering { state.lingering.removeFirst().0.close() }
+      state.lingering.append((connection, Date().addingTimeInterval(LoopbackHTTPServer.refusalLinger)))
+      defer { state.running = true }
+      return !state.running
+    }
+    if start { Thread.detachNewThread { self.linger() } }
+  }
+
+  /// Drops what the refused clients send until each closes or its time is up; ends when none
+  /// is left.
+  private func linger() {
+    while true {
+      let now = Date()
+      let lingering = state.withLock { state -> [LoopbackListener.Connection] in
+        state.lingering.removeAll { connection, until in
+          guard until <= now else { return false }
+          connection.close()
+          return true
+        }
+        if state.lingering.isEmpty { state.running = false }
+        return state.lingering.map(\.0)
+      }
+      if lingering.isEmpty { return }
+      for connection in lingering where !connection.discardArrived(maxBytes: 65_536) {
+        connection.close()
+        state.withLock { state in state.lingering.removeAll { $0.0 === connection } }
+      }
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+  }
+}
+
+/// Runs tasks' jobs on a concurrent dispatch queue: its threads are added as others block, where
+/// Swift's cooperative pool has one per core.
 @available(macOS 15.0, *)
 private final class QueueExecutor: TaskExecutor {
   static let shared = QueueExecutor()

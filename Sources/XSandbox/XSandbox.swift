@@ -57,6 +57,21 @@ package final class XSandbox: HTTPTransport, Sendable {
   /// ```
   package static let demoBearerToken = "sandbox-bearer-token"
 
+  /// How many requests the control API's log keeps by default (`GET /_control/stats`): the
+  /// newest 10,000, far more than any test reads back, at a few hundred bytes each; older ones
+  /// are dropped and counted (`requests_dropped`).
+  package static let defaultRequestLogLimit = 10_000
+
+  /// The path prefix of the control API.
+  static let controlPrefix = "/_control/"
+
+  /// Whether `url` is a control API request (`/_control/...`) of a sandbox that serves it: the
+  /// one test ``exchange(_:)`` routes by, for ``SandboxServer`` to check the same requests
+  /// before they get there.
+  package static func isControlRequest(_ url: URL) -> Bool {
+    (URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? url.path).hasPrefix(controlPrefix)
+  }
+
   let clock: any OAuthClock
   let state: Locked<SandboxState>
   let nonceStore: InMemoryNonceStore
@@ -72,7 +87,8 @@ package final class XSandbox: HTTPTransport, Sendable {
   /// gives reproducible answers.
   ///
   /// With `controlAPI`, it also serves `/_control/*` (scripted faults, clock skew, revoked
-  /// tokens, statistics and the request log) for tests; see ``control(_:query:body:)``.
+  /// tokens, statistics and the request log, of the newest `requestLogLimit` requests) for
+  /// tests; see ``control(_:query:body:)``.
   ///
   /// ```swift
   /// let sandbox = XSandbox(clock: FixedClock(seconds: 1_714_564_800), tweetsPerUser: 25)
@@ -84,13 +100,15 @@ package final class XSandbox: HTTPTransport, Sendable {
   /// in one; `streamRules` are the filtered stream's rules at the start (values and tags), none
   /// by default.
   package init(
-    clock: any OAuthClock = SystemClock(), tweetsPerUser: Int = 60, controlAPI: Bool = false, oauth2Lifetime: Int64 = 7200,
-    rateWindow: Int64 = 900, streamTimeScale: Double = 1, streamRules: [(value: String, tag: String?)] = []
+    clock: any OAuthClock = SystemClock(), tweetsPerUser: Int = 60, controlAPI: Bool = false,
+    requestLogLimit: Int = XSandbox.defaultRequestLogLimit, oauth2Lifetime: Int64 = 7200, rateWindow: Int64 = 900,
+    streamTimeScale: Double = 1, streamRules: [(value: String, tag: String?)] = []
   ) {
     self.streamTimeScale = streamTimeScale
     let now = clock.secondsSince1970()
     var initial = SandboxState(tweets: SandboxData.tweets(perUser: tweetsPerUser, newest: now - 120), demoToken: Self.demoAccessToken)
     initial.rateWindow = rateWindow
+    initial.control.requests = SandboxRequestLog(capacity: requestLogLimit)
     for rule in streamRules {
       initial.stream.nextRule += 1
       initial.stream.rules.append(
@@ -150,9 +168,9 @@ package final class XSandbox: HTTPTransport, Sendable {
     let rawPath = components?.percentEncodedPath ?? request.url.path
     var answer: (response: SandboxResponse, delivery: SandboxDelivery)
     var trace = Trace()
-    if controlAPI, rawPath.hasPrefix("/_control/") {
+    if controlAPI, rawPath.hasPrefix(Self.controlPrefix) {
       let query = SandboxURL.pairs(components?.percentEncodedQuery ?? "").firstValues
-      answer = (control(String(rawPath.dropFirst("/_control/".count)), query: query, body: request.body), .whole)
+      answer = (control(String(rawPath.dropFirst(Self.controlPrefix.count)), query: query, body: request.body), .whole)
     } else {
       let serial: Int? =
         controlAPI
@@ -171,9 +189,10 @@ package final class XSandbox: HTTPTransport, Sendable {
       if let serial {
         let status = answer.delivery == .reset ? 0 : answer.response.status
         state.withLock { state in
-          guard let index = state.control.requests.lastIndex(where: { $0.serial == serial }) else { return }
-          state.control.requests[index].status = status
-          state.control.requests[index].auth = trace.auth
+          state.control.requests.update(serial: serial) { entry in
+            entry.status = status
+            entry.auth = trace.auth
+          }
         }
       }
     }

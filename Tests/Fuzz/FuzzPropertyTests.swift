@@ -11,8 +11,9 @@ struct FuzzPropertyTests {
 
   static let targets: [(String, Target)] = [
     ("authorization-header", fuzzAuthorizationHeader), ("base-string-uri", fuzzBaseStringURI),
-    ("command-line", fuzzCommandLine), ("form-and-query", fuzzFormAndQuery), ("multipart-reader", fuzzMultipartReader),
-    ("pem-keys", fuzzPEMKeys), ("percent-encoding", fuzzPercentEncoding), ("redaction", fuzzRedaction), ("resp-reader", fuzzRESPReader),
+    ("command-line", fuzzCommandLine), ("form-and-query", fuzzFormAndQuery), ("http-request-head", fuzzHTTPRequestHead),
+    ("multipart-reader", fuzzMultipartReader), ("pem-keys", fuzzPEMKeys), ("percent-encoding", fuzzPercentEncoding),
+    ("redaction", fuzzRedaction), ("resp-reader", fuzzRESPReader), ("sandbox-multipart-reader", fuzzSandboxMultipartReader),
     ("verifier-request", fuzzVerifierRequest), ("x-json", fuzzXJSON),
   ]
 

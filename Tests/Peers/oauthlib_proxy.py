@@ -8,7 +8,8 @@ For each request it:
   1. computes oauthlib's verdict on the signature (collect_parameters, normalize_parameters,
      base_string_uri, signature_base_string, _sign_hmac / sign_plaintext) for the URL the client
      really used: "http://" + Host + the raw request target. The secrets come from the
-     sandbox's control API (/_control/secret), as a provider would look them up;
+     sandbox's control API (/_control/secret, with --control-token in X-Sandbox-Control-Token),
+     as a provider would look them up;
   2. forwards the request unchanged (Host included) to --backend;
   3. reads the sandbox's answer head and its verdict (X-Sandbox-Verdict: verified, or the
      problem it refused: signature_invalid, timestamp_refused, ...), which it removes;
@@ -42,6 +43,7 @@ ALGORITHMS = {"HMAC-SHA1": "SHA-1", "HMAC-SHA256": "SHA-256", "HMAC-SHA512": "SH
 LOCK = threading.Lock()
 STATS = {"checked": 0, "valid": 0, "invalid": 0, "disagreements": []}
 BACKEND = None
+CONTROL_TOKEN = ""
 
 
 SECRETS = {}
@@ -56,7 +58,8 @@ def secret(**query):
             return SECRETS[key]
     url = "http://%s/_control/secret?%s" % (BACKEND, "&".join("%s=%s" % (k, quote(v, safe="")) for k, v in query.items()))
     try:
-        with urllib.request.urlopen(url, timeout=10) as answer:
+        request = urllib.request.Request(url, headers={"X-Sandbox-Control-Token": CONTROL_TOKEN})
+        with urllib.request.urlopen(request, timeout=10) as answer:
             value = json.load(answer)["secret"]
     except Exception:
         return None
@@ -201,13 +204,15 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main():
-    global BACKEND
+    global BACKEND, CONTROL_TOKEN
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--lifetime", type=float, default=3600)
     parser.add_argument("--backend", required=True, help="the sandbox's HOST:PORT")
+    parser.add_argument("--control-token", required=True, help="the token of the sandbox's control API")
     args = parser.parse_args()
     BACKEND = args.backend
+    CONTROL_TOKEN = args.control_token
     serve(Handler, args.host, args.lifetime)
 
 

@@ -10,6 +10,13 @@ public final class LoopbackServer: @unchecked Sendable {
   public let host: String
   private let process: Process
   private let stdin: Pipe
+  /// The server's process id, to watch its memory or signal it.
+  public var processIdentifier: Int32 { process.processIdentifier }
+  /// Whether the server's process is still running (a crash ends it).
+  public var isRunning: Bool { process.isRunning }
+  /// What it printed on standard output up to the line that named its port (`control token:
+  /// TOKEN`, for the sandbox).
+  public let output: String
 
   /// The base URL, `http://127.0.0.1:PORT` (brackets for IPv6).
   public var baseURL: URL {
@@ -78,6 +85,7 @@ public final class LoopbackServer: @unchecked Sendable {
     }
     self.port = port
     self.host = host
+    self.output = String(decoding: buffer, as: UTF8.self)
     self.process = process
     self.stdin = stdin
   }

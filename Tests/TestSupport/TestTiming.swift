@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// How much slower than usual the tests may run: `TEST_TIME_SCALE` (default 1). `.ci/sanitizers`
 /// sets it, since ThreadSanitizer and AddressSanitizer make everything many times slower and a
 /// time bound that proves "bounded" on a plain build would fail there for no fault of the code.
@@ -11,4 +17,13 @@ public enum TestTiming {
 
   /// `seconds` stretched by ``scale``.
   public static func seconds(_ seconds: Double) -> Double { seconds * scale }
+
+  /// The processor time this thread has used, in seconds: for cost measurements that other
+  /// processes on a busy machine must not disturb (wall time counts the moments the thread
+  /// waited for a core; this does not).
+  public static func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
 }

@@ -10,7 +10,8 @@ import XSandbox
 /// threads cannot starve it), behind `Tests/Peers/oauthlib_proxy.py`: every OAuth 1.0a signature a test sends is checked by
 /// Python's oauthlib as well as by the sandbox, and a request on which the two disagree is
 /// answered 418, so the test fails. Scripted per test through the sandbox's control API (429s,
-/// 5xx, delays, truncated bodies, resets, redirects, clock skew, revoked tokens).
+/// 5xx, delays, truncated bodies, resets, redirects, clock skew, revoked tokens), with the token
+/// the sandbox printed at start.
 ///
 /// Both live as long as this object, and exit when this process does.
 public final class VerifiedSandbox: @unchecked Sendable {
@@ -26,6 +27,8 @@ public final class VerifiedSandbox: @unchecked Sendable {
   public var baseURL: URL { proxy.baseURL }
   /// The sandbox's own URL, behind the proxy (no oauthlib check): for a second origin.
   public var directURL: URL { server.baseURL }
+  /// The token of the sandbox's control API, from its `control token: TOKEN` line.
+  public let controlToken: String
 
   /// A sandbox with `tweetsPerUser` tweets for each of its three accounts, whose OAuth 2.0
   /// access tokens live `oauth2Lifetime` seconds, whose rate limits reset every `rateWindow`
@@ -39,10 +42,17 @@ public final class VerifiedSandbox: @unchecked Sendable {
         "--rate-window", String(rateWindow),
         "--stream-time-scale", String(streamTimeScale),
       ])
+    let prefix = "control token: "
+    guard let line = server.output.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else {
+      server.stop()
+      throw LoopbackServer.Failure(description: "the sandbox printed no control token: \(server.output)")
+    }
+    let token = String(line.dropFirst(prefix.count))
+    controlToken = token
     let site = try PythonPeer.sitePackages()
     proxy = try LoopbackServer(
-      script: "oauthlib_proxy.py", arguments: ["--backend", "127.0.0.1:\(server.port)"], environment: ["PYTHONPATH": site.path],
-      lifetime: 6 * 3600)
+      script: "oauthlib_proxy.py", arguments: ["--backend", "127.0.0.1:\(server.port)", "--control-token", token],
+      environment: ["PYTHONPATH": site.path], lifetime: 6 * 3600)
   }
 
   deinit { stop() }
@@ -81,7 +91,7 @@ public final class VerifiedSandbox: @unchecked Sendable {
 
   /// What an upload received: its bytes' count and SHA-256 (base64), and its segments.
   public func media(id: String) async throws -> (bytes: Int, sha256: String, segments: Int, altText: String?) {
-    let (data, _) = try await URLSession.shared.data(from: URL(string: directURL.absoluteString + "/_control/media?id=\(id)")!)
+    let data = try await controlGET("media?id=\(id)")
     let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     return (object["bytes"] as? Int ?? -1, object["sha256_base64"] as? String ?? "", object["segments"] as? Int ?? -1, object["alt_text"] as? String)
   }
@@ -111,7 +121,7 @@ public final class VerifiedSandbox: @unchecked Sendable {
       let connections: [StreamConnection]
       let rules: Int
     }
-    let (data, _) = try await URLSession.shared.data(from: directURL.appendingPathComponent("_control/stream"))
+    let data = try await controlGET("stream")
     let log = try JSONDecoder().decode(Log.self, from: data)
     return (log.connections, log.rules)
   }
@@ -163,7 +173,7 @@ public final class VerifiedSandbox: @unchecked Sendable {
   }
 
   public func stats() async throws -> Stats {
-    let (body, _) = try await URLSession.shared.data(from: directURL.appendingPathComponent("_control/stats"))
+    let body = try await controlGET("stats")
     var stats = try JSONDecoder().decode(Stats.self, from: body)
     let (data, _) = try await URLSession.shared.data(from: baseURL.appendingPathComponent("_oauthlib/stats"))
     stats.oauthlib = try JSONDecoder().decode(OAuthlibStats.self, from: data)
@@ -173,7 +183,7 @@ public final class VerifiedSandbox: @unchecked Sendable {
   /// The ids of every tweet the sandbox holds (of `userID` only, when given), newest first.
   public func tweetIDs(of userID: String? = nil) async throws -> [String] {
     let query = userID.map { "?user_id=\($0)" } ?? ""
-    let (body, _) = try await URLSession.shared.data(from: URL(string: directURL.absoluteString + "/_control/tweets" + query)!)
+    let body = try await controlGET("tweets" + query)
     struct IDs: Decodable { let ids: [String] }
     return try JSONDecoder().decode(IDs.self, from: body).ids
   }
@@ -184,9 +194,21 @@ public final class VerifiedSandbox: @unchecked Sendable {
     return String(decoding: data, as: UTF8.self)
   }
 
+  /// `GET /_control/PATH` (a query included) with the token.
+  private func controlGET(_ path: String) async throws -> Data {
+    var request = URLRequest(url: URL(string: directURL.absoluteString + "/_control/" + path)!)
+    request.setValue(controlToken, forHTTPHeaderField: "X-Sandbox-Control-Token")
+    let (data, response) = try await URLSession.shared.data(for: request)
+    guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+      throw LoopbackServer.Failure(description: "sandbox control GET \(path) failed: \(String(decoding: data, as: UTF8.self))")
+    }
+    return data
+  }
+
   private func control(_ name: String, _ body: [String: Any]) async throws {
     var request = URLRequest(url: directURL.appendingPathComponent("_control/\(name)"))
     request.httpMethod = "POST"
+    request.setValue(controlToken, forHTTPHeaderField: "X-Sandbox-Control-Token")
     request.setValue("application/json", forHTTPHeaderField: "Content-Type")
     request.httpBody = try JSONSerialization.data(withJSONObject: body)
     let (data, response) = try await URLSession.shared.data(for: request)

@@ -48,11 +48,13 @@ struct OAuth2CommandTests {
     let refresh = try #require(tokens.refresh)
     #expect(!tweets.everything.contains(tokens.access) && !tweets.everything.contains(refresh))
 
-    // A redirect whose state is not the one sent ends the command at once, and saves nothing.
+    // Another local process requests the redirect URI first, with a forged state and code: it
+    // gets a 400 and the login goes on waiting, then completes with the browser's redirect.
     let other = try TweetsRunner(server: server)
-    let forged = try other.run(arguments, environment: ["BROWSER": browser, "TAMPER_STATE": "1"])
-    #expect(forged.status == 3 && forged.stderr.contains("the redirect's state is not the one this login sent"), "\(forged.stderr)")
-    #expect(!FileManager.default.fileExists(atPath: other.credentialsFile.path))
+    let raced = try other.run(arguments, environment: ["BROWSER": browser, "FORGE_FIRST": "1"])
+    #expect(raced.status == 0 && raced.stdout.hasPrefix("Logged in as @sandbox_user with OAuth 2.0"), "\(raced.stderr)")
+    #expect(try await server.stats().oauth2Grants["authorization_code"] == 2, "the forged code was never exchanged")
+    #expect(!raced.stderr.contains("attacker-code"))
   }
 
   @Test func migrateKeepsTheOAuth1TokenAndOnlyTheNewestPairWorks() async throws {

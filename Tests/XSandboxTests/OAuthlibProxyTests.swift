@@ -50,7 +50,8 @@ struct OAuthlibProxyTests {
     })
     let site = try PythonPeer.sitePackages()
     let proxy = try LoopbackServer(
-      script: "oauthlib_proxy.py", arguments: ["--backend", "127.0.0.1:\(lying.port)"], environment: ["PYTHONPATH": site.path])
+      script: "oauthlib_proxy.py", arguments: ["--backend", "127.0.0.1:\(lying.port)", "--control-token", "not-checked-here"],
+      environment: ["PYTHONPATH": site.path])
     let url = proxy.baseURL.appendingPathComponent("2/users/me")
 
     let signer = try OAuthSigner(consumer: XSandbox.demoConsumer, token: XSandbox.demoAccessToken)

@@ -135,7 +135,9 @@ enum OAuth2Login {
     } else {
       let receiver: LoopbackRedirectReceiver
       do {
-        receiver = try LoopbackRedirectReceiver(redirectURI: redirect) { (try? login.code(fromRedirect: $0)) != nil }
+        // It waits for this login's state: a forged request to the redirect URI gets an error
+        // page, and the wait goes on.
+        receiver = try LoopbackRedirectReceiver(login: login)
       } catch {
         throw TweetsFailure(error.description, exitCode: .failure)
       }

@@ -22,21 +22,28 @@ struct SandboxCommand: TweetsCommand {
   static let control = Option.flag(
     "control",
     help:
-      "For test harnesses: serve the control API under /_control/ (scripted faults, clock skew, revocations, statistics) and each answer's verdict on its OAuth 1.0a signature (X-Sandbox-Verdict), and stop when standard input closes."
+      "For test harnesses: serve the control API under /_control/ (scripted faults, clock skew, revocations, statistics) and each answer's verdict on its OAuth 1.0a signature (X-Sandbox-Verdict), and stop when standard input closes. The control API takes a request only with the token printed at start (control token: TOKEN) in X-Sandbox-Control-Token, a Host of 127.0.0.1, localhost or [::1] with the port, and JSON."
+  )
+  static let controlToken = Option.value(
+    "control-token", placeholder: "TOKEN",
+    help:
+      "With --control: the control API's token (at least 16 visible ASCII characters) instead of a random one. Other local users can read a process's arguments: on a shared machine, read the printed token instead."
   )
   static let defaultPort: UInt16 = 8977
 
   var spec: CommandSpec {
     makeSpec(
       summary: "Serve the offline X API over HTTP on 127.0.0.1 (tweets sandbox serve).",
-      options: [Self.port, Self.tweetsPerUser, Self.oauth2Lifetime, Self.rateWindow, Self.streamTimeScale, Self.control],
+      options: [Self.port, Self.tweetsPerUser, Self.oauth2Lifetime, Self.rateWindow, Self.streamTimeScale, Self.control, Self.controlToken],
       positionals: [PositionalSpec("action", help: "serve")],
       discussion: """
         The demo app: consumer key sandbox-consumer-key, secret sandbox-consumer-secret; the demo
         access token 1001-sandbox-access-token, secret sandbox-access-token-secret; the app-only
         bearer token sandbox-bearer-token; the OAuth 2.0 client sandbox-client-id (secret
         sandbox-client-secret), whose authorize page at /i/oauth2/authorize consents at once.
-        Every OAuth 1.0a signature is checked, as X checks it.
+        Every OAuth 1.0a signature is checked, as X checks it. Only 127.0.0.1 is listened on;
+        a request's head is at most 64 KiB (431), its body 16 MiB (413), at most 64 connections
+        are served at once (503), and a client silent for 30 s is dropped (408).
         Example: tweets sandbox serve & tweets --base-url http://127.0.0.1:8977 whoami
         """)
   }
@@ -72,6 +79,15 @@ struct SandboxCommand: TweetsCommand {
       return factor
     }
     let control = arguments[Self.control]
+    let token = try arguments[Self.controlToken].map { text throws(UsageError) -> String in
+      guard control else { throw UsageError("--control-token goes with --control, which serves the control API it guards") }
+      guard text.utf8.count >= SandboxServer.minimumControlTokenLength, text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+        throw UsageError(
+          "--control-token takes at least \(SandboxServer.minimumControlTokenLength) visible ASCII characters (no spaces); leave it out for a random token"
+        )
+      }
+      return text
+    }
     let server: SandboxServer
     do {
       server = try SandboxServer(
@@ -79,10 +95,12 @@ struct SandboxCommand: TweetsCommand {
           tweetsPerUser: count ?? 60, controlAPI: control, oauth2Lifetime: lifetime ?? 7200, rateWindow: window ?? 900,
           streamTimeScale: scale ?? 1),
         port: port ?? Self.defaultPort,
-        sendsVerdicts: control)
+        sendsVerdicts: control, controlToken: token)
     } catch {
       throw TweetsFailure("\(error.description); choose another --port (0 picks a free one)", exitCode: .failure)
     }
+    // Before the URL line, which a harness waits for: the token is known once that arrives.
+    if let token = server.controlToken { session.terminal.out("control token: \(token)") }
     session.terminal.out("Serving the X sandbox at \(server.baseURL.absoluteString)")
     session.terminal.err("The demo app and token are in `tweets help sandbox`. Stop it with Ctrl-C.")
     if control {

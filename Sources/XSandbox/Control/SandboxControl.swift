@@ -17,6 +17,51 @@ struct SandboxRecordedRequest: Sendable {
   var status: Int?
 }
 
+/// The control API's log of requests: the newest `capacity` of them, in order, and how many
+/// older ones were dropped to keep it so (a test server that runs for days, or a client that
+/// floods it, cannot grow it without bound). Appending and finding an entry by its serial
+/// number cost the same whatever the size.
+struct SandboxRequestLog: Sendable {
+  /// How many entries it keeps at most.
+  let capacity: Int
+  /// The entries; once full, a ring whose oldest entry is at `start`.
+  private var storage: [SandboxRecordedRequest] = []
+  private var start = 0
+  /// How many entries were dropped, oldest first, since the log was made.
+  private(set) var dropped = 0
+
+  init(capacity: Int) {
+    self.capacity = max(0, capacity)
+  }
+
+  /// The entries, oldest first.
+  var entries: [SandboxRecordedRequest] { Array(storage[start...] + storage[..<start]) }
+
+  /// Adds `request`, dropping the oldest entry when full.
+  mutating func append(_ request: SandboxRecordedRequest) {
+    if storage.count < capacity {
+      storage.append(request)
+    } else if capacity > 0 {
+      storage[start] = request
+      start = (start + 1) % capacity
+      dropped += 1
+    } else {
+      dropped += 1
+    }
+  }
+
+  /// Changes the entry numbered `serial`, if it is still kept. Serial numbers in the log are
+  /// consecutive (each request takes the next one as it is appended), so its place is known.
+  mutating func update(serial: Int, _ change: (inout SandboxRecordedRequest) -> Void) {
+    guard !storage.isEmpty else { return }
+    let offset = serial - storage[start].serial
+    guard offset >= 0, offset < storage.count else { return }
+    let index = (start + offset) % storage.count
+    guard storage[index].serial == serial else { return }
+    change(&storage[index])
+  }
+}
+
 /// A test's override of an endpoint's remaining requests, applied once to each window it meets.
 struct SandboxRateOverride: Sendable {
   let id: Int
@@ -33,8 +78,10 @@ struct SandboxControlState: Sendable {
   var skew: Int64 = 0
   var revoked: Set<String> = []
   var overrides: [SandboxRateOverride] = []
-  /// Kept only while the control API is on (a test server), never by `tweets --sandbox`.
-  var requests: [SandboxRecordedRequest] = []
+  /// Kept only while the control API is on (a test server), never by `tweets --sandbox`; the
+  /// newest ``XSandbox/init(clock:tweetsPerUser:controlAPI:requestLogLimit:oauth2Lifetime:rateWindow:streamTimeScale:streamRules:)``'s
+  /// `requestLogLimit` of them.
+  var requests = SandboxRequestLog(capacity: XSandbox.defaultRequestLogLimit)
   var bearer = 0
   /// Requests that carried a live OAuth 2.0 user access token.
   var oauth2 = 0
@@ -52,13 +99,15 @@ struct SandboxControlState: Sendable {
 
 extension XSandbox {
   /// `/_control/*`, served when the sandbox was made with `controlAPI` (tests, `tweets sandbox
-  /// serve --control`); JSON in and out, no authentication:
+  /// serve --control`); JSON in and out. In process it needs nothing more; over HTTP,
+  /// ``SandboxServer`` requires its token, a loopback Host and JSON first:
   ///
   /// - `POST script {"path_prefix", "responses": [action, ...]}`: see ``SandboxAction``.
   /// - `POST clock {"skew": seconds}`; `POST revoke {"token"}`;
   ///   `POST rate_limit {"path_prefix", "remaining", "reset_in"?}`.
   /// - `GET stats`: `verified`, `rejected`, `reasons`, `bearer`, and `requests` (method, path,
-  ///   query, auth, status, authorization).
+  ///   query, auth, status, authorization: the newest `requestLogLimit`), `requests_dropped`
+  ///   (the older ones no longer kept).
   /// - `GET pin?oauth_token=T`; `GET tweets?user_id=U` (ids, newest first).
   /// - `GET secret?consumer=K` or `?token=T` (`&kind=request` for a request token): what an
   ///   independent verifier in front of the sandbox needs to check a signature.
@@ -169,7 +218,8 @@ extension SandboxState {
     [
       "verified": verified, "rejected": rejected, "reasons": rejections, "bearer": control.bearer, "oauth2": control.oauth2,
       "oauth2_grants": oauth2.counts,
-      "requests": control.requests.map { request -> [String: Any] in
+      "requests_dropped": control.requests.dropped,
+      "requests": control.requests.entries.map { request -> [String: Any] in
         [
           "method": request.method, "path": request.path, "query": request.query, "auth": request.auth,
           "authorization": request.authorization, "status": request.status.map { $0 as Any } ?? NSNull(),
@@ -180,7 +230,7 @@ extension SandboxState {
 
   /// Back to a fresh server's steering and statistics; tweets and issued tokens stay.
   mutating func resetControl() {
-    control = SandboxControlState(nextSerial: control.nextSerial)
+    control = SandboxControlState(requests: SandboxRequestLog(capacity: control.requests.capacity), nextSerial: control.nextSerial)
     media.pendingPolls = 1
     media.failProcessing = false
     counters = [:]

@@ -59,8 +59,11 @@ extension SandboxState {
   mutating func v2MediaAppend(_ ctx: RouteContext) -> SandboxResponse {
     let id = ctx.captures.first ?? ""
     guard var upload = media.uploads[id], !upload.finalized else { return Self.invalid("The media_id [\(id)] is not an upload in progress.") }
-    guard let parts = MultipartFormData.parts(of: ctx.body ?? Data(), contentType: ctx.contentType) else {
-      return Self.invalid("The body is not a well-formed multipart/form-data body.")
+    let parts: [SandboxMultipart.Part]
+    do {
+      parts = try SandboxMultipart.parts(of: ctx.body ?? Data(), contentType: ctx.contentType)
+    } catch {
+      return Self.invalid("The body is not a well-formed multipart/form-data body: \(error.description).")
     }
     guard let indexText = parts.first(where: { $0.name == "segment_index" }), let index = Int(String(decoding: indexText.content, as: UTF8.self)),
       (0...999).contains(index)

@@ -11,7 +11,7 @@ import NetworkClient
 /// `\r\n` line after 20 s without one, one connection at a time (a new one closes the old one,
 /// as X's quickstart says). The posts are the sandbox's data, oldest first, round and round,
 /// each checked against the rules with the search matcher: one post of the data every half
-/// second. ``XSandbox/init(clock:tweetsPerUser:controlAPI:oauth2Lifetime:streamTimeScale:streamRules:)``'s
+/// second. ``XSandbox/init(clock:tweetsPerUser:controlAPI:requestLogLimit:oauth2Lifetime:rateWindow:streamTimeScale:streamRules:)``'s
 /// `streamTimeScale` shortens both intervals for tests.
 ///
 /// ```swift
