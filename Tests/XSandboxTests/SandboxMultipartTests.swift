@@ -88,14 +88,14 @@ struct SandboxMultipartTests {
     #expect(counted < 4.5, "4x the input took \(counted)x the work")
   }
 
-  /// What `MultipartFormData` writes (text, bytes and file parts; names with quotes and line
-  /// breaks) is read back as it was.
+  /// What `MultipartFormData` writes (text, bytes and file parts; names with quotes; it refuses
+  /// line breaks in a name) is read back as it was.
   @Test func whatNetworkClientWritesComesBack() throws {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("multipart-\(UUID().uuidString).bin")
     try Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: file)
     defer { try? FileManager.default.removeItem(at: file) }
     let form = MultipartFormData([
-      .text(name: "segment_index", value: "0"), .text(name: "a \"quoted\"\r\nname", value: ""),
+      .text(name: "segment_index", value: "0"), .text(name: "a \"quoted\" name", value: ""),
       .data(name: "media", data: Data("\r\n--not the boundary\r\n".utf8), filename: "clip \"1\".mp4", contentType: "video/mp4"),
       .file(name: "file", url: file, filename: nil, contentType: "application/octet-stream"),
       // A combining mark right after the opening quote (the fuzzer's find: read as Characters,
@@ -103,7 +103,7 @@ struct SandboxMultipartTests {
       .text(name: "\u{031B}after a quote", value: "v"),
     ])
     let parts = try SandboxMultipart.parts(of: try form.encoded(), contentType: form.contentType)
-    #expect(parts.map(\.name) == ["segment_index", "a \"quoted\"\r\nname", "media", "file", "\u{031B}after a quote"])
+    #expect(parts.map(\.name) == ["segment_index", "a \"quoted\" name", "media", "file", "\u{031B}after a quote"])
     #expect(parts[0].content == Data("0".utf8) && parts[0].filename == nil && parts[0].contentType == nil)
     #expect(parts[2].filename == "clip \"1\".mp4" && parts[2].contentType == "video/mp4")
     #expect(parts[2].content == Data("\r\n--not the boundary\r\n".utf8))
