@@ -7,7 +7,7 @@ import OAuth1
 /// Each verification sends one atomic command, `SET key 1 NX EXAT expiry`: Redis sets the key
 /// only if it is absent, so of two copies of a request sent at once exactly one is accepted (a
 /// `GET` then a `SET` would let both pass). The key expires `window` seconds after the request's
-/// own timestamp (or after now, for a timestamp in the past), as ``InMemoryNonceStore``'s
+/// own timestamp (or after now, for a timestamp in the past), as `InMemoryNonceStore`'s
 /// entries do: counted from the insertion, a request dated ahead of the clock could outlive its
 /// key and be replayed. Keep `window` at least the verifier's `2 × maxClockSkew` (600 s by
 /// default), since a request is accepted for `maxClockSkew` seconds either side of its
