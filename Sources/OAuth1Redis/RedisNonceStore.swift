@@ -64,14 +64,17 @@ public final class RedisNonceStore: OAuthNonceStore, Sendable {
 
   deinit { pool.shutDown() }
 
-  /// Records the nonce with `SET key 1 NX EXAT expiry`, the expiry `window` seconds after the
-  /// later of `timestamp` and now: `true` when Redis set it (a first use),
+  /// Records the nonce with `SET key 1 NX EXAT expiry`, the expiry `window` seconds (and one,
+  /// for the last whole second) after the later of `timestamp` and now: `true` when Redis set it (a first use),
   /// `false` when the key was there (a replay).
   /// - Throws: ``RedisNonceStoreError`` when Redis cannot answer.
   public func insert(nonce: String, timestamp: Int64, consumerKey: String, token: String?) async throws -> Bool {
     let key = key(nonce: nonce, timestamp: timestamp, consumerKey: consumerKey, token: token)
-    let (start, overflow) = max(timestamp, clock.secondsSince1970()).addingReportingOverflow(window)
-    let expiry = overflow ? Int64.max : start
+    // One second more than the window, as InMemoryNonceStore keeps an entry through its expiry
+    // second: whole-second clocks accept a timestamp for all of its last second. Never in the
+    // past (Redis would accept the SET and drop the key at once: a replay would pass).
+    let (end, overflow) = max(timestamp, clock.secondsSince1970()).addingReportingOverflow(window)
+    let expiry = overflow || end == .max ? Int64.max : end + 1
     switch try await pool.run(["SET", key, "1", "NX", "EXAT", String(expiry)]) {
     case .simple("OK"): return true
     case .bulk(nil): return false
