@@ -62,22 +62,6 @@ struct HTTPRequestParserTests {
     #expect(Self.summary(Parser.parse(Array("GET / HTTP/1.1\r\nHost: a\r\n".utf8))) == "incomplete")
   }
 
-  /// The best of five timings of `small` and of `large`, in seconds of this thread's processor
-  /// time (other processes on a busy machine do not count), taken in turns.
-  static func best(_ small: () -> Void, _ large: () -> Void) -> (Double, Double) {
-    func time(_ work: () -> Void) -> Double {
-      let start = TestTiming.threadCPUSeconds()
-      work()
-      return TestTiming.threadCPUSeconds() - start
-    }
-    var best = (Double.infinity, Double.infinity)
-    for _ in 0..<5 {
-      best.0 = min(best.0, time(small))
-      best.1 = min(best.1, time(large))
-    }
-    return best
-  }
-
   /// Four times the input costs about four times the time (quadratic would be 16), for each
   /// shape an attacker controls: many header fields, many tiny chunks, a head sent a byte at a
   /// time. Measured in one run, limits raised so that nothing is refused.
@@ -104,7 +88,7 @@ struct HTTPRequestParserTests {
         precondition(parser.isComplete)
         return parser.work
       }
-      let (t1, t4) = Self.best({ _ = run(small) }, { _ = run(large) })
+      let (t1, t4) = TestTiming.bestCPUSeconds({ _ = run(small) }, { _ = run(large) })
       let ratio = t4 / t1
       let counted = Double(run(large)) / Double(run(small))
       #expect(ratio < 8, "\(name): 4x the input took \(ratio)x the time")

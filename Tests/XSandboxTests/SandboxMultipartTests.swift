@@ -21,22 +21,6 @@ struct SandboxMultipartTests {
     return (body, "multipart/form-data; boundary=\(boundary)")
   }
 
-  /// The best of five timings of `small` and of `large`, in seconds of this thread's processor
-  /// time (other processes on a busy machine do not count), taken in turns.
-  static func best(_ small: () -> Void, _ large: () -> Void) -> (Double, Double) {
-    func time(_ work: () -> Void) -> Double {
-      let start = TestTiming.threadCPUSeconds()
-      work()
-      return TestTiming.threadCPUSeconds() - start
-    }
-    var best = (Double.infinity, Double.infinity)
-    for _ in 0..<5 {
-      best.0 = min(best.0, time(small))
-      best.1 = min(best.1, time(large))
-    }
-    return best
-  }
-
   static func tinyParts(_ size: Int) -> (body: Data, contentType: String) {
     var body = Data()
     let part = Data("--B\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\r\n".utf8)
@@ -79,7 +63,7 @@ struct SandboxMultipartTests {
       _ = try? SandboxMultipart.parts(of: input.body, contentType: input.contentType, limits: unlimited, work: &work)
       return work
     }
-    let (t1, t4) = Self.best({ _ = work(small) }, { _ = work(large) })
+    let (t1, t4) = TestTiming.bestCPUSeconds({ _ = work(small) }, { _ = work(large) })
     let counted = Double(work(large)) / Double(work(small))
     print(
       "[linear] SandboxMultipart, \(shape): \(small.body.count) → \(large.body.count) bytes, time x\(String(format: "%.2f", t4 / t1)) (\(String(format: "%.1f", t1 * 1000)) ms → \(String(format: "%.1f", t4 * 1000)) ms), work x\(String(format: "%.2f", counted))"
