@@ -78,13 +78,11 @@ public enum PercentEncoding {
     return output
   }
 
-  /// Whether `byte` is in RFC 3986's unreserved set, the only bytes left unencoded.
+  /// Whether `byte` is in RFC 3986's unreserved set, the only bytes left unencoded: its class
+  /// in ``byteClasses`` is ``ByteClass/unreserved``.
   @inlinable @inline(__always)
   public static func isUnreserved(_ byte: UInt8) -> Bool {
-    // One bit per byte value below 128 ("-", ".", "0"-"9" in the first word; "A"-"Z", "_",
-    // "a"-"z", "~" in the second): no table in memory, no branch.
-    let word: UInt64 = byte < 64 ? 0x03FF_6000_0000_0000 : 0x47FF_FFFE_87FF_FFFE
-    return byte < 128 && (word &>> UInt64(byte & 63)) & 1 != 0
+    byteClasses.utf8Start[Int(byte)] == ByteClass.unreserved
   }
 
   /// The uppercase hex digit for a value from 0 to 15.

@@ -2,7 +2,9 @@
 /// ``OAuthAuthorizationHeader/make(parameters:realm:)``'s.
 enum AuthorizationHeaderWriter {
   /// `OAuth realm="…", name="value", …` with the pairs of `range`, in order.
-  static func make(quotedRealm: String?, _ range: Range<Int>, _ bytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>) -> String {
+  static func make(quotedRealm: String?, _ range: Range<Int>, _ bytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>)
+    -> String
+  {
     var length = 6 + (quotedRealm.map { $0.utf8.count + 10 } ?? 0)
     for index in range { length += pairs[index].byteCount + 5 }
     return ByteWriter.string(capacity: length) { out in

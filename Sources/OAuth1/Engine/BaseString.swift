@@ -6,14 +6,14 @@ import PercentEncoding
 /// (``SigningOrder``); ``OAuthSignatureBaseString`` writes them from its strings.
 enum BaseString {
   /// The room ``write(method:target:order:request:protocol:_:to:)`` needs.
-  static func length(method: String, target: RequestTarget, order: SigningOrder, _ pairs: borrowing FixedList<EncodedPair>) -> Int {
+  static func length(method: String, target: RequestTarget, order: SigningOrder, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>) -> Int {
     methodRoom(method) + 2 + target.uriCapacity + order.length(pairs, forBaseString: true)
   }
 
   /// Writes the base string of a request: its method, its target, and its pairs in signing order.
   static func write(
     method: String, target: RequestTarget, order: SigningOrder, request bytes: borrowing ByteWriter, protocol protocolBytes: borrowing ByteWriter,
-    _ pairs: borrowing FixedList<EncodedPair>, to out: inout ByteWriter
+    _ pairs: borrowing ScratchArena.FixedList<EncodedPair>, to out: inout ByteWriter
   ) {
     appendMethod(method, to: &out)
     out.append(UInt8(ascii: "&"))

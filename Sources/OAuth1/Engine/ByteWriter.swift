@@ -370,7 +370,7 @@ struct ByteWriter: ~Copyable {
     appendEncoded(unsafeBytes: UnsafeBufferPointer(start: other.start + range.lowerBound, count: range.count))
   }
 
-  /// The one percent-encoder of the engine: room for three bytes per byte is checked first.
+  /// The engine's percent-encoder: room for three bytes per byte is checked first.
   /// Eight bytes are classified per step: eight unreserved bytes (most of a key, a secret, a
   /// nonce) are copied as one word; otherwise those eight are encoded one by one.
   private mutating func appendEncoded(unsafeBytes bytes: UnsafeBufferPointer<UInt8>) {
@@ -418,7 +418,7 @@ struct ByteWriter: ~Copyable {
     out[2] = PercentEncoding.hexDigit(byte & 0x0F)
   }
 
-  /// The one base64 encoder of the package (``Base64`` holds its forms): appends the bytes of
+  /// The signer's base64 encoder (``OAuthBase64`` holds its forms): appends the bytes of
   /// `source` (already written) with `alphabet`'s 64 symbols, `=` padding when `padded`, and
   /// `+`, `/` and `=` as `%2B`, `%2F` and `%3D` when `percentEncoded`; returns where they are.
   /// Room: four bytes (twelve percent-encoded) per three, checked first.
@@ -583,19 +583,13 @@ struct ByteWriter: ~Copyable {
     return begin..<count
   }
 
-  /// How each byte is handled, as a constant table of 256 classes (no lazy global to check),
-  /// indexed by the byte itself: `0` unreserved (copied), `1` escaped, `2` a `+` (a space in a
-  /// form), `3` a `%` (an escape), `4` a `&` (ends a pair), `5` a `=` (ends a name). The
-  /// unreserved class is ``PercentEncoding/isUnreserved(_:)``'s set (a test checks all 256).
-  private static var byteClasses: StaticString {
-    "1111111111111111111111111111111111111341111210010000000000111511100000000000000000000000000111101000000000000000000000000001110111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111"
-  }
-  private static let unreserved = UInt8(ascii: "0"), plus = UInt8(ascii: "2"), percent = UInt8(ascii: "3")
-  private static let ampersand = UInt8(ascii: "4"), equals = UInt8(ascii: "5")
-
-  /// The class of `byte` in the table above: for the test that checks it against
-  /// ``PercentEncoding/isUnreserved(_:)``.
-  static func isUnreservedInTable(_ byte: UInt8) -> Bool { byteClasses.utf8Start[Int(byte)] == unreserved }
+  // The package's one percent table and its classes (PercentEncoding's ByteClasses.swift).
+  @inline(__always) private static var byteClasses: StaticString { PercentEncoding.byteClasses }
+  @inline(__always) private static var unreserved: UInt8 { PercentEncoding.ByteClass.unreserved }
+  @inline(__always) private static var plus: UInt8 { PercentEncoding.ByteClass.plus }
+  @inline(__always) private static var percent: UInt8 { PercentEncoding.ByteClass.percent }
+  @inline(__always) private static var ampersand: UInt8 { PercentEncoding.ByteClass.ampersand }
+  @inline(__always) private static var equals: UInt8 { PercentEncoding.ByteClass.equals }
 
   /// Lowercases the ASCII letters of bytes already written (a host name).
   mutating func lowercaseASCII(_ range: Range<Int>) {

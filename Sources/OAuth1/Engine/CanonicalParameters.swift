@@ -57,7 +57,7 @@ enum CanonicalParameters {
   static func pairLimit(_ bytes: Int) -> Int { (bytes + 1) / 2 }
 
   /// Adds a decoded pair, encoding it (room: three bytes per byte).
-  static func append(decoded parameter: OAuthParameter, _ bytes: inout ByteWriter, _ pairs: inout FixedList<EncodedPair>) {
+  static func append(decoded parameter: OAuthParameter, _ bytes: inout ByteWriter, _ pairs: inout ScratchArena.FixedList<EncodedPair>) {
     let name = bytes.appendEncoded(parameter.name)
     let value = bytes.appendEncoded(parameter.value)
     // Each escape writes two bytes more than it reads.
@@ -74,7 +74,7 @@ enum CanonicalParameters {
   /// `PercentEncoding.forEachFormPair`, an empty pair (`&&`) is skipped and a pair without
   /// `=` has an empty value.
   static func appendForm(
-    _ source: Range<Int>, from origin: OAuthParameterSource, _ bytes: inout ByteWriter, _ pairs: inout FixedList<EncodedPair>
+    _ source: Range<Int>, from origin: OAuthParameterSource, _ bytes: inout ByteWriter, _ pairs: inout ScratchArena.FixedList<EncodedPair>
   ) throws(OAuthError) {
     var index = source.lowerBound
     let end = source.upperBound
@@ -118,7 +118,8 @@ enum CanonicalParameters {
   /// Adds the `oauth_*` fields received in an Authorization header, re-encoded strictly from
   /// the bytes they were read from: the verifier signs them with the query and form body.
   /// Room: ``RawHeaderPairs/byteCount`` times three, ``RawHeaderPairs/count`` pairs.
-  static func appendHeader(_ header: RawHeaderPairs, _ bytes: inout ByteWriter, _ pairs: inout FixedList<EncodedPair>) throws(OAuthError) {
+  static func appendHeader(_ header: RawHeaderPairs, _ bytes: inout ByteWriter, _ pairs: inout ScratchArena.FixedList<EncodedPair>) throws(OAuthError)
+  {
     try header.forEachPair { name, value throws(OAuthError) in
       let start = bytes.count
       let (_, nameEscapes, nameASCII) = bytes.appendCanonical(from: header.bytes, name, .header)
@@ -170,7 +171,7 @@ enum CanonicalParameters {
   }
 
   /// Sorts the pairs of `range` by encoded name, then encoded value, comparing bytes.
-  static func sort(_ range: Range<Int>, _ bytes: borrowing ByteWriter, _ pairs: inout FixedList<EncodedPair>) {
+  static func sort(_ range: Range<Int>, _ bytes: borrowing ByteWriter, _ pairs: inout ScratchArena.FixedList<EncodedPair>) {
     pairs.sort(range) { lhs, rhs in precedes(lhs, rhs, bytes) }
   }
 
@@ -191,7 +192,7 @@ enum CanonicalParameters {
   /// The pairs of `range` in their current order, decoded; without the protocol parameters
   /// (`oauth_*`) unless `includingProtocol`.
   static func decoded(
-    _ range: Range<Int>, includingProtocol: Bool, _ bytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>
+    _ range: Range<Int>, includingProtocol: Bool, _ bytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>
   ) -> [OAuthParameter] {
     var result: [OAuthParameter] = []
     for index in range {
@@ -227,7 +228,7 @@ struct SigningOrder {
     /// The next pair, and whether it is a protocol parameter.
     @inline(__always)
     mutating func next(
-      _ requestBytes: borrowing ByteWriter, _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>
+      _ requestBytes: borrowing ByteWriter, _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>
     ) -> (pair: EncodedPair, isProtocol: Bool)? {
       if protocolIndex == skip { protocolIndex &+= 1 }
       if request < requestEnd {
@@ -256,7 +257,7 @@ struct SigningOrder {
 
   /// The length of the normalized parameters (stage 3) or, `forBaseString`, of their encoding
   /// as the base string's third part. Order does not change a length, so nothing is merged.
-  func length(_ pairs: borrowing FixedList<EncodedPair>, forBaseString: Bool) -> Int {
+  func length(_ pairs: borrowing ScratchArena.FixedList<EncodedPair>, forBaseString: Bool) -> Int {
     // Per pair: "=" and "&" (normalized), or "%3D" and "%26" and two more bytes per "%" (base string).
     let separators = forBaseString ? 6 : 2, perPercent = forBaseString ? 2 : 0
     var length = 0
@@ -272,7 +273,7 @@ struct SigningOrder {
   /// `%3D`, `&` as `%26`), written straight from the pairs without the normalized string in
   /// between. Room: ``length(_:forBaseString:)``.
   func append(
-    request requestBytes: borrowing ByteWriter, protocol protocolBytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>,
+    request requestBytes: borrowing ByteWriter, protocol protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>,
     to out: inout ByteWriter, forBaseString: Bool
   ) {
     var pairsInOrder = makeIterator()
@@ -311,7 +312,7 @@ struct SigningOrder {
 
   /// The normalized parameters as a String.
   func normalized(
-    request requestBytes: borrowing ByteWriter, protocol protocolBytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>
+    request requestBytes: borrowing ByteWriter, protocol protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>
   ) -> String {
     ByteWriter.string(capacity: length(pairs, forBaseString: false)) {
       append(request: requestBytes, protocol: protocolBytes, pairs, to: &$0, forBaseString: false)

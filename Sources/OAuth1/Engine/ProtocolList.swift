@@ -26,7 +26,7 @@ struct ProtocolList {
   /// `nil` for a fresh random one; `bodyHash` is already encoded. Ten pairs at most.
   static func append(
     _ constants: ProtocolConstants, nonce: String?, timestamp: Int64, bodyHash: String?, _ bytes: inout ByteWriter,
-    _ pairs: inout FixedList<EncodedPair>
+    _ pairs: inout ScratchArena.FixedList<EncodedPair>
   ) throws(OAuthError) -> ProtocolList {
     let first = pairs.count
     if let bodyHash {
@@ -51,7 +51,7 @@ struct ProtocolList {
       let nameStart = bytes.count
       bytes.append(ProtocolParameterName.nonce.staticText)
       let nameEnd = bytes.count
-      Base64.append(random, .urlSafeUnpadded, in: &bytes)
+      OAuthBase64.append(random, .urlSafeUnpadded, in: &bytes)
       pairs.append(EncodedPair(name: nameStart..<nameEnd, valueEnd: bytes.count, percents: 0))
     }
     let signatureSlot = pairs.count
@@ -81,7 +81,7 @@ struct ProtocolList {
   /// Lists `name` with `value`, already encoded, right after it.
   @inline(__always)
   private static func appendPair(
-    _ name: ProtocolParameterName, _ value: ProtocolConstants.Value, _ bytes: inout ByteWriter, _ pairs: inout FixedList<EncodedPair>
+    _ name: ProtocolParameterName, _ value: ProtocolConstants.Value, _ bytes: inout ByteWriter, _ pairs: inout ScratchArena.FixedList<EncodedPair>
   ) {
     let start = bytes.count
     bytes.append(name.staticText)
@@ -92,7 +92,7 @@ struct ProtocolList {
 
   /// Computes `oauth_signature` for `baseString` with `key` and puts it in its slot.
   func appendSignature(
-    _ key: SignatureKey, of baseString: borrowing ByteWriter, _ bytes: inout ByteWriter, _ pairs: inout FixedList<EncodedPair>
+    _ key: SignatureKey, of baseString: borrowing ByteWriter, _ bytes: inout ByteWriter, _ pairs: inout ScratchArena.FixedList<EncodedPair>
   ) throws(OAuthError) {
     let raw = try key.appendRawSignature(of: baseString, to: &bytes)
     let start = bytes.count

@@ -32,7 +32,7 @@ struct RequestTarget {
   /// `requireHTTP`, http or https).
   static func withScratch<R>(
     url: String, host: String?, requireHTTP: Bool = true, form: Data? = nil, bytes room: Int, extraPairs: Int,
-    _ body: (RequestTarget, _ form: Range<Int>?, inout ByteWriter, inout FixedList<EncodedPair>) throws(OAuthError) -> R
+    _ body: (RequestTarget, _ form: Range<Int>?, inout ByteWriter, inout ScratchArena.FixedList<EncodedPair>) throws(OAuthError) -> R
   ) throws(OAuthError) -> R {
     let formBytes = form?.count ?? 0
     if host == nil {
@@ -56,7 +56,7 @@ struct RequestTarget {
   /// Copies the form body, counts the pairs, and lends `body` a list of that size.
   private func withPairs<R>(
     _ form: borrowing Data?, _ extraPairs: Int, _ bytes: inout ByteWriter,
-    _ body: (RequestTarget, _ form: Range<Int>?, inout ByteWriter, inout FixedList<EncodedPair>) throws(OAuthError) -> R
+    _ body: (RequestTarget, _ form: Range<Int>?, inout ByteWriter, inout ScratchArena.FixedList<EncodedPair>) throws(OAuthError) -> R
   ) throws(OAuthError) -> R {
     let formRange = bytes.append(contentsOf: form)
     // At most one pair more than a form has `&`s, and at most one pair per two bytes: that

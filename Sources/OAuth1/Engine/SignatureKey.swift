@@ -50,11 +50,11 @@ enum SignatureKey: Sendable {
   var room: Int {
     let name = ProtocolParameterName.longest
     switch self {
-    case .hmac(let prepared): return prepared.length + Base64.capacity(prepared.length, .header) + name
+    case .hmac(let prepared): return prepared.length + OAuthBase64.capacity(prepared.length, .header) + name
     case .plaintext(let signingKey): return 3 * signingKey.utf8.count + name
     case .rsa(let privateKey, _):
       let length = privateKey.bits / 8 + 1
-      return length + Base64.capacity(length, .header) + name
+      return length + OAuthBase64.capacity(length, .header) + name
     }
   }
 
@@ -72,7 +72,7 @@ enum SignatureKey: Sendable {
   /// percent-encoded as a header or base string carries it when `encoded`.
   func appendValue(raw: Range<Int>?, encoded: Bool, to out: inout ByteWriter) {
     if let raw {
-      Base64.append(raw, encoded ? .header : .standard, in: &out)
+      OAuthBase64.append(raw, encoded ? .header : .standard, in: &out)
     } else if case .plaintext(let signingKey) = self {
       if encoded { out.appendEncoded(signingKey) } else { out.append(contentsOf: signingKey) }
     }

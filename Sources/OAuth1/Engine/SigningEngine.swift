@@ -49,11 +49,12 @@ struct SigningEngine: Sendable {
     let protocolPairs: Range<Int>
     let quotedRealm: String?
 
-    func authorizationHeader(_ protocolBytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>) -> String {
+    func authorizationHeader(_ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>) -> String {
       AuthorizationHeaderWriter.make(quotedRealm: quotedRealm, protocolPairs, protocolBytes, pairs)
     }
 
-    func decodedProtocolParameters(_ protocolBytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>) -> [OAuthParameter] {
+    func decodedProtocolParameters(_ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>) -> [OAuthParameter]
+    {
       CanonicalParameters.decoded(protocolPairs, includingProtocol: true, protocolBytes, pairs)
     }
   }
@@ -63,7 +64,9 @@ struct SigningEngine: Sendable {
   /// call; `trace` records every stage.
   func sign<R>(
     _ request: OAuthRequest, nonce: String? = nil, timestamp: Int64? = nil, trace: SigningTrace? = nil,
-    _ body: (_ protocolBytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>, _ baseString: borrowing ByteWriter, Signed) -> R
+    _ body: (
+      _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>, _ baseString: borrowing ByteWriter, Signed
+    ) -> R
   ) throws(OAuthError) -> R {
     let timestamp = timestamp ?? configuration.clock.secondsSince1970()
     let chosenNonce: String?
@@ -100,8 +103,9 @@ struct SigningEngine: Sendable {
   /// signing order.
   static func withBaseString<R>(
     method: String, target: RequestTarget, form: Range<Int>?, header: RawHeaderPairs? = nil, protocolList: ProtocolList? = nil,
-    trace: SigningTrace? = nil, _ bytes: inout ByteWriter, _ protocolBytes: inout ByteWriter, _ pairs: inout FixedList<EncodedPair>,
-    _ body: (inout ByteWriter, inout ByteWriter, inout FixedList<EncodedPair>, borrowing ByteWriter, SigningOrder) throws(OAuthError) -> R
+    trace: SigningTrace? = nil, _ bytes: inout ByteWriter, _ protocolBytes: inout ByteWriter, _ pairs: inout ScratchArena.FixedList<EncodedPair>,
+    _ body: (inout ByteWriter, inout ByteWriter, inout ScratchArena.FixedList<EncodedPair>, borrowing ByteWriter, SigningOrder) throws(OAuthError) ->
+      R
   ) throws(OAuthError) -> R {
     let first = pairs.count
     try CanonicalParameters.appendForm(target.query, from: .query, &bytes, &pairs)

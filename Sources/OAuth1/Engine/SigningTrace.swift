@@ -20,14 +20,16 @@ final class SigningTrace {
   private(set) var authorizationHeader = ""
 
   func recordCollection(
-    _ bytes: borrowing ByteWriter, _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>, _ order: SigningOrder
+    _ bytes: borrowing ByteWriter, _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>,
+    _ order: SigningOrder
   ) {
     protocolParameters = order.protocolPairs.filter { $0 != order.signatureSlot }.map { pairs[$0].decoded(protocolBytes) }
     parameters = CanonicalParameters.decoded(order.request, includingProtocol: true, bytes, pairs) + protocolParameters
   }
 
   func recordNormalization(
-    _ bytes: borrowing ByteWriter, _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>, _ order: SigningOrder,
+    _ bytes: borrowing ByteWriter, _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>,
+    _ order: SigningOrder,
     _ target: RequestTarget
   ) {
     normalizedParameters = order.normalized(request: bytes, protocol: protocolBytes, pairs)
@@ -35,7 +37,7 @@ final class SigningTrace {
   }
 
   func recordSignature(
-    _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing FixedList<EncodedPair>, _ baseString: borrowing ByteWriter,
+    _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>, _ baseString: borrowing ByteWriter,
     _ signed: SigningEngine.Signed
   ) {
     signatureBaseString = baseString.string

@@ -9,7 +9,7 @@ public enum OAuthNonce {
   public static func random() throws(OAuthError) -> String {
     try ScratchArena.withBytes(capacity: randomRoom) { out throws(OAuthError) in
       let random = try Crypto.appendRandom(randomBytes, to: &out)
-      let nonce = Base64.append(random, .urlSafeUnpadded, in: &out)
+      let nonce = OAuthBase64.append(random, .urlSafeUnpadded, in: &out)
       return out.string(nonce)
     }
   }
