@@ -70,7 +70,7 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
     // An SQLite archive of tweets and users (tweets --db): deduplicated, resumable, queryable.
-    .target(name: "XArchive", dependencies: ["XAPI", "CSQLite", "DateFormats"]),
+    .target(name: "XArchive", dependencies: ["XAPI", "CSQLite", "DateFormats", "Locking"]),
     // The one X emulator: offline, in process (tweets --sandbox) or over loopback HTTP (tweets
     // sandbox serve, and the tests, behind an oauthlib-verifying proxy).
     .target(name: "XSandbox", dependencies: ["OAuth1", "OAuth2", "XAPI", "NetworkClient", "PercentEncoding", "CommandLineSupport", "DateFormats"]),

@@ -119,6 +119,13 @@ public enum XError: Error, Sendable, CustomStringConvertible {
     if case .rateLimited(_, let limit) = self { return limit }
     return nil
   }
+
+  /// Why an ``XBudgetBehavior`` held the request back, when it did: nothing was sent, and
+  /// nothing was spent on it.
+  public var budget: XBudgetError? {
+    if case .network(.rejected(_, let underlying)) = self { return underlying as? XBudgetError }
+    return nil
+  }
 }
 
 extension XError {

@@ -89,6 +89,9 @@ final class SQLiteDatabase {
     }
   }
 
+  /// How many rows the last statement inserted, changed or deleted.
+  var changes: Int { handle.map { Int(sqlite3_changes($0)) } ?? 0 }
+
   /// The rowid of the last row inserted on this connection.
   var lastInsertedRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
 

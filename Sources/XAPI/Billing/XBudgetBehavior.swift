@@ -1,0 +1,184 @@
+import DateFormats
+import Foundation
+import NetworkClient
+
+/// A spending limit on X's pay-per-use billing, as a request behavior: it sees each request
+/// before it is sent and refuses it when the worst case of its answer would take the run past
+/// `limit`, and it records what each answer was charged in a ``XLedger``.
+///
+/// The worst case of a read is the most resources it can return (its `ids`, its `max_results`)
+/// at their price, less those the ledger shows were already bought on X's current day (X
+/// charges a resource once per UTC day); of a write, its request price. Requests in flight
+/// hold their worst case, so that concurrent ones cannot pass the limit together. A request
+/// whose worst case equals exactly what is left may go. An endpoint whose price is unknown
+/// (``XBilling/unpriced``) is refused under a limit rather than guessed. Without a limit the
+/// behavior only keeps the account.
+///
+/// The day is X's: the UTC day of the last answer's `Date` header (the local clock's until an
+/// answer came). An answer's charges are its `data` items not yet in the ledger for that day.
+///
+/// ```swift
+/// let budget = XBudgetBehavior(limit: USD("0.50")!, ledger: InMemoryXLedger(), command: "search", ownerUserID: nil)
+/// let client = XClient(authentication: auth, behaviors: [budget])
+/// // a search past $0.50 ends with XError.network(.rejected(by: "XBudgetBehavior", underlying: XBudgetError.wouldExceed(...)))
+/// print(budget.spent)
+/// ```
+public final class XBudgetBehavior: RequestBehavior {
+  /// What this run may spend; `nil` for no limit.
+  public let limit: USD?
+  /// The prices charges are computed with.
+  public let pricing: XPricing
+  /// Where charges are recorded and looked up.
+  public let ledger: any XLedger
+  /// The command charges are recorded for.
+  public let command: String
+  /// The user who owns the app, whose own data X bills as owned reads; `nil` when unknown.
+  public let ownerUserID: String?
+
+  private let state = Locked<(spent: USD, held: USD, day: String?, sequence: Int)>((.zero, .zero, nil, 0))
+  private let now: @Sendable () -> Date
+
+  /// A budget of `limit` (`nil`: none) over `ledger`, at `pricing`.
+  ///
+  /// - Parameters:
+  ///   - now: the clock for the day until X's first answer says it (tests move it).
+  public init(
+    limit: USD?, pricing: XPricing = .published, ledger: any XLedger, command: String, ownerUserID: String? = nil,
+    now: @escaping @Sendable () -> Date = Date.init
+  ) {
+    self.limit = limit
+    self.pricing = pricing
+    self.ledger = ledger
+    self.command = command
+    self.ownerUserID = ownerUserID
+    self.now = now
+  }
+
+  /// What this run's answers were charged so far.
+  public var spent: USD { state.withLock { $0.spent } }
+
+  /// What is left of the limit (`nil` without one).
+  public var remaining: USD? { limit.map { limit in state.withLock { limit - $0.spent - $0.held } } }
+
+  public func around(_ request: HTTPRequest, send: @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
+    let billing = XBilling.of(request, ownerUserID: ownerUserID)
+    let worst: USD
+    switch billing {
+    case .free: return try await send(request)
+    case .unpriced:
+      guard limit != nil else { return try await send(request) }
+      throw XBudgetError.unpriced(request: Self.describe(request))
+    case .perRequest(let kind): worst = pricing.price(of: kind)
+    case .perResource(let kind, let owned, let atMost): worst = try await worstCase(request, kind: kind, owned: owned, atMost: atMost)
+    }
+    try hold(worst, for: request)
+    do {
+      let response = try await send(request)
+      let charged = response.isSuccess ? try await record(response, billing) : .zero
+      state.withLock {
+        $0.held -= worst
+        $0.spent += charged
+      }
+      return response
+    } catch {
+      state.withLock { $0.held -= worst }
+      throw error
+    }
+  }
+
+  private func worstCase(_ request: HTTPRequest, kind: XResourceKind, owned: Bool, atMost: Int) async throws -> USD {
+    var count = atMost
+    let ids = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "ids" || $0.name == "id" }?.value
+    if let ids, limit != nil {
+      let list = ids.split(separator: ",").map(String.init)
+      count -= try await ledger.charged(day: day(), kind: .resource(kind), ids: list).count
+    }
+    return pricing.price(of: kind, owned: owned) * max(count, 0)
+  }
+
+  private func hold(_ worst: USD, for request: HTTPRequest) throws(XBudgetError) {
+    guard let limit else {
+      state.withLock { $0.held += worst }
+      return
+    }
+    let refused: (spent: USD, held: USD)? = state.withLock { state in
+      guard state.spent + state.held + worst > limit else {
+        state.held += worst
+        return nil
+      }
+      return (state.spent, state.held)
+    }
+    if let refused {
+      throw .wouldExceed(limit: limit, spent: refused.spent, inFlight: refused.held, next: worst, request: Self.describe(request))
+    }
+  }
+
+  private func record(_ response: HTTPResponse, _ billing: XBilling) async throws -> USD {
+    let day = XBilling.day(of: response) ?? day()
+    state.withLock { $0.day = day }
+    let charges: [XCharge]
+    switch billing {
+    case .perResource(let kind, let owned, _):
+      let price = pricing.price(of: kind, owned: owned)
+      charges = XBilling.billedIDs(in: response.body).map { XCharge(day: day, kind: .resource(kind), id: $0, price: price, command: command) }
+    case .perRequest(let kind):
+      let sequence = state.withLock { state in
+        state.sequence += 1
+        return state.sequence
+      }
+      let id = "\(Int(now().timeIntervalSince1970 * 1000))-\(ProcessInfo.processInfo.processIdentifier)-\(sequence)"
+      charges = [XCharge(day: day, kind: .request(kind), id: id, price: pricing.price(of: kind), command: command)]
+    case .free, .unpriced: return .zero
+    }
+    let new = try await ledger.record(charges)
+    return new.reduce(USD.zero) { $0 + $1.price }
+  }
+
+  private func day() -> String { state.withLock { $0.day } ?? RFC3339.dayString(from: now()) }
+
+  /// `GET /2/tweets/search/recent`: the method and path, without the query (which may be long).
+  private static func describe(_ request: HTTPRequest) -> String { "\(request.method.rawValue) \(request.url.path)" }
+}
+
+/// Why ``XBudgetBehavior`` did not send a request.
+public enum XBudgetError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The request's worst case would take the run past its limit.
+  case wouldExceed(limit: USD, spent: USD, inFlight: USD, next: USD, request: String)
+  /// The request's price is not in the price list, so a limit cannot be kept.
+  case unpriced(request: String)
+
+  public var description: String {
+    switch self {
+    case .wouldExceed(let limit, let spent, let inFlight, let next, let request):
+      let pending = inFlight == .zero ? "" : " (\(inFlight) more held by requests in flight)"
+      return
+        "stopped before \(request): it could cost up to \(next), and \(spent) of the \(limit) allowed is spent\(pending). Raise the limit (--max-cost) to go on."
+    case .unpriced(let request):
+      return
+        "\(request) is not in the price list, so its cost cannot be held to the limit: add it to pricing.json in the config directory, or run it without a limit."
+    }
+  }
+}
+
+extension XBilling {
+  /// X's UTC day of an answer, from its `Date` header.
+  static func day(of response: HTTPResponse) -> String? {
+    response.headers["Date"].flatMap(HTTPDate.date(from:)).map(RFC3339.dayString(from:))
+  }
+
+  /// The ids of the resources an answer bills: the items of v2's `data` (an array or one
+  /// object), or v1.1's top-level array, `statuses` (search) or object. Expanded `includes` are
+  /// not counted (X does not document that it bills them).
+  static func billedIDs(in body: Data) -> [String] {
+    guard let json = try? JSONSerialization.jsonObject(with: body) else { return [] }
+    func id(_ item: Any) -> String? {
+      guard let object = item as? [String: Any] else { return nil }
+      return object["id"] as? String ?? object["id_str"] as? String ?? (object["id"] as? NSNumber)?.stringValue
+    }
+    if let items = json as? [Any] { return items.compactMap(id) }
+    guard let object = json as? [String: Any] else { return [] }
+    if let data = object["data"] { return (data as? [Any])?.compactMap(id) ?? id(data).map { [$0] } ?? [] }
+    if let statuses = object["statuses"] as? [Any] { return statuses.compactMap(id) }
+    return object["errors"] == nil ? id(object).map { [$0] } ?? [] : []
+  }
+}

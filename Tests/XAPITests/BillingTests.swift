@@ -1,0 +1,182 @@
+import Foundation
+import NetworkClient
+import NetworkClientTesting
+import OAuth1
+import TestSupport
+import Testing
+import XAPI
+
+/// X's pay-per-use billing as the client keeps it: amounts, the endpoint table, the budget
+/// behavior over a stub transport, and real answers recorded by other projects.
+@Suite("Billing: prices, budgets and the ledger")
+struct BillingTests {
+  static let consumer = Credentials(key: "k", secret: "s")
+
+  func client(_ stub: StubTransport, _ budget: XBudgetBehavior) -> XClient {
+    XClient(
+      authentication: .oauth1(consumer: Self.consumer, token: Credentials(key: "t", secret: "u")),
+      baseURL: URL(string: "https://api.x.com")!, transport: stub, retry: nil, behaviors: [budget])
+  }
+
+  static func page(ids: [Int], date: String = "Thu, 26 Nov 2026 12:00:00 GMT", next: String? = nil) -> StubTransport.Reply {
+    let data = ids.map { #"{"id":"\#($0)","text":"post \#($0)","edit_history_tweet_ids":["\#($0)"]}"# }.joined(separator: ",")
+    let meta = next.map { #","meta":{"result_count":\#(ids.count),"next_token":"\#($0)"}"# } ?? #","meta":{"result_count":\#(ids.count)}"#
+    return .json(#"{"data":[\#(data)],"includes":{"users":[{"id":"9","username":"x","name":"X"}]}\#(meta)}"#, headers: ["Date": date])
+  }
+
+  @Test func amountsAreExact() {
+    #expect(USD("0.005") == USD(micros: 5_000))
+    #expect(USD("$1,000.50") == USD(micros: 1_000_500_000))
+    #expect(USD(".5") == USD(micros: 500_000) && USD("2") == USD(micros: 2_000_000))
+    for bad in ["", ".", "-1", "1e3", "0.0000001", "abc", "1.2.3", "99999999999999"] { #expect(USD(bad) == nil, "\(bad)") }
+    #expect(USD.cents(1) * 50 == USD("0.50"))
+    #expect("\(USD("0.005")!)" == "$0.005" && "\(USD("12")!)" == "$12.00" && "\(USD("0.5")!)" == "$0.50")
+    // A thousand half-cent posts are five dollars exactly, where binary floating point drifts.
+    #expect((0..<1000).reduce(USD.zero) { total, _ in total + USD("0.005")! } == USD("5"))
+  }
+
+  @Test func everyEndpointTheClientCallsHasAPrice() {
+    func billing(_ method: HTTPMethod, _ path: String, owner: String? = "42", body: String? = nil) -> XBilling {
+      XBilling.of(HTTPRequest(method: method, url: URL(string: "https://api.x.com/" + path)!, body: body.map { Data($0.utf8) }), ownerUserID: owner)
+    }
+    #expect(billing(.get, "2/tweets/search/recent?query=a&max_results=10") == .perResource(.post, owned: false, atMost: 10))
+    #expect(billing(.get, "2/tweets/search/all?query=a") == .perResource(.post, owned: false, atMost: 500))
+    #expect(billing(.get, "2/tweets?ids=1,2,3") == .perResource(.post, owned: false, atMost: 3))
+    #expect(billing(.get, "2/users/42/tweets?max_results=100") == .perResource(.post, owned: true, atMost: 100))
+    #expect(billing(.get, "2/users/43/tweets?max_results=100") == .perResource(.post, owned: false, atMost: 100))
+    #expect(billing(.get, "2/users/42/tweets", owner: nil) == .perResource(.post, owned: false, atMost: 100))
+    #expect(billing(.get, "2/users/42/followers?max_results=1000") == .perResource(.follow, owned: true, atMost: 1000))
+    #expect(billing(.get, "2/users/by/username/jack") == .perResource(.user, owned: false, atMost: 1))
+    #expect(billing(.get, "2/users/42/timelines/reverse_chronological") == .perResource(.post, owned: false, atMost: 100))
+    #expect(billing(.get, "2/tweets/counts/recent?query=a") == .perRequest(.countsRecent))
+    #expect(billing(.get, "2/tweets/counts/all?query=a") == .perRequest(.countsAll))
+    #expect(billing(.get, "2/tweets/search/stream") == .free)
+    #expect(billing(.get, "2/tweets/search/stream/rules") == .free)
+    #expect(billing(.get, "2/usage/tweets") == .free)
+    #expect(billing(.get, "1.1/statuses/user_timeline.json?count=200") == .perResource(.post, owned: false, atMost: 200))
+    #expect(billing(.post, "2/tweets", body: #"{"text":"hello"}"#) == .perRequest(.postCreate))
+    #expect(billing(.post, "2/tweets", body: #"{"text":"see example.com"}"#) == .perRequest(.postCreateWithURL))
+    #expect(billing(.post, "2/tweets", body: #"{"text":"https://t.co/x"}"#) == .perRequest(.postCreateWithURL))
+    #expect(billing(.post, "1.1/statuses/update.json", body: "status=read%20swift.org") == .perRequest(.postCreateWithURL))
+    #expect(billing(.delete, "2/tweets/5") == .perRequest(.interactionDelete))
+    #expect(billing(.post, "2/users/42/bookmarks") == .perRequest(.bookmark))
+    #expect(billing(.post, "2/oauth2/token") == .free)
+    #expect(billing(.get, "2/something/new") == .unpriced)
+  }
+
+  @Test func aRunStopsBeforeTheRequestThatCouldPassItsLimit() async throws {
+    // Three pages of 100 at $0.005: $0.50 each. A $1.00 limit allows two, and refuses the third
+    // before it is sent.
+    let stub = StubTransport([Self.page(ids: Array(1...100), next: "a"), Self.page(ids: Array(101...200), next: "b")])
+    let ledger = InMemoryXLedger()
+    let budget = XBudgetBehavior(limit: USD("1.00")!, ledger: ledger, command: "search")
+    let pages = client(stub, budget).v2.searchRecent(query: "a", options: TimelineOptions(maxResults: 100), limit: 1000)
+    var fetched: [Tweet] = []
+    await #expect {
+      for try await page in pages { fetched += page.tweets }
+    } throws: { error in
+      guard case .wouldExceed(let limit, let spent, _, let next, let request) = (error as? XError)?.budget else { return false }
+      return limit == USD("1.00") && spent == USD("1.00") && next == USD("0.50") && request == "GET /2/tweets/search/recent"
+    }
+    #expect(fetched.count == 200 && stub.requests.count == 2)
+    #expect(budget.spent == USD("1.00"))
+    #expect(
+      try await ledger.totals(from: "2026-11-26", through: "2026-11-26") == [
+        XLedgerTotal(day: "2026-11-26", command: "search", items: 200, amount: USD("1.00")!)
+      ])
+  }
+
+  @Test func aResourceIsChargedOncePerUTCDay() async throws {
+    let ledger = InMemoryXLedger()
+    // The same ten posts twice on X's 26 November, then again on the 27th (X's Date header).
+    let stub = StubTransport([
+      Self.page(ids: Array(1...10)), Self.page(ids: Array(1...10)), Self.page(ids: Array(1...10), date: "Fri, 27 Nov 2026 00:00:01 GMT"),
+    ])
+    let budget = XBudgetBehavior(limit: nil, ledger: ledger, command: "hydrate")
+    let client = client(stub, budget)
+    let ids = (1...10).map(String.init)
+    _ = try await client.v2.tweets(ids: ids)
+    _ = try await client.v2.tweets(ids: ids)
+    #expect(budget.spent == USD("0.05"))
+    _ = try await client.v2.tweets(ids: ids)
+    #expect(budget.spent == USD("0.10"))
+    #expect(try await ledger.charged(day: "2026-11-26", kind: .resource(.post), ids: ["1", "11"]) == ["1"])
+  }
+
+  @Test func postsBoughtTodayDoNotCountAgainstTheLimit() async throws {
+    let ledger = InMemoryXLedger()
+    let ids = (1...100).map(String.init)
+    let first = XBudgetBehavior(limit: USD("0.50")!, ledger: ledger, command: "hydrate", now: { Date(timeIntervalSince1970: 1_795_078_800) })
+    let stub = StubTransport(
+      [Self.page(ids: Array(1...100), date: "Thu, 19 Nov 2026 10:00:00 GMT")],
+      fallback: Self.page(ids: Array(1...100), date: "Thu, 19 Nov 2026 10:00:00 GMT"))
+    _ = try await client(stub, first).v2.tweets(ids: ids)
+    #expect(first.spent == USD("0.50"))
+    // A second run the same day with only $0.01: the 100 posts are already bought, so the
+    // worst case is nothing and the lookup goes; it charges nothing.
+    let second = XBudgetBehavior(limit: USD("0.01")!, ledger: ledger, command: "hydrate", now: { Date(timeIntervalSince1970: 1_795_100_400) })
+    _ = try await client(stub, second).v2.tweets(ids: ids)
+    #expect(second.spent == .zero && stub.requests.count == 2)
+  }
+
+  @Test func anUnpricedEndpointIsRefusedUnderALimitOnly() async throws {
+    let stub = StubTransport(fallback: .json(#"{"data":[]}"#))
+    let request = Request<HTTPResponse>(path: "2/something/new")
+    let limited = client(stub, XBudgetBehavior(limit: USD("5")!, ledger: InMemoryXLedger(), command: "api"))
+    await #expect {
+      _ = try await limited.raw(request)
+    } throws: { error in
+      (error as? XError)?.budget == .unpriced(request: "GET /2/something/new")
+    }
+    #expect(stub.requests.isEmpty)
+    _ = try await client(stub, XBudgetBehavior(limit: nil, ledger: InMemoryXLedger(), command: "api")).raw(request)
+    #expect(stub.requests.count == 1)
+  }
+
+  @Test func concurrentRequestsCannotPassTheLimitTogether() async throws {
+    let stub = StubTransport(fallback: .delayed(0.05, Self.page(ids: Array(1...100))))
+    let budget = XBudgetBehavior(limit: USD("1.00")!, ledger: InMemoryXLedger(), command: "search")
+    let client = client(stub, budget)
+    let results = await withTaskGroup(of: Bool.self) { group in
+      for index in 0..<5 {
+        group.addTask { (try? await client.v2.tweets(ids: (0..<100).map { "\(index * 1000 + $0)" })) != nil }
+      }
+      return await group.reduce(into: [Bool]()) { $0.append($1) }
+    }
+    #expect(results.filter { $0 }.count == 2 && stub.requests.count == 2)
+    #expect(budget.spent <= USD("1.00")!)
+  }
+
+  /// Real answers recorded by other projects: the charge is the `data` items, not the expanded
+  /// `includes` (authors, media) that came with them.
+  @Test(arguments: [("v2-search-recent-gif-and-video", 2), ("v2-home-timeline-default-fields", 98), ("v2-tweet-lookup-many-urls", 1)])
+  func recordedAnswersAreChargedPerDataItem(recording: String, posts: Int) async throws {
+    let file = PackagePaths.root.appendingPathComponent("Tests/XAPITests/Recordings/\(recording).json")
+    let replay = ReplayTransport(try Cassette(contentsOf: file), matching: .methodAndPath)
+    let budget = XBudgetBehavior(limit: nil, ledger: InMemoryXLedger(), command: "replay")
+    let client = XClient(
+      authentication: .oauth1(consumer: Self.consumer, token: Credentials(key: "t", secret: "u")),
+      baseURL: URL(string: "https://api.twitter.com")!, transport: replay, retry: nil, behaviors: [budget])
+    let interaction = try #require(try Cassette(contentsOf: file).interactions.first)
+    let path = String(URL(string: interaction.request.url)!.path.dropFirst())
+    _ = try await client.raw(Request<HTTPResponse>(path: path))
+    #expect(budget.spent == USD(micros: 5_000) * posts)
+  }
+
+  @Test func aPriceFileReplacesWhatItNames() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pricing-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("pricing.json")
+    try Data(#"{"effective":"2027-01-01","reads":{"post":"0.006"},"requests":{"post_create_with_url":0.25}}"#.utf8).write(to: file)
+    let pricing = try XPricing.published.load(contentsOf: file)
+    #expect(pricing.effective == "2027-01-01" && pricing.reads[.post] == USD("0.006") && pricing.requests[.postCreateWithURL] == USD("0.25"))
+    #expect(pricing.reads[.user] == XPricing.published.reads[.user] && pricing.ownedRead == USD("0.001"))
+    try Data(#"{"reads":{"post":"0.006"}}"#.utf8).write(to: file)
+    #expect(throws: XPricingError.self) { try XPricing.published.load(contentsOf: file) }
+    try Data(#"{"effective":"2027-01-01","reads":{"tweet":"0.006"}}"#.utf8).write(to: file)
+    #expect {
+      try XPricing.published.load(contentsOf: file)
+    } throws: { error in "\(error)".contains("price file") }
+  }
+}
