@@ -163,6 +163,14 @@ struct BillingTests {
     #expect(budget.spent == USD(micros: 5_000) * posts)
   }
 
+  @Test func aStreamStopsWhenNoPostIsLeftInTheBudget() async throws {
+    let budget = XBudgetBehavior(limit: USD("0.012")!, ledger: InMemoryXLedger(), command: "stream")
+    #expect(try await budget.streamed(postID: "1"))  // $0.005 spent, $0.007 left: one more fits
+    #expect(try await budget.streamed(postID: "1"))  // the same post again the same day: free
+    #expect(try await budget.streamed(postID: "2") == false)  // $0.010 spent, $0.002 left
+    #expect(budget.spent == USD("0.010"))
+  }
+
   @Test func aPriceFileReplacesWhatItNames() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pricing-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -178,5 +186,43 @@ struct BillingTests {
     #expect {
       try XPricing.published.load(contentsOf: file)
     } throws: { error in "\(error)".contains("price file") }
+  }
+}
+
+/// `GET /2/usage/tweets` as X answers it: counts as strings (X's specification, and an answer
+/// used in the tests of an R client) or as numbers (an answer used in a TypeScript worker's
+/// tests), decoded alike.
+@Suite("Billing: X's usage endpoint")
+struct UsageEndpointTests {
+  static let asStrings = """
+    {"data":{"project_id":"1234","project_cap":"10000","project_usage":"250","cap_reset_day":15,
+    "daily_project_usage":{"project_id":"1234","usage":[{"date":"2026-09-23T00:00:00.000Z","usage":"200"},
+    {"date":"2026-09-22T00:00:00.000Z","usage":"50"}]},"daily_client_app_usage":[]}}
+    """
+  static let asNumbers = """
+    {"data":{"cap_reset_day":12,"project_cap":10000,"project_id":"1234567890","project_usage":4321,
+    "daily_project_usage":{"project_id":1234567890,"usage":[{"date":"2026-07-30T00:00:00.000Z","usage":120}]},
+    "daily_client_app_usage":[{"client_app_id":"app-1","usage_result_count":1,"usage":[{"date":"2026-07-30T00:00:00.000Z","usage":120}]}]}}
+    """
+
+  func usage(_ body: String) async throws -> (XUsage, HTTPRequest) {
+    let stub = StubTransport([.json(body)])
+    let client = XClient(authentication: .bearer("app"), baseURL: URL(string: "https://api.x.com")!, transport: stub, retry: nil)
+    let usage = try await client.v2.usage(days: 7)
+    return (usage, try #require(stub.requests.first))
+  }
+
+  @Test func countsAsStrings() async throws {
+    let (usage, request) = try await usage(Self.asStrings)
+    #expect(usage.projectUsage == 250 && usage.projectCap == 10_000 && usage.capResetDay == 15 && usage.projectID == "1234")
+    #expect(usage.daily == [XUsage.Day(day: "2026-09-22", posts: 50), XUsage.Day(day: "2026-09-23", posts: 200)])
+    #expect(request.url.path == "/2/usage/tweets" && request.url.query?.contains("days=7") == true)
+    #expect(XBilling.of(request, ownerUserID: nil) == .free)
+  }
+
+  @Test func countsAsNumbers() async throws {
+    let (usage, _) = try await usage(Self.asNumbers)
+    #expect(usage.projectUsage == 4_321 && usage.projectCap == 10_000 && usage.projectID == "1234567890")
+    #expect(usage.dailyByApp == ["app-1": [XUsage.Day(day: "2026-07-30", posts: 120)]])
   }
 }

@@ -86,6 +86,24 @@ public final class XBudgetBehavior: RequestBehavior {
     }
   }
 
+  /// Records a post the filtered stream delivered (X bills each unique post delivered, once
+  /// per UTC day; a stream's posts do not pass through ``around(_:send:)`` one by one) and says
+  /// whether the run may take another: `false` once what is left of the limit is less than one
+  /// post's price, when the stream must stop.
+  ///
+  /// ```swift
+  /// for try await post in stream where try await budget.streamed(postID: post.tweet.id) == false { break }
+  /// ```
+  public func streamed(postID: String) async throws -> Bool {
+    let price = pricing.price(of: .post)
+    let charge = XCharge(day: day(), kind: .resource(.post), id: postID, price: price, command: command)
+    let charged = try await ledger.record([charge]).isEmpty ? USD.zero : price
+    return state.withLock { state in
+      state.spent += charged
+      return limit.map { state.spent + state.held + price <= $0 } ?? true
+    }
+  }
+
   private func worstCase(_ request: HTTPRequest, kind: XResourceKind, owned: Bool, atMost: Int) async throws -> USD {
     var count = atMost
     let ids = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "ids" || $0.name == "id" }?.value

@@ -101,23 +101,26 @@ extension XClient {
     }
 
     /// How many recent tweets (the last 7 days) match `query`, per `granularity` (`minute`,
-    /// `hour`, `day`): `GET /2/tweets/counts/recent`. X serves it app-only: call it on a client
-    /// authenticated with `.bearer`.
+    /// `hour`, `day`): `GET /2/tweets/counts/recent`, or with `archive` the full archive since
+    /// 2006 (`GET /2/tweets/counts/all`). X serves it app-only: call it on a client
+    /// authenticated with `.bearer`. X bills it per request ($0.005 recent, $0.01 all): the
+    /// cheap way to learn what a search would cost before buying its posts.
     public func tweetCounts(
-      query: String, granularity: String = "hour", sinceID: String? = nil, untilID: String? = nil, startTime: Date? = nil, endTime: Date? = nil
+      query: String, granularity: String = "hour", sinceID: String? = nil, untilID: String? = nil, startTime: Date? = nil, endTime: Date? = nil,
+      archive: Bool = false
     ) async throws(XError) -> TweetCounts {
       var items: [QueryItem] = [("query", query), ("granularity", granularity)]
       if let sinceID { items.append(("since_id", sinceID)) }
       if let untilID { items.append(("until_id", untilID)) }
       if let startTime { items.append(("start_time", RFC3339.string(from: startTime))) }
       if let endTime { items.append(("end_time", RFC3339.string(from: endTime))) }
-      let response = try await client.send(Request<V2CountsResponse>(path: "2/tweets/counts/recent", query: items))
+      let response = try await client.send(Request<V2CountsResponse>(path: archive ? "2/tweets/counts/all" : "2/tweets/counts/recent", query: items))
       return TweetCounts(
         buckets: (response.value.data ?? []).map {
           TweetCounts.Bucket(start: RFC3339.date(from: $0.start), end: RFC3339.date(from: $0.end), count: $0.tweetCount)
         },
         total: response.value.meta?.totalTweetCount ?? response.value.data?.reduce(0) { $0 + $1.tweetCount } ?? 0,
-        body: response.response.body)
+        nextToken: response.value.meta?.nextToken, body: response.response.body)
     }
 
     /// The `user.fields` the user commands ask for: what ``XUser`` holds.
@@ -262,6 +265,9 @@ public struct TweetCounts: Sendable {
   public let buckets: [Bucket]
   /// All buckets together (`meta.total_tweet_count`).
   public let total: Int
+  /// X's `meta.next_token`: set when the counts go on past these buckets (a full-archive count
+  /// over more than one page), so that ``total`` is a lower bound.
+  public var nextToken: String? = nil
   /// The response body as X sent it.
   public let body: Data
 }
@@ -278,7 +284,11 @@ struct V2CountsResponse: Decodable, Sendable {
   }
   struct Meta: Decodable, Sendable {
     let totalTweetCount: Int?
-    enum CodingKeys: String, CodingKey { case totalTweetCount = "total_tweet_count" }
+    let nextToken: String?
+    enum CodingKeys: String, CodingKey {
+      case totalTweetCount = "total_tweet_count"
+      case nextToken = "next_token"
+    }
   }
   let data: [Bucket]?
   let meta: Meta?
