@@ -184,19 +184,9 @@ extension XBilling {
     response.headers["Date"].flatMap(HTTPDate.date(from:)).map(RFC3339.dayString(from:))
   }
 
-  /// The ids of the resources an answer bills: the items of v2's `data` (an array or one
-  /// object), or v1.1's top-level array, `statuses` (search) or object. Expanded `includes` are
-  /// not counted (X does not document that it bills them).
+  /// The ids of the resources an answer bills: those of its items (``AnswerItems``).
+  /// Expanded `includes` are not counted (X does not document that it bills them).
   static func billedIDs(in body: Data) -> [String] {
-    guard let json = try? JSONSerialization.jsonObject(with: body) else { return [] }
-    func id(_ item: Any) -> String? {
-      guard let object = item as? [String: Any] else { return nil }
-      return object["id"] as? String ?? object["id_str"] as? String ?? (object["id"] as? NSNumber)?.stringValue
-    }
-    if let items = json as? [Any] { return items.compactMap(id) }
-    guard let object = json as? [String: Any] else { return [] }
-    if let data = object["data"] { return (data as? [Any])?.compactMap(id) ?? id(data).map { [$0] } ?? [] }
-    if let statuses = object["statuses"] as? [Any] { return statuses.compactMap(id) }
-    return object["errors"] == nil ? id(object).map { [$0] } ?? [] : []
+    AnswerItems.objects(in: body).compactMap(AnswerItems.id(of:))
   }
 }
