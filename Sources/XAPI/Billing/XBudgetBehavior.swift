@@ -41,6 +41,11 @@ public final class XBudgetBehavior: RequestBehavior {
   /// A budget of `limit` (`nil`: none) over `ledger`, at `pricing`.
   ///
   /// - Parameters:
+  ///   - limit: what the run may spend; `nil` to keep the account only.
+  ///   - pricing: the prices (X's published ones, or with a price file laid over them).
+  ///   - ledger: where charges are recorded, and what was bought today is looked up.
+  ///   - command: the command the charges are recorded for.
+  ///   - ownerUserID: the user who owns the app, for owned reads; `nil` when unknown or app-only.
   ///   - now: the clock for the day until X's first answer says it (tests move it).
   public init(
     limit: USD?, pricing: XPricing = .published, ledger: any XLedger, command: String, ownerUserID: String? = nil,
