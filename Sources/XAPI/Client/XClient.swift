@@ -62,7 +62,8 @@ public struct XClient: Sendable {
       [retry.map(Self.retryPolicy) ?? EmptyRequestBehavior(), tracker] + behaviors + [authentication.behavior(onSign: onSign)]
     network = NetworkClient(
       configuration: RequestConfiguration(
-        baseURL: baseURL, defaultBehavior: CombinedRequestBehavior(chain), transport: transport, timeout: timeout))
+        baseURL: baseURL, defaultBehavior: CombinedRequestBehavior(chain), transport: transport, decoder: PostSpelling.decoder(),
+        timeout: timeout))
   }
 
   /// `retry`, refusing also to repeat X's billing refusals: a 429 `usage-capped` (the monthly

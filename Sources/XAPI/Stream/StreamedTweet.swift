@@ -84,7 +84,7 @@ enum StreamLine {
   init(_ line: Data) {
     let wire: Wire
     do {
-      wire = try JSONDecoder().decode(Wire.self, from: line)
+      wire = try PostSpelling.decoder().decode(Wire.self, from: line)
     } catch {
       self = .unreadable(String(decoding: line.prefix(200), as: UTF8.self))
       return
