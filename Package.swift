@@ -101,7 +101,8 @@ let package = Package(
     .testTarget(
       name: "XSandboxTests",
       dependencies: ["XSandbox", "XAPI", "OAuth2", "OAuthNetworking", "OAuth1Testing", "NetworkClientTesting", "TestSupport", "CommandLineSupport"]),
-    .testTarget(name: "XArchiveTests", dependencies: ["XArchive", "XAPI", "TestSupport"]),
+    // Fixtures/: an archive made by the previous release, which opening must upgrade.
+    .testTarget(name: "XArchiveTests", dependencies: ["XArchive", "XAPI", "TestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "TweetsCoreTests", dependencies: ["TweetsCore", "CommandLineSupport"]),
     .testTarget(name: "TweetsCLITests", dependencies: ["tweets", "XAPI", "NetworkClient", "TestSupport"]),
     .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport", "TestSupport"]),

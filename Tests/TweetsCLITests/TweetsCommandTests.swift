@@ -69,7 +69,7 @@ struct TweetsCommandTests {
     #expect(
       rows.first
         == "id,created_at,author_id,author_username,author_name,text,retweets,replies,likes,quotes,lang,conversation_id,in_reply_to_user_id,"
-        + "referenced_tweets,urls,mentions,hashtags,media,possibly_sensitive,edit_history_tweet_ids")
+        + "referenced_tweets,urls,mentions,hashtags,media,possibly_sensitive,edit_history_tweet_ids,bookmarks,impressions,paid_partnership")
     #expect(rows.count == 4)
 
     let text = try tweets.run(["timeline", "@swift_lang", "--limit", "2"])

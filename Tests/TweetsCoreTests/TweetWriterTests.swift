@@ -43,12 +43,17 @@ struct TweetWriterTests {
     rich.media = [Media(key: "3_1", type: "photo", url: "https://pbs.twimg.com/media/a.jpg", altText: "a cat")]
     rich.possiblySensitive = false
     rich.editHistoryTweetIDs = ["1800000000000000000"]
+    rich.metrics?.bookmarks = 4
+    rich.metrics?.impressions = 1_234
+    rich.paidPartnership = false
     let object = try #require(try JSONSerialization.jsonObject(with: Data(render([rich], .jsonl).utf8)) as? [String: Any])
     #expect(
       Set(object.keys) == [
         "id", "text", "created_at", "author", "metrics", "lang", "conversation_id", "in_reply_to_user_id", "referenced_tweets", "entities", "media",
-        "possibly_sensitive", "edit_history_tweet_ids",
+        "possibly_sensitive", "edit_history_tweet_ids", "paid_partnership",
       ])
+    #expect(
+      (object["metrics"] as? [String: Any])?["bookmarks"] as? Int == 4 && (object["metrics"] as? [String: Any])?["impressions"] as? Int == 1_234)
     let references = try #require(object["referenced_tweets"] as? [[String: Any]])
     #expect(references.map { $0["type"] as? String } == ["replied_to", "quoted"])
     #expect((references[1]["tweet"] as? [String: Any])?["text"] as? String == "quoted")
@@ -56,7 +61,7 @@ struct TweetWriterTests {
     #expect(
       row.hasSuffix(
         ",en,1799999999999999999,1002,replied_to:1799999999999999999 quoted:1700000000000000000,https://example.com/a,q,swift,"
-          + "photo:https://pbs.twimg.com/media/a.jpg,false,1800000000000000000"))
+          + "photo:https://pbs.twimg.com/media/a.jpg,false,1800000000000000000,4,1234,false"))
     let text = render([rich], .text)
     #expect(text.contains("reply to 1799999999999999999 · quotes @q 1700000000000000000"))
     #expect(text.contains("[photo: a cat] https://pbs.twimg.com/media/a.jpg"))
@@ -73,9 +78,9 @@ struct TweetWriterTests {
     #expect(
       output == """
         id,created_at,author_id,author_username,author_name,text,retweets,replies,likes,quotes,lang,conversation_id,in_reply_to_user_id,\
-        referenced_tweets,urls,mentions,hashtags,media,possibly_sensitive,edit_history_tweet_ids\r
+        referenced_tweets,urls,mentions,hashtags,media,possibly_sensitive,edit_history_tweet_ids,bookmarks,impressions,paid_partnership\r
         1800000000000000000,2024-05-01T12:00:00Z,1001,swift_fixture,"Swift, Fixture","Hello, ""world""
-        second line",3,1,12,0,,,,,,,,,,\r
+        second line",3,1,12,0,,,,,,,,,,,,,\r
 
         """)
     #expect(render([], .csv) == TweetWriter.csvHeader + "\r\n")

@@ -154,10 +154,11 @@ extension Tweet: OutputRecord {
   package static let plural = "tweets"
 
   /// The CSV columns: one per ``Tweet`` property, lists joined by spaces (`replied_to:ID`,
-  /// expanded URLs, `photo:URL`), empty when X did not send the value.
+  /// expanded URLs, `photo:URL`), empty when X did not send the value. Columns added later come
+  /// last, so that a script reading columns by position keeps working.
   package static let csvHeader =
     "id,created_at,author_id,author_username,author_name,text,retweets,replies,likes,quotes,lang,conversation_id,in_reply_to_user_id,"
-    + "referenced_tweets,urls,mentions,hashtags,media,possibly_sensitive,edit_history_tweet_ids"
+    + "referenced_tweets,urls,mentions,hashtags,media,possibly_sensitive,edit_history_tweet_ids,bookmarks,impressions,paid_partnership"
 
   package var csvFields: [String] {
     let tweet = self
@@ -172,6 +173,8 @@ extension Tweet: OutputRecord {
       (tweet.entities?.mentions ?? []).joined(separator: " "), (tweet.entities?.hashtags ?? []).joined(separator: " "),
       (tweet.media ?? []).map { $0.type + ($0.url.map { ":" + $0 } ?? "") }.joined(separator: " "),
       tweet.possiblySensitive.map { $0 ? "true" : "false" } ?? "", (tweet.editHistoryTweetIDs ?? []).joined(separator: " "),
+      tweet.metrics?.bookmarks.map(String.init) ?? "", tweet.metrics?.impressions.map(String.init) ?? "",
+      tweet.paidPartnership.map { $0 ? "true" : "false" } ?? "",
     ]
     return fields
   }

@@ -33,10 +33,10 @@ public struct TimelineOptions: Sendable {
 
   /// The `tweet.fields` that fill every property of ``Tweet``: the date, counts and author, the
   /// whole text of a long post (`note_tweet`), language, conversation, replies, references,
-  /// entities, media keys, sensitivity and edit history.
+  /// entities, media keys, sensitivity, edit history and paid partnership.
   public static let defaultTweetFields = [
     "created_at", "public_metrics", "author_id", "note_tweet", "lang", "conversation_id", "in_reply_to_user_id", "referenced_tweets",
-    "entities", "attachments", "possibly_sensitive", "edit_history_tweet_ids",
+    "entities", "attachments", "possibly_sensitive", "edit_history_tweet_ids", "paid_partnership",
   ]
   /// The `expansions` that fill ``Author``, ``ReferencedTweet/tweet`` (with its author) and ``Media``.
   public static let defaultExpansions = ["author_id", "referenced_tweets.id", "referenced_tweets.id.author_id", "attachments.media_keys"]

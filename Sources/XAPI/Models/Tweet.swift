@@ -43,12 +43,14 @@ public struct Tweet: Sendable, Hashable, Codable {
   public var possiblySensitive: Bool?
   /// The ids of every version of an edited post, oldest first (v2 `edit_history_tweet_ids`).
   public var editHistoryTweetIDs: [String]?
+  /// Whether the author marked the post as a paid partnership (v2 `tweet.fields=paid_partnership`).
+  public var paidPartnership: Bool?
 
   /// A tweet from its parts, for tests, fakes and tweets from other sources; the endpoints build their own.
   public init(
     id: String, text: String, createdAt: Date? = nil, author: Author? = nil, metrics: Metrics? = nil, lang: String? = nil,
     conversationID: String? = nil, inReplyToUserID: String? = nil, referencedTweets: [ReferencedTweet]? = nil, entities: Entities? = nil,
-    media: [Media]? = nil, possiblySensitive: Bool? = nil, editHistoryTweetIDs: [String]? = nil
+    media: [Media]? = nil, possiblySensitive: Bool? = nil, editHistoryTweetIDs: [String]? = nil, paidPartnership: Bool? = nil
   ) {
     self.id = id
     self.text = text
@@ -63,10 +65,12 @@ public struct Tweet: Sendable, Hashable, Codable {
     self.media = media
     self.possiblySensitive = possiblySensitive
     self.editHistoryTweetIDs = editHistoryTweetIDs
+    self.paidPartnership = paidPartnership
   }
 
   enum CodingKeys: String, CodingKey {
     case id, text, author, metrics, lang, entities, media
+    case paidPartnership = "paid_partnership"
     case createdAt = "created_at"
     case conversationID = "conversation_id"
     case inReplyToUserID = "in_reply_to_user_id"
@@ -205,13 +209,21 @@ public struct Metrics: Sendable, Hashable, Codable {
   public var likes: Int
   /// How many times the tweet was quoted (v2's `quote_count`); `nil` from v1.1, which does not send it.
   public var quotes: Int?
+  /// How many accounts bookmarked the tweet (v2's `bookmark_count`); `nil` from v1.1 and from
+  /// answers older than the field.
+  public var bookmarks: Int?
+  /// How many times the tweet was seen (v2's `impression_count`); `nil` from v1.1 and from
+  /// answers older than the field.
+  public var impressions: Int?
 
-  /// Counts from their parts; replies and quotes are optional because v1.1 does not send them.
-  public init(retweets: Int, replies: Int? = nil, likes: Int, quotes: Int? = nil) {
+  /// Counts from their parts; all but retweets and likes are optional because v1.1 does not send them.
+  public init(retweets: Int, replies: Int? = nil, likes: Int, quotes: Int? = nil, bookmarks: Int? = nil, impressions: Int? = nil) {
     self.retweets = retweets
     self.replies = replies
     self.likes = likes
     self.quotes = quotes
+    self.bookmarks = bookmarks
+    self.impressions = impressions
   }
 }
 

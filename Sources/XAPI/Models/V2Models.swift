@@ -121,6 +121,7 @@ struct V2Tweet: Decodable, Sendable {
   let attachments: Attachments?
   let possiblySensitive: Bool?
   let editHistoryTweetIDs: [String]?
+  let paidPartnership: Bool?
 
   struct NoteTweet: Decodable, Sendable {
     let text: String
@@ -155,12 +156,16 @@ struct V2Tweet: Decodable, Sendable {
     let replyCount: Int?
     let likeCount: Int
     let quoteCount: Int?
+    let bookmarkCount: Int?
+    let impressionCount: Int?
 
     enum CodingKeys: String, CodingKey {
       case retweetCount = "retweet_count"
       case replyCount = "reply_count"
       case likeCount = "like_count"
       case quoteCount = "quote_count"
+      case bookmarkCount = "bookmark_count"
+      case impressionCount = "impression_count"
     }
   }
 
@@ -175,6 +180,7 @@ struct V2Tweet: Decodable, Sendable {
     case referencedTweets = "referenced_tweets"
     case possiblySensitive = "possibly_sensitive"
     case editHistoryTweetIDs = "edit_history_tweet_ids"
+    case paidPartnership = "paid_partnership"
   }
 
   /// The tweet, its whole text, and what `includes` expands: the author, the media and (one
@@ -192,11 +198,13 @@ struct V2Tweet: Decodable, Sendable {
     return Tweet(
       id: id, text: noteTweet?.text ?? text, createdAt: createdAt.flatMap(RFC3339.date(from:)), author: author,
       metrics: publicMetrics.map {
-        Metrics(retweets: $0.retweetCount, replies: $0.replyCount, likes: $0.likeCount, quotes: $0.quoteCount)
+        Metrics(
+          retweets: $0.retweetCount, replies: $0.replyCount, likes: $0.likeCount, quotes: $0.quoteCount, bookmarks: $0.bookmarkCount,
+          impressions: $0.impressionCount)
       },
       lang: lang, conversationID: conversationID, inReplyToUserID: inReplyToUserID, referencedTweets: references,
       entities: (noteTweet?.entities ?? entities)?.entities, media: media, possiblySensitive: possiblySensitive,
-      editHistoryTweetIDs: editHistoryTweetIDs)
+      editHistoryTweetIDs: editHistoryTweetIDs, paidPartnership: paidPartnership)
   }
 }
 

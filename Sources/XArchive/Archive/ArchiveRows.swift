@@ -20,21 +20,24 @@ extension TweetArchive {
     try database.run(
       """
       INSERT INTO tweets (id, author_id, created_at, text, lang, conversation_id, in_reply_to_user_id, retweet_count, reply_count,
-        like_count, quote_count, possibly_sensitive, first_seen, last_seen, fetch_id)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        like_count, quote_count, possibly_sensitive, first_seen, last_seen, fetch_id, bookmark_count, impression_count, paid_partnership)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT(id) DO UPDATE SET
         author_id = coalesce(excluded.author_id, author_id), created_at = coalesce(excluded.created_at, created_at),
         text = excluded.text, lang = coalesce(excluded.lang, lang), conversation_id = coalesce(excluded.conversation_id, conversation_id),
         in_reply_to_user_id = coalesce(excluded.in_reply_to_user_id, in_reply_to_user_id),
         retweet_count = coalesce(excluded.retweet_count, retweet_count), reply_count = coalesce(excluded.reply_count, reply_count),
         like_count = coalesce(excluded.like_count, like_count), quote_count = coalesce(excluded.quote_count, quote_count),
-        possibly_sensitive = coalesce(excluded.possibly_sensitive, possibly_sensitive), last_seen = excluded.last_seen
+        possibly_sensitive = coalesce(excluded.possibly_sensitive, possibly_sensitive), last_seen = excluded.last_seen,
+        bookmark_count = coalesce(excluded.bookmark_count, bookmark_count),
+        impression_count = coalesce(excluded.impression_count, impression_count),
+        paid_partnership = coalesce(excluded.paid_partnership, paid_partnership)
       """,
       [
         .id(tweet.id), .id(tweet.author?.id), .optional(tweet.createdAt.map { Self.timestamp($0) }), .text(tweet.text), .optional(tweet.lang),
         .id(tweet.conversationID), .id(tweet.inReplyToUserID), .optional(tweet.metrics?.retweets), .optional(tweet.metrics?.replies),
         .optional(tweet.metrics?.likes), .optional(tweet.metrics?.quotes), .optional(tweet.possiblySensitive), .text(now), .text(now),
-        .integer(fetch),
+        .integer(fetch), .optional(tweet.metrics?.bookmarks), .optional(tweet.metrics?.impressions), .optional(tweet.paidPartnership),
       ])
     if let author = tweet.author {
       try database.run(

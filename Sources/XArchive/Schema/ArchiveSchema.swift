@@ -11,7 +11,7 @@ enum ArchiveSchema {
   static var version: Int { migrations.count }
 
   /// `migrations[n]` brings a database from version `n` to `n + 1`.
-  static let migrations: [String] = [version1]
+  static let migrations: [String] = [version1, version2]
 
   static let version1 = """
     CREATE TABLE fetches (
@@ -105,6 +105,14 @@ enum ArchiveSchema {
       tag TEXT,
       PRIMARY KEY (tweet_id, rule_id)
     ) WITHOUT ROWID;
+    """
+
+  /// X's newer post fields: the bookmark and impression counts of `public_metrics`, and
+  /// `paid_partnership`. Rows stored before stay, with these columns NULL until fetched again.
+  static let version2 = """
+    ALTER TABLE tweets ADD COLUMN bookmark_count INTEGER;
+    ALTER TABLE tweets ADD COLUMN impression_count INTEGER;
+    ALTER TABLE tweets ADD COLUMN paid_partnership INTEGER;
     """
 
   /// Opens the schema of `database`: sets WAL mode and brings its tables to ``version``.
