@@ -60,7 +60,7 @@ let package = Package(
     .target(name: "OAuthNetworking", dependencies: ["OAuth1", "NetworkClient", "PercentEncoding"]),
     // An OAuth 2.0 client for any provider: PKCE, the authorize URL, the token and revoke
     // endpoints (X's OAuth 1.0a exchange too). Its digest comes from OAuth1's crypto backend.
-    .target(name: "OAuth2", dependencies: ["OAuth1", "NetworkClient", "PercentEncoding", "CommandLineSupport"]),
+    .target(name: "OAuth2", dependencies: ["OAuth1", "NetworkClient", "PercentEncoding", "Loopback"]),
     // The X (Twitter) API client, v2 and v1.1.
     .target(name: "XAPI", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking", "DateFormats"]),
     // The system's SQLite, for the archive only: a user of OAuth1 or XAPI alone needs no SQLite.
@@ -73,14 +73,21 @@ let package = Package(
     .target(name: "XArchive", dependencies: ["XAPI", "CSQLite", "DateFormats", "Locking"]),
     // The one X emulator: offline, in process (tweets --sandbox) or over loopback HTTP (tweets
     // sandbox serve, and the tests, behind an oauthlib-verifying proxy).
-    .target(name: "XSandbox", dependencies: ["OAuth1", "OAuth2", "XAPI", "NetworkClient", "PercentEncoding", "CommandLineSupport", "DateFormats"]),
+    .target(
+      name: "XSandbox", dependencies: ["OAuth1", "OAuth2", "XAPI", "NetworkClient", "PercentEncoding", "DateFormats", "Loopback"]),
     // The logic of the tweets command: profiles, output formats, exit codes, wiring.
     .target(
       name: "TweetsCore",
       dependencies: ["XAPI", "XArchive", "XSandbox", "OAuth2", "OAuthNetworking", "NetworkClient", "OAuth1", "CommandLineSupport", "DateFormats"]),
+    // The loopback HTTP plumbing: a listener on 127.0.0.1 and [::1], an HTTP server with named
+    // limits, and the one redirect receiver of OAuth 2.0 logins and `oauth1 login`. Below OAuth2
+    // and the command-line tools, so that OAuth2 does not build the tools' argument parser.
+    .target(name: "Loopback", dependencies: ["Locking", "PercentEncoding"]),
     // The small argument parser shared by the command-line tools.
     .target(name: "CommandLineSupport", dependencies: ["Locking"]),
-    .executableTarget(name: "oauth1", dependencies: ["OAuth1", "OAuth1Redis", "OAuthNetworking", "NetworkClient", "CommandLineSupport"]),
+    .executableTarget(
+      name: "oauth1",
+      dependencies: ["OAuth1", "OAuth1Redis", "OAuthNetworking", "NetworkClient", "CommandLineSupport", "Loopback", "PercentEncoding"]),
     .executableTarget(name: "tweets", dependencies: ["TweetsCore"]),
     // Benchmarks: a program that prints figures, not a test.
     .executableTarget(name: "oauth1-bench", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking", "COpenSSL"]),
@@ -88,11 +95,12 @@ let package = Package(
     .executableTarget(name: "tweets-bench"),
     // Verifications per second and latency with the in-memory and the Redis nonce store (it
     // starts its own redis-server); apart, so that oauth1-bench needs no Redis.
-    .executableTarget(name: "oauth1-redis-bench", dependencies: ["OAuth1", "OAuth1Redis", "CommandLineSupport"]),
+    .executableTarget(name: "oauth1-redis-bench", dependencies: ["OAuth1", "OAuth1Redis", "TestSupport"]),
 
-    // Test helpers: the vectors in Vectors/, the pinned Python peer, running processes.
-    .target(name: "TestSupport", dependencies: ["CommandLineSupport", "XSandbox"], path: "Tests/TestSupport"),
-    .testTarget(name: "OAuth1Tests", dependencies: ["OAuth1", "OAuth1Testing", "TestSupport", "CommandLineSupport"]),
+    // Test helpers: the vectors in Vectors/, the pinned Python peer, running processes, a
+    // redis-server on a free loopback port.
+    .target(name: "TestSupport", dependencies: ["CommandLineSupport", "XSandbox", "Locking", "Loopback"], path: "Tests/TestSupport"),
+    .testTarget(name: "OAuth1Tests", dependencies: ["OAuth1", "OAuth1Testing", "TestSupport", "CommandLineSupport", "Loopback"]),
     .testTarget(name: "NetworkClientTests", dependencies: ["NetworkClient", "NetworkClientTesting", "TestSupport"]),
     .testTarget(name: "OAuthNetworkingTests", dependencies: ["OAuthNetworking", "NetworkClientTesting", "OAuth1Testing", "TestSupport"]),
     // Recordings/: real X responses recorded by other projects, replayed by the decoder tests.
@@ -100,21 +108,26 @@ let package = Package(
     .testTarget(name: "XAPITests", dependencies: ["XAPI", "OAuthNetworking", "NetworkClientTesting", "TestSupport"], exclude: ["Recordings"]),
     .testTarget(
       name: "XSandboxTests",
-      dependencies: ["XSandbox", "XAPI", "OAuth2", "OAuthNetworking", "OAuth1Testing", "NetworkClientTesting", "TestSupport", "CommandLineSupport"]),
+      dependencies: [
+        "XSandbox", "XAPI", "OAuth2", "OAuthNetworking", "OAuth1Testing", "NetworkClientTesting", "TestSupport", "CommandLineSupport", "Loopback",
+      ]),
     // Fixtures/: an archive made by the previous release, which opening must upgrade.
     .testTarget(name: "XArchiveTests", dependencies: ["XArchive", "XAPI", "TestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "TweetsCoreTests", dependencies: ["TweetsCore", "CommandLineSupport"]),
-    .testTarget(name: "TweetsCLITests", dependencies: ["tweets", "XAPI", "NetworkClient", "TestSupport"]),
+    .testTarget(name: "TweetsCLITests", dependencies: ["tweets", "XAPI", "NetworkClient", "TestSupport", "Loopback"]),
     .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport", "TestSupport"]),
+    .testTarget(name: "LoopbackTests", dependencies: ["Loopback", "TestSupport", "Locking"]),
     .testTarget(name: "LockingTests", dependencies: ["Locking"]),
     .testTarget(name: "DateFormatsTests", dependencies: ["DateFormats"]),
     .testTarget(name: "OAuth1CLITests", dependencies: ["oauth1", "OAuth1", "TestSupport", "CommandLineSupport", "NetworkClient"]),
     // Against a real redis-server the tests start on a free loopback port.
-    .testTarget(name: "OAuth1RedisTests", dependencies: ["OAuth1Redis", "OAuth1", "TestSupport", "CommandLineSupport"]),
+    .testTarget(name: "OAuth1RedisTests", dependencies: ["OAuth1Redis", "OAuth1", "TestSupport", "CommandLineSupport", "Loopback"]),
     // The fuzz targets' properties over their stored corpora (.ci/fuzz does the fuzzing).
     .testTarget(
       name: "FuzzPropertyTests",
-      dependencies: ["PercentEncoding", "OAuth1", "OAuth1Redis", "XAPI", "TweetsCore", "CommandLineSupport", "NetworkClient", "XSandbox"],
+      dependencies: [
+        "PercentEncoding", "OAuth1", "OAuth1Redis", "XAPI", "TweetsCore", "CommandLineSupport", "NetworkClient", "XSandbox", "Loopback",
+      ],
       path: "Tests/Fuzz", exclude: ["Support.swift", "Corpus"]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,6 +1,6 @@
-import CommandLineSupport
 import DateFormats
 import Foundation
+import Loopback
 import NetworkClient
 import OAuth1
 

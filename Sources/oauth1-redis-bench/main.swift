@@ -1,8 +1,8 @@
-import CommandLineSupport
 import Dispatch
 import Foundation
 import OAuth1
 import OAuth1Redis
+import TestSupport
 
 // oauth1-redis-bench: verifications per second and their p50/p99 latency with the in-memory
 // nonce store and with RedisNonceStore on loopback, at 1, 8 and 64 concurrent verifications.

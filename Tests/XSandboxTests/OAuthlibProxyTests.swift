@@ -1,5 +1,5 @@
-import CommandLineSupport
 import Foundation
+import Loopback
 import NetworkClient
 import OAuth1
 import TestSupport

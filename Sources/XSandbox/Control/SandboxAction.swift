@@ -1,5 +1,5 @@
-import CommandLineSupport
 import Foundation
+import Loopback
 
 /// One scripted answer for the next request whose path starts with a prefix: how tests inject
 /// faults. A redirect is answered at the edge, before authentication (a moved endpoint, an old

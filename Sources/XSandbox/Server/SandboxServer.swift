@@ -1,5 +1,5 @@
-import CommandLineSupport
 import Foundation
+import Loopback
 import NetworkClient
 
 /// An ``XSandbox`` served over HTTP on 127.0.0.1, so that any program (the real `tweets`, curl,

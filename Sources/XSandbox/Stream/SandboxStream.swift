@@ -1,5 +1,5 @@
-import CommandLineSupport
 import Foundation
+import Loopback
 import NetworkClient
 
 /// The filtered stream, `GET /2/tweets/search/stream`, written once for both ways the sandbox is

@@ -1,8 +1,10 @@
 import CommandLineSupport
 import Foundation
+import Loopback
 import NetworkClient
 import OAuth1
 import OAuthNetworking
+import PercentEncoding
 
 /// `oauth1 login`: the three-legged flow with a named provider or explicit endpoints. The
 /// verifier is typed on standard input (`--callback oob`, the default) or received by a
@@ -42,6 +44,23 @@ enum LoginCommand {
   static let noBrowser = Option.flag("no-browser", help: "Do not try to open a browser; only print the authorize URL.")
   static let wait = Option.value("wait", placeholder: "SECONDS", help: "How long to wait for the verifier (default 300).")
 
+  /// Whether a request to the loopback callback is the provider's redirect for the request
+  /// token being authorized (`token`, `nil` before the provider issued it): its `oauth_token`,
+  /// or X's `denied=<token>` for a refusal. Any other request (a page on the machine poking the
+  /// port) gets a 400 and the wait goes on.
+  static func verdict(_ fields: [String: String], token: String?) -> RedirectReceiver.Judgement {
+    func page(_ status: Int, _ text: String) -> LoopbackHTTPServer.Response {
+      let body = "<!doctype html><meta charset=utf-8><title>oauth1</title><p>\(text)</p>\n"
+      return .init(status: status, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")], body: Data(body.utf8))
+    }
+    let sent = fields["oauth_token"] ?? fields["denied"]
+    guard let token, let sent, RedirectReceiver.constantTimeEquals(sent, token) else {
+      return .other(page(400, "Not the callback of the authorization this login started."))
+    }
+    let done = fields["oauth_verifier"] != nil
+    return .arrived(page(200, done ? "Authorized. You can close this window and go back to the terminal." : "The authorization was not completed."))
+  }
+
   static func run(_ arguments: [String]) async -> Int32 {
     await CommandRunner.run(spec, arguments) { parsed in
       let environment = ProcessInfo.processInfo.environment
@@ -52,14 +71,23 @@ enum LoginCommand {
       let seconds = Double(try parsed.integer(wait, in: 1...86_400) ?? 300)
 
       let mode = parsed[callback] ?? "oob"
-      var server: LoopbackCallback?
+      var server: RedirectReceiver?
+      // The request token the callback must carry, known once the provider issued it: until then
+      // every request to the callback is some other page's, and the wait goes on.
+      let awaited = Locked<String?>(nil)
       let callbackURL: String
       switch mode {
       case "oob": callbackURL = "oob"
       case "loopback":
         let port = try parsed.integer(callbackPort, in: 0...65_535).map { UInt16($0) } ?? 0
-        server = try LoopbackCallback(port: port)
-        callbackURL = server!.url
+        do {
+          server = try RedirectReceiver(port: port, path: "/callback", timeout: seconds) { fields in
+            verdict(fields, token: awaited.withLock { $0 })
+          }
+        } catch {
+          throw LoginFailure("\(error)" + (port == 0 ? "" : "; choose another --callback-port"))
+        }
+        callbackURL = "http://127.0.0.1:\(server!.port)/callback"
       default:
         guard let url = URL(string: mode), url.scheme != nil, url.host != nil else {
           throw UsageError("--callback takes oob, loopback or an absolute URL, not \(CommandSpec.shown(mode))")
@@ -81,9 +109,16 @@ enum LoginCommand {
         Output.stderr("Open this URL to authorize the application:\n\n  \(authorize.absoluteString)\n")
         if !parsed[noBrowser] { Browser.open(authorize, environment: environment) }
         if let server {
-          Output.stderr("Waiting for the provider to redirect to \(server.url) ...")
-          let fields = try await server.waitForCallback(token: temporary.credentials.key, timeout: seconds)
+          awaited.withLock { $0 = temporary.credentials.key }
+          Output.stderr("Waiting for the provider to redirect to \(callbackURL) ...")
+          guard let target = await server.redirect() else {
+            throw LoginFailure("no callback arrived in time; authorize sooner, or use --callback oob")
+          }
           server.close()
+          var fields: [String: String] = [:]
+          for pair in PercentEncoding.decodeForm(target.drop { $0 != "?" }.dropFirst()) where fields[pair.name] == nil {
+            fields[pair.name] = pair.value
+          }
           if fields["denied"] != nil { throw LoginFailure("the authorization was denied in the browser") }
           guard let received = fields["oauth_verifier"] else { throw LoginFailure("the callback carried no oauth_verifier") }
           verifier = received

@@ -1,3 +1,4 @@
+import Foundation
 // Fuzz target: the request parser of LoopbackHTTPServer (HTTPRequestParser: the head, then the
 // body by Content-Length or chunked), with small limits so that every refusal is reached.
 // Properties: it never crashes; the outcome is the same for the input read whole, in two reads
@@ -6,8 +7,7 @@
 // or 505. Cost budget: at most HTTPRequestParser.workPerByte (12) bytes looked at per input byte
 // plus workAllowance (64), however the input is split; and at most 20 µs per byte plus 5 ms of
 // time for the whole read, the best of three (a backstop for what the count does not see).
-import CommandLineSupport
-import Foundation
+import Loopback
 
 // libFuzzer's entry point in the fuzz build (.ci/fuzz defines FUZZING); in `swift test` the
 // same function runs over the stored corpus (Tests/Fuzz/FuzzPropertyTests.swift).

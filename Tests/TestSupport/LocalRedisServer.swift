@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import Loopback
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,6 @@
-import CommandLineSupport
 import Foundation
 import Locking
+import Loopback
 import TestSupport
 import Testing
 

@@ -375,7 +375,9 @@ final class SharedDescriptor: Sendable {
 
 // The system calls whose names the types' own methods shadow, and the flag that keeps a closed
 // peer from killing the process (SIGPIPE): Linux takes it per call.
-func closeDescriptor(_ descriptor: Int32) {
+
+/// Closes a file descriptor (`close(2)`, whose name the socket types' own `close()` shadows).
+package func closeDescriptor(_ descriptor: Int32) {
   #if canImport(Glibc)
     _ = Glibc.close(descriptor)
   #else
