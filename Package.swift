@@ -77,11 +77,12 @@ let package = Package(
     // The logic of the tweets command: profiles, output formats, exit codes, wiring.
     .target(
       name: "TweetsCore",
-      dependencies: ["XAPI", "XArchive", "XSandbox", "OAuth2", "OAuthNetworking", "NetworkClient", "OAuth1", "CommandLineSupport", "DateFormats"]),
+      dependencies: ["XAPI", "XArchive", "OAuth2", "OAuthNetworking", "NetworkClient", "OAuth1", "CommandLineSupport", "DateFormats"]),
     // The small argument parser shared by the command-line tools.
     .target(name: "CommandLineSupport", dependencies: ["Locking"]),
     .executableTarget(name: "oauth1", dependencies: ["OAuth1", "OAuth1Redis", "OAuthNetworking", "NetworkClient", "CommandLineSupport"]),
-    .executableTarget(name: "tweets", dependencies: ["TweetsCore"]),
+    // The executable hands the sandbox (XSandbox) to TweetsCore, which does not depend on it.
+    .executableTarget(name: "tweets", dependencies: ["TweetsCore", "XSandbox"]),
     // Benchmarks: a program that prints figures, not a test.
     .executableTarget(name: "oauth1-bench", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking", "COpenSSL"]),
     // How tweets hydrate's memory and rate scale with its input (runs the tweets executable).
@@ -102,7 +103,7 @@ let package = Package(
       name: "XSandboxTests",
       dependencies: ["XSandbox", "XAPI", "OAuth2", "OAuthNetworking", "OAuth1Testing", "NetworkClientTesting", "TestSupport", "CommandLineSupport"]),
     .testTarget(name: "XArchiveTests", dependencies: ["XArchive", "XAPI", "TestSupport"]),
-    .testTarget(name: "TweetsCoreTests", dependencies: ["TweetsCore", "CommandLineSupport"]),
+    .testTarget(name: "TweetsCoreTests", dependencies: ["TweetsCore", "CommandLineSupport", "tweets", "XSandbox"]),
     .testTarget(name: "TweetsCLITests", dependencies: ["tweets", "XAPI", "NetworkClient", "TestSupport"]),
     .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport", "TestSupport"]),
     .testTarget(name: "LockingTests", dependencies: ["Locking"]),
