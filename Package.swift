@@ -114,7 +114,7 @@ let package = Package(
     // The fuzz targets' properties over their stored corpora (.ci/fuzz does the fuzzing).
     .testTarget(
       name: "FuzzPropertyTests",
-      dependencies: ["PercentEncoding", "OAuth1", "OAuth1Redis", "XAPI", "TweetsCore", "CommandLineSupport", "NetworkClient", "XSandbox"],
+      dependencies: ["PercentEncoding", "OAuth1", "OAuth1Redis", "XAPI", "TweetsCore", "CommandLineSupport", "NetworkClient"],
       path: "Tests/Fuzz", exclude: ["Support.swift", "Corpus"]),
   ],
   swiftLanguageModes: [.v6]

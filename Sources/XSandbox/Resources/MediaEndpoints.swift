@@ -83,9 +83,9 @@ extension SandboxState {
   mutating func v2MediaAppend(_ ctx: RouteContext) -> SandboxResponse {
     let id = ctx.captures.first ?? ""
     guard var upload = media.uploads[id], !upload.finalized else { return Self.invalid("The media_id [\(id)] is not an upload in progress.") }
-    let parts: [SandboxMultipart.Part]
+    let parts: [MultipartReader.Part]
     do {
-      parts = try SandboxMultipart.parts(of: ctx.body ?? Data(), contentType: ctx.contentType)
+      parts = try MultipartReader.parts(of: ctx.body ?? Data(), contentType: ctx.contentType)
     } catch {
       return Self.invalid("The body is not a well-formed multipart/form-data body: \(error.description).")
     }
