@@ -1,8 +1,9 @@
 import DateFormats
 import Foundation
 
-// The v2 parameters shared by several routes, checked as X checks them: each check throws X's
-// 400 (or not-found answer) as a ``SandboxRefusal``.
+// The request parameters shared by several resource families: the v2 checks, each throwing X's
+// 400 (or not-found answer) as a ``SandboxRefusal``, and the forms X reads values in (ids,
+// usernames, v1.1's flags, comma-separated lists) and answers lookups with.
 
 /// `max_results` within `range`, `defaultCount` without it.
 func pageSize(_ query: [String: String], range: ClosedRange<Int>, defaultCount: Int) throws(SandboxRefusal) -> Int {
