@@ -78,7 +78,7 @@ let package = Package(
     // The logic of the tweets command: profiles, output formats, exit codes, wiring.
     .target(
       name: "TweetsCore",
-      dependencies: ["XAPI", "XArchive", "XSandbox", "OAuth2", "OAuthNetworking", "NetworkClient", "OAuth1", "CommandLineSupport", "DateFormats"]),
+      dependencies: ["XAPI", "XArchive", "OAuth2", "OAuthNetworking", "NetworkClient", "OAuth1", "CommandLineSupport", "DateFormats"]),
     // The loopback HTTP plumbing: a listener on 127.0.0.1 and [::1], an HTTP server with named
     // limits, and the one redirect receiver of OAuth 2.0 logins and `oauth1 login`. Below OAuth2
     // and the command-line tools, so that OAuth2 does not build the tools' argument parser.
@@ -88,7 +88,8 @@ let package = Package(
     .executableTarget(
       name: "oauth1",
       dependencies: ["OAuth1", "OAuth1Redis", "OAuthNetworking", "NetworkClient", "CommandLineSupport", "Loopback", "PercentEncoding"]),
-    .executableTarget(name: "tweets", dependencies: ["TweetsCore"]),
+    // The executable hands the sandbox (XSandbox) to TweetsCore, which does not depend on it.
+    .executableTarget(name: "tweets", dependencies: ["TweetsCore", "XSandbox"]),
     // Benchmarks: a program that prints figures, not a test.
     .executableTarget(name: "oauth1-bench", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking", "COpenSSL"]),
     // How tweets hydrate's memory and rate scale with its input (runs the tweets executable).
@@ -113,7 +114,7 @@ let package = Package(
       ]),
     // Fixtures/: an archive made by the previous release, which opening must upgrade.
     .testTarget(name: "XArchiveTests", dependencies: ["XArchive", "XAPI", "TestSupport"], exclude: ["Fixtures"]),
-    .testTarget(name: "TweetsCoreTests", dependencies: ["TweetsCore", "CommandLineSupport"]),
+    .testTarget(name: "TweetsCoreTests", dependencies: ["TweetsCore", "CommandLineSupport", "tweets", "XSandbox"]),
     .testTarget(name: "TweetsCLITests", dependencies: ["tweets", "XAPI", "NetworkClient", "TestSupport", "Loopback"]),
     .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport", "TestSupport"]),
     .testTarget(name: "LoopbackTests", dependencies: ["Loopback", "TestSupport", "Locking"]),
@@ -126,7 +127,7 @@ let package = Package(
     .testTarget(
       name: "FuzzPropertyTests",
       dependencies: [
-        "PercentEncoding", "OAuth1", "OAuth1Redis", "XAPI", "TweetsCore", "CommandLineSupport", "NetworkClient", "XSandbox", "Loopback",
+        "PercentEncoding", "OAuth1", "OAuth1Redis", "XAPI", "TweetsCore", "CommandLineSupport", "NetworkClient", "Loopback",
       ],
       path: "Tests/Fuzz", exclude: ["Support.swift", "Corpus"]),
   ],

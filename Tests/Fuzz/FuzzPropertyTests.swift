@@ -13,7 +13,7 @@ struct FuzzPropertyTests {
     ("authorization-header", fuzzAuthorizationHeader), ("base-string-uri", fuzzBaseStringURI),
     ("command-line", fuzzCommandLine), ("form-and-query", fuzzFormAndQuery), ("http-request-head", fuzzHTTPRequestHead),
     ("multipart-reader", fuzzMultipartReader), ("pem-keys", fuzzPEMKeys), ("percent-encoding", fuzzPercentEncoding),
-    ("redaction", fuzzRedaction), ("resp-reader", fuzzRESPReader), ("sandbox-multipart-reader", fuzzSandboxMultipartReader),
+    ("redaction", fuzzRedaction), ("resp-reader", fuzzRESPReader),
     ("verifier-request", fuzzVerifierRequest), ("x-json", fuzzXJSON),
   ]
 

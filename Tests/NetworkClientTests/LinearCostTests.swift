@@ -1,5 +1,6 @@
 import Foundation
 import NetworkClient
+import TestSupport
 import Testing
 
 /// What reads untrusted text costs time linear in its size: `Redaction` (server bodies in
@@ -8,24 +9,13 @@ import Testing
 /// quadratic time would give (issue #35, "linear cost").
 @Suite("Linear cost: redaction and the multipart reader", .serialized)
 struct LinearCostTests {
-  /// Seconds `work` takes.
-  static func time(_ work: () -> Void) -> Double {
-    let start = ContinuousClock.now
-    work()
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-  }
-
-  /// The time for input `make(4n)` over the time for `make(n)`, each the best of five runs,
-  /// the two sizes taking turns so that a burst of load elsewhere slows both alike.
+  /// The cost of input `make(4n)` over the cost of `make(n)`, each the best of five runs of
+  /// this thread's processor time, the two sizes taking turns (`TestTiming.bestCPUSeconds`): load
+  /// elsewhere on the machine does not count.
   static func ratio<Input>(n: Int, _ make: (Int) -> Input, _ run: (Input) -> Void) -> (ratio: Double, small: Double, large: Double) {
     let small = make(n), large = make(4 * n)
     run(small)  // warm up
-    var smallTime = Double.infinity, largeTime = Double.infinity
-    for _ in 0..<5 {
-      smallTime = min(smallTime, time { run(small) })
-      largeTime = min(largeTime, time { run(large) })
-    }
+    let (smallTime, largeTime) = TestTiming.bestCPUSeconds({ run(small) }, { run(large) })
     return (largeTime / max(smallTime, 1e-9), smallTime, largeTime)
   }
 

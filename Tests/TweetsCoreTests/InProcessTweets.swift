@@ -1,4 +1,6 @@
 import Foundation
+import XSandbox
+import tweets
 
 @testable import TweetsCore
 
@@ -18,7 +20,8 @@ final class InputLines: @unchecked Sendable {
   func next() -> String? { lock.withLock { lines.isEmpty ? nil : lines.removeFirst() } }
 }
 
-/// `tweets` run in this process against the built-in sandbox, with a fresh configuration folder
+/// `tweets` run in this process against the built-in sandbox (XSandbox, handed in as the
+/// `tweets` executable hands it, whose conformance this imports), with a fresh configuration folder
 /// and a terminal double: what it wrote to each stream, and its exit status.
 enum InProcessTweets {
   static func run(
@@ -30,7 +33,8 @@ enum InProcessTweets {
       errorIsInteractive: errorIsInteractive)
     let config = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-test-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: config) }
-    let status = await TweetsCLI.run(arguments + ["--sandbox", "--config-dir", config.path], environment: [:], terminal: terminal)
+    let status = await TweetsCLI.run(
+      arguments + ["--sandbox", "--config-dir", config.path], environment: [:], terminal: terminal, sandbox: XSandbox.self)
     return (status, out.value, err.value)
   }
 

@@ -251,38 +251,11 @@ public struct MultipartFormData: Sendable {
   /// well-formed (a stray or missing CRLF included, or a boundary longer than
   /// ``maxBoundaryLength``): a server's reading, and a signer's that signs a provider's text
   /// fields. Its time is linear in the body's size: each byte is looked at a bounded number of
-  /// times (the boundary's length is capped).
+  /// times (the boundary's length is capped). It reads with the package's one multipart reader
+  /// (`MultipartReader`), with no limit on the parts.
   public static func parts(of body: Data, contentType: String?) -> [ReceivedPart]? {
-    guard let contentType, let range = contentType.range(of: "boundary=") else { return nil }
-    var boundary = String(contentType[range.upperBound...].prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces)
-    if boundary.hasPrefix("\""), boundary.hasSuffix("\""), boundary.count >= 2 { boundary = String(boundary.dropFirst().dropLast()) }
-    guard !boundary.isEmpty, boundary.utf8.count <= maxBoundaryLength else { return nil }
-    // One pass over the bytes: each search starts where the previous one stopped.
-    let bytes = [UInt8](body)
-    let delimiter = Array("--\(boundary)".utf8), crlf: [UInt8] = [13, 10]
-    guard bytes.starts(with: delimiter + crlf) else { return nil }
-    let headEnd = ByteSearch(crlf + crlf), nextDelimiter = ByteSearch(crlf + delimiter)
-    var parts: [ReceivedPart] = []
-    var position = delimiter.count + crlf.count
-    while true {
-      guard let headStop = headEnd.first(in: bytes, from: position) else { return nil }
-      let head = String(decoding: bytes[position..<headStop], as: UTF8.self)
-      let contentStart = headStop + 2 * crlf.count
-      guard let contentStop = nextDelimiter.first(in: bytes, from: contentStart) else { return nil }
-      guard let name = parameter("name", in: head) else { return nil }
-      parts.append(ReceivedPart(name: name, filename: parameter("filename", in: head), content: Data(bytes[contentStart..<contentStop])))
-      let after = contentStop + nextDelimiter.needle.count
-      if bytes[after...].starts(with: [45, 45]) { return parts }
-      guard bytes[after...].starts(with: crlf) else { return nil }
-      position = after + crlf.count
-    }
-  }
-
-  /// `name="value"` in a `Content-Disposition` line, unescaped as ``quoted(_:)`` escapes it.
-  private static func parameter(_ name: String, in head: String) -> String? {
-    guard let range = head.range(of: "; \(name)=\"") else { return nil }
-    return String(head[range.upperBound...].prefix { $0 != "\"" }).replacingOccurrences(of: "%22", with: "\"")
-      .replacingOccurrences(of: "%0D", with: "\r").replacingOccurrences(of: "%0A", with: "\n")
+    guard let parts = try? MultipartReader.parts(of: body, contentType: contentType, limits: .none) else { return nil }
+    return parts.map { ReceivedPart(name: $0.name, filename: $0.filename, content: $0.content) }
   }
 
   /// A name or file name inside quotes, as RFC 7578 section 4.2 and the HTML standard escape

@@ -26,11 +26,22 @@ struct ByteSearch {
 
   /// The index in `text` where ``needle`` first starts at or after `start`, or `nil`.
   func first(in text: [UInt8], from start: Int) -> Int? {
+    var work = 0
+    return first(in: text, from: start, work: &work)
+  }
+
+  /// ``first(in:from:)``, adding to `work` the steps taken: at most two per byte of `text` looked
+  /// at (each fallback undoes a step forward), which ``MultipartReader`` counts.
+  func first(in text: [UInt8], from start: Int, work: inout Int) -> Int? {
     var matched = 0
     var index = max(start, 0)
     while index < text.count {
       let byte = text[index]
-      while matched > 0 && needle[matched] != byte { matched = fallback[matched - 1] }
+      work += 1
+      while matched > 0 && needle[matched] != byte {
+        matched = fallback[matched - 1]
+        work += 1
+      }
       if needle[matched] == byte { matched += 1 }
       if matched == needle.count { return index - matched + 1 }
       index += 1

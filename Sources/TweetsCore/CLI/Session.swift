@@ -4,7 +4,6 @@ import NetworkClient
 import OAuth1
 import OAuth2
 import XAPI
-import XSandbox
 
 /// One run of the tool: the settings, where it writes, the stored profiles, and the client
 /// built from them (for the real API or the sandbox).
@@ -13,15 +12,19 @@ struct Session {
   let terminal: Terminal
   let environment: [String: String]
   let store: ProfileStore
-  let sandbox: XSandbox?
+  /// The offline X API this build of `tweets` has (`tweets sandbox serve`, `--sandbox`).
+  let sandboxType: any TweetsSandbox.Type
+  /// With `--sandbox`, the one this command talks to, in process.
+  let sandbox: (any TweetsSandbox)?
 
-  init(options: GlobalOptions, terminal: Terminal, environment: [String: String]) {
+  init(options: GlobalOptions, terminal: Terminal, environment: [String: String], sandboxType: any TweetsSandbox.Type) {
     self.options = options
     self.terminal = terminal
     self.environment = environment
     store = ProfileStore(directory: options.configDirectory)
+    self.sandboxType = sandboxType
     // In process, the sandbox lives as long as the command: the stream gets a rule to match.
-    sandbox = options.sandbox ? XSandbox(streamRules: [(value: "from:swift_lang", tag: "swift_lang")]) : nil
+    sandbox = options.sandbox ? sandboxType.inProcess(streamRules: [(value: "from:swift_lang", tag: "swift_lang")]) : nil
   }
 
   var transport: any HTTPTransport { sandbox ?? URLSessionTransport() }
@@ -36,7 +39,7 @@ struct Session {
   /// The app's consumer credentials, each half from the options, then the environment, then
   /// the profile, then (in the sandbox) the demo app.
   func consumer(_ profile: Profile?) throws -> Credentials {
-    let demo = sandbox != nil ? XSandbox.demoConsumer : nil
+    let demo = sandbox != nil ? sandboxType.demoConsumer : nil
     if let key = options.consumerKey ?? profile?.consumerKey ?? demo?.key,
       let secret = options.consumerSecret ?? profile?.consumerSecret ?? demo?.secret
     {
@@ -53,7 +56,7 @@ struct Session {
   /// The user's access token, each half from the environment, then the profile, then (in the
   /// sandbox) the demo account.
   func accessToken(_ profile: Profile?) throws -> Credentials {
-    let demo = sandbox != nil ? XSandbox.demoAccessToken : nil
+    let demo = sandbox != nil ? sandboxType.demoAccessToken : nil
     let key = environment["X_ACCESS_TOKEN"] ?? environment["TWITTER_ACCESS_TOKEN"] ?? profile?.accessToken ?? demo?.key
     let secret = environment["X_ACCESS_TOKEN_SECRET"] ?? environment["TWITTER_ACCESS_TOKEN_SECRET"] ?? profile?.accessTokenSecret ?? demo?.secret
     if let key, let secret { return Credentials(key: key, secret: secret) }

@@ -10,7 +10,7 @@ import XArchive
 /// failure into a message on stderr (with no secret in it) and an exit status (``ExitCode``).
 ///
 /// ```swift
-/// let status = await TweetsCLI.run(["--sandbox", "timeline"], environment: env, terminal: .standard(environment: env))
+/// let status = await TweetsCLI.run(["--sandbox", "timeline"], environment: env, terminal: .standard(environment: env), sandbox: XSandbox.self)
 /// ```
 package enum TweetsCLI {
   /// What `tweets --version` prints.
@@ -37,8 +37,9 @@ package enum TweetsCLI {
 
   /// Runs one command line (without the program's name) and returns the exit status
   /// (``ExitCode``); everything is written to `terminal`, and `environment` stands for the
-  /// process's environment variables.
-  package static func run(_ arguments: [String], environment: [String: String], terminal: Terminal) async -> Int32 {
+  /// process's environment variables; `sandbox` is the offline X API of `--sandbox` and `tweets
+  /// sandbox serve`.
+  package static func run(_ arguments: [String], environment: [String: String], terminal: Terminal, sandbox: any TweetsSandbox.Type) async -> Int32 {
     let name: String, rest: [String]
     switch shell.dispatch(arguments) {
     case .finished(let answer):
@@ -71,7 +72,7 @@ package enum TweetsCLI {
       return ExitCode.failure.rawValue
     }
 
-    let session = Session(options: options, terminal: terminal, environment: environment)
+    let session = Session(options: options, terminal: terminal, environment: environment, sandboxType: sandbox)
     do {
       return try await command.run(parsed, session).rawValue
     } catch {

@@ -3,7 +3,6 @@ import Foundation
 import OAuth1
 import OAuthNetworking
 import XAPI
-import XSandbox
 
 /// `tweets login`: the PIN flow, or storing tokens you already have.
 struct LoginCommand: TweetsCommand {

@@ -3,7 +3,6 @@ import Foundation
 import NetworkClient
 import OAuth2
 import XAPI
-import XSandbox
 
 /// The options of X's OAuth 2.0 client that `login --oauth2` and `migrate` take.
 enum OAuth2Options {
@@ -18,7 +17,7 @@ enum OAuth2Options {
 
   /// The client from the options, the environment, then (in the sandbox) the demo client.
   static func client(_ arguments: ParsedArguments, _ session: Session) throws -> (id: String, secret: String?) {
-    let demo = session.sandbox != nil ? XSandbox.demoOAuth2Client.key : nil
+    let demo = session.sandbox != nil ? session.sandboxType.demoOAuth2Client.key : nil
     guard let id = arguments[clientID] ?? session.environment["X_CLIENT_ID"] ?? demo, !id.isEmpty else {
       throw UsageError("--client-id ID is needed (the OAuth 2.0 client id in the app's settings; env X_CLIENT_ID)")
     }

@@ -1,6 +1,5 @@
 import CommandLineSupport
 import Foundation
-import XSandbox
 
 /// `tweets sandbox serve`: the offline X API served over HTTP on 127.0.0.1, so any program (curl,
 /// another language's client, `oauth1 request`, a second `tweets`) can talk to it as to X, with
@@ -81,23 +80,21 @@ struct SandboxCommand: TweetsCommand {
     let control = arguments[Self.control]
     let token = try arguments[Self.controlToken].map { text throws(UsageError) -> String in
       guard control else { throw UsageError("--control-token goes with --control, which serves the control API it guards") }
-      guard text.utf8.count >= SandboxServer.minimumControlTokenLength, text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+      guard text.utf8.count >= session.sandboxType.minimumControlTokenLength, text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
         throw UsageError(
-          "--control-token takes at least \(SandboxServer.minimumControlTokenLength) visible ASCII characters (no spaces); leave it out for a random token"
+          "--control-token takes at least \(session.sandboxType.minimumControlTokenLength) visible ASCII characters (no spaces); leave it out for a random token"
         )
       }
       return text
     }
-    let server: SandboxServer
+    let server: any TweetsSandboxServer
     do {
-      server = try SandboxServer(
-        sandbox: XSandbox(
-          tweetsPerUser: count ?? 60, controlAPI: control, oauth2Lifetime: lifetime ?? 7200, rateWindow: window ?? 900,
-          streamTimeScale: scale ?? 1),
-        port: port ?? Self.defaultPort,
-        sendsVerdicts: control, controlToken: token)
+      server = try session.sandboxType.serve(
+        TweetsSandboxSettings(
+          port: port ?? Self.defaultPort, tweetsPerUser: count ?? 60, controlAPI: control, controlToken: token, oauth2Lifetime: lifetime ?? 7200,
+          rateWindow: window ?? 900, streamTimeScale: scale ?? 1))
     } catch {
-      throw TweetsFailure("\(error.description); choose another --port (0 picks a free one)", exitCode: .failure)
+      throw TweetsFailure("\(error); choose another --port (0 picks a free one)", exitCode: .failure)
     }
     // Before the URL line, which a harness waits for: the token is known once that arrives.
     if let token = server.controlToken { session.terminal.out("control token: \(token)") }

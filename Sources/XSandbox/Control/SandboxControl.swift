@@ -1,102 +1,6 @@
 import Foundation
 import OAuth1
 
-/// One request as the sandbox saw it, for tests that count attempts and check what was sent.
-struct SandboxRecordedRequest: Sendable {
-  /// Its number in the sandbox's lifetime: the log may be cleared while it is answered.
-  let serial: Int
-  let method: String
-  /// The path as sent, before any `/2/` or `/1.1/` prefix is looked for.
-  let path: String
-  let query: String
-  /// Whether an `Authorization` header arrived at all.
-  let authorization: Bool
-  /// What the request tried: `oauth1`, `bearer` or `none`.
-  var auth = "none"
-  /// The status answered; 0 for a reset connection, `nil` while unanswered.
-  var status: Int?
-}
-
-/// The control API's log of requests: the newest `capacity` of them, in order, and how many
-/// older ones were dropped to keep it so (a test server that runs for days, or a client that
-/// floods it, cannot grow it without bound). Appending and finding an entry by its serial
-/// number cost the same whatever the size.
-struct SandboxRequestLog: Sendable {
-  /// How many entries it keeps at most.
-  let capacity: Int
-  /// The entries; once full, a ring whose oldest entry is at `start`.
-  private var storage: [SandboxRecordedRequest] = []
-  private var start = 0
-  /// How many entries were dropped, oldest first, since the log was made.
-  private(set) var dropped = 0
-
-  init(capacity: Int) {
-    self.capacity = max(0, capacity)
-  }
-
-  /// The entries, oldest first.
-  var entries: [SandboxRecordedRequest] { Array(storage[start...] + storage[..<start]) }
-
-  /// Adds `request`, dropping the oldest entry when full.
-  mutating func append(_ request: SandboxRecordedRequest) {
-    if storage.count < capacity {
-      storage.append(request)
-    } else if capacity > 0 {
-      storage[start] = request
-      start = (start + 1) % capacity
-      dropped += 1
-    } else {
-      dropped += 1
-    }
-  }
-
-  /// Changes the entry numbered `serial`, if it is still kept. Serial numbers in the log are
-  /// consecutive (each request takes the next one as it is appended), so its place is known.
-  mutating func update(serial: Int, _ change: (inout SandboxRecordedRequest) -> Void) {
-    guard !storage.isEmpty else { return }
-    let offset = serial - storage[start].serial
-    guard offset >= 0, offset < storage.count else { return }
-    let index = (start + offset) % storage.count
-    guard storage[index].serial == serial else { return }
-    change(&storage[index])
-  }
-}
-
-/// A test's override of an endpoint's remaining requests, applied once to each window it meets.
-struct SandboxRateOverride: Sendable {
-  let id: Int
-  let pathPrefix: String
-  let remaining: Int
-  let resetIn: Int64?
-}
-
-/// What tests steer and read (the control API): scripted faults, clock skew, revoked tokens,
-/// rate-limit overrides and the log of requests. Lives in ``SandboxStore``, behind its lock.
-struct SandboxControlState: Sendable {
-  var scripts: [(pathPrefix: String, actions: [SandboxAction])] = []
-  /// Seconds added to the sandbox's clock: what it checks `oauth_timestamp` against.
-  var skew: Int64 = 0
-  var revoked: Set<String> = []
-  var overrides: [SandboxRateOverride] = []
-  /// Kept only while the control API is on (a test server), never by `tweets --sandbox`; the
-  /// newest ``XSandbox/init(clock:tweetsPerUser:controlAPI:requestLogLimit:oauth2Lifetime:rateWindow:streamTimeScale:streamRules:)``'s
-  /// `requestLogLimit` of them.
-  var requests = SandboxRequestLog(capacity: XSandbox.defaultRequestLogLimit)
-  var bearer = 0
-  /// Requests that carried a live OAuth 2.0 user access token.
-  var oauth2 = 0
-  /// The serial number of the next logged request; never reset.
-  var nextSerial = 0
-
-  /// The next scripted action for `path`; with `redirectsOnly`, only a redirect (the edge
-  /// answers those before authentication).
-  mutating func popAction(for path: String, redirectsOnly: Bool) -> SandboxAction? {
-    guard let index = scripts.firstIndex(where: { !$0.actions.isEmpty && path.hasPrefix($0.pathPrefix) }) else { return nil }
-    if redirectsOnly && scripts[index].actions[0].redirect == nil { return nil }
-    return scripts[index].actions.removeFirst()
-  }
-}
-
 extension XSandbox {
   /// `/_control/*`, served when the sandbox was made with `controlAPI` (tests, `tweets sandbox
   /// serve --control`); JSON in and out. In process it needs nothing more; over HTTP,
@@ -206,6 +110,21 @@ extension XSandbox {
       return answer(["secret": secret])
     default:
       return answer(["error": "unknown control endpoint \(name)"], status: 404)
+    }
+  }
+
+  /// `POST /_control/stream`: `{"disconnect": true}` (a TCP reset of the live connection) or
+  /// `{"stall": seconds}` (nothing at all for that long), with `"after": n` to strike once the
+  /// live connection has delivered n posts (0 by default); a fault waits for a connection when
+  /// none is live. `GET`: the connection log (``SandboxStreamConnection``) and the rule count.
+  func streamControl(_ json: [String: Any]) -> [String: Any] {
+    state.withLock { state in
+      let after = json["after"] as? Int ?? 0
+      if json["disconnect"] as? Bool == true { state.stream.faults.append(SandboxStreamFault(kind: .disconnect, after: after)) }
+      if let seconds = json["stall"] as? Double ?? (json["stall"] as? Int).map(Double.init) {
+        state.stream.faults.append(SandboxStreamFault(kind: .stall(seconds), after: after))
+      }
+      return ["connections": state.stream.log, "rules": state.stream.rules.count, "live": state.stream.live.map { $0 as Any } ?? NSNull()]
     }
   }
 }

@@ -1,26 +1,6 @@
 import DateFormats
 import Foundation
 
-/// `tweet.fields`, `user.fields`, `media.fields` and `expansions`.
-struct Fields {
-  let tweet: Set<String>
-  let user: Set<String>
-  let media: Set<String>
-  let expansions: Set<String>
-
-  init(_ query: [String: String]) {
-    tweet = Set(splitList(query["tweet.fields"]))
-    user = Set(splitList(query["user.fields"]))
-    media = Set(splitList(query["media.fields"]))
-    expansions = Set(splitList(query["expansions"]))
-  }
-}
-
-/// A comma-separated parameter's values (`a, b,,c` → `a`, `b`, `c`).
-func splitList(_ value: String?) -> [String] {
-  (value ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-}
-
 // MARK: - v2 JSON (lock held)
 
 extension SandboxState {

@@ -3,17 +3,14 @@ import NetworkClient
 import TestSupport
 import Testing
 
-@testable import XSandbox
-
-/// The sandbox's multipart reader (media uploads): what NetworkClient's writer sends comes
-/// back whole; hostile bodies are refused at their limits; the cost is linear in the body
-/// whatever its shape (the general reader it replaces took 10.7 times as long for 4 times as
-/// many tiny parts).
-@Suite("The sandbox's multipart reader", .serialized)
-struct SandboxMultipartTests {
+/// The multipart reader (MultipartFormData.parts, the sandbox's media uploads): what
+/// NetworkClient's writer sends comes back whole; hostile bodies are refused at their limits;
+/// the cost is linear in the body whatever its shape.
+@Suite("The multipart reader", .serialized)
+struct MultipartReaderTests {
   /// A body of near-misses of a long boundary: every delimiter candidate fails at its last byte.
   static func nearMisses(_ size: Int) -> (body: Data, contentType: String) {
-    let boundary = String(repeating: "b", count: SandboxMultipart.maxBoundaryBytes)
+    let boundary = String(repeating: "b", count: MultipartFormData.maxBoundaryLength)
     var body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"media\"\r\n\r\n".utf8)
     let near = Data("\r\n--\(boundary.dropLast())x".utf8)
     while body.count < size { body.append(near) }
@@ -57,16 +54,16 @@ struct SandboxMultipartTests {
       default: Self.unclosed
       }
     let small = make(1_000_000), large = make(4_000_000)
-    let unlimited = SandboxMultipart.Limits(maxParts: .max, maxPartHeadBytes: .max)
+    let unlimited = MultipartReader.Limits(maxParts: .max, maxPartHeadBytes: .max)
     func work(_ input: (body: Data, contentType: String)) -> Int {
       var work = 0
-      _ = try? SandboxMultipart.parts(of: input.body, contentType: input.contentType, limits: unlimited, work: &work)
+      _ = try? MultipartReader.parts(of: input.body, contentType: input.contentType, limits: unlimited, work: &work)
       return work
     }
     let (t1, t4) = TestTiming.bestCPUSeconds({ _ = work(small) }, { _ = work(large) })
     let counted = Double(work(large)) / Double(work(small))
     print(
-      "[linear] SandboxMultipart, \(shape): \(small.body.count) → \(large.body.count) bytes, time x\(String(format: "%.2f", t4 / t1)) (\(String(format: "%.1f", t1 * 1000)) ms → \(String(format: "%.1f", t4 * 1000)) ms), work x\(String(format: "%.2f", counted))"
+      "[linear] MultipartReader, \(shape): \(small.body.count) → \(large.body.count) bytes, time x\(String(format: "%.2f", t4 / t1)) (\(String(format: "%.1f", t1 * 1000)) ms → \(String(format: "%.1f", t4 * 1000)) ms), work x\(String(format: "%.2f", counted))"
     )
     #expect(t4 / t1 < 8, "4x the input took \(t4 / t1)x the time")
     #expect(counted < 4.5, "4x the input took \(counted)x the work")
@@ -86,7 +83,7 @@ struct SandboxMultipartTests {
       // the quote and the mark were one, and the name was lost).
       .text(name: "\u{031B}after a quote", value: "v"),
     ])
-    let parts = try SandboxMultipart.parts(of: try form.encoded(), contentType: form.contentType)
+    let parts = try MultipartReader.parts(of: try form.encoded(), contentType: form.contentType)
     #expect(parts.map(\.name) == ["segment_index", "a \"quoted\" name", "media", "file", "\u{031B}after a quote"])
     #expect(parts[0].content == Data("0".utf8) && parts[0].filename == nil && parts[0].contentType == nil)
     #expect(parts[2].filename == "clip \"1\".mp4" && parts[2].contentType == "video/mp4")
@@ -94,14 +91,14 @@ struct SandboxMultipartTests {
     #expect(parts[3].content == (try Data(contentsOf: file)) && parts[3].filename == file.lastPathComponent)
     // A preamble before the first delimiter, a quoted boundary, padding after a delimiter.
     let other = Data("preamble\r\n--b c\t \r\nContent-Disposition: form-data;name=x\r\n\r\nv\r\n--b c--\r\nepilogue".utf8)
-    #expect(try SandboxMultipart.parts(of: other, contentType: "Multipart/Form-Data; boundary=\"b c\"").map(\.content) == [Data("v".utf8)])
+    #expect(try MultipartReader.parts(of: other, contentType: "Multipart/Form-Data; boundary=\"b c\"").map(\.content) == [Data("v".utf8)])
   }
 
   /// Hostile bodies are refused with what was wrong, and at their limits.
   @Test func hostileBodiesAreRefused() {
-    func refusal(_ body: String, boundary: String = "B", limits: SandboxMultipart.Limits = .init()) -> String? {
+    func refusal(_ body: String, boundary: String = "B", limits: MultipartReader.Limits = .init()) -> String? {
       do {
-        _ = try SandboxMultipart.parts(of: Data(body.utf8), contentType: "multipart/form-data; boundary=\(boundary)", limits: limits)
+        _ = try MultipartReader.parts(of: Data(body.utf8), contentType: "multipart/form-data; boundary=\(boundary)", limits: limits)
         return nil
       } catch {
         return error.description

@@ -1,77 +1,87 @@
 import Foundation
 
-/// Reads the `multipart/form-data` bodies of the sandbox's media uploads (`POST
-/// /2/media/upload/{id}/append`): the parts, each with its name, file name, content type and
-/// bytes.
+/// Reads a received `multipart/form-data` body (RFC 7578): its parts, each with its name, file
+/// name, content type and bytes, or why the body is refused. The one reader of the package:
+/// ``MultipartFormData/parts(of:contentType:)`` (a signer's reading) and the sandbox's media
+/// uploads (`POST /2/media/upload/{id}/append`) both read with it.
 ///
-/// Why the sandbox has its own reader: the body arrives from any local client before the
-/// route has looked at it, so its cost must be linear in the body whatever its shape (the
-/// general reader took 2.4 s for 1.6 MB of tiny parts, ten times what 400 KB took), and what
-/// no upload needs is refused early: a boundary over RFC 2046's 70 characters, more than
-/// ``Limits/maxParts`` parts, a part head over ``Limits/maxPartHeadBytes``. Each byte is
-/// looked at a bounded number of times: delimiters are found with a Knuth-Morris-Pratt search.
+/// A body may come from anyone before anything has looked at it, so the cost is linear in the
+/// body whatever its shape, and counted (``parts(of:contentType:limits:work:)``): each byte is
+/// looked at a bounded number of times, delimiters being found with a Knuth-Morris-Pratt search
+/// (`ByteSearch`). What no upload needs is refused early: a boundary over RFC 2046's
+/// ``MultipartFormData/maxBoundaryLength`` characters, more than ``Limits/maxParts`` parts, a
+/// part head over ``Limits/maxPartHeadBytes``. As RFC 2046 allows, a preamble before the first
+/// delimiter, spaces after a delimiter and an epilogue after the last are read past.
 ///
 /// ```swift
-/// let parts = try SandboxMultipart.parts(of: body, contentType: "multipart/form-data; boundary=B")
+/// let parts = try MultipartReader.parts(of: body, contentType: "multipart/form-data; boundary=B")
 /// parts.first { $0.name == "media" }?.content  // the segment's bytes
 /// ```
-struct SandboxMultipart {
+package enum MultipartReader {
   /// What a body may hold.
-  struct Limits: Sendable {
-    /// The parts at most: an append has two (`segment_index`, `media`), a client may add a
-    /// few (`media_id`, `command`). Default 16.
-    var maxParts = 16
+  package struct Limits: Sendable {
+    /// The parts at most. Default 16: a media upload's append has two (`segment_index`,
+    /// `media`), a client may add a few (`media_id`, `command`).
+    package var maxParts: Int
     /// A part's head (its header lines) at most, in bytes. Default 8 KiB.
-    var maxPartHeadBytes = 8_192
+    package var maxPartHeadBytes: Int
+
+    /// Limits of `maxParts` parts and `maxPartHeadBytes` bytes of part head.
+    package init(maxParts: Int = 16, maxPartHeadBytes: Int = 8_192) {
+      self.maxParts = maxParts
+      self.maxPartHeadBytes = maxPartHeadBytes
+    }
+
+    /// No limit but the boundary's length: what ``MultipartFormData/parts(of:contentType:)``
+    /// reads with.
+    package static let none = Limits(maxParts: .max, maxPartHeadBytes: .max)
   }
 
-  /// The longest boundary, RFC 2046 section 5.1.1: 70 characters.
-  static let maxBoundaryBytes = 70
-
   /// One part of a body.
-  struct Part: Sendable, Equatable {
+  package struct Part: Sendable, Equatable {
     /// The `name` of its `Content-Disposition`.
-    let name: String
+    package let name: String
     /// Its `filename`, for a file.
-    let filename: String?
+    package let filename: String?
     /// Its `Content-Type`, if it has one.
-    let contentType: String?
+    package let contentType: String?
     /// Its bytes.
-    let content: Data
+    package let content: Data
   }
 
   /// Why a body was refused: what was wrong, never its content.
-  struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
-    let description: String
+  package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What was wrong, in words.
+    package let description: String
   }
 
   /// The most work (bytes looked at, see ``parts(of:contentType:limits:work:)``) one byte of
   /// body and content type may cost: what the fuzz target `multipart-reader` holds it to.
-  static let workPerByte = 8
+  package static let workPerByte = 8
   /// The work any input may cost on top of ``workPerByte`` per byte.
-  static let workAllowance = 256
+  package static let workAllowance = 256
 
   /// The parts of `body`, sent with `contentType` (`multipart/form-data; boundary=...`), or
-  /// why it is not a body the sandbox reads.
-  static func parts(of body: Data, contentType: String?, limits: Limits = Limits()) throws(Failure) -> [Part] {
+  /// why it is not a body to read within `limits`.
+  package static func parts(of body: Data, contentType: String?, limits: Limits = Limits()) throws(Failure) -> [Part] {
     var work = 0
     return try parts(of: body, contentType: contentType, limits: limits, work: &work)
   }
 
   /// ``parts(of:contentType:limits:)``, adding to `work` the bytes its loops and the library
   /// calls in them look at (each operation adds the length it is linear in).
-  static func parts(of body: Data, contentType: String?, limits: Limits, work: inout Int) throws(Failure) -> [Part] {
+  package static func parts(of body: Data, contentType: String?, limits: Limits, work: inout Int) throws(Failure) -> [Part] {
     work += contentType?.utf8.count ?? 0
     let boundary = try Self.boundary(of: contentType)
     work += body.count
     let bytes = [UInt8](body)
-    let delimiter = BytePattern(Array("\r\n--".utf8) + boundary)
+    let delimiter = ByteSearch(Array("\r\n--".utf8) + boundary)
     // The first delimiter: at the very start, or after a preamble (then it follows a CR LF).
     var position: Int
     if bytes.starts(with: Array("--".utf8) + boundary) {
       position = 2 + boundary.count
-    } else if let found = delimiter.firstMatch(in: bytes, from: 0, work: &work) {
-      position = found + delimiter.count
+    } else if let found = delimiter.first(in: bytes, from: 0, work: &work) {
+      position = found + delimiter.needle.count
     } else {
       throw Failure(description: "no delimiter --BOUNDARY in the body")
     }
@@ -87,12 +97,12 @@ struct SandboxMultipart {
       position += 2
       guard parts.count < limits.maxParts else { throw Failure(description: "more than \(limits.maxParts) parts") }
       let head = try Self.head(in: bytes, from: position, limit: limits.maxPartHeadBytes, work: &work)
-      guard let end = delimiter.firstMatch(in: bytes, from: head.contentStart, work: &work) else {
+      guard let end = delimiter.first(in: bytes, from: head.contentStart, work: &work) else {
         throw Failure(description: "a part not ended by a delimiter (the body is cut short, or the boundary is not the one in the content type)")
       }
       work += end - head.contentStart
       parts.append(Part(name: head.name, filename: head.filename, contentType: head.contentType, content: Data(bytes[head.contentStart..<end])))
-      position = end + delimiter.count
+      position = end + delimiter.needle.count
     }
   }
 
@@ -111,8 +121,10 @@ struct SandboxMultipart {
     var value = field.dropFirst(key.count)
     if value.count >= 2, value.first == 34, value.last == 34 { value = value.dropFirst().dropLast() }
     let boundary = Array(value)
-    guard (1...maxBoundaryBytes).contains(boundary.count), boundary.allSatisfy({ (32...126).contains($0) && $0 != 34 }), boundary.last != 32 else {
-      throw Failure(description: "a boundary that is not 1 to \(maxBoundaryBytes) printable characters (RFC 2046)")
+    guard (1...MultipartFormData.maxBoundaryLength).contains(boundary.count), boundary.allSatisfy({ (32...126).contains($0) && $0 != 34 }),
+      boundary.last != 32
+    else {
+      throw Failure(description: "a boundary that is not 1 to \(MultipartFormData.maxBoundaryLength) printable characters (RFC 2046)")
     }
     return boundary
   }
@@ -226,49 +238,5 @@ struct SandboxMultipart {
       index += 1
     }
     return String(decoding: result, as: UTF8.self)
-  }
-}
-
-/// A byte string to find in others in time linear in both: Knuth-Morris-Pratt, whose table
-/// says, after a mismatch, how much of the pattern is still matched.
-struct BytePattern: Sendable {
-  private let pattern: [UInt8]
-  /// For each prefix length k, the longest proper prefix of the pattern that is also a suffix
-  /// of its first k bytes.
-  private let fallback: [Int]
-
-  init(_ pattern: [UInt8]) {
-    precondition(!pattern.isEmpty, "an empty pattern")
-    self.pattern = pattern
-    var fallback = [Int](repeating: 0, count: pattern.count + 1)
-    var matched = 0
-    for index in 1..<max(1, pattern.count) {
-      while matched > 0 && pattern[index] != pattern[matched] { matched = fallback[matched] }
-      if pattern[index] == pattern[matched] { matched += 1 }
-      fallback[index + 1] = matched
-    }
-    self.fallback = fallback
-  }
-
-  /// Its length.
-  var count: Int { pattern.count }
-
-  /// Where it first occurs in `bytes` at or after `start`, adding to `work` the steps taken:
-  /// at most two per byte (each fallback undoes a step forward).
-  func firstMatch(in bytes: [UInt8], from start: Int, work: inout Int) -> Int? {
-    var matched = 0
-    var index = start
-    while index < bytes.count {
-      let byte = bytes[index]
-      work += 1
-      while matched > 0 && byte != pattern[matched] {
-        matched = fallback[matched]
-        work += 1
-      }
-      if byte == pattern[matched] { matched += 1 }
-      index += 1
-      if matched == pattern.count { return index - matched }
-    }
-    return nil
   }
 }

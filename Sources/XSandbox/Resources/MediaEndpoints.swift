@@ -2,6 +2,30 @@ import Foundation
 import NetworkClient
 import OAuth1
 
+/// Media upload: initialize, append, finalize, status and metadata (`x-api/media/*.mdx`).
+extension SandboxRoute {
+  static let media: [SandboxRoute] = [
+    SandboxRoute(
+      method: "POST", pattern: ["2", "media", "upload", "initialize"], name: "v2_media_initialize", limit: nil, bearerOK: false, allowed: []
+    ) { $0.v2MediaInitialize($1) },
+    SandboxRoute(method: "POST", pattern: ["2", "media", "upload", "*", "append"], name: "v2_media_append", limit: nil, bearerOK: false, allowed: [])
+    {
+      $0.v2MediaAppend($1)
+    },
+    SandboxRoute(
+      method: "POST", pattern: ["2", "media", "upload", "*", "finalize"], name: "v2_media_finalize", limit: nil, bearerOK: false, allowed: []
+    ) { $0.v2MediaFinalize($1) },
+    SandboxRoute(
+      method: "GET", pattern: ["2", "media", "upload"], name: "v2_media_status", limit: nil, bearerOK: false, allowed: ["command", "media_id"]
+    ) {
+      $0.v2MediaStatus($1)
+    },
+    SandboxRoute(method: "POST", pattern: ["2", "media", "metadata"], name: "v2_media_metadata", limit: nil, bearerOK: false, allowed: []) {
+      $0.v2MediaMetadata($1)
+    },
+  ]
+}
+
 /// X's v2 media upload (`x-api/media/*.mdx`): initialize, append (multipart, `segment_index`
 /// from 0, at most 8 MB a segment), finalize (the segments must add up to `total_bytes`, byte
 /// for byte), status polls while a video or GIF is processed, and alt text.
@@ -59,9 +83,9 @@ extension SandboxState {
   mutating func v2MediaAppend(_ ctx: RouteContext) -> SandboxResponse {
     let id = ctx.captures.first ?? ""
     guard var upload = media.uploads[id], !upload.finalized else { return Self.invalid("The media_id [\(id)] is not an upload in progress.") }
-    let parts: [SandboxMultipart.Part]
+    let parts: [MultipartReader.Part]
     do {
-      parts = try SandboxMultipart.parts(of: ctx.body ?? Data(), contentType: ctx.contentType)
+      parts = try MultipartReader.parts(of: ctx.body ?? Data(), contentType: ctx.contentType)
     } catch {
       return Self.invalid("The body is not a well-formed multipart/form-data body: \(error.description).")
     }

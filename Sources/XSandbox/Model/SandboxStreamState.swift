@@ -98,31 +98,3 @@ struct SandboxStreamState: Sendable {
     }
   }
 }
-
-extension SandboxState {
-  // MARK: - Lock held
-
-  /// The next thing connection `serial` does: end (another took over), a fault, or the
-  /// firehose's next post of the data (oldest first, round and round) when it matches a rule,
-  /// with `matching_rules` as X adds them.
-  mutating func streamStep(serial: Int, fields: Fields) -> SandboxStreamStep {
-    guard stream.live == serial else { return .superseded }
-    if let fault = stream.faults.first, stream.connections[serial].delivered >= fault.after {
-      stream.faults.removeFirst()
-      if case .stall = fault.kind { stream.connections[serial].stalled = Date().timeIntervalSince1970 }
-      return .fault(fault.kind)
-    }
-    guard !stream.rules.isEmpty, !tweets.isEmpty else { return .idle }
-    let tweet = tweets[tweets.count - 1 - stream.position % tweets.count]
-    stream.position += 1
-    let matched = stream.rules.filter { rule in Self.matcher(rule.value)?(tweet) ?? false }
-    guard !matched.isEmpty, case .object(var pairs) = envelope([tweet], fields: fields, single: true) else { return .idle }
-    pairs.append(
-      (
-        "matching_rules",
-        .array(matched.map { rule in .object([("id", .string(rule.id))] + (rule.tag.map { [("tag", JSON.string($0))] } ?? [])) })
-      ))
-    stream.connections[serial].delivered += 1
-    return .line(JSON.object(pairs).encoded() + Data("\r\n".utf8))
-  }
-}

@@ -1,6 +1,25 @@
 import DateFormats
 import Foundation
 
+/// The filtered stream: its rules (read, add, delete) and the stream itself, whose posts
+/// ``XSandbox`` writes (`x-api/posts/filtered-stream`).
+extension SandboxRoute {
+  static let stream: [SandboxRoute] = [
+    SandboxRoute(
+      method: "GET", pattern: ["2", "tweets", "search", "stream", "rules"], name: "v2_stream_rules", limit: 450, appOnly: true,
+      allowed: ["ids", "max_results", "pagination_token"]
+    ) { state, ctx in state.v2StreamRules(ctx) },
+    SandboxRoute(
+      method: "POST", pattern: ["2", "tweets", "search", "stream", "rules"], name: "v2_stream_rules_update", limit: 450, appOnly: true,
+      allowed: ["dry_run", "delete_all"]
+    ) { $0.v2UpdateStreamRules($1) },
+    SandboxRoute(
+      method: "GET", pattern: ["2", "tweets", "search", "stream"], name: "v2_stream", limit: 50, appOnly: true,
+      allowed: ["backfill_minutes", "start_time", "end_time"] + tweetExtra
+    ) { state, ctx in state.v2StreamOpen(ctx) },
+  ]
+}
+
 /// `GET` and `POST /2/tweets/search/stream/rules` and the stream's own checks, as X answers them
 /// (`x-api/stream/update-stream-rules.mdx`, `get-stream-rules.mdx`, the `rule-cap`,
 /// `invalid-rules` and `duplicate-rules` problems of `x-api/fundamentals/response-codes-and-errors.mdx`).
@@ -185,4 +204,32 @@ extension XBodies {
     ("title", .string("ConnectionException")), ("detail", .string("This stream is currently at the maximum allowed connection limit.")),
     ("connection_issue", .string("TooManyConnections")), ("type", .string("https://api.twitter.com/2/problems/streaming-connection")),
   ])
+}
+
+extension SandboxState {
+  // MARK: - Lock held
+
+  /// The next thing connection `serial` does: end (another took over), a fault, or the
+  /// firehose's next post of the data (oldest first, round and round) when it matches a rule,
+  /// with `matching_rules` as X adds them.
+  mutating func streamStep(serial: Int, fields: Fields) -> SandboxStreamStep {
+    guard stream.live == serial else { return .superseded }
+    if let fault = stream.faults.first, stream.connections[serial].delivered >= fault.after {
+      stream.faults.removeFirst()
+      if case .stall = fault.kind { stream.connections[serial].stalled = Date().timeIntervalSince1970 }
+      return .fault(fault.kind)
+    }
+    guard !stream.rules.isEmpty, !tweets.isEmpty else { return .idle }
+    let tweet = tweets[tweets.count - 1 - stream.position % tweets.count]
+    stream.position += 1
+    let matched = stream.rules.filter { rule in Self.matcher(rule.value)?(tweet) ?? false }
+    guard !matched.isEmpty, case .object(var pairs) = envelope([tweet], fields: fields, single: true) else { return .idle }
+    pairs.append(
+      (
+        "matching_rules",
+        .array(matched.map { rule in .object([("id", .string(rule.id))] + (rule.tag.map { [("tag", JSON.string($0))] } ?? [])) })
+      ))
+    stream.connections[serial].delivered += 1
+    return .line(JSON.object(pairs).encoded() + Data("\r\n".utf8))
+  }
 }

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Which API a path belongs to: it decides the error bodies.
+enum SandboxFamily: Sendable { case v2, v1, oauth }
+
+/// One request, parsed, for a route's handler.
+struct RouteContext: Sendable {
+  let method: String
+  let params: [(String, String)]
+  /// First value of each query parameter.
+  let query: [String: String]
+  let body: Data?
+  let contentType: String?
+  let caller: SandboxCaller
+  let family: SandboxFamily
+  let now: Int64
+  /// The segments matched by `*` in the route's pattern.
+  let captures: [String]
+}
+
+/// An endpoint: method, path pattern, rate limit (`nil` for writes and for refusals made before
+/// any counting, which carry no `x-rate-limit-*` headers), whether app-only auth may call it,
+/// the v2 query parameters it accepts, and its handler (called with the store's lock held).
+struct SandboxRoute: Sendable {
+  let method: String
+  /// Segments; `*` matches one, `*.json` one ending in `.json` (captured without it).
+  let pattern: [String]
+  let name: String
+  let limit: Int?
+  var bearerOK = true
+  /// X serves some endpoints app-only (full-archive search, counts): a user-context signature is refused.
+  var appOnly = false
+  var allowed: [String]? = nil
+  let handler: @Sendable (inout SandboxState, RouteContext) -> SandboxResponse
+
+  func match(method: String, segments: [String]) -> [String]? {
+    guard method == self.method || (method == "HEAD" && self.method == "GET"), segments.count == pattern.count else { return nil }
+    var captures: [String] = []
+    for (piece, segment) in zip(pattern, segments) {
+      if piece == "*" {
+        captures.append(segment)
+      } else if piece == "*.json" {
+        guard segment.hasSuffix(".json"), segment.count > 5 else { return nil }
+        captures.append(String(segment.dropLast(5)))
+      } else if piece != segment {
+        return nil
+      }
+    }
+    return captures
+  }
+
+  static let tweetExtra = ["expansions", "tweet.fields", "user.fields", "media.fields", "place.fields", "poll.fields"]
+  static let timelineParameters = ["id", "since_id", "until_id", "max_results", "pagination_token", "exclude", "start_time", "end_time"] + tweetExtra
+  static let mentionParameters = ["since_id", "until_id", "max_results", "pagination_token", "start_time", "end_time"] + tweetExtra
+  static let pageParameters = ["max_results", "pagination_token"]
+  static let searchParameters =
+    ["query", "start_time", "end_time", "since_id", "until_id", "max_results", "next_token", "pagination_token", "sort_order"] + tweetExtra
+  static let countParameters =
+    ["query", "start_time", "end_time", "since_id", "until_id", "next_token", "pagination_token", "granularity", "search_count.fields"]
+  static let userParameters = ["expansions", "tweet.fields", "user.fields"]
+
+  /// Every endpoint the sandbox serves: the rows of each resource family (one file each, in
+  /// `Resources/`). A family lists its more specific patterns first (`2/users/me` before
+  /// `2/users/*`); patterns of different families never match the same path.
+  static let all: [SandboxRoute] = users + posts + timelines + search + lists + media + stream
+
+  static func find(method: String, segments: [String]) -> (SandboxRoute, [String])? {
+    for route in all {
+      if let captures = route.match(method: method, segments: segments) { return (route, captures) }
+    }
+    return nil
+  }
+}
