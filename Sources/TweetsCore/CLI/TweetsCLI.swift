@@ -60,7 +60,7 @@ package enum TweetsCLI {
         return ExitCode.success.rawValue
       }
       var resolved = try GlobalOptions(parsed, environment: environment)
-      resolved.commandLine = [name] + GlobalOptions.fetchArguments(rest)
+      resolved.commandLine = [name] + spec.recordedArguments(rest)
       options = resolved
     } catch let error as UsageError {
       terminal.err("tweets: error: \(error.message)")

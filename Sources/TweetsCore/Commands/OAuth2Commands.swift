@@ -91,8 +91,9 @@ struct MigrateCommand: TweetsCommand {
 /// loopback redirect URI (or pasted, with `--no-browser`).
 enum OAuth2Login {
   static let flag = Option.flag("oauth2", help: "Log in with OAuth 2.0 (authorization code with PKCE) instead of the PIN flow.")
-  static let redirectURI = Option.value(
-    "redirect-uri", placeholder: "URL", help: "The loopback redirect URI registered for the app (default http://127.0.0.1:8976/callback).")
+  static let redirectURI = Option<String>.value(
+    "redirect-uri", placeholder: "URL", default: .value("http://127.0.0.1:8976/callback"),
+    help: "The loopback redirect URI registered for the app (default \(.default)).", .string)
   static let noBrowser = Option.flag("no-browser", help: "Print the authorize URL and read the redirected URL from standard input.")
   static let authorizeURL = Option.value(
     "authorize-url", placeholder: "URL", help: "X's authorize page (default https://x.com/i/oauth2/authorize; env TWEETS_AUTHORIZE_URL).")
@@ -102,7 +103,7 @@ enum OAuth2Login {
 
   static func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
     let client = try OAuth2Options.client(arguments, session)
-    let redirect = arguments[redirectURI] ?? "http://127.0.0.1:8976/callback"
+    let redirect = try arguments.value(redirectURI)
     guard let redirectURL = URL(string: redirect), redirectURL.scheme == "http", ["127.0.0.1", "localhost"].contains(redirectURL.host ?? "") else {
       throw UsageError("--redirect-uri must be a loopback http URL registered for the app, such as http://127.0.0.1:8976/callback")
     }

@@ -193,7 +193,9 @@ struct CountsCommand: TweetsCommand {
   let name = "counts"
   /// App-only (a bearer token): no consumer.
   let shared: SharedOptions = [.session, .format, .window]
-  static let granularity = Option.value("granularity", placeholder: "minute|hour|day", help: "The buckets' size (default hour).")
+  static let granularity = Option<String>.value(
+    "granularity", placeholder: "minute|hour|day", default: .value("hour"), help: "The buckets' size (default \(.default)).",
+    ArgumentConversion(expecting: "minute, hour or day") { ["minute", "hour", "day"].contains($0) ? $0 : nil })
   var spec: CommandSpec {
     makeSpec(
       summary:
@@ -204,8 +206,7 @@ struct CountsCommand: TweetsCommand {
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
     let query = arguments.positionals.joined(separator: " ")
     guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("the query is empty") }
-    let granularity = arguments[Self.granularity] ?? "hour"
-    guard ["minute", "hour", "day"].contains(granularity) else { throw UsageError("--granularity takes minute, hour or day, not \"\(granularity)\"") }
+    let granularity = try arguments.value(Self.granularity)
     let client = try await session.appClient(for: "counts")
     let options = session.options
     let counts = try await client.v2.tweetCounts(
