@@ -208,3 +208,10 @@ package struct GlobalOptions: Sendable {
     consumerSecret = try arguments.value(Self.consumerSecretOption, environment: environment)
   }
 }
+
+extension V1TimelineOptions {
+  /// v1.1's `max_id` is inclusive; `--until-id` is not.
+  static func inclusive(before id: String) -> String? {
+    UInt64(id).flatMap { $0 > 0 ? String($0 - 1) : nil }
+  }
+}

@@ -106,19 +106,3 @@ package enum TweetsCLI {
     }
   }
 }
-
-/// One `tweets` command.
-protocol TweetsCommand: Sendable {
-  var name: String { get }
-  /// The groups of shared options it takes, declared once: its spec lists them.
-  var shared: SharedOptions { get }
-  var spec: CommandSpec { get }
-  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode
-}
-
-extension TweetsCommand {
-  /// The command's own options followed by the shared ones it takes (``shared``).
-  func makeSpec(summary: String, options: [any OptionDeclaration] = [], positionals: [PositionalSpec] = [], discussion: String = "") -> CommandSpec {
-    CommandSpec(name: "tweets \(name)", summary: summary, options: options + shared.options, positionals: positionals, discussion: discussion)
-  }
-}
