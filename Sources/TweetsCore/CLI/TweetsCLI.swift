@@ -16,7 +16,7 @@ package enum TweetsCLI {
   /// What `tweets --version` prints.
   package static let version = "0.1.0"
 
-  static let commands: [TweetsCommand] = [
+  static let commands: [any TweetsCommand] = [
     LoginCommand(), LogoutCommand(), WhoamiCommand(), TimelineCommand(), ShowCommand(), HydrateCommand(), SearchCommand(), UserTweetsCommand.mentions,
     UserTweetsCommand.liked, IDTweetsCommand.quotes, ConversationCommand(), IDTweetsCommand.list, FollowsCommand(name: "followers"),
     FollowsCommand(name: "following"),

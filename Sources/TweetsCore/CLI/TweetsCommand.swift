@@ -1,13 +1,12 @@
 import CommandLineSupport
 import XAPI
 
-/// One `tweets` command.
-protocol TweetsCommand: Sendable {
+/// One `tweets` command: a ``Command`` run in a ``Session``, ending with an ``ExitCode``.
+protocol TweetsCommand: Command where Context == Session, Status == ExitCode {
+  /// Its name, as typed after `tweets`.
   var name: String { get }
   /// The groups of shared options it takes, declared once: its spec lists them.
   var shared: SharedOptions { get }
-  var spec: CommandSpec { get }
-  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode
 }
 
 extension TweetsCommand {

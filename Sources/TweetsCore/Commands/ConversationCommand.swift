@@ -1,8 +1,5 @@
 import CommandLineSupport
-import DateFormats
-import Foundation
 import XAPI
-import XArchive
 
 /// `tweets conversation ID`.
 struct ConversationCommand: TweetsCommand {

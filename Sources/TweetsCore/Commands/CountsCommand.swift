@@ -2,7 +2,6 @@ import CommandLineSupport
 import DateFormats
 import Foundation
 import XAPI
-import XArchive
 
 /// `tweets counts QUERY`.
 struct CountsCommand: TweetsCommand {

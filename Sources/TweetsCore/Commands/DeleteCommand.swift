@@ -1,6 +1,4 @@
 import CommandLineSupport
-import Foundation
-import NetworkClient
 import XAPI
 
 /// `tweets delete ID`: deletes one of the account's posts.

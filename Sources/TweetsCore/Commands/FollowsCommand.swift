@@ -1,8 +1,5 @@
 import CommandLineSupport
-import DateFormats
-import Foundation
 import XAPI
-import XArchive
 
 /// `tweets followers [USERNAME]` and `tweets following [USERNAME]`: users, in every format.
 struct FollowsCommand: TweetsCommand {

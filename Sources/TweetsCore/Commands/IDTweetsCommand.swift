@@ -1,8 +1,5 @@
 import CommandLineSupport
-import DateFormats
-import Foundation
 import XAPI
-import XArchive
 
 /// `tweets quotes ID` and `tweets list ID`: the tweets of one thing named by its id.
 struct IDTweetsCommand: TweetsCommand {

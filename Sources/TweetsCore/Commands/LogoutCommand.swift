@@ -1,8 +1,4 @@
 import CommandLineSupport
-import Foundation
-import OAuth1
-import OAuthNetworking
-import XAPI
 
 /// `tweets logout`: forgets the profile's credentials.
 struct LogoutCommand: TweetsCommand {

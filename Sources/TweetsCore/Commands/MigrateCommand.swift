@@ -1,8 +1,6 @@
 import CommandLineSupport
-import Foundation
 import NetworkClient
 import OAuth2
-import XAPI
 
 /// `tweets migrate`: exchanges the profile's OAuth 1.0a token for OAuth 2.0 tokens of the same
 /// user, with no consent screen, as X documents

@@ -1,6 +1,5 @@
 import CommandLineSupport
 import Foundation
-import NetworkClient
 import XAPI
 
 /// `tweets search QUERY`.

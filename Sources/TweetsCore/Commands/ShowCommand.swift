@@ -1,7 +1,4 @@
 import CommandLineSupport
-import Foundation
-import NetworkClient
-import XAPI
 
 /// `tweets show ID...`.
 struct ShowCommand: TweetsCommand {

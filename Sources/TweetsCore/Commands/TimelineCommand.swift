@@ -1,6 +1,4 @@
 import CommandLineSupport
-import Foundation
-import NetworkClient
 import XAPI
 
 /// `tweets timeline [USERNAME]`: a user's tweets, or the home timeline.

@@ -1,8 +1,5 @@
 import CommandLineSupport
-import DateFormats
-import Foundation
 import XAPI
-import XArchive
 
 /// `tweets mentions [USERNAME]` and `tweets liked [USERNAME]`: a user's stream of tweets (the
 /// logged-in user's without a name).

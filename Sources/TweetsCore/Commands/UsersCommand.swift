@@ -1,5 +1,4 @@
 import CommandLineSupport
-import DateFormats
 import Foundation
 import XAPI
 import XArchive

@@ -1,8 +1,5 @@
 import CommandLineSupport
 import Foundation
-import OAuth1
-import OAuthNetworking
-import XAPI
 
 /// `tweets whoami`: the account the credentials belong to.
 struct WhoamiCommand: TweetsCommand {
