@@ -7,7 +7,7 @@
 /// ```swift
 /// enum FetchOptions {
 ///   static let limit = Option<Int>.value(
-///     "limit", placeholder: "N", default: 20, help: "At most N tweets (default \(.default)).", .integer(in: 1...1_000_000))
+///     "limit", placeholder: "N", default: .value(20), help: "At most N tweets (default \(.default)).", .integer(in: 1...1_000_000))
 ///   static let json = Option.flag("json", help: "Print one JSON object.")
 /// }
 /// let spec = CommandSpec(name: "tweets timeline", summary: "…", options: [FetchOptions.limit, FetchOptions.json])
