@@ -44,13 +44,7 @@ package struct ParsedArguments: Sendable, Equatable {
   func integer(_ name: String, in range: ClosedRange<Int64> = Int64.min...Int64.max) throws(UsageError) -> Int64? {
     guard let text = value(name) else { return nil }
     guard let number = Int64(text), range.contains(number) else {
-      let bounds =
-        switch (range.lowerBound, range.upperBound) {
-        case (Int64.min, Int64.max): ""
-        case (let lower, Int64.max): " of at least \(lower)"
-        case (let lower, let upper): " from \(lower) to \(upper)"
-        }
-      throw UsageError("--\(name) takes a whole number\(bounds), not \"\(text)\"")
+      throw UsageError("--\(name) takes a whole number\(wholeNumberBounds(range.lowerBound, range.upperBound)), not \"\(text)\"")
     }
     return number
   }

@@ -62,22 +62,28 @@ package struct OptionSpec: Sendable {
   package let kind: Kind
   /// One or two sentences for the usage text; the first also describes the option in completions.
   package let help: String
+  /// How a stored command line (``CommandSpec/recordedArguments(_:)``) keeps the option.
+  package var recorded: Recording = .kept
 
-  /// A flag: present or absent. Prefer ``Option/flag(_:short:help:)``, which is read as a `Bool`.
-  package static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
-    OptionSpec(name: name, short: short, kind: .flag, help: help)
+  /// A flag: present or absent. Prefer ``Option/flag(_:short:help:recorded:)``, which is read as a `Bool`.
+  package static func flag(_ name: String, short: Character? = nil, help: String, recorded: Recording = .kept) -> OptionSpec {
+    OptionSpec(name: name, short: short, kind: .flag, help: help, recorded: recorded)
   }
 
   /// An option with one value, given at most once; `placeholder` names the value in the usage.
-  /// Prefer ``Option/value(_:short:placeholder:help:)``, which is read as a `String?`.
-  package static func value(_ name: String, short: Character? = nil, placeholder: String, help: String) -> OptionSpec {
-    OptionSpec(name: name, short: short, kind: .value(placeholder: placeholder), help: help)
+  /// Prefer ``Option/value(_:short:placeholder:help:recorded:)``, which is read as a `String?`.
+  package static func value(
+    _ name: String, short: Character? = nil, placeholder: String, help: String, recorded: Recording = .kept
+  ) -> OptionSpec {
+    OptionSpec(name: name, short: short, kind: .value(placeholder: placeholder), help: help, recorded: recorded)
   }
 
   /// An option that may be given many times, one value each. Prefer
-  /// ``Option/repeatable(_:short:placeholder:help:)``, which is read as a `[String]`.
-  package static func repeatable(_ name: String, short: Character? = nil, placeholder: String, help: String) -> OptionSpec {
-    OptionSpec(name: name, short: short, kind: .repeatable(placeholder: placeholder), help: help)
+  /// ``Option/repeatable(_:short:placeholder:help:recorded:)``, which is read as a `[String]`.
+  package static func repeatable(
+    _ name: String, short: Character? = nil, placeholder: String, help: String, recorded: Recording = .kept
+  ) -> OptionSpec {
+    OptionSpec(name: name, short: short, kind: .repeatable(placeholder: placeholder), help: help, recorded: recorded)
   }
 
   var takesValue: Bool { kind != .flag }

@@ -1,5 +1,4 @@
 import CommandLineSupport
-import DateFormats
 import Foundation
 import NetworkClient
 import XAPI
@@ -15,45 +14,68 @@ package struct GlobalOptions: Sendable {
     case v1 = "1.1"
   }
 
-  // Declared once each, with their type; read through these declarations.
-  static let baseURLOption = Option.value("base-url", placeholder: "URL", help: "API base URL (default https://api.x.com; env TWEETS_BASE_URL).")
-  static let apiOption = Option.value("api", placeholder: "v2|1.1", help: "API version for timelines, search, show and post (default v2).")
-  static let profileOption = Option.value(
-    "profile", placeholder: "NAME", help: "Credentials profile (default \"default\", \"sandbox\" with --sandbox; env TWEETS_PROFILE).")
-  static let configDirOption = Option.value(
+  // Each declared once: its help, default, conversion and how a stored command line keeps it.
+  static let baseURLOption = Option<URL>.value(
+    "base-url", placeholder: "URL", default: .value(XClient.defaultBaseURL), environment: ["TWEETS_BASE_URL"],
+    help: "API base URL (default \(.default); env \(.environment)).", recorded: .rewritten(Redaction.removingUserInfo), .httpURL)
+  static let apiOption = Option<APIVersion>.value(
+    "api", placeholder: "v2|1.1", default: .value(.v2), help: "API version for timelines, search, show and post (default \(.default)).",
+    .apiVersion)
+  static let profileOption = Option<String>.value(
+    "profile", placeholder: "NAME",
+    default: .computed(shown: "\"default\", \"sandbox\" with --sandbox") { arguments, _ in arguments[sandboxOption] ? "sandbox" : "default" },
+    environment: ["TWEETS_PROFILE"], help: "Credentials profile (default \(.default); env \(.environment)).", .string)
+  static let configDirOption = Option<URL>.value(
     "config-dir", placeholder: "DIR",
-    help: "Where credentials.json lives (default $XDG_CONFIG_HOME/tweets or ~/.config/tweets; env TWEETS_CONFIG_DIR).")
-  static let formatOption = Option.value(
-    "format", placeholder: "FORMAT", help: "text (default), json, jsonl, csv, or raw (X's own JSON, one response per line).")
+    default: .computed(shown: "$XDG_CONFIG_HOME/tweets or ~/.config/tweets") { _, environment in
+      ProfileStore.defaultDirectory(environment: environment)
+    },
+    help: "Where credentials.json lives (default \(.default); env TWEETS_CONFIG_DIR).", recorded: .omitted, .file)
+  static let formatOption = Option<OutputFormat>.value(
+    "format", placeholder: "FORMAT", default: .value(.text),
+    help: "\(.default) (default), json, jsonl, csv, or raw (X's own JSON, one response per line).",
+    .choice(expecting: "text, json, jsonl, csv or raw"))
   static let jsonOption = Option.flag("json", help: "Same as --format json.")
-  static let limitOption = Option.value("limit", placeholder: "N", help: "At most N tweets (default 20).")
+  static let limitOption = Option<Int>.value(
+    "limit", placeholder: "N", default: .value(20), help: "At most N tweets (default \(.default)).", .integer(in: 1...1_000_000))
   static let allOption = Option.flag("all", help: "Follow pagination to the end.")
-  static let sinceIDOption = Option.value("since-id", placeholder: "ID", help: "Only tweets newer than ID.")
-  static let untilIDOption = Option.value("until-id", placeholder: "ID", help: "Only tweets older than ID.")
-  static let startTimeOption = Option.value(
-    "start-time", placeholder: "TIME", help: "Only tweets from this time on (ISO 8601, e.g. 2024-05-01T12:00:00Z or 2024-05-01; v2).")
-  static let endTimeOption = Option.value("end-time", placeholder: "TIME", help: "Only tweets before this time (ISO 8601; v2).")
-  static let noWaitOption = Option.flag("no-wait", help: "On a rate limit, fail (exit 5) instead of waiting.")
-  static let maxWaitOption = Option.value("max-wait", placeholder: "SECONDS", help: "Longest wait for a rate limit to reset (default 900).")
-  static let timeoutOption = Option.value("timeout", placeholder: "SECONDS", help: "Seconds to wait for each response (default 30).")
+  static let sinceIDOption = Option<String?>.value("since-id", placeholder: "ID", help: "Only tweets newer than ID.", .tweetID)
+  static let untilIDOption = Option<String?>.value("until-id", placeholder: "ID", help: "Only tweets older than ID.", .tweetID)
+  static let startTimeOption = Option<Date?>.value(
+    "start-time", placeholder: "TIME", help: "Only tweets from this time on (ISO 8601, e.g. 2024-05-01T12:00:00Z or 2024-05-01; v2).", .time)
+  static let endTimeOption = Option<Date?>.value("end-time", placeholder: "TIME", help: "Only tweets before this time (ISO 8601; v2).", .time)
+  static let noWaitOption = Option.flag("no-wait", help: "On a rate limit, fail (exit 5) instead of waiting.", recorded: .omitted)
+  static let maxWaitOption = Option<Int>.value(
+    "max-wait", placeholder: "SECONDS", default: .value(900), help: "Longest wait for a rate limit to reset (default \(.default)).",
+    recorded: .omitted, .integer(in: 0...86_400))
+  static let timeoutOption = Option<Int>.value(
+    "timeout", placeholder: "SECONDS", default: .value(30), help: "Seconds to wait for each response (default \(.default)).",
+    recorded: .omitted, .integer(in: 1...3600))
   static let verboseOption = Option.flag(
-    "verbose", short: "v", help: "Log each request, status, rate limit and signature base string to stderr (secrets redacted).")
+    "verbose", short: "v", help: "Log each request, status, rate limit and signature base string to stderr (secrets redacted).",
+    recorded: .omitted)
   static let sandboxOption = Option.flag("sandbox", help: "Use the built-in offline X API: no network, no account needed.")
-  static let fieldsOption = Option.value(
-    "fields", placeholder: "LIST", help: "v2 tweet.fields, comma-separated (default: every field a Tweet holds).")
-  static let expansionsOption = Option.value(
-    "expansions", placeholder: "LIST", help: "v2 expansions, comma-separated (default: authors, referenced tweets, media).")
-  static let outputOption = Option.value(
+  static let fieldsOption = Option<[String]?>.value(
+    "fields", placeholder: "LIST", help: "v2 tweet.fields, comma-separated (default: every field a Tweet holds).", .list)
+  static let expansionsOption = Option<[String]?>.value(
+    "expansions", placeholder: "LIST", help: "v2 expansions, comma-separated (default: authors, referenced tweets, media).", .list)
+  static let outputOption = Option<URL?>.value(
     "output", short: "o", placeholder: "FILE",
-    help: "Write to FILE, whole lines only, with a checkpoint beside it (FILE.checkpoint); for the commands that page.")
+    help: "Write to FILE, whole lines only, with a checkpoint beside it (FILE.checkpoint); for the commands that page.", recorded: .omitted,
+    .file)
   static let resumeOption = Option.flag(
-    "resume", help: "Continue from the checkpoint of --output FILE or --db FILE (a fetch) or --thread FILE (a thread), after a crash or a stop.")
-  static let databaseOption = Option.value(
+    "resume", help: "Continue from the checkpoint of --output FILE or --db FILE (a fetch) or --thread FILE (a thread), after a crash or a stop.",
+    recorded: .omitted)
+  static let databaseOption = Option<URL?>.value(
     "db", placeholder: "FILE",
-    help: "Store what is fetched in an SQLite archive (created if absent; deduplicated on X's ids) instead of printing it.")
-  static let consumerKeyOption = Option.value("consumer-key", placeholder: "KEY", help: "Your app's consumer key (env X_CONSUMER_KEY).")
-  static let consumerSecretOption = Option.value(
-    "consumer-secret", placeholder: "SECRET", help: "Your app's consumer secret (env X_CONSUMER_SECRET).")
+    help: "Store what is fetched in an SQLite archive (created if absent; deduplicated on X's ids) instead of printing it.", recorded: .omitted,
+    .file)
+  static let consumerKeyOption = Option<String?>.value(
+    "consumer-key", placeholder: "KEY", environment: ["X_CONSUMER_KEY", "TWITTER_CONSUMER_KEY"],
+    help: "Your app's consumer key (env \(.environment)).", recorded: .omitted, .string)
+  static let consumerSecretOption = Option<String?>.value(
+    "consumer-secret", placeholder: "SECRET", environment: ["X_CONSUMER_SECRET", "TWITTER_CONSUMER_SECRET"],
+    help: "Your app's consumer secret (env \(.environment)).", recorded: .omitted, .string)
 
   /// Every shared option, whichever commands take it (``SharedOptions``): what may come before
   /// the command's name.
@@ -116,99 +138,59 @@ package struct GlobalOptions: Sendable {
   package var resume: Bool
   /// `--db`: the SQLite archive that stores what is fetched (``XArchive``), instead of standard output.
   package var database: URL?
-  /// What defines the fetch, as given: the command and its arguments without `--resume`,
-  /// `--output FILE`, the credentials (`--consumer-key`, `--consumer-secret`: never written to
-  /// a checkpoint or printed) and the options that change only how it runs (`--no-wait`,
-  /// `--max-wait`, `--timeout`, `--verbose`, `--config-dir`). `--base-url` is kept without its
-  /// user info (`http://user:password@host` is recorded as `http://host`): a checkpoint and the
-  /// archive's `fetches` table keep no password, and a resumed run with the user info matches.
-  /// A checkpoint records it, so that a resumed run is the same fetch, from any directory,
-  /// waiting or not.
+  /// What defines the fetch, as given: the command and its arguments without the options
+  /// declared `recorded: .omitted`: `--resume`, `--output FILE`, the credentials
+  /// (`--consumer-key`, `--consumer-secret`: never written to a checkpoint or printed) and the
+  /// options that change only how it runs (`--no-wait`, `--max-wait`, `--timeout`, `--verbose`,
+  /// `--config-dir`). `--base-url` is kept without its user info (`http://user:password@host` is
+  /// recorded as `http://host`): a checkpoint and the archive's `fetches` table keep no password,
+  /// and a resumed run with the user info matches. A checkpoint records it, so that a resumed run
+  /// is the same fetch, from any directory, waiting or not (``CommandSpec/recordedArguments(_:)``).
   package var commandLine: [String] = []
 
-  /// `arguments` without the options ``commandLine`` leaves out (`--name VALUE`, `--name=VALUE`
-  /// and short forms alike).
-  static func fetchArguments(_ arguments: [String]) -> [String] {
-    let valued: Set<String> = ["--output", "-o", "--db", "--consumer-key", "--consumer-secret", "--max-wait", "--timeout", "--config-dir"]
-    let flags: Set<String> = ["--resume", "--no-wait", "--verbose", "-v"]
-    var kept: [String] = []
-    var skipNext = false
-    var baseURLNext = false
-    for argument in arguments {
-      let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-      if skipNext {
-        skipNext = false
-      } else if baseURLNext {
-        baseURLNext = false
-        kept.append(Redaction.removingUserInfo(argument))
-      } else if argument == "--" + Self.baseURLOption.name {
-        baseURLNext = true
-        kept.append(argument)
-      } else if name == "--" + Self.baseURLOption.name && argument.contains("=") {
-        kept.append(name + "=" + Redaction.removingUserInfo(String(argument.dropFirst(name.count + 1))))
-      } else if valued.contains(argument) {
-        skipNext = true
-      } else if !flags.contains(argument) && !(argument.contains("=") && valued.contains(name)) {
-        kept.append(argument)
-      }
-    }
-    return kept
-  }
   /// The app's consumer key from `--consumer-key` or `X_CONSUMER_KEY` (`TWITTER_CONSUMER_KEY`), if given.
   package var consumerKey: String?
   /// The app's consumer secret from `--consumer-secret` or `X_CONSUMER_SECRET`; a secret, never printed.
   package var consumerSecret: String?
 
   init(_ arguments: ParsedArguments, environment: [String: String]) throws {
-    let urlText = arguments[Self.baseURLOption] ?? environment["TWEETS_BASE_URL"] ?? XClient.defaultBaseURL.absoluteString
-    guard let url = URL(string: urlText), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
-      throw UsageError("--base-url must be an http or https URL, not \"\(Redaction.url(urlText))\"")
-    }
-    baseURL = url
-    switch arguments[Self.apiOption] ?? "v2" {
-    case "v2", "2": api = .v2
-    case "1.1", "v1.1", "1": api = .v1
-    case let other: throw UsageError("--api takes v2 or 1.1, not \"\(other)\"")
-    }
+    baseURL = try arguments.value(Self.baseURLOption, environment: environment)
+    api = try arguments.value(Self.apiOption)
     sandbox = arguments[Self.sandboxOption]
-    profileName = arguments[Self.profileOption] ?? environment["TWEETS_PROFILE"] ?? (sandbox ? "sandbox" : "default")
-    configDirectory = arguments[Self.configDirOption].map { URL(fileURLWithPath: $0) } ?? ProfileStore.defaultDirectory(environment: environment)
+    profileName = try arguments.value(Self.profileOption, environment: environment)
+    configDirectory = try arguments.value(Self.configDirOption, environment: environment)
     if arguments[Self.jsonOption] {
-      if let given = arguments[Self.formatOption], given != "json" { throw UsageError("--json and --format \(given) disagree") }
+      if let given = arguments.given(Self.formatOption), given != "json" { throw UsageError("--json and --format \(given) disagree") }
       format = .json
     } else {
-      let name = arguments[Self.formatOption] ?? "text"
-      guard let format = OutputFormat(rawValue: name) else {
-        throw UsageError("--format takes text, json, jsonl, csv or raw, not \"\(name)\"")
-      }
-      self.format = format
+      format = try arguments.value(Self.formatOption)
     }
     if arguments[Self.allOption] {
       if arguments.has(Self.limitOption) { throw UsageError("give --limit or --all, not both") }
       limit = nil
     } else {
-      limit = Int(try arguments.integer(Self.limitOption, in: 1...1_000_000) ?? 20)
+      limit = try arguments.value(Self.limitOption)
     }
-    sinceID = try Self.tweetID(arguments, Self.sinceIDOption)
-    untilID = try Self.tweetID(arguments, Self.untilIDOption)
-    startTime = try Self.time(arguments, Self.startTimeOption)
-    endTime = try Self.time(arguments, Self.endTimeOption)
+    sinceID = try arguments.value(Self.sinceIDOption)
+    untilID = try arguments.value(Self.untilIDOption)
+    startTime = try arguments.value(Self.startTimeOption)
+    endTime = try arguments.value(Self.endTimeOption)
     if let startTime, let endTime, startTime >= endTime { throw UsageError("--start-time must come before --end-time") }
     if api == .v1 && (startTime != nil || endTime != nil) {
       throw UsageError("--start-time and --end-time need --api v2: v1.1 has no time window (use --since-id and --until-id)")
     }
-    tweetFields = try Self.list(arguments, Self.fieldsOption)
-    expansions = try Self.list(arguments, Self.expansionsOption)
+    tweetFields = try arguments.value(Self.fieldsOption)
+    expansions = try arguments.value(Self.expansionsOption)
     if api == .v1 && (tweetFields != nil || expansions != nil) {
       throw UsageError("--fields and --expansions are v2's: v1.1 sends every field (with tweet_mode=extended)")
     }
     noWait = arguments[Self.noWaitOption]
-    maxWait = TimeInterval(try arguments.integer(Self.maxWaitOption, in: 0...86_400) ?? 900)
-    timeout = TimeInterval(try arguments.integer(Self.timeoutOption, in: 1...3600) ?? 30)
+    maxWait = TimeInterval(try arguments.value(Self.maxWaitOption))
+    timeout = TimeInterval(try arguments.value(Self.timeoutOption))
     verbose = arguments[Self.verboseOption]
-    output = arguments[Self.outputOption].map { URL(fileURLWithPath: $0) }
+    output = try arguments.value(Self.outputOption)
     resume = arguments[Self.resumeOption]
-    database = arguments[Self.databaseOption].map { URL(fileURLWithPath: $0) }
+    database = try arguments.value(Self.databaseOption)
     // `post --thread FILE --resume` resumes the thread's checkpoint instead.
     if resume && output == nil && database == nil && !arguments.has(PostThread.thread) {
       throw UsageError("--resume needs --output FILE or --db FILE, where the fetch to continue is recorded")
@@ -222,37 +204,14 @@ package struct GlobalOptions: Sendable {
     if output != nil && format == .json {
       throw UsageError("--output appends whole lines: use --format jsonl (one JSON tweet per line), raw, csv or text, not json")
     }
-    consumerKey = arguments[Self.consumerKeyOption] ?? environment["X_CONSUMER_KEY"] ?? environment["TWITTER_CONSUMER_KEY"]
-    consumerSecret = arguments[Self.consumerSecretOption] ?? environment["X_CONSUMER_SECRET"] ?? environment["TWITTER_CONSUMER_SECRET"]
-  }
-
-  /// A comma-separated list (`created_at,lang`); empty items are refused.
-  private static func list(_ arguments: ParsedArguments, _ option: Option<String?>) throws(UsageError) -> [String]? {
-    guard let text = arguments[option] else { return nil }
-    let items = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-    guard !items.contains(where: \.isEmpty) else { throw UsageError("--\(option.name) takes a comma-separated list, not \"\(text)\"") }
-    return items
-  }
-
-  /// An ISO 8601 time: a date and time with a zone (`2024-05-01T12:00:00Z`, fractions allowed)
-  /// or a date alone (`2024-05-01`, midnight UTC).
-  private static func time(_ arguments: ParsedArguments, _ option: Option<String?>) throws -> Date? {
-    guard let text = arguments[option] else { return nil }
-    guard let date = RFC3339.date(fromTimeOrDay: text) else {
-      throw UsageError("--\(option.name) takes an ISO 8601 time such as 2024-05-01T12:00:00Z or 2024-05-01, not \"\(text)\"")
-    }
-    return date
-  }
-
-  private static func tweetID(_ arguments: ParsedArguments, _ option: Option<String?>) throws -> String? {
-    guard let value = arguments[option] else { return nil }
-    guard !value.isEmpty, value.count <= 19, value.allSatisfy(\.isASCIIDigit) else {
-      throw UsageError("--\(option.name) takes a tweet id (digits), not \"\(value)\"")
-    }
-    return value
+    consumerKey = try arguments.value(Self.consumerKeyOption, environment: environment)
+    consumerSecret = try arguments.value(Self.consumerSecretOption, environment: environment)
   }
 }
 
-extension Character {
-  var isASCIIDigit: Bool { isASCII && isNumber }
+extension V1TimelineOptions {
+  /// v1.1's `max_id` is inclusive; `--until-id` is not.
+  static func inclusive(before id: String) -> String? {
+    UInt64(id).flatMap { $0 > 0 ? String($0 - 1) : nil }
+  }
 }

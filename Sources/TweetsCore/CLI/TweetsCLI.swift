@@ -16,7 +16,7 @@ package enum TweetsCLI {
   /// What `tweets --version` prints.
   package static let version = "0.1.0"
 
-  static let commands: [TweetsCommand] = [
+  static let commands: [any TweetsCommand] = [
     LoginCommand(), LogoutCommand(), WhoamiCommand(), TimelineCommand(), ShowCommand(), HydrateCommand(), SearchCommand(), UserTweetsCommand.mentions,
     UserTweetsCommand.liked, IDTweetsCommand.quotes, ConversationCommand(), IDTweetsCommand.list, FollowsCommand(name: "followers"),
     FollowsCommand(name: "following"),
@@ -61,7 +61,7 @@ package enum TweetsCLI {
         return ExitCode.success.rawValue
       }
       var resolved = try GlobalOptions(parsed, environment: environment)
-      resolved.commandLine = [name] + GlobalOptions.fetchArguments(rest)
+      resolved.commandLine = [name] + spec.recordedArguments(rest)
       options = resolved
     } catch let error as UsageError {
       terminal.err("tweets: error: \(error.message)")
@@ -105,21 +105,5 @@ package enum TweetsCLI {
     case let stop as Interruption.Stopped: return (stop.description, stop.exitCode)
     default: return (Redaction.text("\(error)"), .failure)
     }
-  }
-}
-
-/// One `tweets` command.
-protocol TweetsCommand: Sendable {
-  var name: String { get }
-  /// The groups of shared options it takes, declared once: its spec lists them.
-  var shared: SharedOptions { get }
-  var spec: CommandSpec { get }
-  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode
-}
-
-extension TweetsCommand {
-  /// The command's own options followed by the shared ones it takes (``shared``).
-  func makeSpec(summary: String, options: [any OptionDeclaration] = [], positionals: [PositionalSpec] = [], discussion: String = "") -> CommandSpec {
-    CommandSpec(name: "tweets \(name)", summary: summary, options: options + shared.options, positionals: positionals, discussion: discussion)
   }
 }

@@ -12,12 +12,18 @@ struct StreamCommand: TweetsCommand {
   /// Only the session's options: its format, output and limits are its own (a stream has no
   /// pages, no checkpoint, no csv).
   let shared: SharedOptions = [.session, .database]
-  static let format = Option.value(
-    "format", placeholder: "jsonl|raw|text",
-    help: "How each post is written (default jsonl): jsonl adds the tags of the rules it matched; raw is X's line unchanged.")
-  static let output = Option.value("output", short: "o", placeholder: "FILE", help: "Append the lines to FILE instead of writing them to stdout.")
-  static let limit = Option.value("limit", placeholder: "N", help: "Stop after N posts.")
-  static let duration = Option.value("duration", placeholder: "SECONDS", help: "Stop after SECONDS seconds.")
+  static let format = Option<String>.value(
+    "format", placeholder: "jsonl|raw|text", default: .value("jsonl"),
+    help: "How each post is written (default \(.default)): jsonl adds the tags of the rules it matched; raw is X's line unchanged.",
+    ArgumentConversion(expecting: "jsonl, raw or text") { ["jsonl", "raw", "text"].contains($0) ? $0 : nil })
+  static let output = Option<URL?>.value(
+    "output", short: "o", placeholder: "FILE", help: "Append the lines to FILE instead of writing them to stdout.", recorded: .omitted, .file)
+  static let limit = Option<Int?>.value("limit", placeholder: "N", help: "Stop after N posts.", .integer(in: 1...Int.max))
+  static let duration = Option<Double?>.value(
+    "duration", placeholder: "SECONDS", help: "Stop after SECONDS seconds.",
+    ArgumentConversion(failure: { option, text in "--\(option) takes a number of seconds, not \(text)" }) { text in
+      Double(text).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+    })
   static let tag = Option.value("tag", placeholder: "TAG", help: "rules add: the rule's tag, repeated in each post it matches.")
   static let all = Option.flag("all", help: "rules delete: delete every rule.")
   /// Multiplies every duration of the reconnect policy: for tests, which cannot wait 20 s.
@@ -88,13 +94,9 @@ struct StreamCommand: TweetsCommand {
   /// The stream itself, until --limit, --duration, SIGINT or SIGTERM.
   private func stream(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
     if arguments.has(Self.tag) || arguments[Self.all] { throw UsageError("--tag and --all are for tweets stream rules add and delete") }
-    let format = arguments[Self.format] ?? "jsonl"
-    guard ["jsonl", "raw", "text"].contains(format) else { throw UsageError("--format takes jsonl, raw or text, not \"\(format)\"") }
-    let limit = try arguments.integer(Self.limit, in: 1...Int64.max)
-    let duration = try arguments[Self.duration].map { text throws(UsageError) -> Double in
-      guard let seconds = Double(text), seconds > 0, seconds.isFinite else { throw UsageError("--duration takes a number of seconds, not \(text)") }
-      return seconds
-    }
+    let format = try arguments.value(Self.format)
+    let limit = try arguments.value(Self.limit)
+    let duration = try arguments.value(Self.duration)
     var policy = StreamReconnectPolicy.x
     if let text = session.environment[Self.timeScaleVariable] {
       guard let scale = Double(text), scale > 0, scale <= 1 else {
@@ -103,7 +105,7 @@ struct StreamCommand: TweetsCommand {
       policy = policy.scaled(by: scale)
     }
     let client = try await session.appClient(for: "stream")
-    let output = arguments[Self.output].map { URL(fileURLWithPath: $0) }
+    let output = try arguments.value(Self.output)
     let database = session.options.database
     let terminal = session.terminal
     let report = StreamReport(terminal: terminal, verbose: session.options.verbose)

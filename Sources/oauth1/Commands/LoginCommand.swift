@@ -10,14 +10,14 @@ import PercentEncoding
 /// verifier is typed on standard input (`--callback oob`, the default) or received by a
 /// one-shot server on 127.0.0.1 (`--callback loopback`). The token credentials are saved as a
 /// profile for `oauth1 request --profile`; no secret is ever printed.
-enum LoginCommand {
+struct LoginCommand: OAuth1Subcommand {
   static let spec = CommandSpec(
     name: "oauth1 login",
     summary: "Log in to an OAuth 1.0a provider (three-legged flow) and save the token as a profile.",
     options: [SigningSetup.profile, SigningSetup.provider, SigningSetup.site] + [
-      requestTokenURL, authorizeURL, accessTokenURL, authorizeParameter, SigningOptions.consumerKey, CommandRunner.consumerSecret,
+      requestTokenURL, authorizeURL, accessTokenURL, authorizeParameter, SigningOptions.consumerKey, SigningOptions.consumerSecret,
       SigningOptions.signatureMethod, SigningOptions.privateKey, SigningOptions.realm, callback, callbackPort, noBrowser, wait,
-      CommandRunner.version,
+      OAuth1Command.versionOption,
     ],
     discussion: """
       The authorize URL is always printed (on stderr); the browser is opened where one can be.
@@ -61,87 +61,85 @@ enum LoginCommand {
     return .arrived(page(200, done ? "Authorized. You can close this window and go back to the terminal." : "The authorization was not completed."))
   }
 
-  static func run(_ arguments: [String]) async -> Int32 {
-    await CommandRunner.run(spec, arguments) { parsed in
-      let environment = ProcessInfo.processInfo.environment
-      guard let profileName = parsed[SigningSetup.profile] else { throw UsageError("missing --profile NAME: the name to save the login under") }
-      // The profile is written, not read: sign with what the options say.
-      let setup = try SigningSetup(parsed, environment: environment, readingProfile: false)
-      let flow = try makeFlow(parsed, setup)
-      let seconds = Double(try parsed.integer(wait, in: 1...86_400) ?? 300)
+  static func run(_ parsed: ParsedArguments) async throws -> Int32 {
+    let environment = ProcessInfo.processInfo.environment
+    guard let profileName = parsed[SigningSetup.profile] else { throw UsageError("missing --profile NAME: the name to save the login under") }
+    // The profile is written, not read: sign with what the options say.
+    let setup = try SigningSetup(parsed, environment: environment, readingProfile: false)
+    let flow = try makeFlow(parsed, setup)
+    let seconds = Double(try parsed.integer(wait, in: 1...86_400) ?? 300)
 
-      let mode = parsed[callback] ?? "oob"
-      var server: RedirectReceiver?
-      // The request token the callback must carry, known once the provider issued it: until then
-      // every request to the callback is some other page's, and the wait goes on.
-      let awaited = Locked<String?>(nil)
-      let callbackURL: String
-      switch mode {
-      case "oob": callbackURL = "oob"
-      case "loopback":
-        let port = try parsed.integer(callbackPort, in: 0...65_535).map { UInt16($0) } ?? 0
-        do {
-          server = try RedirectReceiver(port: port, path: "/callback", timeout: seconds) { fields in
-            verdict(fields, token: awaited.withLock { $0 })
-          }
-        } catch {
-          throw LoginFailure("\(error)" + (port == 0 ? "" : "; choose another --callback-port"))
+    let mode = parsed[callback] ?? "oob"
+    var server: RedirectReceiver?
+    // The request token the callback must carry, known once the provider issued it: until then
+    // every request to the callback is some other page's, and the wait goes on.
+    let awaited = Locked<String?>(nil)
+    let callbackURL: String
+    switch mode {
+    case "oob": callbackURL = "oob"
+    case "loopback":
+      let port = try parsed.integer(callbackPort, in: 0...65_535).map { UInt16($0) } ?? 0
+      do {
+        server = try RedirectReceiver(port: port, path: "/callback", timeout: seconds) { fields in
+          verdict(fields, token: awaited.withLock { $0 })
         }
-        callbackURL = "http://127.0.0.1:\(server!.port)/callback"
-      default:
-        guard let url = URL(string: mode), url.scheme != nil, url.host != nil else {
-          throw UsageError("--callback takes oob, loopback or an absolute URL, not \(CommandSpec.shown(mode))")
-        }
-        callbackURL = mode
+      } catch {
+        throw LoginFailure("\(error)" + (port == 0 ? "" : "; choose another --callback-port"))
       }
-      if server == nil && parsed.has(callbackPort) { throw UsageError("--callback-port needs --callback loopback") }
-
-      if flow.endpoints.authorize.isEmpty && server != nil {
-        throw UsageError("this provider has no authorize page to redirect from: leave out --callback loopback and type the verifier")
+      callbackURL = "http://127.0.0.1:\(server!.port)/callback"
+    default:
+      guard let url = URL(string: mode), url.scheme != nil, url.host != nil else {
+        throw UsageError("--callback takes oob, loopback or an absolute URL, not \(CommandSpec.shown(mode))")
       }
-      let temporary = try await flow.requestToken(callback: callbackURL)
-      let verifier: String
-      if flow.endpoints.authorize.isEmpty {
-        Output.stderr("This provider has no authorize page: it sends the verifier to the integration's callback URL.")
-        verifier = try readVerifier(prompt: "Verifier: ")
-      } else {
-        let authorize = flow.authorizeURL(for: temporary)
-        Output.stderr("Open this URL to authorize the application:\n\n  \(authorize.absoluteString)\n")
-        if !parsed[noBrowser] { Browser.open(authorize, environment: environment) }
-        if let server {
-          awaited.withLock { $0 = temporary.credentials.key }
-          Output.stderr("Waiting for the provider to redirect to \(callbackURL) ...")
-          guard let target = await server.redirect() else {
-            throw LoginFailure("no callback arrived in time; authorize sooner, or use --callback oob")
-          }
-          server.close()
-          var fields: [String: String] = [:]
-          for pair in PercentEncoding.decodeForm(target.drop { $0 != "?" }.dropFirst()) where fields[pair.name] == nil {
-            fields[pair.name] = pair.value
-          }
-          if fields["denied"] != nil { throw LoginFailure("the authorization was denied in the browser") }
-          guard let received = fields["oauth_verifier"] else { throw LoginFailure("the callback carried no oauth_verifier") }
-          verifier = received
-        } else {
-          verifier = try readVerifier(prompt: "Enter the PIN or verifier shown after authorizing: ")
-        }
-      }
-      let tokens = try await flow.accessToken(for: temporary, verifier: verifier)
-
-      var fields = tokens.fields
-      for secret in ["oauth_token", "oauth_token_secret"] { fields.removeValue(forKey: secret) }
-      let profile = ProviderProfile(
-        provider: setup.provider?.name, site: parsed[SigningSetup.site], consumerKey: setup.consumer.key,
-        consumerSecret: setup.consumer.secret.isEmpty ? nil : setup.consumer.secret, token: tokens.credentials.key,
-        tokenSecret: tokens.credentials.secret, signatureMethod: setup.configuration.signatureMethod.rawValue, privateKey: setup.privateKeyPath,
-        realm: setup.configuration.realm, fields: fields.isEmpty ? nil : fields)
-      let store = ProviderProfile.store(environment: environment)
-      try store.save(profile, as: profileName)
-      let user = tokens.screenName.map { " (@\($0))" } ?? tokens.userID.map { " (user \($0))" } ?? ""
-      print("Logged in\(user). Saved profile \(profileName) in \(store.file.path) (the token and its secret are not shown).")
-      print("Try: oauth1 request GET URL --profile \(profileName)")
-      return 0
+      callbackURL = mode
     }
+    if server == nil && parsed.has(callbackPort) { throw UsageError("--callback-port needs --callback loopback") }
+
+    if flow.endpoints.authorize.isEmpty && server != nil {
+      throw UsageError("this provider has no authorize page to redirect from: leave out --callback loopback and type the verifier")
+    }
+    let temporary = try await flow.requestToken(callback: callbackURL)
+    let verifier: String
+    if flow.endpoints.authorize.isEmpty {
+      Output.stderr("This provider has no authorize page: it sends the verifier to the integration's callback URL.")
+      verifier = try readVerifier(prompt: "Verifier: ")
+    } else {
+      let authorize = flow.authorizeURL(for: temporary)
+      Output.stderr("Open this URL to authorize the application:\n\n  \(authorize.absoluteString)\n")
+      if !parsed[noBrowser] { Browser.open(authorize, environment: environment) }
+      if let server {
+        awaited.withLock { $0 = temporary.credentials.key }
+        Output.stderr("Waiting for the provider to redirect to \(callbackURL) ...")
+        guard let target = await server.redirect() else {
+          throw LoginFailure("no callback arrived in time; authorize sooner, or use --callback oob")
+        }
+        server.close()
+        var fields: [String: String] = [:]
+        for pair in PercentEncoding.decodeForm(target.drop { $0 != "?" }.dropFirst()) where fields[pair.name] == nil {
+          fields[pair.name] = pair.value
+        }
+        if fields["denied"] != nil { throw LoginFailure("the authorization was denied in the browser") }
+        guard let received = fields["oauth_verifier"] else { throw LoginFailure("the callback carried no oauth_verifier") }
+        verifier = received
+      } else {
+        verifier = try readVerifier(prompt: "Enter the PIN or verifier shown after authorizing: ")
+      }
+    }
+    let tokens = try await flow.accessToken(for: temporary, verifier: verifier)
+
+    var fields = tokens.fields
+    for secret in ["oauth_token", "oauth_token_secret"] { fields.removeValue(forKey: secret) }
+    let profile = ProviderProfile(
+      provider: setup.provider?.name, site: parsed[SigningSetup.site], consumerKey: setup.consumer.key,
+      consumerSecret: setup.consumer.secret.isEmpty ? nil : setup.consumer.secret, token: tokens.credentials.key,
+      tokenSecret: tokens.credentials.secret, signatureMethod: setup.configuration.signatureMethod.rawValue, privateKey: setup.privateKeyPath,
+      realm: setup.configuration.realm, fields: fields.isEmpty ? nil : fields)
+    let store = ProviderProfile.store(environment: environment)
+    try store.save(profile, as: profileName)
+    let user = tokens.screenName.map { " (@\($0))" } ?? tokens.userID.map { " (user \($0))" } ?? ""
+    print("Logged in\(user). Saved profile \(profileName) in \(store.file.path) (the token and its secret are not shown).")
+    print("Try: oauth1 request GET URL --profile \(profileName)")
+    return 0
   }
 
   /// The flow: the named provider's, or the explicit endpoints (which override it).

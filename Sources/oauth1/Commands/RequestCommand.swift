@@ -12,12 +12,12 @@ import OAuthNetworking
 /// a provider's rules or the options `oauth1 sign` takes, sends through `NetworkClient` (whose
 /// redirect policy never carries the signature to another origin), prints the body, and
 /// explains a refusal with the provider's base string next to ours.
-enum RequestCommand {
+struct RequestCommand: OAuth1Subcommand {
   static let spec = CommandSpec(
     name: "oauth1 request",
     summary: "Send one signed request to an OAuth 1.0a API and print the response body.",
     options: SigningSetup.options + [
-      data, dataBinary, RequestBodyInput.contentType, json, header, queryAuth, include, output, verbose, timeout, CommandRunner.version,
+      data, dataBinary, RequestBodyInput.contentType, json, header, queryAuth, include, output, verbose, timeout, OAuth1Command.versionOption,
     ],
     positionals: [
       PositionalSpec("method", help: "The HTTP method: GET, POST, PUT, DELETE..."),
@@ -51,86 +51,85 @@ enum RequestCommand {
   static let include = Option.flag("include", short: "i", help: "Print the status line and the response headers before the body.")
   static let output = Option.value("output", short: "o", placeholder: "FILE", help: "Write the body to FILE instead of stdout.")
   static let verbose = Option.flag("verbose", short: "v", help: "Print every signing stage on stderr (secrets redacted).")
-  static let timeout = Option.value("max-time", placeholder: "SECONDS", help: "Give up after this many seconds (default 30).")
+  static let timeout = Option<Int>.value(
+    "max-time", placeholder: "SECONDS", default: .value(30), help: "Give up after this many seconds (default \(.default)).", .integer(in: 1...86_400))
 
-  static func run(_ arguments: [String]) async -> Int32 {
-    await CommandRunner.run(spec, arguments) { parsed in
-      let environment = ProcessInfo.processInfo.environment
-      guard parsed.positionals.count == 2 else {
-        throw UsageError("give the METHOD and the URL, as in: oauth1 request GET https://api.example.com/items")
-      }
-      let method = HTTPMethod(rawValue: parsed.positionals[0])
-      let urlText = parsed.positionals[1]
-      guard isAbsoluteHTTP(urlText), let url = URL(string: urlText) else {
-        throw UsageError("\(CommandSpec.shown(urlText)) is not an absolute http or https URL (percent-encode spaces and other reserved characters)")
-      }
-      let setup = try SigningSetup(parsed, environment: environment)
-      let (body, contentType) = try requestBody(parsed)
-      var headers = try requestHeaders(parsed)
-      if let contentType, !headers.contains("Content-Type") { headers["Content-Type"] = contentType }
-      // The provider's own User-Agent rule (a behavior header) wins over this default.
-      if !headers.contains("User-Agent") && !setup.providerHeaders.contains("User-Agent") {
-        headers["User-Agent"] = "oauth1/\(OAuth1Command.version)"
-      }
-      let seconds = try parsed.integer(timeout, in: 1...86_400) ?? 30
-
-      // One nonce and timestamp chosen here, so that -v shows the stages of what is sent.
-      let nonce = try OAuthNonce.random()
-      let timestamp = SystemClock().secondsSince1970()
-      var configuration = setup.configuration
-      configuration.clock = FixedClock(seconds: timestamp)
-      configuration.nonceSource = FirstNonce(nonce)
-      let signedBaseString = Locked<String?>(nil)
-      let signer = OAuthRequestBehavior(
-        consumer: setup.consumer, token: setup.token, configuration: configuration, placement: setup.placement(queryAuth: parsed[queryAuth])
-      ) { baseString in signedBaseString.withLock { $0 = baseString } }
-      let client = NetworkClient(
-        configuration: RequestConfiguration(
-          baseURL: url, defaultBehavior: CombinedRequestBehavior([HeadersBehavior(setup.providerHeaders), signer]),
-          timeout: TimeInterval(seconds)))
-      let request = Request<HTTPResponse>(
-        method: method, path: "", headers: headers, body: body.map { .data($0, contentType: contentType ?? "application/octet-stream") } ?? .none)
-
-      if parsed[verbose] {
-        let prepared = try client.prepare(request)
-        let generator = try OAuthSignatureGenerator(
-          consumer: setup.consumer, token: setup.token,
-          request: OAuthRequest(
-            method: method.rawValue, url: prepared.url.absoluteString, body: body, contentType: prepared.headers["Content-Type"] ?? contentType),
-          options: .init(configuration: configuration, nonce: nonce, timestamp: timestamp))
-        Output.stderr(SigningReport(generator: generator, example: nil).text(redacted: true))
-      }
-
-      let response: HTTPResponse
-      do throws(NetworkError) {
-        response = try await client.send(request)
-      } catch .httpStatus(let failure) {
-        let text = String(decoding: failure.body, as: UTF8.self)
-        let rejection = OAuthRejection(failure, signatureBaseString: signedBaseString.withLock { $0 })
-        // Signed form values such as a password are hidden; oauth_* parameters are shown.
-        let redacted = rejection.redacted { !$0.hasPrefix("oauth_") && Redaction.isSensitive(parameter: $0) }
-        if parsed[include] {
-          // As curl -i: the status line, the headers, a blank line and the body, then exit 1.
-          FileHandle.standardOutput.write(Data(statusAndHeaders(failure.statusCode, failure.headers).utf8))
-          try write(Data(refusedBody(text, rejection, redacted).utf8), to: parsed[output])
-        }
-        Output.error("the provider answered HTTP \(failure.statusCode) to \(failure.requestLine)")
-        // A body that carries the provider's base string is shown below, read and redacted.
-        if !parsed[include] && !text.isEmpty && rejection.report?.signatureBaseString == nil { Output.stderr(Redaction.text(text)) }
-        if failure.statusCode == 401 || rejection.report != nil { Output.stderr(redacted.description) }
-        return 1
-      } catch .transport(let failure) {
-        Output.error(failure.description)
-        return 3
-      } catch {
-        // Refused before or after sending (a signing failure, a redirect policy): not "no answer".
-        Output.error(error.description)
-        return 1
-      }
-      if parsed[include] { FileHandle.standardOutput.write(Data(statusAndHeaders(response.statusCode, response.headers).utf8)) }
-      try write(response.body, to: parsed[output])
-      return 0
+  static func run(_ parsed: ParsedArguments) async throws -> Int32 {
+    let environment = ProcessInfo.processInfo.environment
+    guard parsed.positionals.count == 2 else {
+      throw UsageError("give the METHOD and the URL, as in: oauth1 request GET https://api.example.com/items")
     }
+    let method = HTTPMethod(rawValue: parsed.positionals[0])
+    let urlText = parsed.positionals[1]
+    guard isAbsoluteHTTP(urlText), let url = URL(string: urlText) else {
+      throw UsageError("\(CommandSpec.shown(urlText)) is not an absolute http or https URL (percent-encode spaces and other reserved characters)")
+    }
+    let setup = try SigningSetup(parsed, environment: environment)
+    let (body, contentType) = try requestBody(parsed)
+    var headers = try requestHeaders(parsed)
+    if let contentType, !headers.contains("Content-Type") { headers["Content-Type"] = contentType }
+    // The provider's own User-Agent rule (a behavior header) wins over this default.
+    if !headers.contains("User-Agent") && !setup.providerHeaders.contains("User-Agent") {
+      headers["User-Agent"] = "oauth1/\(OAuth1Command.version)"
+    }
+    let seconds = try parsed.value(timeout)
+
+    // One nonce and timestamp chosen here, so that -v shows the stages of what is sent.
+    let nonce = try OAuthNonce.random()
+    let timestamp = SystemClock().secondsSince1970()
+    var configuration = setup.configuration
+    configuration.clock = FixedClock(seconds: timestamp)
+    configuration.nonceSource = FirstNonce(nonce)
+    let signedBaseString = Locked<String?>(nil)
+    let signer = OAuthRequestBehavior(
+      consumer: setup.consumer, token: setup.token, configuration: configuration, placement: setup.placement(queryAuth: parsed[queryAuth])
+    ) { baseString in signedBaseString.withLock { $0 = baseString } }
+    let client = NetworkClient(
+      configuration: RequestConfiguration(
+        baseURL: url, defaultBehavior: CombinedRequestBehavior([HeadersBehavior(setup.providerHeaders), signer]),
+        timeout: TimeInterval(seconds)))
+    let request = Request<HTTPResponse>(
+      method: method, path: "", headers: headers, body: body.map { .data($0, contentType: contentType ?? "application/octet-stream") } ?? .none)
+
+    if parsed[verbose] {
+      let prepared = try client.prepare(request)
+      let generator = try OAuthSignatureGenerator(
+        consumer: setup.consumer, token: setup.token,
+        request: OAuthRequest(
+          method: method.rawValue, url: prepared.url.absoluteString, body: body, contentType: prepared.headers["Content-Type"] ?? contentType),
+        options: .init(configuration: configuration, nonce: nonce, timestamp: timestamp))
+      Output.stderr(SigningReport(generator: generator, example: nil).text(redacted: true))
+    }
+
+    let response: HTTPResponse
+    do throws(NetworkError) {
+      response = try await client.send(request)
+    } catch .httpStatus(let failure) {
+      let text = String(decoding: failure.body, as: UTF8.self)
+      let rejection = OAuthRejection(failure, signatureBaseString: signedBaseString.withLock { $0 })
+      // Signed form values such as a password are hidden; oauth_* parameters are shown.
+      let redacted = rejection.redacted { !$0.hasPrefix("oauth_") && Redaction.isSensitive(parameter: $0) }
+      if parsed[include] {
+        // As curl -i: the status line, the headers, a blank line and the body, then exit 1.
+        FileHandle.standardOutput.write(Data(statusAndHeaders(failure.statusCode, failure.headers).utf8))
+        try write(Data(refusedBody(text, rejection, redacted).utf8), to: parsed[output])
+      }
+      Output.error("the provider answered HTTP \(failure.statusCode) to \(failure.requestLine)")
+      // A body that carries the provider's base string is shown below, read and redacted.
+      if !parsed[include] && !text.isEmpty && rejection.report?.signatureBaseString == nil { Output.stderr(Redaction.text(text)) }
+      if failure.statusCode == 401 || rejection.report != nil { Output.stderr(redacted.description) }
+      return 1
+    } catch .transport(let failure) {
+      Output.error(failure.description)
+      return 3
+    } catch {
+      // Refused before or after sending (a signing failure, a redirect policy): not "no answer".
+      Output.error(error.description)
+      return 1
+    }
+    if parsed[include] { FileHandle.standardOutput.write(Data(statusAndHeaders(response.statusCode, response.headers).utf8)) }
+    try write(response.body, to: parsed[output])
+    return 0
   }
 
   /// The body and its content type from `-d`, `--data-binary` or `--json` (one of them).

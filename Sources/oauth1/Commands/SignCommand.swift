@@ -3,14 +3,14 @@ import Foundation
 import OAuth1
 
 /// `oauth1 sign`: builds the request from the options, signs it and prints every stage.
-enum SignCommand {
+struct SignCommand: OAuth1Subcommand {
   static let spec = CommandSpec(
     name: "oauth1 sign",
     summary: "Sign one request with OAuth 1.0a and print every intermediate value.",
-    options: [CommandRunner.method, url] + RequestBodyInput.options + [
-      CommandRunner.host, SigningOptions.consumerKey, CommandRunner.consumerSecret, SigningOptions.token, CommandRunner.tokenSecret,
+    options: [RequestOptions.method, url] + RequestBodyInput.options + [
+      RequestOptions.host, SigningOptions.consumerKey, SigningOptions.consumerSecret, SigningOptions.token, SigningOptions.tokenSecret,
       SigningOptions.signatureMethod, SigningOptions.privateKey, nonce, timestamp, SigningOptions.realm, callback, verifier, noVersion,
-      SigningOptions.bodyHash, SigningOptions.bodyHashAlgorithm, example, json, CommandRunner.version,
+      SigningOptions.bodyHash, SigningOptions.bodyHashAlgorithm, example, json, OAuth1Command.versionOption,
     ],
     discussion: """
       Examples:
@@ -30,19 +30,17 @@ enum SignCommand {
     "example", placeholder: "NAME", help: "Sign a published example: \(SigningExample.all.map(\.name).joined(separator: ", ")).")
   static let json = Option.flag("json", help: "Print one JSON object instead of the stages.")
 
-  static func run(_ arguments: [String]) async -> Int32 {
-    await CommandRunner.run(spec, arguments) { parsed in
-      let example = try SigningExample.selected(by: parsed)
-      let input = try example?.input ?? SignInput(parsed, environment: ProcessInfo.processInfo.environment)
-      for note in input.notes { Output.stderr("oauth1: note: \(note)") }
-      let generator = try input.sign()
-      let report = SigningReport(generator: generator, example: example)
-      print(parsed[json] ? report.json() : report.text(), terminator: "")
-      if let example, generator.signature != example.publishedSignature {
-        Output.error("the signature differs from the published \(example.publishedSignature)")
-        return 1
-      }
-      return 0
+  static func run(_ parsed: ParsedArguments) async throws -> Int32 {
+    let example = try SigningExample.selected(by: parsed)
+    let input = try example?.input ?? SignInput(parsed, environment: ProcessInfo.processInfo.environment)
+    for note in input.notes { Output.stderr("oauth1: note: \(note)") }
+    let generator = try input.sign()
+    let report = SigningReport(generator: generator, example: example)
+    print(parsed[json] ? report.json() : report.text(), terminator: "")
+    if let example, generator.signature != example.publishedSignature {
+      Output.error("the signature differs from the published \(example.publishedSignature)")
+      return 1
     }
+    return 0
   }
 }

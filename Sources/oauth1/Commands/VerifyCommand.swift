@@ -5,14 +5,14 @@ import OAuth1Redis
 
 /// `oauth1 verify`: checks a received request's signature (and timestamp) like a provider would,
 /// and says which check failed, with the base string the verifier computed.
-enum VerifyCommand {
+struct VerifyCommand: OAuth1Subcommand {
   static let spec = CommandSpec(
     name: "oauth1 verify",
     summary:
       "Verify an OAuth 1.0a request as a provider would; exit 0 and print \"valid\", exit 1 and say which check failed, or exit 3 when the nonce store cannot answer.",
-    options: [CommandRunner.method, url, authorization] + RequestBodyInput.options + [
-      CommandRunner.host, consumerKey, CommandRunner.consumerSecret, CommandRunner.tokenSecret, publicKey, now, maxSkew,
-      allowPlaintextOverHTTP, publicOrigin, header, peer, trustedProxy, forwardingHeaders, nonceStore, limit, CommandRunner.version,
+    options: [RequestOptions.method, url, authorization] + RequestBodyInput.options + [
+      RequestOptions.host, consumerKey, SigningOptions.consumerSecret, SigningOptions.tokenSecret, publicKey, now, maxSkew,
+      allowPlaintextOverHTTP, publicOrigin, header, peer, trustedProxy, forwardingHeaders, nonceStore, limit, OAuth1Command.versionOption,
     ],
     discussion: """
       Example:
@@ -64,39 +64,37 @@ enum VerifyCommand {
     help: "Record nonces in this Redis, shared by every verifying process (or env OAUTH1_REDIS_URL; default: this process only).")
   static let allowPlaintextOverHTTP = Option.flag("allow-plaintext-over-http", help: "Accept PLAINTEXT over http (it sends the secrets in clear).")
 
-  static func run(_ arguments: [String]) async -> Int32 {
-    await CommandRunner.run(spec, arguments) { parsed in
-      guard let url = parsed[url] else { throw UsageError("missing --url") }
-      let environment = ProcessInfo.processInfo.environment
-      let consumerSecret = parsed[CommandRunner.consumerSecret] ?? environment["OAUTH1_CONSUMER_SECRET"]
-      let publicKey = try parsed[publicKey].map { try RSAPublicKey(pem: InputFiles.readText($0, what: "public key")) }
-      guard consumerSecret != nil || publicKey != nil else {
-        throw UsageError("missing --consumer-secret (or OAUTH1_CONSUMER_SECRET), or --public-key for RSA")
-      }
-      let (body, contentType) = try RequestBodyInput.read(parsed)
-      let request = OAuthRequest(
-        method: parsed[CommandRunner.method] ?? "GET", url: url, body: body, contentType: contentType, host: parsed[CommandRunner.host])
-      let lookup = CommandLineCredentials(
-        consumerKey: parsed[consumerKey], consumer: OAuthConsumer(secret: consumerSecret, rsaPublicKey: publicKey),
-        tokenSecret: parsed[CommandRunner.tokenSecret] ?? environment["OAUTH1_TOKEN_SECRET"])
-      var options = OAuthVerifier.Options(allowPlaintextOverHTTP: parsed[allowPlaintextOverHTTP])
-      if let now = try parsed.integer(now, in: 0...latestNow) { options.clock = FixedClock(seconds: now) }
-      if let skew = try parsed.integer(maxSkew, in: 0...widestSkew) { options.maxClockSkew = skew }
-      options.limits = try limits(parsed[limit])
-      options.publicURL = try publicURL(parsed)
-      let headers = try RequestCommand.requestHeaders(parsed, option: header).map { (name: $0.name, value: $0.value) }
-      let verifier = OAuthVerifier(credentials: lookup, nonceStore: try sharedNonceStore(parsed, window: 2 * options.maxClockSkew), options: options)
-      do throws(OAuthVerificationError) {
-        let verified = try await verifier.verify(request, authorization: parsed[authorization], headers: headers, peerAddress: parsed[peer])
-        print("valid")
-        print("consumer key:     \(oneLine(verified.consumerKey))")
-        print("token:            \(verified.token.map(oneLine) ?? "(none)")")
-        print("signature method: \(verified.signatureMethod.rawValue)")
-        return 0
-      } catch {
-        print(describe(error), terminator: "")
-        return error.problem == .temporarilyUnavailable ? storeUnavailable : 1
-      }
+  static func run(_ parsed: ParsedArguments) async throws -> Int32 {
+    guard let url = parsed[url] else { throw UsageError("missing --url") }
+    let environment = ProcessInfo.processInfo.environment
+    let consumerSecret = parsed[SigningOptions.consumerSecret] ?? environment["OAUTH1_CONSUMER_SECRET"]
+    let publicKey = try parsed[publicKey].map { try RSAPublicKey(pem: InputFiles.readText($0, what: "public key")) }
+    guard consumerSecret != nil || publicKey != nil else {
+      throw UsageError("missing --consumer-secret (or OAUTH1_CONSUMER_SECRET), or --public-key for RSA")
+    }
+    let (body, contentType) = try RequestBodyInput.read(parsed)
+    let request = OAuthRequest(
+      method: try parsed.value(RequestOptions.method), url: url, body: body, contentType: contentType, host: parsed[RequestOptions.host])
+    let lookup = CommandLineCredentials(
+      consumerKey: parsed[consumerKey], consumer: OAuthConsumer(secret: consumerSecret, rsaPublicKey: publicKey),
+      tokenSecret: parsed[SigningOptions.tokenSecret] ?? environment["OAUTH1_TOKEN_SECRET"])
+    var options = OAuthVerifier.Options(allowPlaintextOverHTTP: parsed[allowPlaintextOverHTTP])
+    if let now = try parsed.integer(now, in: 0...latestNow) { options.clock = FixedClock(seconds: now) }
+    if let skew = try parsed.integer(maxSkew, in: 0...widestSkew) { options.maxClockSkew = skew }
+    options.limits = try limits(parsed[limit])
+    options.publicURL = try publicURL(parsed)
+    let headers = try RequestCommand.requestHeaders(parsed, option: header).map { (name: $0.name, value: $0.value) }
+    let verifier = OAuthVerifier(credentials: lookup, nonceStore: try sharedNonceStore(parsed, window: 2 * options.maxClockSkew), options: options)
+    do throws(OAuthVerificationError) {
+      let verified = try await verifier.verify(request, authorization: parsed[authorization], headers: headers, peerAddress: parsed[peer])
+      print("valid")
+      print("consumer key:     \(oneLine(verified.consumerKey))")
+      print("token:            \(verified.token.map(oneLine) ?? "(none)")")
+      print("signature method: \(verified.signatureMethod.rawValue)")
+      return 0
+    } catch {
+      print(describe(error), terminator: "")
+      return error.problem == .temporarilyUnavailable ? storeUnavailable : 1
     }
   }
 

@@ -22,12 +22,12 @@ struct SignInput {
     } else if method.usesRSA {
       throw UsageError("\(method.rawValue) needs --private-key FILE")
     }
-    let consumerSecret = arguments[CommandRunner.consumerSecret] ?? environment["OAUTH1_CONSUMER_SECRET"]
+    let consumerSecret = arguments[SigningOptions.consumerSecret] ?? environment["OAUTH1_CONSUMER_SECRET"]
     guard consumerSecret != nil || method.usesRSA else {
       throw UsageError("missing --consumer-secret (or OAUTH1_CONSUMER_SECRET)")
     }
-    let tokenSecret = arguments[CommandRunner.tokenSecret] ?? environment["OAUTH1_TOKEN_SECRET"]
-    if arguments[SigningOptions.token] == nil && arguments[CommandRunner.tokenSecret] != nil {
+    let tokenSecret = arguments[SigningOptions.tokenSecret] ?? environment["OAUTH1_TOKEN_SECRET"]
+    if arguments[SigningOptions.token] == nil && arguments[SigningOptions.tokenSecret] != nil {
       // oauthlib's client signs this way (a resource owner secret without its key): a
       // debugging tool reproduces it, and says so.
       notes.append("a token secret without --token: it is part of the signing key, but no oauth_token is sent")
@@ -38,11 +38,11 @@ struct SignInput {
     let bodyHash = try SigningOptions.bodyHashAlgorithm(arguments)
 
     request = OAuthRequest(
-      method: arguments[CommandRunner.method] ?? "GET", url: url, body: body, contentType: contentType, host: arguments[CommandRunner.host])
+      method: try arguments.value(RequestOptions.method), url: url, body: body, contentType: contentType, host: arguments[RequestOptions.host])
     consumer = Credentials(key: consumerKey, secret: consumerSecret ?? "")
     token =
       arguments[SigningOptions.token].map { Credentials(key: $0, secret: tokenSecret ?? "") }
-      ?? arguments[CommandRunner.tokenSecret].map { Credentials(key: "", secret: $0) }
+      ?? arguments[SigningOptions.tokenSecret].map { Credentials(key: "", secret: $0) }
     options = OAuthSignatureGenerator.Options(
       signatureMethod: method,
       privateKey: privateKey,

@@ -6,7 +6,9 @@ import OAuth1
 /// so that each command takes them under the same names and reads them the same way.
 enum SigningOptions {
   static let consumerKey = Option.value("consumer-key", placeholder: "KEY", help: "Consumer key.")
+  static let consumerSecret = Option.value("consumer-secret", placeholder: "SECRET", help: "Consumer secret (or env OAUTH1_CONSUMER_SECRET).")
   static let token = Option.value("token", placeholder: "TOKEN", help: "Token (access or request token).")
+  static let tokenSecret = Option.value("token-secret", placeholder: "SECRET", help: "Token secret (or env OAUTH1_TOKEN_SECRET).")
   static let signatureMethod = Option.value(
     "signature-method", placeholder: "NAME", help: "HMAC-SHA1 (default), HMAC-SHA256, HMAC-SHA512, RSA-SHA1, RSA-SHA256, RSA-SHA512, PLAINTEXT.")
   static let privateKey = Option.value("private-key", placeholder: "FILE", help: "PEM RSA private key (PKCS#1 or PKCS#8) for the RSA methods.")

@@ -15,7 +15,7 @@ struct SigningSetup {
   static let site = Option.value(
     "site", placeholder: "URL", help: "The provider's URL where it runs on your server (Jira, Magento, WooCommerce...); NetSuite's account id.")
   static let options: [any OptionDeclaration] = [
-    profile, provider, site, SigningOptions.consumerKey, CommandRunner.consumerSecret, SigningOptions.token, CommandRunner.tokenSecret,
+    profile, provider, site, SigningOptions.consumerKey, SigningOptions.consumerSecret, SigningOptions.token, SigningOptions.tokenSecret,
     SigningOptions.signatureMethod, SigningOptions.privateKey, SigningOptions.realm, SigningOptions.bodyHash, SigningOptions.bodyHashAlgorithm,
   ]
 
@@ -61,16 +61,16 @@ struct SigningSetup {
     privateKeyPath = (arguments[SigningOptions.privateKey] ?? stored?.privateKey).map { URL(fileURLWithPath: $0).path }
     let privateKey = try privateKeyPath.map { try SigningOptions.privateKey(at: $0) }
     if method.usesRSA && privateKey == nil { throw UsageError("\(method.rawValue) needs --private-key FILE") }
-    let consumerSecret = arguments[CommandRunner.consumerSecret] ?? stored?.consumerSecret ?? environment["OAUTH1_CONSUMER_SECRET"]
+    let consumerSecret = arguments[SigningOptions.consumerSecret] ?? stored?.consumerSecret ?? environment["OAUTH1_CONSUMER_SECRET"]
     guard consumerSecret != nil || method.usesRSA else {
       throw UsageError("missing --consumer-secret (or OAUTH1_CONSUMER_SECRET, or --profile)")
     }
     consumer = Credentials(key: consumerKey, secret: consumerSecret ?? "")
     if let tokenKey = arguments[SigningOptions.token] {
-      token = Credentials(key: tokenKey, secret: arguments[CommandRunner.tokenSecret] ?? environment["OAUTH1_TOKEN_SECRET"] ?? "")
+      token = Credentials(key: tokenKey, secret: arguments[SigningOptions.tokenSecret] ?? environment["OAUTH1_TOKEN_SECRET"] ?? "")
     } else if let tokenKey = stored?.token {
-      token = Credentials(key: tokenKey, secret: arguments[CommandRunner.tokenSecret] ?? stored?.tokenSecret ?? "")
-    } else if arguments.has(CommandRunner.tokenSecret) {
+      token = Credentials(key: tokenKey, secret: arguments[SigningOptions.tokenSecret] ?? stored?.tokenSecret ?? "")
+    } else if arguments.has(SigningOptions.tokenSecret) {
       throw UsageError("--token-secret needs --token")
     }
     configuration = OAuthSigner.Configuration(

@@ -3,104 +3,6 @@ import Foundation
 import NetworkClient
 import XAPI
 
-/// `tweets timeline [USERNAME]`: a user's tweets, or the home timeline.
-struct TimelineCommand: TweetsCommand {
-  let name = "timeline"
-  let shared: SharedOptions = [.tweetPages, .api, .window]
-  var spec: CommandSpec {
-    makeSpec(
-      summary: "Show a user's tweets, or your home timeline without a name.",
-      positionals: [PositionalSpec("username", help: "Whose tweets (with or without @).", optional: true)])
-  }
-
-  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
-    let (client, profile) = try session.client()
-    let options = session.options
-    let username = arguments.positionals.first.map(Self.bareUsername)
-    let pages: TweetPages
-    switch options.api {
-    case .v2:
-      let fields = options.timelineOptions
-      if let username {
-        let user = try await client.v2.user(username: username)
-        pages = client.v2.userTweets(userID: user.id, options: fields, limit: options.limit)
-      } else {
-        pages = client.v2.homeTimeline(userID: try await userID(nil, client, session, profile: profile), options: fields, limit: options.limit)
-      }
-    case .v1:
-      pages =
-        username.map { client.v1.userTimeline(screenName: $0, options: options.v1Window, limit: options.limit) }
-        ?? client.v1.homeTimeline(options: options.v1Window, limit: options.limit)
-    }
-    try await TweetStream.print(pages, session)
-    return .success
-  }
-}
-
-/// `tweets search QUERY`.
-struct SearchCommand: TweetsCommand {
-  let name = "search"
-  let shared: SharedOptions = [.tweetPages, .api, .window]
-  static let archive = Option.flag("archive", help: "Full-archive search (/2/tweets/search/all; X API Pro or Enterprise only).")
-  var spec: CommandSpec {
-    makeSpec(
-      summary: "Search recent tweets (the last 7 days), or the full archive with --archive.", options: [Self.archive],
-      positionals: [PositionalSpec("query", help: "The query (X's search syntax).", variadic: true)])
-  }
-
-  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
-    let query = arguments.positionals.joined(separator: " ")
-    guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("the query is empty") }
-    let options = session.options
-    let archive = arguments[Self.archive]
-    if archive && options.api == .v1 { throw UsageError("--archive is v2's full-archive search; leave out --api 1.1") }
-    // Full-archive search is app-only at X.
-    let client = archive ? try await session.appClient(for: "search --archive") : try session.client().client
-    let pages =
-      archive
-      ? client.v2.searchAll(query: query, options: options.timelineOptions, limit: options.limit)
-      : options.api == .v2
-        ? client.v2.searchRecent(query: query, options: options.timelineOptions, limit: options.limit)
-        : client.v1.search(query: query, options: options.v1Window, limit: options.limit)
-    try await Self.print(pages, archive: archive, session)
-    return .success
-  }
-
-  /// Writes the pages; a full-archive search refused for the app's access tier says so plainly.
-  static func print(_ pages: TweetPages, archive: Bool, _ session: Session) async throws {
-    do {
-      try await TweetStream.print(pages, session)
-    } catch let error as XError where archive {
-      switch error {
-      case .clientNotEnrolled, .accessLevel:
-        throw TweetsFailure(
-          "full-archive search (/2/tweets/search/all) needs X API Pro or Enterprise access, which this app does not have (\(error.description)). "
-            + "Without --archive, search covers the last 7 days.",
-          exitCode: .authentication)
-      default:
-        throw error
-      }
-    }
-  }
-}
-
-/// `tweets show ID...`.
-struct ShowCommand: TweetsCommand {
-  let name = "show"
-  let shared: SharedOptions = [.signedIn, .api, .format, .tweetFields, .database]
-  var spec: CommandSpec {
-    makeSpec(summary: "Show tweets by id.", positionals: [PositionalSpec("id", help: "Tweet ids.", variadic: true)])
-  }
-
-  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
-    let ids = arguments.positionals
-    if let bad = ids.first(where: { !IDLookup.isTweetID($0) }) {
-      throw UsageError("\"\(bad)\" is not a tweet id")
-    }
-    return try await IDLookup.run(.list(ids), total: ids.count, session)
-  }
-}
-
 /// Streams pages to the output as they arrive. When standard error is a terminal, whatever
 /// standard output is (`tweets timeline x --all > out.jsonl`), one status line there says how far
 /// it got (tweets, pages, rate, elapsed time), rewritten in place after each page and cleared
@@ -202,12 +104,5 @@ extension TweetStream {
       throw error
     }
     terminal.status(terminal.errorIsInteractive ? "done: " + progress() + "\n" : "")
-  }
-}
-
-extension V1TimelineOptions {
-  /// v1.1's `max_id` is inclusive; `--until-id` is not.
-  static func inclusive(before id: String) -> String? {
-    UInt64(id).flatMap { $0 > 0 ? String($0 - 1) : nil }
   }
 }
