@@ -26,12 +26,17 @@ let package = Package(
   ],
   dependencies: [],
   targets: [
-    // The system's OpenSSL libcrypto. Only the files in Sources/OAuth1/Crypto import it.
+    // The system's OpenSSL: libcrypto, for CryptoPrimitives, and libssl, for OAuth1Redis's
+    // rediss:// (and the benchmark's baseline). No other module imports it.
     .systemLibrary(
       name: "COpenSSL",
       pkgConfig: "openssl",
       providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
     ),
+    // The crypto primitives, at the bottom of the graph: digests, HMAC (with prepared keys),
+    // RSA signatures, secure random bytes, constant-time comparison and the wiping of secrets.
+    // Package access only; it throws its own CryptoError.
+    .target(name: "CryptoPrimitives", dependencies: ["COpenSSL"]),
     // RFC 3986 percent-encoding, shared by the signer and the network client.
     .target(name: "PercentEncoding"),
     // The date forms the package reads and writes (RFC 3339, HTTP dates, X's v1.1 form), each
@@ -41,16 +46,10 @@ let package = Package(
     // every module can use it; NetworkClient re-exports it, as part of its public API.
     .target(name: "Locking"),
     // Signing and verification of OAuth 1.0a requests. No networking.
-    .target(name: "OAuth1", dependencies: ["COpenSSL", "PercentEncoding", "Locking"]),
-    // The system's OpenSSL libssl, for rediss:// only (OAuth1Redis): the same libssl-dev as COpenSSL.
-    .systemLibrary(
-      name: "CLibSSL",
-      pkgConfig: "openssl",
-      providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
-    ),
+    .target(name: "OAuth1", dependencies: ["CryptoPrimitives", "PercentEncoding", "Locking"]),
     // The Redis nonce store: RESP spoken over POSIX sockets (no hiredis, so `swift test` builds
-    // with nothing but Swift and libssl-dev), on threads of its own; TLS through libssl.
-    .target(name: "OAuth1Redis", dependencies: ["OAuth1", "CLibSSL", "Locking"]),
+    // with nothing but Swift and libssl-dev), on threads of its own; TLS through COpenSSL's libssl.
+    .target(name: "OAuth1Redis", dependencies: ["OAuth1", "COpenSSL", "Locking"]),
     // A generic HTTP client whose side effects live in request behaviors. Knows no OAuth.
     .target(name: "NetworkClient", dependencies: ["PercentEncoding", "Locking", "DateFormats"]),
     // Test doubles, shipped as their own products (not in the production modules).
@@ -59,8 +58,8 @@ let package = Package(
     // The bridge: signs NetworkClient requests with OAuth1, and the three-legged flow.
     .target(name: "OAuthNetworking", dependencies: ["OAuth1", "NetworkClient", "PercentEncoding"]),
     // An OAuth 2.0 client for any provider: PKCE, the authorize URL, the token and revoke
-    // endpoints (X's OAuth 1.0a exchange too). Its digest comes from OAuth1's crypto backend.
-    .target(name: "OAuth2", dependencies: ["OAuth1", "NetworkClient", "PercentEncoding", "Loopback"]),
+    // endpoints (X's OAuth 1.0a exchange too). Its digest comes from CryptoPrimitives.
+    .target(name: "OAuth2", dependencies: ["CryptoPrimitives", "NetworkClient", "PercentEncoding", "Loopback"]),
     // The X (Twitter) API client, v2 and v1.1.
     .target(name: "XAPI", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking", "DateFormats"]),
     // The system's SQLite, for the archive only: a user of OAuth1 or XAPI alone needs no SQLite.
@@ -74,11 +73,13 @@ let package = Package(
     // The one X emulator: offline, in process (tweets --sandbox) or over loopback HTTP (tweets
     // sandbox serve, and the tests, behind an oauthlib-verifying proxy).
     .target(
-      name: "XSandbox", dependencies: ["OAuth1", "OAuth2", "XAPI", "NetworkClient", "PercentEncoding", "DateFormats", "Loopback"]),
+      name: "XSandbox", dependencies: ["OAuth1", "OAuth2", "XAPI", "NetworkClient", "PercentEncoding", "DateFormats", "Loopback", "CryptoPrimitives"]),
     // The logic of the tweets command: profiles, output formats, exit codes, wiring.
     .target(
       name: "TweetsCore",
-      dependencies: ["XAPI", "XArchive", "OAuth2", "OAuthNetworking", "NetworkClient", "OAuth1", "CommandLineSupport", "DateFormats"]),
+      dependencies: [
+        "XAPI", "XArchive", "OAuth2", "OAuthNetworking", "NetworkClient", "OAuth1", "CommandLineSupport", "DateFormats", "CryptoPrimitives",
+      ]),
     // The loopback HTTP plumbing: a listener on 127.0.0.1 and [::1], an HTTP server with named
     // limits, and the one redirect receiver of OAuth 2.0 logins and `oauth1 login`. Below OAuth2
     // and the command-line tools, so that OAuth2 does not build the tools' argument parser.

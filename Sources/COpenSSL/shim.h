@@ -6,8 +6,9 @@
 // allocation and no provider lookup per signature. They are used only by the helpers below.
 #define OPENSSL_SUPPRESS_DEPRECATED 1
 
-// Only what the OAuth1 crypto backend uses: HMAC, digests, RSA PKCS#1 v1.5 signatures,
-// PEM key loading and the CSPRNG. Declared here so Swift sees a single module.
+// The package's one view of OpenSSL. libcrypto, for CryptoPrimitives: HMAC, digests, RSA
+// PKCS#1 v1.5 signatures, PEM key loading and the CSPRNG. libssl, for OAuth1Redis's rediss://
+// connections: the TLS client only. Declared here so Swift sees a single module.
 #include <openssl/bio.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>
@@ -17,7 +18,9 @@
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
 #include <openssl/sha.h>
+#include <openssl/ssl.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -81,5 +84,13 @@ static inline void oauth1_wipe(void *pointer, size_t length) {
 OAUTH1_HMAC_HELPERS(sha1, SHA_CTX, SHA1_Init, SHA1_Update, SHA1_Transform, SHA1_Final, 64, 20)
 OAUTH1_HMAC_HELPERS(sha256, SHA256_CTX, SHA256_Init, SHA256_Update, SHA256_Transform, SHA256_Final, 64, 32)
 OAUTH1_HMAC_HELPERS(sha512, SHA512_CTX, SHA512_Init, SHA512_Update, SHA512_Transform, SHA512_Final, 128, 64)
+
+// The TLS client's macros, which Swift cannot import, as functions.
+
+// SNI: the server name sent in the ClientHello.
+static inline int oauth1_tls_set_server_name(SSL *ssl, const char *name) { return (int)SSL_set_tlsext_host_name(ssl, name); }
+
+// TLS 1.2 or later only.
+static inline int oauth1_tls_require_tls12(SSL_CTX *context) { return (int)SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION); }
 
 #endif

@@ -1,4 +1,4 @@
-import CLibSSL
+import COpenSSL
 import Foundation
 
 #if canImport(Glibc)
@@ -23,7 +23,7 @@ final class TLSClientContext: @unchecked Sendable {
     context = made
     // Every set-up call is checked: one that failed silently would leave a weaker connection
     // (an older protocol, no name check) that still works. Each failure fails closed.
-    guard clibssl_require_tls12(context) == 1 else { throw .tlsConfiguration(reason: Self.openSSLError("cannot require TLS 1.2")) }
+    guard oauth1_tls_require_tls12(context) == 1 else { throw .tlsConfiguration(reason: Self.openSSLError("cannot require TLS 1.2")) }
     SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
     if let caFile {
       guard SSL_CTX_load_verify_locations(context, caFile, nil) == 1 else {
@@ -63,7 +63,7 @@ final class TLSClientContext: @unchecked Sendable {
         throw .tlsFailed(host: host, port: port, reason: Self.openSSLError("cannot set the address to verify"))
       }
     } else {
-      guard clibssl_set_server_name(ssl, host) == 1, SSL_set1_host(ssl, host) == 1 else {
+      guard oauth1_tls_set_server_name(ssl, host) == 1, SSL_set1_host(ssl, host) == 1 else {
         throw .tlsFailed(host: host, port: port, reason: Self.openSSLError("cannot set the host name to verify"))
       }
     }

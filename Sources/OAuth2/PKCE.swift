@@ -1,4 +1,5 @@
-import OAuth1
+internal import CryptoPrimitives
+import Foundation
 
 /// Proof Key for Code Exchange (RFC 7636) with the S256 method: a random `code_verifier` kept
 /// by the client, and its `code_challenge`, `BASE64URL(SHA-256(verifier))`, sent with the
@@ -45,10 +46,11 @@ public struct PKCE: Sendable, CustomStringConvertible {
   /// Hides the verifier.
   public var description: String { "PKCE(S256, challenge: \(challenge))" }
 
-  /// The package's one crypto backend (OpenSSL's libcrypto, through `OAuth1`) computes the digest.
+  /// Base64 of the SHA-256 of `text`'s UTF-8, from the package's crypto primitives (OpenSSL's
+  /// libcrypto).
   static func sha256(_ text: String) -> String {
     // SHA-256 of a short string cannot fail; a failure would be an OpenSSL that cannot hash.
-    (try? OAuthBodyHash.compute(body: Array(text.utf8), algorithm: .sha256)) ?? ""
+    (try? DigestAlgorithm.sha256.digest(of: Array(text.utf8))).map { Data($0).base64EncodedString() } ?? ""
   }
 
   /// Base64 to base64url without padding (RFC 4648 section 5).

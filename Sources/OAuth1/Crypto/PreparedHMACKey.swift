@@ -1,14 +1,16 @@
+internal import CryptoPrimitives
+
 /// An HMAC key whose pad states were hashed once, so each MAC costs only the hashing of the
 /// message: what a signer keeps for its credentials and a verifier caches per (consumer,
-/// token). The backend's key type stays behind it. Immutable and safe to share.
+/// token). `CryptoPrimitives`' key stays behind it. Immutable and safe to share.
 struct PreparedHMACKey: Sendable {
   let algorithm: OAuthDigestAlgorithm
-  private let key: Crypto.HMACKey
+  private let key: HMACKey
 
   /// Prepares the signing key written in `key` for `algorithm`.
   init(_ algorithm: OAuthDigestAlgorithm, key: borrowing ByteWriter) {
     self.algorithm = algorithm
-    self.key = Crypto.prepareHMAC(algorithm, key: key, 0..<key.count)
+    self.key = key.withUnsafeBytes(0..<key.count) { HMACKey(algorithm.primitive, key: $0) }
   }
 
   /// Prepares a signing key held as text (``OAuthSigningKey/make(consumerSecret:tokenSecret:)``).
@@ -27,6 +29,11 @@ struct PreparedHMACKey: Sendable {
   /// returns where it is.
   @discardableResult
   func appendMAC(of message: borrowing ByteWriter, _ range: Range<Int>, to out: inout ByteWriter) -> Range<Int> {
-    Crypto.appendMAC(of: message, range, with: key, to: &out)
+    let start = out.count, length = length
+    out.appendUnsafe(room: length, reading: message, range) { message, room in
+      key.sign(message, into: room)
+      return length
+    }
+    return start..<out.count
   }
 }

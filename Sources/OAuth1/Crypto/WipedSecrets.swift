@@ -1,5 +1,7 @@
+internal import CryptoPrimitives
+
 /// A consumer secret and a token secret kept as bytes of their own, compared in constant time
-/// and wiped by the crypto backend when freed: what a cache keeps
+/// and wiped when freed (by `CryptoPrimitives`): what a cache keeps
 /// instead of `String`s, whose bytes no one wipes. Immutable after `init` (the arrays are
 /// never copied out, so no other copy of their bytes exists), so it is shared across threads.
 ///
@@ -16,16 +18,15 @@ final class WipedSecrets: @unchecked Sendable {
   }
 
   deinit {
-    Crypto.wipe(&consumerSecret)
-    Crypto.wipe(&tokenSecret)
+    SecureMemory.wipe(&consumerSecret)
+    SecureMemory.wipe(&tokenSecret)
   }
 
   /// Whether these are the secrets stored: each compared in time that depends only on its
-  /// length (by the crypto backend), the second even when the
-  /// first differs.
+  /// length, the second even when the first differs.
   func equals(consumerSecret: String, tokenSecret: String?) -> Bool {
-    let consumerEqual = Crypto.constantTimeEquals(self.consumerSecret, consumerSecret)
-    let tokenEqual = Crypto.constantTimeEquals(self.tokenSecret, tokenSecret ?? "")
+    let consumerEqual = ConstantTime.equals(self.consumerSecret, consumerSecret)
+    let tokenEqual = ConstantTime.equals(self.tokenSecret, tokenSecret ?? "")
     return consumerEqual && tokenEqual
   }
 }

@@ -7,7 +7,7 @@ import PercentEncoding
 /// first), and the engine refers to bytes by their offsets (`Range<Int>`), never by address.
 ///
 /// This is one of the three places that touch memory through pointers (with ``ScratchArena``
-/// and the crypto backend). Its invariants, each checked:
+/// and the `CryptoPrimitives` module). Its invariants, each checked:
 /// - `start` points to `capacity` bytes that stay allocated, and that no one else writes, for
 ///   as long as the writer exists: only ``ScratchArena`` and ``string(capacity:_:)`` make a
 ///   writer; they lend it `inout` to a closure and check, when the closure returns, that the
@@ -603,15 +603,15 @@ struct ByteWriter: ~Copyable {
     count = newCount
   }
 
-  // MARK: - For the crypto backend
+  // MARK: - For the crypto primitives (Crypto/)
 
-  /// Lends the crypto backend the bytes of `range`, for the duration of `body`.
+  /// Lends the crypto primitives the bytes of `range`, for the duration of `body`.
   func withUnsafeBytes<R>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
     checkWritten(range)
     return body(UnsafeBufferPointer(start: start + range.lowerBound, count: range.count))
   }
 
-  /// Lends the crypto backend the bytes of `source` (already written) and `room` bytes after
+  /// Lends the crypto primitives the bytes of `source` (already written) and `room` bytes after
   /// the last one written; `body` returns how many of those it wrote (checked).
   mutating func appendUnsafe<E: Error>(
     room: Int, reading source: Range<Int> = 0..<0,
@@ -625,7 +625,7 @@ struct ByteWriter: ~Copyable {
     count &+= written
   }
 
-  /// Lends the crypto backend the bytes of `range` of `other` and `room` bytes after the last
+  /// Lends the crypto primitives the bytes of `range` of `other` and `room` bytes after the last
   /// one written here; `body` returns how many of those it wrote (checked).
   mutating func appendUnsafe<E: Error>(
     room: Int, reading other: borrowing ByteWriter, _ range: Range<Int>,
@@ -639,7 +639,7 @@ struct ByteWriter: ~Copyable {
     count &+= written
   }
 
-  /// Lends the crypto backend everything written, to wipe it.
+  /// Lends the crypto primitives everything written, to wipe it.
   mutating func withUnsafeMutableWritten(_ body: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
     body(UnsafeMutableBufferPointer(start: start, count: count))
   }

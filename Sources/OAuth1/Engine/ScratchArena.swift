@@ -4,7 +4,7 @@
 /// to the heap on Linux), so a signature allocates nothing here.
 ///
 /// This is one of the three places that touch memory through pointers (with ``ByteWriter`` and
-/// the crypto backend). Its invariants, each checked:
+/// the `CryptoPrimitives` module). Its invariants, each checked:
 /// - the memory lives exactly as long as the closure it is lent to; what the closure gets is
 ///   `~Copyable` and lent `inout`, so it cannot be copied out or captured by an escaping
 ///   closure, and when the closure returns (or throws) the arena checks that the writer or

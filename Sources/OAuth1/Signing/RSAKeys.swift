@@ -1,34 +1,39 @@
+internal import CryptoPrimitives
+
 /// An RSA private key for the RSA-SHA1, RSA-SHA256 and RSA-SHA512 methods, read from PEM.
 ///
 /// Both PEM forms are accepted: PKCS#8 (`-----BEGIN PRIVATE KEY-----`) and PKCS#1
 /// (`-----BEGIN RSA PRIVATE KEY-----`). Encrypted keys are refused rather than prompting for
 /// a passphrase, and a key whose numbers do not belong together (a damaged file) is refused
 /// when it is read, since it would sign what nobody can verify. The key is immutable and safe
-/// to share between threads; the crypto backend's key type stays behind it.
+/// to share between threads; `CryptoPrimitives`' key type stays behind it.
 ///
 /// ```swift
 /// let key = try RSAPrivateKey(pem: String(contentsOfFile: "consumer.pem", encoding: .utf8))
 /// let options = OAuthSignatureGenerator.Options(signatureMethod: .rsaSHA256, privateKey: key)
 /// ```
 public struct RSAPrivateKey: Sendable {
-  let key: Crypto.RSAKey
+  let key: RSAKey
 
   /// Reads a PEM private key. Throws ``OAuthError/invalidKey(reason:)`` for anything that is
   /// not an unencrypted, consistent PEM private key and ``OAuthError/wrongKeyType(found:)`` for
   /// a key that is not RSA.
   public init(pem: String) throws(OAuthError) {
-    key = try Crypto.readRSAPrivateKey(pem: pem)
+    key = try OAuthError.mapping { () throws(CryptoError) in try RSAKey.readPrivateKey(pem: pem) }
   }
 
   /// The key size in bits.
-  public var bits: Int { Crypto.bits(of: key) }
+  public var bits: Int { key.bits }
 
   /// The matching public key, to verify what this key signs.
   public var publicKey: RSAPublicKey { RSAPublicKey(key: key) }
 
-  /// Signs `message` with RSASSA-PKCS1-v1_5 over `digest`.
+  /// Signs `message` with RSASSA-PKCS1-v1_5 over `digest`. Never inlined: it shares
+  /// `SignatureKey.appendRawSignature` with the HMAC methods, whose signatures are the hot path,
+  /// and its copy and error mapping would make that function too large to inline in turn.
+  @inline(never)
   func sign(_ message: some Collection<UInt8>, digest: OAuthDigestAlgorithm) throws(OAuthError) -> [UInt8] {
-    try Crypto.sign(message, digest: digest, with: key)
+    try OAuthError.mapping { () throws(CryptoError) in try key.sign(Array(message), digest: digest.primitive) }
   }
 }
 
@@ -40,17 +45,17 @@ public struct RSAPrivateKey: Sendable {
 /// let valid = try key.isValidSignature(signature, for: Array(baseString.utf8), digest: .sha1)
 /// ```
 public struct RSAPublicKey: Sendable {
-  let key: Crypto.RSAKey
+  let key: RSAKey
 
-  init(key: Crypto.RSAKey) { self.key = key }
+  init(key: RSAKey) { self.key = key }
 
   /// Reads a PEM public key or certificate; throws like ``RSAPrivateKey/init(pem:)``.
   public init(pem: String) throws(OAuthError) {
-    key = try Crypto.readRSAPublicKey(pem: pem)
+    key = try OAuthError.mapping { () throws(CryptoError) in try RSAKey.readPublicKey(pem: pem) }
   }
 
   /// Whether `signature` is a valid RSASSA-PKCS1-v1_5 signature of `message` over `digest`.
   public func isValidSignature(_ signature: [UInt8], for message: some Collection<UInt8>, digest: OAuthDigestAlgorithm) throws(OAuthError) -> Bool {
-    try Crypto.isValidSignature(signature, for: message, digest: digest, with: key)
+    try OAuthError.mapping { () throws(CryptoError) in try key.isValidSignature(signature, for: Array(message), digest: digest.primitive) }
   }
 }

@@ -1,3 +1,4 @@
+internal import CryptoPrimitives
 import Foundation
 import PercentEncoding
 
@@ -221,7 +222,7 @@ public struct OAuthVerifier: Sendable {
     let algorithm = OAuthDigestAlgorithm.allCases.first { $0.byteCount == length }
     let body = body.map { [UInt8]($0) } ?? []
     guard let algorithm, let expected = try? OAuthBodyHash.compute(body: body, algorithm: algorithm),
-      Crypto.constantTimeEquals(Array(expected.utf8), value)
+      ConstantTime.equals(Array(expected.utf8), value)
     else {
       throw OAuthVerificationError(
         .signatureInvalid,

@@ -1,6 +1,6 @@
 import CommandLineSupport
+internal import CryptoPrimitives
 import Foundation
-import OAuth1
 import XAPI
 
 /// `tweets post --thread FILE`: posts separated by a line holding only `---`, each replying to
@@ -64,7 +64,7 @@ enum PostThread {
         "post \(index + 1) of the thread is \(PostLength.weighted(post)) characters as X counts them; X takes \(PostLength.limit): shorten it, or add --long (X Premium)"
       )
     }
-    let digest = try OAuthBodyHash.compute(body: Array(text.utf8), algorithm: .sha256)
+    let digest = Data(try DigestAlgorithm.sha256.digest(of: Array(text.utf8))).base64EncodedString()
     let checkpointFile = URL(fileURLWithPath: path + ".checkpoint")
     var checkpoint = Checkpoint(thread: digest, posted: [], inFlight: nil)
     if arguments[resume] {

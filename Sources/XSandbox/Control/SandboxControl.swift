@@ -1,5 +1,5 @@
+internal import CryptoPrimitives
 import Foundation
-import OAuth1
 
 extension XSandbox {
   /// `/_control/*`, served when the sandbox was made with `controlAPI` (tests, `tweets sandbox
@@ -77,7 +77,7 @@ extension XSandbox {
       if let id = query["id"] {
         guard let upload = state.withLock({ $0.media.uploads[id] }) else { return answer(["error": "unknown media id"], status: 404) }
         let bytes = upload.segments.keys.sorted().reduce(into: Data()) { $0.append(upload.segments[$1]!) }
-        let digest = (try? OAuthBodyHash.compute(body: Array(bytes), algorithm: .sha256)) ?? ""
+        let digest = (try? DigestAlgorithm.sha256.digest(of: Array(bytes))).map { Data($0).base64EncodedString() } ?? ""
         return answer([
           "bytes": bytes.count, "sha256_base64": digest, "segments": upload.segments.count, "state": upload.state,
           "alt_text": upload.altText.map { $0 as Any } ?? NSNull(),

@@ -1,3 +1,4 @@
+internal import CryptoPrimitives
 import Foundation
 import NetworkClient
 import OAuth1
@@ -200,8 +201,7 @@ enum SandboxTokens {
   }
 
   private static func mac(_ message: String) -> [UInt8] {
-    // HMAC-SHA256 cannot fail for a shared secret; an empty digest would only weaken the tag.
-    (try? OAuthSignature.digest(baseString: message, method: .hmacSHA256, signingKey: issuerKey)) ?? []
+    HMACKey(.sha256, key: Array(issuerKey.utf8)).mac(of: Array(message.utf8))
   }
 
   private static func tag(_ body: String) -> String {
