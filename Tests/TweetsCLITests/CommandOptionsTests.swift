@@ -13,11 +13,11 @@ struct CommandOptionsTests {
     ("base-url", true), ("api", true), ("profile", true), ("config-dir", true), ("format", true), ("json", false), ("limit", true),
     ("all", false), ("since-id", true), ("until-id", true), ("start-time", true), ("end-time", true), ("fields", true),
     ("expansions", true), ("no-wait", false), ("max-wait", true), ("timeout", true), ("verbose", false), ("sandbox", false),
-    ("output", true), ("resume", false), ("db", true), ("consumer-key", true), ("consumer-secret", true),
+    ("output", true), ("resume", false), ("db", true), ("consumer-key", true), ("consumer-secret", true), ("max-cost", true),
   ]
 
-  /// Where the credentials are and how requests are sent: every command takes them.
-  static let session = ["profile", "config-dir", "sandbox", "base-url", "timeout", "verbose", "no-wait", "max-wait"]
+  /// Where the credentials are and how requests are sent and paid for: every command takes them.
+  static let session = ["profile", "config-dir", "sandbox", "base-url", "timeout", "verbose", "no-wait", "max-wait", "max-cost"]
   static let signedIn = session + ["consumer-key", "consumer-secret"]
   static let format = ["format", "json"]
   static let pages = ["limit", "all", "output", "resume", "db"]
@@ -34,20 +34,22 @@ struct CommandOptionsTests {
     "logout": session,
     "whoami": signedIn + ["api"] + format,
     "timeline": signedIn + ["api"] + format + pages + window + tweetFields,
-    "search": ["archive"] + signedIn + ["api"] + format + pages + window + tweetFields,
+    "search": ["archive", "estimate"] + signedIn + ["api"] + format + pages + window + tweetFields,
     "show": signedIn + ["api"] + format + tweetFields + ["db"],
     "hydrate": signedIn + ["api"] + format + tweetFields + ["output", "resume", "db"],
     "mentions": signedIn + format + pages + window + tweetFields,
     "liked": signedIn + format + pages + tweetFields,
     "quotes": signedIn + format + pages + tweetFields,
     "list": signedIn + format + pages + tweetFields,
-    "conversation": ["archive"] + signedIn + format + pages + window + tweetFields,
+    "conversation": ["archive", "estimate"] + signedIn + format + pages + window + tweetFields,
     "followers": signedIn + format + pages,
     "following": signedIn + format + pages,
     "users": signedIn + format + ["db"],
     "counts": ["granularity"] + session + format + window,
     "post": ["media", "alt", "reply-to", "quote", "long", "thread", "resume"] + signedIn + ["api"] + format,
     "delete": signedIn,
+    "usage": ["days"] + signedIn + format,
+    "budget": session,
     "api": ["data", "query", "json-body"] + signedIn,
     "sandbox": ["port", "tweets-per-user", "oauth2-lifetime", "rate-window", "stream-time-scale", "control", "control-token"] + session,
     "stream": ["format", "output", "limit", "duration", "tag", "all"] + session + ["db"],

@@ -24,6 +24,9 @@ struct CommandLineTests {
     #expect(ExitCode.for(XError.api(status: 503, code: nil, message: "")) == .serverError)
     #expect(ExitCode.for(XError.unexpectedResponse(status: 502, excerpt: "")) == .serverError)
     #expect(ExitCode.for(XError.network(.cancelled)) == .failure)
-    #expect(ExitCode.allCases.map(\.rawValue) == [0, 1, 2, 3, 4, 5, 6, 130, 143])
+    let refused = XBudgetError.wouldExceed(limit: .zero, spent: .zero, inFlight: .zero, next: .cents(1), request: "GET /2/tweets")
+    #expect(ExitCode.for(XError.network(.rejected(by: "XBudgetBehavior", underlying: refused))) == .budget)
+    #expect(TweetsCLI.describe(XError.network(.rejected(by: "XBudgetBehavior", underlying: refused))).1 == .budget)
+    #expect(ExitCode.allCases.map(\.rawValue) == [0, 1, 2, 3, 4, 5, 6, 7, 130, 143])
   }
 }

@@ -70,6 +70,11 @@ package struct GlobalOptions: Sendable {
     "db", placeholder: "FILE",
     help: "Store what is fetched in an SQLite archive (created if absent; deduplicated on X's ids) instead of printing it.", recorded: .omitted,
     .file)
+  static let maxCostOption = Option<USD?>.value(
+    "max-cost", placeholder: "USD",
+    help:
+      "Spend at most USD on X's pay-per-use billing in this run: stop (exit 7) before a request that could pass it (default: the profile's, from tweets budget).",
+    recorded: .omitted, .dollars)
   static let consumerKeyOption = Option<String?>.value(
     "consumer-key", placeholder: "KEY", environment: ["X_CONSUMER_KEY", "TWITTER_CONSUMER_KEY"],
     help: "Your app's consumer key (env \(.environment)).", recorded: .omitted, .string)
@@ -148,6 +153,9 @@ package struct GlobalOptions: Sendable {
   /// is the same fetch, from any directory, waiting or not (``CommandSpec/recordedArguments(_:)``).
   package var commandLine: [String] = []
 
+  /// `--max-cost`: what this run may spend on X's billing; `nil` for the profile's limit, if any.
+  package var maxCost: USD?
+
   /// The app's consumer key from `--consumer-key` or `X_CONSUMER_KEY` (`TWITTER_CONSUMER_KEY`), if given.
   package var consumerKey: String?
   /// The app's consumer secret from `--consumer-secret` or `X_CONSUMER_SECRET`; a secret, never printed.
@@ -204,6 +212,7 @@ package struct GlobalOptions: Sendable {
     if output != nil && format == .json {
       throw UsageError("--output appends whole lines: use --format jsonl (one JSON tweet per line), raw, csv or text, not json")
     }
+    maxCost = try arguments.value(Self.maxCostOption)
     consumerKey = try arguments.value(Self.consumerKeyOption, environment: environment)
     consumerSecret = try arguments.value(Self.consumerSecretOption, environment: environment)
   }

@@ -2,6 +2,7 @@ import CommandLineSupport
 import DateFormats
 import Foundation
 import NetworkClient
+import XAPI
 
 // The conversions of the `tweets` options' arguments, each with the error a bad one gets.
 
@@ -21,6 +22,13 @@ extension ArgumentConversion where Value == URL {
 
   /// A file's path, relative to the current directory.
   static var file: Self { Self(expecting: "a path", shown: \.path) { URL(fileURLWithPath: $0) } }
+}
+
+extension ArgumentConversion where Value == USD {
+  /// An amount in US dollars: `0.50`, `5`, `$12`.
+  static var dollars: Self {
+    Self(expecting: "an amount in US dollars, such as 0.50 or 5", shown: \.decimal) { USD($0) }
+  }
 }
 
 extension ArgumentConversion where Value == GlobalOptions.APIVersion {

@@ -16,6 +16,8 @@ struct Session {
   let sandboxType: any TweetsSandbox.Type
   /// With `--sandbox`, the one this command talks to, in process.
   let sandbox: (any TweetsSandbox)?
+  /// The run's spending account, shared by its clients (and by copies of the session).
+  let budget = RunBudget()
 
   init(options: GlobalOptions, terminal: Terminal, environment: [String: String], sandboxType: any TweetsSandbox.Type) {
     self.options = options
@@ -78,7 +80,7 @@ struct Session {
       if options.verbose { tokenStore.note = { terminal.err("[verbose] \($0)") } }
       let client = XClient(
         authentication: .oauth2(store: tokenStore, refresher: refresher(oauth2, profile: profile)),
-        baseURL: options.baseURL, transport: transport, retry: retry, behaviors: verboseBehaviors, timeout: options.timeout)
+        baseURL: options.baseURL, transport: transport, retry: retry, behaviors: try behaviors, timeout: options.timeout)
       return (client, profile)
     }
     let consumer = try consumer(profile)
@@ -86,7 +88,7 @@ struct Session {
     if options.verbose { terminal.err("[verbose] authentication: OAuth 1.0a user context") }
     let client = XClient(
       authentication: .oauth1(consumer: consumer, token: token),
-      baseURL: options.baseURL, transport: transport, retry: retry, behaviors: verboseBehaviors,
+      baseURL: options.baseURL, transport: transport, retry: retry, behaviors: try behaviors,
       timeout: options.timeout, onSign: signatureLogger)
     return (client, profile)
   }
@@ -142,7 +144,7 @@ struct Session {
       terminal.err("[verbose] authentication: app-only, with X_BEARER_TOKEN")
     }
     return XClient(
-      authentication: .bearer(token ?? ""), baseURL: options.baseURL, transport: transport, retry: retry, behaviors: verboseBehaviors,
+      authentication: .bearer(token ?? ""), baseURL: options.baseURL, transport: transport, retry: retry, behaviors: try behaviors,
       timeout: options.timeout)
   }
 
@@ -176,6 +178,12 @@ struct Session {
           )
         }
       })
+  }
+
+  /// The behaviors every X client of the run carries: the budget (which keeps the account of X's
+  /// charges, and holds the run to its limit), then the `--verbose` log.
+  var behaviors: [any RequestBehavior] {
+    get throws { [try budget.behavior(self)] + verboseBehaviors }
   }
 
   var verboseBehaviors: [any RequestBehavior] {

@@ -9,8 +9,9 @@ struct SharedOptions: OptionSet, Sendable {
   let rawValue: Int
 
   /// `--profile`, `--config-dir`, `--sandbox`, `--base-url`, `--timeout`, `--verbose`,
-  /// `--no-wait`, `--max-wait`: where the credentials are and how requests are sent, which every
-  /// command takes, so that an alias or a script may give them to any command.
+  /// `--no-wait`, `--max-wait`, `--max-cost`: where the credentials are and how requests are
+  /// sent and paid for, which every command takes, so that an alias or a script may give them to
+  /// any command.
   static let session = SharedOptions(rawValue: 1 << 0)
   /// `--consumer-key`, `--consumer-secret`: the app, for the commands that sign as a user.
   static let consumer = SharedOptions(rawValue: 1 << 1)
@@ -42,7 +43,8 @@ struct SharedOptions: OptionSet, Sendable {
     (.window, GlobalOptions.untilIDOption), (.window, GlobalOptions.startTimeOption), (.window, GlobalOptions.endTimeOption),
     (.tweetFields, GlobalOptions.fieldsOption), (.tweetFields, GlobalOptions.expansionsOption), (.session, GlobalOptions.noWaitOption),
     (.session, GlobalOptions.maxWaitOption), (.session, GlobalOptions.timeoutOption), (.session, GlobalOptions.verboseOption),
-    (.session, GlobalOptions.sandboxOption), (.output, GlobalOptions.outputOption), (.database, GlobalOptions.databaseOption),
+    (.session, GlobalOptions.sandboxOption), (.session, GlobalOptions.maxCostOption), (.output, GlobalOptions.outputOption),
+    (.database, GlobalOptions.databaseOption),
     (.output, GlobalOptions.resumeOption),
     (.consumer, GlobalOptions.consumerKeyOption), (.consumer, GlobalOptions.consumerSecretOption),
   ]

@@ -20,7 +20,8 @@ package enum TweetsCLI {
     LoginCommand(), LogoutCommand(), WhoamiCommand(), TimelineCommand(), ShowCommand(), HydrateCommand(), SearchCommand(), UserTweetsCommand.mentions,
     UserTweetsCommand.liked, IDTweetsCommand.quotes, ConversationCommand(), IDTweetsCommand.list, FollowsCommand(name: "followers"),
     FollowsCommand(name: "following"),
-    UsersCommand(), CountsCommand(), StreamCommand(), PostCommand(), DeleteCommand(), ApiCommand(), MigrateCommand(), SandboxCommand(),
+    UsersCommand(), CountsCommand(), StreamCommand(), PostCommand(), DeleteCommand(), UsageCommand(), BudgetCommand(), ApiCommand(), MigrateCommand(),
+    SandboxCommand(),
   ]
 
   /// The dispatch shell `tweets` shares with `oauth1`: overview, help, version, completions,
@@ -87,6 +88,7 @@ package enum TweetsCLI {
     switch error {
     case let error as UsageError: return (error.message, .usage)
     case let error as TweetsFailure: return (error.message, error.exitCode)
+    case let error as XError where error.budget != nil: return describe(error.budget!)
     case let error as XError:
       var message = error.description
       switch error {
@@ -96,6 +98,7 @@ package enum TweetsCLI {
       if ExitCode.for(error) == .serverError { message += (message.hasSuffix(".") ? "" : ".") + " Try again later." }
       return (message, ExitCode.for(error))
     case let error as OAuthFlowError: return (error.description, ExitCode.for(error))
+    case let error as XBudgetError: return (error.description, .budget)
     case let error as OAuth2Error:
       return (error.description, error.code == "rate_limited" ? .rateLimited : error.isFinal ? .authentication : .serverError)
     // A behavior's own failure (a token renewal that could not happen) speaks for itself.

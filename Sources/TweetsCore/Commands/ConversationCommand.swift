@@ -8,13 +8,14 @@ struct ConversationCommand: TweetsCommand {
   var spec: CommandSpec {
     makeSpec(
       summary: "The tweets of a conversation (recent search for conversation_id; --archive for older ones).",
-      options: [SearchCommand.archive],
+      options: [SearchCommand.archive, Estimate.option],
       positionals: [PositionalSpec("id", help: "The conversation's id: the id of the tweet that started it.")])
   }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
     let id = try tweetID(arguments)
     let archive = arguments[SearchCommand.archive]
+    if arguments[Estimate.option] { return try await Estimate.run(query: "conversation_id:\(id)", archive: archive, session) }
     let client = archive ? try await session.appClient(for: "conversation --archive") : try session.client().client
     let options = session.options.timelineOptions, limit = session.options.limit
     let pages =

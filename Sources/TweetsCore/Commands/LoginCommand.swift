@@ -38,7 +38,7 @@ struct LoginCommand: TweetsCommand {
       let secret = arguments[Self.accessTokenSecret] ?? ""
       let client = XClient(
         authentication: .oauth1(consumer: consumer, token: Credentials(key: token, secret: secret)),
-        baseURL: session.options.baseURL, transport: session.transport, retry: session.retry, behaviors: session.verboseBehaviors,
+        baseURL: session.options.baseURL, transport: session.transport, retry: session.retry, behaviors: try session.behaviors,
         timeout: session.options.timeout)
       let me = try await client.v2.me()
       account = (Credentials(key: token, secret: secret), me.id, me.username)

@@ -34,7 +34,8 @@ enum OAuth2Options {
     let me = try await XClient(
       authentication: .oauth2(
         store: InMemoryBearerTokenStore(token), refresher: session.tokenEndpoint(clientID: client.id, clientSecret: client.secret)),
-      baseURL: session.options.baseURL, transport: session.transport, retry: session.retry, timeout: session.options.timeout
+      baseURL: session.options.baseURL, transport: session.transport, retry: session.retry, behaviors: try session.behaviors,
+      timeout: session.options.timeout
     ).v2.me()
     let name = session.options.profileName
     try await session.store.update(name) { stored in

@@ -46,6 +46,11 @@ struct PostCommand: TweetsCommand {
       )
     }
     let (client, profile) = try session.client()
+    let pricing = try session.budget.behavior(session).pricing
+    let price = pricing.priceOfPost(text) + pricing.price(of: .mediaMetadata) * media.filter { $0.1 != nil }.count
+    session.terminal.err(
+      "tweets: this post costs \(price) on X's pay-per-use billing\(price >= pricing.price(of: .postCreateWithURL) ? " (its text holds a link)" : "")."
+    )
     if session.options.api == .v1 {
       guard media.isEmpty, arguments[Self.replyTo] == nil, arguments[Self.quote] == nil else {
         throw UsageError("--media, --reply-to and --quote are for API v2 (X retired v1.1's media upload); leave out --api 1.1")

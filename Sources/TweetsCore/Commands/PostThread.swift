@@ -84,6 +84,11 @@ enum PostThread {
     }
 
     let (client, profile) = try session.client(api: .v2)
+    let budget = try session.budget.behavior(session)
+    let remaining = posts[checkpoint.posted.count...]
+    let total = remaining.reduce(USD.zero) { $0 + budget.pricing.priceOfPost($1) }
+    terminal.err("tweets: the thread's \(remaining.count) posts to send cost \(total) on X's pay-per-use billing.")
+    try budget.check(total, for: "the thread's \(remaining.count) posts")
     func save() throws {
       guard !fromInput else { return }
       do {

@@ -9,7 +9,7 @@ struct SearchCommand: TweetsCommand {
   static let archive = Option.flag("archive", help: "Full-archive search (/2/tweets/search/all; X API Pro or Enterprise only).")
   var spec: CommandSpec {
     makeSpec(
-      summary: "Search recent tweets (the last 7 days), or the full archive with --archive.", options: [Self.archive],
+      summary: "Search recent tweets (the last 7 days), or the full archive with --archive.", options: [Self.archive, Estimate.option],
       positionals: [PositionalSpec("query", help: "The query (X's search syntax).", variadic: true)])
   }
 
@@ -19,6 +19,7 @@ struct SearchCommand: TweetsCommand {
     let options = session.options
     let archive = arguments[Self.archive]
     if archive && options.api == .v1 { throw UsageError("--archive is v2's full-archive search; leave out --api 1.1") }
+    if arguments[Estimate.option] { return try await Estimate.run(query: query, archive: archive, session) }
     // Full-archive search is app-only at X.
     let client = archive ? try await session.appClient(for: "search --archive") : try session.client().client
     let pages =

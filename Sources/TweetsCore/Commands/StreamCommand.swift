@@ -112,6 +112,9 @@ struct StreamCommand: TweetsCommand {
     let stream = client.v2.filteredStream(options: session.options.timelineOptions, policy: policy) { report.event($0) }
     let commandLine = session.options.commandLine
     let written = Locked(0)
+    let budget = try session.budget.behavior(session)
+    // X bills each post the stream delivers; the stream stops when the next one no longer fits.
+    let stoppedAtLimit = Locked(false)
     do {
       // SIGINT, SIGTERM and --duration cancel the reading; the line in hand is finished first.
       try await Interruption.cancelling(after: duration) {
@@ -137,6 +140,10 @@ struct StreamCommand: TweetsCommand {
           }
           report.delivered(count)
           if let limit, count >= limit { break }
+          if try await !budget.streamed(postID: item.tweet.id) {
+            stoppedAtLimit.withLock { $0 = true }
+            break
+          }
         }
         if let archive, var current = fetch { try archive.complete(&current) }
       }
@@ -144,6 +151,11 @@ struct StreamCommand: TweetsCommand {
       // Ctrl-C or SIGTERM: the end the user asked for.
     }
     report.finished(written.withLock { $0 })
+    if stoppedAtLimit.withLock({ $0 }), let limit = budget.limit {
+      throw TweetsFailure(
+        "stopped at the spending limit: \(budget.spent) of \(limit) spent on the stream's posts; raise --max-cost to stream longer", exitCode: .budget
+      )
+    }
     return .success
   }
 }

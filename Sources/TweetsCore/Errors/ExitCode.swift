@@ -18,6 +18,10 @@ package enum ExitCode: Int32, Sendable, CaseIterable {
   case rateLimited = 5
   /// The server failed (5xx), after retries where the request could be repeated.
   case serverError = 6
+  /// Stopped before a request whose worst case would pass the spending limit (`--max-cost`, or
+  /// the profile's `tweets budget`): what was stored is kept, and `--resume` with a larger
+  /// limit goes on without buying again what was bought today.
+  case budget = 7
   /// Stopped by SIGINT (Ctrl-C) before the end: what was stored is kept, and `--resume` goes on.
   case interrupted = 130
   /// Stopped by SIGTERM before the end: what was stored is kept, and `--resume` goes on.
@@ -26,8 +30,9 @@ package enum ExitCode: Int32, Sendable, CaseIterable {
   static let documentation = """
     Exit status: 0 success; 1 network or unexpected error; 2 usage error; 3 authentication or
     permission failure (keys, token, clock, access tier, no stored profile); 4 not found;
-    5 rate limited; 6 server error (after retries where safe); 130 and 143 stopped by SIGINT or
-    SIGTERM (what was stored is kept: add --resume to go on).
+    5 rate limited; 6 server error (after retries where safe); 7 stopped at the spending limit
+    (--max-cost; what was stored is kept: add --resume with a larger limit); 130 and 143 stopped
+    by SIGINT or SIGTERM (what was stored is kept: add --resume to go on).
     """
 
   /// The status for an API error.
@@ -52,6 +57,7 @@ package enum ExitCode: Int32, Sendable, CaseIterable {
       return .failure
     case .network(let error):
       if case .httpStatus(let failure) = error, failure.statusCode >= 500 { return .serverError }
+      if case .rejected(_, let underlying) = error, underlying is XBudgetError { return .budget }
       return .failure
     }
   }

@@ -19,6 +19,9 @@ package struct Profile: Codable, Sendable, Equatable, CustomStringConvertible {
   /// OAuth 2.0 user context: the client and the current tokens. When present, v2 requests use
   /// it instead of the OAuth 1.0a token (kept: v1.1 and recovery need it).
   package var oauth2: OAuth2Credentials?
+  /// What a run may spend on X's billing when it gives no `--max-cost` (`tweets budget`), as a
+  /// decimal amount of US dollars.
+  package var maxCost: String?
 
   /// A profile with whatever is known; every field may be filled in later.
   package init(
@@ -41,6 +44,7 @@ package struct Profile: Codable, Sendable, Equatable, CustomStringConvertible {
     case userID = "user_id"
     case username
     case oauth2
+    case maxCost = "max_cost"
   }
 
   /// Never shows a secret.

@@ -123,6 +123,11 @@ public enum XBilling: Sendable, Hashable {
       (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["text"] as? String
       ?? URLComponents(string: "?" + String(decoding: body, as: UTF8.self).replacingOccurrences(of: "+", with: "%20"))?
       .queryItems?.first { $0.name == "status" }?.value ?? ""
-    return text.range(of: #"[A-Za-z0-9-]\.[A-Za-z]{2,}"#, options: .regularExpression) != nil
+    return containsURL(text: text)
+  }
+
+  /// Whether a post's `text` holds what X links as a URL (see ``XPricing/priceOfPost(_:)``).
+  static func containsURL(text: String) -> Bool {
+    text.range(of: #"[A-Za-z0-9-]\.[A-Za-z]{2,}"#, options: .regularExpression) != nil
   }
 }

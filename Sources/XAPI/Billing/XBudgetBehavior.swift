@@ -91,6 +91,15 @@ public final class XBudgetBehavior: RequestBehavior {
     }
   }
 
+  /// Refuses, before anything is sent, a piece of work whose whole price is known (a thread's
+  /// posts) when it would take the run past its limit: ``XBudgetError/wouldExceed(limit:spent:inFlight:next:request:)``
+  /// naming `what`. Nothing is held: each request is still checked as it goes.
+  public func check(_ amount: USD, for what: String) throws(XBudgetError) {
+    guard let limit else { return }
+    let (spent, held) = state.withLock { ($0.spent, $0.held) }
+    if spent + held + amount > limit { throw .wouldExceed(limit: limit, spent: spent, inFlight: held, next: amount, request: what) }
+  }
+
   /// Records a post the filtered stream delivered (X bills each unique post delivered, once
   /// per UTC day; a stream's posts do not pass through ``around(_:send:)`` one by one) and says
   /// whether the run may take another: `false` once what is left of the limit is less than one

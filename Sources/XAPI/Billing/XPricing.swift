@@ -71,6 +71,18 @@ public struct XPricing: Sendable, Hashable, Codable {
   /// The price of one request of `kind`.
   public func price(of kind: XRequestKind) -> USD { requests[kind] ?? .zero }
 
+  /// What creating a post with `text` costs: the URL price when the text holds anything X may
+  /// link (a URL, or a bare domain such as `example.com`: the safe side of a budget), else the
+  /// post price.
+  ///
+  /// ```swift
+  /// XPricing.published.priceOfPost("hello")              // $0.015
+  /// XPricing.published.priceOfPost("read swift.org")     // $0.20
+  /// ```
+  public func priceOfPost(_ text: String) -> USD {
+    price(of: XBilling.containsURL(text: text) ? XRequestKind.postCreateWithURL : .postCreate)
+  }
+
   /// A price file read over these prices: every key the file has replaces this list's, the
   /// others stay (a file may hold only what X changed). The file is JSON in this type's shape,
   /// amounts as strings (`"0.005"`), and must say when its prices took effect:

@@ -201,17 +201,19 @@ extension XClient {
 
     private func userPages(_ path: String, userFields: [String], limit: Int?) -> UserPages {
       let client = self.client
-      let base: [QueryItem] =
-        [("max_results", String(min(max(limit ?? 1000, 1), 1000)))] + (userFields.isEmpty ? [] : [("user.fields", userFields.joined(separator: ","))])
-      return UserPages(limit: limit) { cursor throws(XError) in
-        var query = base
-        if case .token(let token) = cursor { query.append(("pagination_token", token)) }
-        let response = try await client.send(Request<V2Envelope<[V2User]>>(path: path, query: query))
-        let envelope = response.value
-        return Page(
-          items: envelope.users, next: envelope.meta?.nextToken.map(PageCursor.token), partialErrors: envelope.errors ?? [],
-          rateLimit: response.response.rateLimit, body: response.response.body)
-      }
+      let fields: [QueryItem] = userFields.isEmpty ? [] : [("user.fields", userFields.joined(separator: ","))]
+      // Each page asks for no more users than are still wanted: X bills every one it returns.
+      return UserPages(
+        limit: limit,
+        sizedFetch: { cursor, wanted throws(XError) in
+          var query = [("max_results", String(min(max(wanted ?? 1000, 1), 1000)))] + fields
+          if case .token(let token) = cursor { query.append(("pagination_token", token)) }
+          let response = try await client.send(Request<V2Envelope<[V2User]>>(path: path, query: query))
+          let envelope = response.value
+          return Page(
+            items: envelope.users, next: envelope.meta?.nextToken.map(PageCursor.token), partialErrors: envelope.errors ?? [],
+            rateLimit: response.response.rateLimit, body: response.response.body)
+        })
     }
 
     private func userLookup(_ path: String, _ query: [QueryItem], userFields: [String]) async throws(XError) -> UserLookup {
@@ -225,16 +227,19 @@ extension XClient {
       -> TweetPages
     {
       let client = self.client
-      let base = extra + options.query(pageSize: options.pageSize(limit: limit, range: range)).map { QueryItem($0.0, $0.1) }
-      return TweetPages(limit: limit) { cursor throws(XError) in
-        var query = base
-        if case .token(let token) = cursor { query.append((cursorName, token)) }
-        let response = try await client.send(Request<V2Envelope<[V2Tweet]>>(path: path, query: query))
-        let envelope = response.value
-        return TweetPage(
-          items: envelope.tweets, next: envelope.meta?.nextToken.map(PageCursor.token),
-          partialErrors: envelope.errors ?? [], rateLimit: response.response.rateLimit, body: response.response.body)
-      }
+      // Each page asks for no more posts than are still wanted (within the endpoint's range): X
+      // bills every post it returns, kept or not.
+      return TweetPages(
+        limit: limit,
+        sizedFetch: { cursor, wanted throws(XError) in
+          var query = extra + options.query(pageSize: options.pageSize(limit: wanted, range: range)).map { QueryItem($0.0, $0.1) }
+          if case .token(let token) = cursor { query.append((cursorName, token)) }
+          let response = try await client.send(Request<V2Envelope<[V2Tweet]>>(path: path, query: query))
+          let envelope = response.value
+          return TweetPage(
+            items: envelope.tweets, next: envelope.meta?.nextToken.map(PageCursor.token),
+            partialErrors: envelope.errors ?? [], rateLimit: response.response.rateLimit, body: response.response.body)
+        })
     }
   }
 }

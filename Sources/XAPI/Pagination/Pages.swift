@@ -66,12 +66,15 @@ public struct Pages<Item: Sendable>: AsyncSequence, Sendable {
   /// Fetches one page: given the cursor of the previous page (`nil` for the first), returns the page, whose
   /// ``Page/next`` says where the one after starts. The endpoints supply it.
   public typealias Fetch = @Sendable (PageCursor?) async throws(XError) -> Page<Item>
+  /// Fetches one page for a cursor, told how many items are still wanted (`nil`: all there
+  /// are), so that an endpoint asks for no more than that: X bills every item it returns.
+  typealias SizedFetch = @Sendable (PageCursor?, _ wanted: Int?) async throws(XError) -> Page<Item>
 
   /// The most items to deliver in all; `nil` for every page there is.
   public let limit: Int?
   /// Where the first page starts: `nil` for the beginning, or a cursor a previous run saved.
   public let start: PageCursor?
-  let fetch: Fetch
+  let fetch: SizedFetch
 
   /// Pages fetched on demand, until a page has no next cursor, repeats the cursor, or is empty, or `limit` items are
   /// delivered.
@@ -80,10 +83,15 @@ public struct Pages<Item: Sendable>: AsyncSequence, Sendable {
   ///   - limit: the most items to deliver in all (the page that reaches it is trimmed); `nil` for every page there is.
   ///   - fetch: fetches one page for a cursor; each iterator calls it once per page, one call at a time.
   public init(limit: Int?, fetch: @escaping Fetch) {
-    self.init(limit: limit, start: nil, fetch: fetch)
+    self.init(limit: limit, start: nil) { cursor, _ throws(XError) in try await fetch(cursor) }
   }
 
-  private init(limit: Int?, start: PageCursor?, fetch: @escaping Fetch) {
+  /// Pages whose fetch asks for no more items than are still wanted (the endpoints' own).
+  init(limit: Int?, sizedFetch: @escaping SizedFetch) {
+    self.init(limit: limit, start: nil, fetch: sizedFetch)
+  }
+
+  private init(limit: Int?, start: PageCursor?, fetch: @escaping SizedFetch) {
     self.limit = limit
     self.start = start
     self.fetch = fetch
@@ -124,7 +132,7 @@ public struct Pages<Item: Sendable>: AsyncSequence, Sendable {
         isFinished = true
         return nil
       }
-      var page = try await pages.fetch(cursor)
+      var page = try await pages.fetch(cursor, pages.limit.map { $0 - delivered })
       if let limit = pages.limit, delivered + page.items.count >= limit {
         page = Page(
           items: Array(page.items.prefix(limit - delivered)), next: nil, partialErrors: page.partialErrors, rateLimit: page.rateLimit,

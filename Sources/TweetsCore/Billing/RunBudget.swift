@@ -1,0 +1,72 @@
+import Foundation
+import NetworkClient
+import XAPI
+import XArchive
+
+/// The spending account of one run: the ``XBudgetBehavior`` every X client of the run carries,
+/// made on first use (a command that sends nothing opens no ledger).
+///
+/// Its limit is `--max-cost`, else the profile's (`tweets budget`), else none (the account is
+/// still kept). Its ledger is the profile's, in the config directory
+/// (`ledgers/PROFILE.sqlite`: X bills per app, and a profile is one app's), and its prices X's
+/// published ones with `pricing.json` of the config directory laid over them. A ledger that
+/// cannot be opened fails the run when a limit is set (a budget must know what was bought today)
+/// and is replaced by one in memory, with a warning, when none is.
+final class RunBudget: Sendable {
+  private let made = Locked<XBudgetBehavior?>(nil)
+
+  /// The budget of `session`'s run.
+  func behavior(_ session: Session) throws -> XBudgetBehavior {
+    if let made = made.withLock({ $0 }) { return made }
+    let profile = try? session.store.profile(named: session.options.profileName)
+    let limit =
+      try session.options.maxCost
+      ?? profile?.maxCost.map { text in
+        guard let amount = USD(text) else {
+          throw TweetsFailure(
+            "profile \"\(session.options.profileName)\" has a spending limit that is not an amount (\(text)): set it again with tweets budget USD",
+            exitCode: .usage)
+        }
+        return amount
+      }
+    let pricing = try Self.pricing(in: session.options.configDirectory)
+    let ledger = try Self.ledger(session, limited: limit != nil)
+    let behavior = XBudgetBehavior(
+      limit: limit, pricing: pricing, ledger: ledger, command: session.options.commandLine.first ?? "tweets", ownerUserID: profile?.userID)
+    return made.withLock { made in
+      if let existing = made { return existing }
+      made = behavior
+      return behavior
+    }
+  }
+
+  /// X's published prices, with the config directory's `pricing.json` over them when it exists.
+  static func pricing(in directory: URL) throws -> XPricing {
+    let file = directory.appendingPathComponent("pricing.json")
+    guard FileManager.default.fileExists(atPath: file.path) else { return .published }
+    do {
+      return try XPricing.published.load(contentsOf: file)
+    } catch {
+      throw TweetsFailure(error.description, exitCode: .usage)
+    }
+  }
+
+  /// The ledger file of a profile.
+  static func ledgerFile(_ directory: URL, profile: String) -> URL {
+    directory.appendingPathComponent("ledgers").appendingPathComponent(profile + ".sqlite")
+  }
+
+  private static func ledger(_ session: Session, limited: Bool) throws -> any XLedger {
+    let file = ledgerFile(session.options.configDirectory, profile: session.options.profileName)
+    do {
+      try FileManager.default.createDirectory(
+        at: file.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      return try SQLiteLedger(path: file.path)
+    } catch {
+      let reason = "cannot open the ledger of X's charges, \(file.path): \(error)"
+      if limited { throw TweetsFailure(reason + "; a spending limit needs it to know what was bought today", exitCode: .failure) }
+      session.terminal.err("tweets: warning: \(reason); this run's charges are not recorded")
+      return InMemoryXLedger()
+    }
+  }
+}

@@ -1,0 +1,110 @@
+import CommandLineSupport
+import DateFormats
+import Foundation
+import XAPI
+import XArchive
+
+/// `tweets usage`: what X counts (`GET /2/usage/tweets`: the project's post reads against its
+/// cap, per day and per app) next to what the profile's ledger says was spent, by day and by
+/// command, over the billing cycle.
+struct UsageCommand: TweetsCommand {
+  let name = "usage"
+  let shared: SharedOptions = [.session, .consumer, .format]
+  static let days = Option<Int>.value(
+    "days", placeholder: "N", default: .value(30), help: "Days of X's daily counts (1-90, default \(.default)).", .integer(in: 1...90))
+  var spec: CommandSpec {
+    makeSpec(
+      summary: "Show X's count of post reads against the cap, and what the ledger says was spent.",
+      options: [Self.days],
+      discussion: """
+        X's answers carry no cost and its usage endpoint counts posts, not money: the money is this
+        profile's ledger (ledgers/PROFILE.sqlite in the config directory), kept by every command.
+        The billing cycle starts on X's cap reset day (the calendar month when X does not say).
+        """)
+  }
+
+  /// The answer in JSON (`--format json`).
+  struct Report: Encodable {
+    struct Usage: Encodable {
+      let projectUsage: Int
+      let projectCap: Int?
+      let capResetDay: Int?
+      let daily: [Day]
+    }
+    struct Day: Encodable {
+      let day: String
+      let posts: Int
+    }
+    struct Spent: Encodable {
+      let day: String
+      let command: String
+      let items: Int
+      let amount: String
+    }
+    let x: Usage?
+    let xError: String?
+    let cycleStart: String
+    let today: String
+    let spentToday: String
+    let spentThisCycle: String
+    let spent: [Spent]
+  }
+
+  func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    if ![.text, .json].contains(session.options.format) { throw UsageError("tweets usage prints text or --format json") }
+    var usage: XUsage?
+    var xError: String?
+    do {
+      usage = try await session.appClient(for: "usage").v2.usage(days: try arguments.value(Self.days))
+    } catch {
+      xError = TweetsCLI.describe(error).0
+    }
+    let today = RFC3339.dayString(from: Date())
+    let cycleStart = Self.cycleStart(today: today, resetDay: usage?.capResetDay)
+    let ledger = try session.budget.behavior(session).ledger
+    let totals = try await ledger.totals(from: cycleStart, through: today)
+    let spentToday = totals.filter { $0.day == today }.reduce(USD.zero) { $0 + $1.amount }
+    let spentCycle = totals.reduce(USD.zero) { $0 + $1.amount }
+
+    if session.options.format == .json {
+      let report = Report(
+        x: usage.map {
+          Report.Usage(
+            projectUsage: $0.projectUsage, projectCap: $0.projectCap, capResetDay: $0.capResetDay,
+            daily: $0.daily.map { Report.Day(day: $0.day, posts: $0.posts) })
+        },
+        xError: xError, cycleStart: cycleStart, today: today, spentToday: spentToday.decimal, spentThisCycle: spentCycle.decimal,
+        spent: totals.map { Report.Spent(day: $0.day, command: $0.command, items: $0.items, amount: $0.amount.decimal) })
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys]
+      encoder.keyEncodingStrategy = .convertToSnakeCase
+      session.terminal.out(String(decoding: try encoder.encode(report), as: UTF8.self))
+      return .success
+    }
+    if let usage {
+      let cap = usage.projectCap.map { " of \($0)" } ?? ""
+      let reset = usage.capResetDay.map { ", resets on day \($0) of the month" } ?? ""
+      session.terminal.out("X's count: \(usage.projectUsage)\(cap) posts read this cycle\(reset).")
+      for day in usage.daily.suffix(7) { session.terminal.out("  \(day.day)  \(day.posts) posts") }
+    } else if let xError {
+      session.terminal.out("X's count: not available (\(xError)).")
+    }
+    session.terminal.out("Spent since \(cycleStart) (the ledger of profile \(session.options.profileName)): \(spentCycle); today \(spentToday).")
+    for total in totals { session.terminal.out("  \(total.day)  \(total.command)  \(total.items) items  \(total.amount)") }
+    return .success
+  }
+
+  /// The first day of the billing cycle holding `today`: the last `resetDay` of a month on or
+  /// before it, or the first of the month.
+  static func cycleStart(today: String, resetDay: Int?) -> String {
+    let parts = today.split(separator: "-").compactMap { Int($0) }
+    guard parts.count == 3 else { return today }
+    var (year, month) = (parts[0], parts[1])
+    let day = min(max(resetDay ?? 1, 1), 28)
+    if parts[2] < day {
+      month -= 1
+      if month == 0 { (year, month) = (year - 1, 12) }
+    }
+    return String(format: "%04d-%02d-%02d", year, month, day)
+  }
+}
