@@ -49,7 +49,8 @@ struct CommandOptionsTests {
     "post": ["media", "alt", "reply-to", "quote", "long", "thread", "resume"] + signedIn + ["api"] + format,
     "delete": signedIn,
     "api": ["data", "query", "json-body"] + signedIn,
-    "sandbox": ["port", "tweets-per-user", "oauth2-lifetime", "rate-window", "stream-time-scale", "control", "control-token"] + session,
+    "sandbox": ["port", "tweets-per-user", "oauth2-lifetime", "rate-window", "stream-time-scale", "credits", "post-cap", "control", "control-token"]
+      + session,
     "stream": ["format", "output", "limit", "duration", "tag", "all"] + session + ["db"],
   ]
 
