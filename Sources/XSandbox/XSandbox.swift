@@ -21,7 +21,9 @@ import XAPI
 /// quote or retweet others, carry links, mentions, hashtags, photos, a video or a GIF, or were
 /// edited (see ``SandboxData``); 1300 fan accounts follow and are followed, and list 1500 holds
 /// @swift_lang's and @oauth_fan's tweets. Tweets posted through it are kept in memory for the
-/// instance's lifetime. Safe to share between tasks.
+/// instance's lifetime. Given credits or a post cap, it bills as X's pay-per-use does
+/// (``SandboxBilling``, applied to every route from its ``SandboxBillable``); free otherwise.
+/// Safe to share between tasks.
 ///
 /// ```swift
 /// let sandbox = XSandbox()

@@ -26,7 +26,9 @@ enum SandboxBillable: Sendable {
   /// One charge of `kind` per successful request.
   case request(XRequestKind)
   /// A post created: `post_create`, or `post_create_with_url` when the created post's text
-  /// holds a link as the sandbox's own entities find it (the `urls` of its `entities`).
+  /// holds a link as the sandbox's own entities find it (the `urls` of its `entities`:
+  /// `http://` and `https://` links only; X's twitter-text also links a bare `example.com`,
+  /// which the sandbox neither links nor bills as a URL).
   case postCreate
 
   /// Whether the request reads posts: the post cap refuses only those.
