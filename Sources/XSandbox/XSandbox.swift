@@ -3,6 +3,7 @@ import Foundation
 import Loopback
 import NetworkClient
 import OAuth1
+import XAPI
 
 /// An offline imitation of the X (Twitter) API that runs inside the process: a transport that
 /// answers requests itself instead of sending them, so `tweets --sandbox` (and tests) can use
@@ -20,7 +21,9 @@ import OAuth1
 /// quote or retweet others, carry links, mentions, hashtags, photos, a video or a GIF, or were
 /// edited (see ``SandboxData``); 1300 fan accounts follow and are followed, and list 1500 holds
 /// @swift_lang's and @oauth_fan's tweets. Tweets posted through it are kept in memory for the
-/// instance's lifetime. Safe to share between tasks.
+/// instance's lifetime. Given credits or a post cap, it bills as X's pay-per-use does
+/// (``SandboxBilling``, applied to every route from its ``SandboxBillable``); free otherwise.
+/// Safe to share between tasks.
 ///
 /// ```swift
 /// let sandbox = XSandbox()
@@ -98,16 +101,19 @@ package final class XSandbox: HTTPTransport, Sendable {
   /// that make thousands of requests; `streamTimeScale` multiplies the filtered stream's
   /// keep-alive period (20 s) and the pace of its posts, so that tests of a 20-second stall run
   /// in one; `streamRules` are the filtered stream's rules at the start (values and tags), none
-  /// by default.
+  /// by default. With `credits` (US dollars) or a `postCap` (post reads allowed), the sandbox
+  /// bills as X does (``SandboxBilling``); without either it is free.
   package init(
     clock: any OAuthClock = SystemClock(), tweetsPerUser: Int = 60, controlAPI: Bool = false,
     requestLogLimit: Int = XSandbox.defaultRequestLogLimit, oauth2Lifetime: Int64 = 7200, rateWindow: Int64 = 900,
-    streamTimeScale: Double = 1, streamRules: [(value: String, tag: String?)] = []
+    streamTimeScale: Double = 1, streamRules: [(value: String, tag: String?)] = [], credits: USD? = nil, postCap: Int? = nil
   ) {
     self.streamTimeScale = streamTimeScale
     let now = clock.secondsSince1970()
     var initial = SandboxState(tweets: SandboxData.tweets(perUser: tweetsPerUser, newest: now - 120), demoToken: Self.demoAccessToken)
     initial.rateWindow = rateWindow
+    initial.billing = SandboxBilling(credits: credits, postCap: postCap)
+    initial.cycleStart = now
     initial.control.requests = SandboxRequestLog(capacity: requestLogLimit)
     for rule in streamRules {
       initial.stream.nextRule += 1

@@ -18,7 +18,7 @@ extension XSandbox: TweetsSandbox {
     try SandboxServer(
       sandbox: XSandbox(
         tweetsPerUser: settings.tweetsPerUser, controlAPI: settings.controlAPI, oauth2Lifetime: settings.oauth2Lifetime,
-        rateWindow: settings.rateWindow, streamTimeScale: settings.streamTimeScale),
+        rateWindow: settings.rateWindow, streamTimeScale: settings.streamTimeScale, credits: settings.credits, postCap: settings.postCap),
       port: settings.port, sendsVerdicts: settings.controlAPI, controlToken: settings.controlToken)
   }
 }

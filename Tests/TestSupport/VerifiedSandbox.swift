@@ -33,15 +33,20 @@ public final class VerifiedSandbox: @unchecked Sendable {
   /// A sandbox with `tweetsPerUser` tweets for each of its three accounts, whose OAuth 2.0
   /// access tokens live `oauth2Lifetime` seconds, whose rate limits reset every `rateWindow`
   /// seconds (X: 900), and whose filtered stream's keep-alive period and pace are multiplied by
-  /// `streamTimeScale`.
-  public init(tweetsPerUser: Int = 250, oauth2Lifetime: Int = 7200, rateWindow: Int = 900, streamTimeScale: Double = 1) throws {
+  /// `streamTimeScale`. With `credits` (dollars, `"5.00"`) or a `postCap`, it bills as X does
+  /// (`tweets sandbox serve --credits --post-cap`); free otherwise.
+  public init(
+    tweetsPerUser: Int = 250, oauth2Lifetime: Int = 7200, rateWindow: Int = 900, streamTimeScale: Double = 1, credits: String? = nil,
+    postCap: Int? = nil
+  ) throws {
+    let billing = (credits.map { ["--credits", $0] } ?? []) + (postCap.map { ["--post-cap", String($0)] } ?? [])
     server = try LoopbackServer(
       executable: PackagePaths.executable("tweets"),
       arguments: [
         "sandbox", "serve", "--port", "0", "--control", "--tweets-per-user", String(tweetsPerUser), "--oauth2-lifetime", String(oauth2Lifetime),
         "--rate-window", String(rateWindow),
         "--stream-time-scale", String(streamTimeScale),
-      ])
+      ] + billing)
     let prefix = "control token: "
     guard let line = server.output.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else {
       server.stop()
@@ -124,6 +129,52 @@ public final class VerifiedSandbox: @unchecked Sendable {
     let data = try await controlGET("stream")
     let log = try JSONDecoder().decode(Log.self, from: data)
     return (log.connections, log.rules)
+  }
+
+  /// The sandbox's account with X (`/_control/billing`): amounts as X's dollars, exact.
+  public struct Billing: Decodable, Sendable {
+    /// Whether the sandbox bills at all.
+    public let metered: Bool
+    /// What is left; `nil` when the sandbox bills no credits (a post cap alone).
+    public let balance: String?
+    /// What was charged in all.
+    public let spent: String
+    /// The post cap; `nil` for none.
+    public let postCap: Int?
+    /// Posts charged in the cycle (the sandbox's life).
+    public let postsInCycle: Int
+    /// Posts charged per UTC day (`2024-05-01`).
+    public let postsPerDay: [String: Int]
+    /// What was charged by kind (`post`, `post_owned`, `user`, `post_create_with_url` ...).
+    public let charges: [String: Charge]
+
+    /// The charges of one kind.
+    public struct Charge: Decodable, Sendable {
+      public let count: Int
+      public let amount: String
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case metered, balance, spent, charges
+      case postCap = "post_cap"
+      case postsInCycle = "posts_in_cycle"
+      case postsPerDay = "posts_per_day"
+    }
+  }
+
+  /// The account: balance, spent, posts per day, charges by kind.
+  public func billing() async throws -> Billing {
+    try JSONDecoder().decode(Billing.self, from: try await controlGET("billing"))
+  }
+
+  /// Adds `dollars` (`"1.00"`) of credits, as a top-up in X's console.
+  public func addCredits(_ dollars: String) async throws {
+    try await control("billing", ["add_credits": dollars])
+  }
+
+  /// Sets the balance to `dollars` and, when given, the post cap.
+  public func setCredits(_ dollars: String, postCap: Int? = nil) async throws {
+    try await control("billing", ["credits": dollars].merging(postCap.map { ["post_cap": $0] } ?? [:]) { $1 })
   }
 
   /// Clears scripts, clock skew, statistics, rate-limit counters and revocations.

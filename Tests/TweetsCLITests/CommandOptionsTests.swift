@@ -51,7 +51,8 @@ struct CommandOptionsTests {
     "usage": ["days"] + signedIn + format,
     "budget": session,
     "api": ["data", "query", "json-body"] + signedIn,
-    "sandbox": ["port", "tweets-per-user", "oauth2-lifetime", "rate-window", "stream-time-scale", "control", "control-token"] + session,
+    "sandbox": ["port", "tweets-per-user", "oauth2-lifetime", "rate-window", "stream-time-scale", "credits", "post-cap", "control", "control-token"]
+      + session,
     "stream": ["format", "output", "limit", "duration", "tag", "all"] + session + ["db"],
   ]
 

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkClient
 import OAuth1
+import XAPI
 
 /// The offline X API behind `tweets --sandbox` and `tweets sandbox serve`, as `tweets` uses it:
 /// a transport that answers in process, its demo credentials, and a server over loopback HTTP.
@@ -50,10 +51,15 @@ package struct TweetsSandboxSettings: Sendable {
   package var rateWindow: Int64
   /// What the filtered stream's intervals are multiplied by.
   package var streamTimeScale: Double
+  /// The credit balance the sandbox bills against, as X does; `nil`: free.
+  package var credits: USD?
+  /// The post reads allowed before X's 429 `usage-capped`; `nil`: no cap.
+  package var postCap: Int?
 
-  /// Settings with every value given.
+  /// Settings with every value given; the sandbox is free unless given `credits` or a `postCap`.
   package init(
-    port: UInt16, tweetsPerUser: Int, controlAPI: Bool, controlToken: String?, oauth2Lifetime: Int64, rateWindow: Int64, streamTimeScale: Double
+    port: UInt16, tweetsPerUser: Int, controlAPI: Bool, controlToken: String?, oauth2Lifetime: Int64, rateWindow: Int64, streamTimeScale: Double,
+    credits: USD? = nil, postCap: Int? = nil
   ) {
     self.port = port
     self.tweetsPerUser = tweetsPerUser
@@ -62,6 +68,8 @@ package struct TweetsSandboxSettings: Sendable {
     self.oauth2Lifetime = oauth2Lifetime
     self.rateWindow = rateWindow
     self.streamTimeScale = streamTimeScale
+    self.credits = credits
+    self.postCap = postCap
   }
 }
 

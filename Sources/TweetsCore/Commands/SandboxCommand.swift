@@ -1,5 +1,6 @@
 import CommandLineSupport
 import Foundation
+import XAPI
 
 /// `tweets sandbox serve`: the offline X API served over HTTP on 127.0.0.1, so any program (curl,
 /// another language's client, `oauth1 request`, a second `tweets`) can talk to it as to X, with
@@ -28,12 +29,23 @@ struct SandboxCommand: TweetsCommand {
     help:
       "With --control: the control API's token (at least 16 visible ASCII characters) instead of a random one. Other local users can read a process's arguments: on a shared machine, read the printed token instead."
   )
+  static let credits = Option.value(
+    "credits", placeholder: "USD",
+    help:
+      "Bill as X's pay-per-use does, against this many dollars of credits: each post, user or follower charged at X's prices once per UTC day (owned reads $0.001), writes and counts per request, 402 CreditsDepleted once spent. Off by default: the sandbox is free. The control API's /_control/billing reads and tops up the account."
+  )
+  static let postCap = Option.value(
+    "post-cap", placeholder: "N",
+    help: "Refuse post reads past N posts charged with X's 429 usage-capped (the rate-limit headers still showing headroom). Off by default.")
   static let defaultPort: UInt16 = 8977
 
   var spec: CommandSpec {
     makeSpec(
       summary: "Serve the offline X API over HTTP on 127.0.0.1 (tweets sandbox serve).",
-      options: [Self.port, Self.tweetsPerUser, Self.oauth2Lifetime, Self.rateWindow, Self.streamTimeScale, Self.control, Self.controlToken],
+      options: [
+        Self.port, Self.tweetsPerUser, Self.oauth2Lifetime, Self.rateWindow, Self.streamTimeScale, Self.credits, Self.postCap, Self.control,
+        Self.controlToken,
+      ],
       positionals: [PositionalSpec("action", help: "serve")],
       discussion: """
         The demo app: consumer key sandbox-consumer-key, secret sandbox-consumer-secret; the demo
@@ -77,6 +89,14 @@ struct SandboxCommand: TweetsCommand {
       }
       return factor
     }
+    let credits = try arguments[Self.credits].map { text throws(UsageError) -> USD in
+      guard let amount = USD(text) else { throw UsageError("--credits takes an amount of dollars such as 5 or 0.50, not \(text)") }
+      return amount
+    }
+    let postCap = try arguments[Self.postCap].map { text throws(UsageError) -> Int in
+      guard let cap = Int(text), cap >= 0 else { throw UsageError("--post-cap takes a number of posts (0 or more), not \(text)") }
+      return cap
+    }
     let control = arguments[Self.control]
     let token = try arguments[Self.controlToken].map { text throws(UsageError) -> String in
       guard control else { throw UsageError("--control-token goes with --control, which serves the control API it guards") }
@@ -92,7 +112,7 @@ struct SandboxCommand: TweetsCommand {
       server = try session.sandboxType.serve(
         TweetsSandboxSettings(
           port: port ?? Self.defaultPort, tweetsPerUser: count ?? 60, controlAPI: control, controlToken: token, oauth2Lifetime: lifetime ?? 7200,
-          rateWindow: window ?? 900, streamTimeScale: scale ?? 1))
+          rateWindow: window ?? 900, streamTimeScale: scale ?? 1, credits: credits, postCap: postCap))
     } catch {
       throw TweetsFailure("\(error); choose another --port (0 picks a free one)", exitCode: .failure)
     }
@@ -100,6 +120,10 @@ struct SandboxCommand: TweetsCommand {
     if let token = server.controlToken { session.terminal.out("control token: \(token)") }
     session.terminal.out("Serving the X sandbox at \(server.baseURL.absoluteString)")
     session.terminal.err("The demo app and token are in `tweets help sandbox`. Stop it with Ctrl-C.")
+    if credits != nil || postCap != nil {
+      let balance = credits.map { "\($0) of credits" } ?? "no credit limit"
+      session.terminal.err("Billing as X's pay-per-use does: \(balance), " + (postCap.map { "a cap of \($0) posts." } ?? "no post cap."))
+    }
     if control {
       // A test harness that dies closes our standard input: nothing is left behind.
       Thread {

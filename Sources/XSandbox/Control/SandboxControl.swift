@@ -17,7 +17,11 @@ extension XSandbox {
   ///   independent verifier in front of the sandbox needs to check a signature.
   /// - `POST media {"pending_polls"?, "fail_processing"?}`: how videos and GIFs are processed;
   ///   `GET media?id=ID`: what an upload received (bytes, SHA-256, segments, state, alt text).
-  /// - `POST reset`: clears scripts, skew, statistics, rate-limit counters and revocations.
+  /// - `GET billing`: the account (balance, spent, posts per day, charges by kind);
+  ///   `POST billing {"credits"?, "add_credits"?, "post_cap"?}` changes it first: see
+  ///   ``billingControl(_:)``.
+  /// - `POST reset`: clears scripts, skew, statistics, rate-limit counters and revocations (the
+  ///   billing account stays, as tweets and tokens do).
   func control(_ name: String, query: [String: String], body: Data?) -> SandboxResponse {
     func answer(_ object: Any, status: Int = 200) -> SandboxResponse {
       let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
@@ -90,6 +94,9 @@ extension XSandbox {
       return answer(["ok": true])
     case "stream":
       return answer(streamControl(json))
+    case "billing":
+      let (object, status) = billingControl(json)
+      return answer(object, status: status)
     case "pin":
       guard let pin = pin(forRequestToken: query["oauth_token"] ?? "") else { return answer(["error": "unknown oauth_token"], status: 404) }
       return answer(["pin": pin])

@@ -4,8 +4,9 @@ import NetworkClient
 extension XSandbox {
   /// Answers one request that is not the control API's: a scripted redirect at the edge, the
   /// OAuth 2.0 and PIN-flow endpoints, then authentication (``authenticate(_:url:family:trace:)``),
-  /// the route (``SandboxRoute/find(method:segments:)``), its parameters and rate limit, and the
-  /// handler under the state's lock, each answer passing through ``deliver(scriptedFor:family:route:identity:now:produce:)``.
+  /// the route (``SandboxRoute/find(method:segments:)``), its parameters and rate limit, X's
+  /// billing (``SandboxBillable``: a refusal before, the charge after) and the handler under the
+  /// state's lock, each answer passing through ``deliver(scriptedFor:family:route:identity:now:produce:)``.
   func respond(to request: HTTPRequest, rawPath: String, now: Int64, trace: inout Trace) async -> (SandboxResponse, SandboxDelivery) {
     let method = request.method.rawValue
     if let edge = state.withLock({ $0.control.popAction(for: rawPath, redirectsOnly: true) }), let target = edge.redirect {
@@ -68,12 +69,19 @@ extension XSandbox {
         }
       }
       return state.withLock { state in
-        guard let limit = route.limit else { return route.handler(&state, context) }
-        let (allowed, headers) = state.takeRateLimit(route.name, limit: limit, identity: caller.identity, path: rawPath, now: now)
-        guard allowed else {
-          return family == .v2 ? .v2(429, XBodies.tooManyRequests, headers: headers) : .v1(429, XBodies.rateLimitExceeded, headers: headers)
+        var headers: [(String, String)] = []
+        if let limit = route.limit {
+          let (allowed, limitHeaders) = state.takeRateLimit(route.name, limit: limit, identity: caller.identity, path: rawPath, now: now)
+          guard allowed else {
+            return family == .v2
+              ? .v2(429, XBodies.tooManyRequests, headers: limitHeaders) : .v1(429, XBodies.rateLimitExceeded, headers: limitHeaders)
+          }
+          headers = limitHeaders
         }
+        // X's billing, the same for every route: refused before, charged after (a 2xx only).
+        if let refusal = state.billingRefusal(route.billing) { return refusal.response(headers: headers) }
         var response = route.handler(&state, context)
+        state.bill(route.billing, answer: response, context: context)
         response.headers += headers
         return response
       }

@@ -13,6 +13,9 @@ struct SandboxResponse: Sendable {
   var streamQuery: [String: String]?
   /// A body written over time (the filtered stream) instead of ``body``.
   var stream: (@Sendable (any StreamingBodyWriter) -> Void)?
+  /// The ids of the resources the answer serves (``JSON/servedIDs(v1:)``): what a billed route
+  /// charges.
+  var servedIDs: [String] = []
 
   init(status: Int, contentType: String?, body: Data, headers: [(String, String)] = []) {
     self.status = status
@@ -27,12 +30,16 @@ struct SandboxResponse: Sendable {
 
   /// A v1.1 (and OAuth-endpoint) JSON answer, `/` escaped as X does.
   static func v1(_ status: Int, _ json: JSON, headers: [(String, String)] = []) -> SandboxResponse {
-    SandboxResponse(status: status, contentType: v1ContentType, body: json.encoded(escapingSlashes: true), headers: headers)
+    var response = SandboxResponse(status: status, contentType: v1ContentType, body: json.encoded(escapingSlashes: true), headers: headers)
+    response.servedIDs = json.servedIDs(v1: true)
+    return response
   }
 
   /// A v2 JSON answer.
   static func v2(_ status: Int, _ json: JSON, headers: [(String, String)] = []) -> SandboxResponse {
-    SandboxResponse(status: status, contentType: v2ContentType, body: json.encoded(), headers: headers)
+    var response = SandboxResponse(status: status, contentType: v2ContentType, body: json.encoded(), headers: headers)
+    response.servedIDs = json.servedIDs(v1: false)
+    return response
   }
 
   static func html(_ status: Int, _ text: String) -> SandboxResponse {

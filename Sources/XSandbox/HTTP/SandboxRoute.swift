@@ -20,7 +20,8 @@ struct RouteContext: Sendable {
 
 /// An endpoint: method, path pattern, rate limit (`nil` for writes and for refusals made before
 /// any counting, which carry no `x-rate-limit-*` headers), whether app-only auth may call it,
-/// the v2 query parameters it accepts, and its handler (called with the store's lock held).
+/// the v2 query parameters it accepts, what X bills for it (``SandboxBillable``), and its
+/// handler (called with the store's lock held).
 struct SandboxRoute: Sendable {
   let method: String
   /// Segments; `*` matches one, `*.json` one ending in `.json` (captured without it).
@@ -31,6 +32,8 @@ struct SandboxRoute: Sendable {
   /// X serves some endpoints app-only (full-archive search, counts): a user-context signature is refused.
   var appOnly = false
   var allowed: [String]? = nil
+  /// What X bills for a successful answer.
+  var billing: SandboxBillable = .free
   let handler: @Sendable (inout SandboxState, RouteContext) -> SandboxResponse
 
   func match(method: String, segments: [String]) -> [String]? {
@@ -62,7 +65,7 @@ struct SandboxRoute: Sendable {
   /// Every endpoint the sandbox serves: the rows of each resource family (one file each, in
   /// `Resources/`). A family lists its more specific patterns first (`2/users/me` before
   /// `2/users/*`); patterns of different families never match the same path.
-  static let all: [SandboxRoute] = users + posts + timelines + search + lists + media + stream
+  static let all: [SandboxRoute] = users + posts + timelines + search + lists + media + stream + usage
 
   static func find(method: String, segments: [String]) -> (SandboxRoute, [String])? {
     for route in all {

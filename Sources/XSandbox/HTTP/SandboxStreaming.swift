@@ -11,7 +11,8 @@ import NetworkClient
 /// `\r\n` line after 20 s without one, one connection at a time (a new one closes the old one,
 /// as X's quickstart says). The posts are the sandbox's data, oldest first, round and round,
 /// each checked against the rules with the search matcher: one post of the data every half
-/// second. ``XSandbox/init(clock:tweetsPerUser:controlAPI:requestLogLimit:oauth2Lifetime:rateWindow:streamTimeScale:streamRules:)``'s
+/// second. When the sandbox bills, each post delivered is charged, and the stream ends with the
+/// problem once credits are spent or the post cap is reached. ``XSandbox/init(clock:tweetsPerUser:controlAPI:requestLogLimit:oauth2Lifetime:rateWindow:streamTimeScale:streamRules:credits:postCap:)``'s
 /// `streamTimeScale` shortens both intervals for tests.
 ///
 /// ```swift
@@ -75,7 +76,8 @@ extension XSandbox: HTTPStreamingTransport {
     var lastWrite = Date()
     var reason = "client gone"
     serving: while true {
-      switch state.withLock({ $0.streamStep(serial: serial, fields: fields) }) {
+      let now = clock.secondsSince1970()
+      switch state.withLock({ $0.streamStep(serial: serial, fields: fields, now: now) }) {
       case .superseded:
         reason = "a new connection took over"
         break serving
@@ -91,6 +93,14 @@ extension XSandbox: HTTPStreamingTransport {
       case .line(let line):
         guard writer.write(line) else { break serving }
         lastWrite = Date()
+      case .refused(let refusal):
+        // X's pages do not say how a stream ends when credits run out: the sandbox writes the
+        // problem as a line of the stream (`{"errors": [...]}`, as X writes its
+        // `operational-disconnect`) and closes it; a reconnection is then refused with the
+        // problem's status (402, or 429 `usage-capped`).
+        reason = refusal == .creditsDepleted ? "credits depleted" : "usage capped"
+        _ = writer.write(Data(#"{"errors":["#.utf8) + Data(refusal.body.utf8) + Data("]}\r\n".utf8))
+        break serving
       case .idle:
         if Date().timeIntervalSince(lastWrite) >= keepAlive {
           guard writer.write(Data("\r\n".utf8)) else { break serving }

@@ -9,9 +9,11 @@ import XAPI
 /// `CreditsDepleted`; past the post cap, post reads are refused with 429 `usage-capped` while
 /// the rate-limit headers still show headroom. Failed requests are not billed.
 ///
-/// Off unless the sandbox is given credits (`tweets sandbox serve --credits USD`, or the control
-/// API): the sandbox is free by default. Its billing cycle is the sandbox's life (X's resets
-/// monthly); the post cap counts the posts charged in it.
+/// Off unless the sandbox is given credits or a post cap (`tweets sandbox serve --credits USD
+/// --post-cap N`, or the control API's `billing`): the sandbox is free by default. Its billing
+/// cycle is the sandbox's life (X's resets monthly); the post cap counts the posts charged in
+/// it. The dispatch applies it to every route alike, from the route's ``SandboxBillable``;
+/// `GET /2/usage/tweets` reports its ``postsPerDay``.
 ///
 /// ```swift
 /// var billing = SandboxBilling(credits: USD("1.00")!, postCap: nil)
@@ -40,6 +42,14 @@ package struct SandboxBilling: Sendable {
     }
   }
 
+  /// How many charges of one kind, and their sum.
+  package struct Total: Sendable, Equatable {
+    /// Resources (or requests) charged.
+    package var count = 0
+    /// What they cost.
+    package var amount = USD.zero
+  }
+
   private struct Key: Hashable, Sendable {
     let day: String
     let kind: XResourceKind
@@ -56,6 +66,10 @@ package struct SandboxBilling: Sendable {
   package private(set) var spent = USD.zero
   /// Posts charged per UTC day (what `GET /2/usage/tweets` reports).
   package private(set) var postsPerDay: [String: Int] = [:]
+  /// What was charged, by kind: a resource kind's name (`post`, `user`, `follow` ...; an owned
+  /// read's with `_owned` after it, `post_owned`) or a request kind's (`post_create_with_url`,
+  /// `counts_recent` ...).
+  package private(set) var totals: [String: Total] = [:]
   private var charged: Set<Key> = []
 
   /// Billing with `credits` (`nil`: free) and a post cap.
@@ -84,10 +98,13 @@ package struct SandboxBilling: Sendable {
   package mutating func charge(ids: [String], kind: XResourceKind, owned: Bool, day: String) -> USD {
     let price = pricing.price(of: kind, owned: owned)
     var amount = USD.zero
+    var count = 0
     for id in ids where charged.insert(Key(day: day, kind: kind, id: id)).inserted {
       amount += price
+      count += 1
       if kind == .post { postsPerDay[day, default: 0] += 1 }
     }
+    if count > 0 { record(owned ? kind.rawValue + "_owned" : kind.rawValue, count: count, amount: amount) }
     deduct(amount)
     return amount
   }
@@ -96,6 +113,7 @@ package struct SandboxBilling: Sendable {
   @discardableResult
   package mutating func charge(request kind: XRequestKind) -> USD {
     let amount = pricing.price(of: kind)
+    record(kind.rawValue, count: 1, amount: amount)
     deduct(amount)
     return amount
   }
@@ -103,6 +121,16 @@ package struct SandboxBilling: Sendable {
   /// Adds credits (the console's top-up; the control API's `credits`); starts billing when off.
   package mutating func add(credits: USD) {
     balance = (balance ?? .zero) + credits
+  }
+
+  /// Sets the balance (the control API's `credits`); starts billing when off.
+  package mutating func set(credits: USD) {
+    balance = credits
+  }
+
+  private mutating func record(_ name: String, count: Int, amount: USD) {
+    totals[name, default: Total()].count += count
+    totals[name, default: Total()].amount += amount
   }
 
   private mutating func deduct(_ amount: USD) {

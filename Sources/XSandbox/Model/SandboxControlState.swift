@@ -15,7 +15,7 @@ struct SandboxControlState: Sendable {
   var revoked: Set<String> = []
   var overrides: [SandboxRateOverride] = []
   /// Kept only while the control API is on (a test server), never by `tweets --sandbox`; the
-  /// newest ``XSandbox/init(clock:tweetsPerUser:controlAPI:requestLogLimit:oauth2Lifetime:rateWindow:streamTimeScale:streamRules:)``'s
+  /// newest ``XSandbox/init(clock:tweetsPerUser:controlAPI:requestLogLimit:oauth2Lifetime:rateWindow:streamTimeScale:streamRules:credits:postCap:)``'s
   /// `requestLogLimit` of them.
   var requests = SandboxRequestLog(capacity: XSandbox.defaultRequestLogLimit)
   var bearer = 0

@@ -43,6 +43,11 @@ struct SandboxState: Sendable {
   var media = SandboxMediaState()
   /// The filtered stream: rules, connections, faults.
   var stream = SandboxStreamState()
+  /// X's pay-per-use billing: off (free) unless given credits or a post cap.
+  var billing = SandboxBilling(credits: nil, postCap: nil)
+  /// When the billing cycle began (the sandbox's start, on its clock): its day of the month is
+  /// the usage endpoint's `cap_reset_day`.
+  var cycleStart: Int64 = 0
 
   init(tweets: [SandboxTweet], demoToken: Credentials) {
     // Newest first is highest id first: the lookups' binary search relies on it.

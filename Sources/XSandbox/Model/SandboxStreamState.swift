@@ -43,6 +43,8 @@ enum SandboxStreamStep: Sendable {
   case line(Data)
   /// Nothing this tick.
   case idle
+  /// Billing refuses more posts (credits spent, the post cap reached): the connection ends.
+  case refused(SandboxBilling.Refusal)
 }
 
 /// The filtered stream's side of the sandbox: rules, the connection log, faults waiting for the

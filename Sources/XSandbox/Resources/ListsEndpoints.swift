@@ -3,7 +3,10 @@ import Foundation
 /// Lists: the posts of a list's members (`x-api/lists/list-tweets`); the sandbox has one list.
 extension SandboxRoute {
   static let lists: [SandboxRoute] = [
-    SandboxRoute(method: "GET", pattern: ["2", "lists", "*", "tweets"], name: "v2_list_tweets", limit: 900, allowed: pageParameters + tweetExtra) {
+    SandboxRoute(
+      method: "GET", pattern: ["2", "lists", "*", "tweets"], name: "v2_list_tweets", limit: 900, allowed: pageParameters + tweetExtra,
+      billing: .resources(.post)
+    ) {
       $0.v2ListTweets($1)
     }
   ]

@@ -20,7 +20,10 @@ extension SandboxRoute {
     ) {
       $0.v2MediaStatus($1)
     },
-    SandboxRoute(method: "POST", pattern: ["2", "media", "metadata"], name: "v2_media_metadata", limit: nil, bearerOK: false, allowed: []) {
+    SandboxRoute(
+      method: "POST", pattern: ["2", "media", "metadata"], name: "v2_media_metadata", limit: nil, bearerOK: false, allowed: [],
+      billing: .request(.mediaMetadata)
+    ) {
       $0.v2MediaMetadata($1)
     },
   ]

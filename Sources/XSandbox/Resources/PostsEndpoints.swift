@@ -5,13 +5,26 @@ import XAPI
 /// (`x-api/posts/*.mdx`), and v1.1's `statuses/show` and `statuses/update`.
 extension SandboxRoute {
   static let posts: [SandboxRoute] = [
-    SandboxRoute(method: "GET", pattern: ["2", "tweets"], name: "v2_tweets", limit: 300, allowed: ["ids"] + tweetExtra) { $0.v2Tweets($1) },
-    SandboxRoute(method: "GET", pattern: ["2", "tweets", "*"], name: "v2_tweet", limit: 300, allowed: tweetExtra) { $0.v2Tweet($1) },
-    SandboxRoute(method: "POST", pattern: ["2", "tweets"], name: "v2_create", limit: nil, bearerOK: false, allowed: []) { $0.v2Create($1) },
-    SandboxRoute(method: "DELETE", pattern: ["2", "tweets", "*"], name: "v2_delete", limit: nil, bearerOK: false, allowed: []) { $0.v2Delete($1) },
-    SandboxRoute(method: "GET", pattern: ["1.1", "statuses", "show.json"], name: "v1_show", limit: 900) { $0.v1Show($1) },
-    SandboxRoute(method: "GET", pattern: ["1.1", "statuses", "show", "*.json"], name: "v1_show", limit: 900) { $0.v1Show($1) },
-    SandboxRoute(method: "POST", pattern: ["1.1", "statuses", "update.json"], name: "v1_update", limit: nil, bearerOK: false) { $0.v1Update($1) },
+    SandboxRoute(method: "GET", pattern: ["2", "tweets"], name: "v2_tweets", limit: 300, allowed: ["ids"] + tweetExtra, billing: .resources(.post)) {
+      $0.v2Tweets($1)
+    },
+    SandboxRoute(method: "GET", pattern: ["2", "tweets", "*"], name: "v2_tweet", limit: 300, allowed: tweetExtra, billing: .resources(.post)) {
+      $0.v2Tweet($1)
+    },
+    SandboxRoute(method: "POST", pattern: ["2", "tweets"], name: "v2_create", limit: nil, bearerOK: false, allowed: [], billing: .postCreate) {
+      $0.v2Create($1)
+    },
+    SandboxRoute(
+      method: "DELETE", pattern: ["2", "tweets", "*"], name: "v2_delete", limit: nil, bearerOK: false, allowed: [],
+      billing: .request(.interactionDelete)
+    ) { $0.v2Delete($1) },
+    SandboxRoute(method: "GET", pattern: ["1.1", "statuses", "show.json"], name: "v1_show", limit: 900, billing: .resources(.post)) { $0.v1Show($1) },
+    SandboxRoute(method: "GET", pattern: ["1.1", "statuses", "show", "*.json"], name: "v1_show", limit: 900, billing: .resources(.post)) {
+      $0.v1Show($1)
+    },
+    SandboxRoute(method: "POST", pattern: ["1.1", "statuses", "update.json"], name: "v1_update", limit: nil, bearerOK: false, billing: .postCreate) {
+      $0.v1Update($1)
+    },
   ]
 }
 

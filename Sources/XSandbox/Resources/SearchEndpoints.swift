@@ -99,16 +99,25 @@ extension SandboxState {
 /// and counts (`x-api/posts/search`, `counts`), and v1.1's `search/tweets`.
 extension SandboxRoute {
   static let search: [SandboxRoute] = [
-    SandboxRoute(method: "GET", pattern: ["2", "tweets", "search", "recent"], name: "v2_search", limit: 450, allowed: searchParameters) {
+    SandboxRoute(
+      method: "GET", pattern: ["2", "tweets", "search", "recent"], name: "v2_search", limit: 450, allowed: searchParameters,
+      billing: .resources(.post)
+    ) {
       $0.v2Search($1)
     },
     // Refused before any parameter check or rate-limit count, as X refuses an app without the access level.
-    SandboxRoute(method: "GET", pattern: ["2", "tweets", "search", "all"], name: "v2_search_all", limit: nil, appOnly: true) { $0.v2SearchAll($1) },
-    SandboxRoute(method: "GET", pattern: ["2", "tweets", "counts", "recent"], name: "v2_counts", limit: 300, appOnly: true, allowed: countParameters)
-    {
+    SandboxRoute(
+      method: "GET", pattern: ["2", "tweets", "search", "all"], name: "v2_search_all", limit: nil, appOnly: true, billing: .resources(.post)
+    ) { $0.v2SearchAll($1) },
+    SandboxRoute(
+      method: "GET", pattern: ["2", "tweets", "counts", "recent"], name: "v2_counts", limit: 300, appOnly: true, allowed: countParameters,
+      billing: .request(.countsRecent)
+    ) {
       $0.v2Counts($1)
     },
-    SandboxRoute(method: "GET", pattern: ["1.1", "search", "tweets.json"], name: "v1_search", limit: 900) { $0.v1Search($1) },
+    SandboxRoute(method: "GET", pattern: ["1.1", "search", "tweets.json"], name: "v1_search", limit: 900, billing: .resources(.post)) {
+      $0.v1Search($1)
+    },
   ]
 }
 

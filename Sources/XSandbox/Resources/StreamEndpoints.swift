@@ -15,7 +15,7 @@ extension SandboxRoute {
     ) { $0.v2UpdateStreamRules($1) },
     SandboxRoute(
       method: "GET", pattern: ["2", "tweets", "search", "stream"], name: "v2_stream", limit: 50, appOnly: true,
-      allowed: ["backfill_minutes", "start_time", "end_time"] + tweetExtra
+      allowed: ["backfill_minutes", "start_time", "end_time"] + tweetExtra, billing: .resources(.post)
     ) { state, ctx in state.v2StreamOpen(ctx) },
   ]
 }
@@ -211,8 +211,11 @@ extension SandboxState {
 
   /// The next thing connection `serial` does: end (another took over), a fault, or the
   /// firehose's next post of the data (oldest first, round and round) when it matches a rule,
-  /// with `matching_rules` as X adds them.
-  mutating func streamStep(serial: Int, fields: Fields) -> SandboxStreamStep {
+  /// with `matching_rules` as X adds them. When the sandbox bills, each post delivered is
+  /// charged once per UTC day of `now` (the sandbox's clock) and counted against the post cap,
+  /// as X's post-cap page lists the filtered stream; once billing would refuse a request
+  /// (credits spent, the cap reached) the connection ends instead (``SandboxStreamStep/refused(_:)``).
+  mutating func streamStep(serial: Int, fields: Fields, now: Int64) -> SandboxStreamStep {
     guard stream.live == serial else { return .superseded }
     if let fault = stream.faults.first, stream.connections[serial].delivered >= fault.after {
       stream.faults.removeFirst()
@@ -229,6 +232,10 @@ extension SandboxState {
         "matching_rules",
         .array(matched.map { rule in .object([("id", .string(rule.id))] + (rule.tag.map { [("tag", JSON.string($0))] } ?? [])) })
       ))
+    if billing.isMetered {
+      if let refusal = billing.refusal(readsPosts: true) { return .refused(refusal) }
+      billing.charge(ids: [String(tweet.id)], kind: .post, owned: false, day: Self.billingDay(now))
+    }
     stream.connections[serial].delivered += 1
     return .line(JSON.object(pairs).encoded() + Data("\r\n".utf8))
   }

@@ -5,25 +5,35 @@ import Foundation
 /// `statuses/user_timeline` and `statuses/home_timeline`.
 extension SandboxRoute {
   static let timelines: [SandboxRoute] = [
-    SandboxRoute(method: "GET", pattern: ["2", "users", "*", "tweets"], name: "v2_user_tweets", limit: 1500, allowed: timelineParameters) {
+    SandboxRoute(
+      method: "GET", pattern: ["2", "users", "*", "tweets"], name: "v2_user_tweets", limit: 1500, allowed: timelineParameters,
+      billing: .resources(.post, ownable: true)
+    ) {
       $0.v2UserTweets($1)
     },
-    SandboxRoute(method: "GET", pattern: ["2", "users", "*", "mentions"], name: "v2_mentions", limit: 300, allowed: mentionParameters) {
+    SandboxRoute(
+      method: "GET", pattern: ["2", "users", "*", "mentions"], name: "v2_mentions", limit: 300, allowed: mentionParameters,
+      billing: .resources(.post, ownable: true)
+    ) {
       $0.v2Mentions($1)
     },
     SandboxRoute(
-      method: "GET", pattern: ["2", "users", "*", "liked_tweets"], name: "v2_liked_tweets", limit: 75, allowed: pageParameters + tweetExtra
+      method: "GET", pattern: ["2", "users", "*", "liked_tweets"], name: "v2_liked_tweets", limit: 75, allowed: pageParameters + tweetExtra,
+      billing: .resources(.post, ownable: true)
     ) { $0.v2LikedTweets($1) },
     SandboxRoute(
       method: "GET", pattern: ["2", "users", "*", "timelines", "reverse_chronological"], name: "v2_home", limit: 180, bearerOK: false,
-      allowed: timelineParameters
+      allowed: timelineParameters, billing: .resources(.post)
     ) { $0.v2Home($1) },
     SandboxRoute(
       method: "GET", pattern: ["2", "tweets", "*", "quote_tweets"], name: "v2_quote_tweets", limit: 75,
-      allowed: pageParameters + ["exclude"] + tweetExtra
+      allowed: pageParameters + ["exclude"] + tweetExtra, billing: .resources(.post)
     ) { $0.v2QuoteTweets($1) },
-    SandboxRoute(method: "GET", pattern: ["1.1", "statuses", "user_timeline.json"], name: "v1_user_timeline", limit: 900) { $0.v1UserTimeline($1) },
-    SandboxRoute(method: "GET", pattern: ["1.1", "statuses", "home_timeline.json"], name: "v1_home", limit: 900, bearerOK: false) { $0.v1Home($1) },
+    SandboxRoute(method: "GET", pattern: ["1.1", "statuses", "user_timeline.json"], name: "v1_user_timeline", limit: 900, billing: .resources(.post))
+    { $0.v1UserTimeline($1) },
+    SandboxRoute(
+      method: "GET", pattern: ["1.1", "statuses", "home_timeline.json"], name: "v1_home", limit: 900, bearerOK: false, billing: .resources(.post)
+    ) { $0.v1Home($1) },
   ]
 }
 
