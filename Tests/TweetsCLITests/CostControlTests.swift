@@ -90,4 +90,62 @@ struct CostControlTests {
     let single = try tweets.run(["post", "read swift.org"])
     #expect(single.status == 0 && single.stderr.contains("this post costs $0.20"), "\(single.stderr)")
   }
+
+  /// A mix of commands against a sandbox that bills as X does: the ledger's total equals what
+  /// the sandbox charged, to the cent (a search, the same search again, one's own timeline as
+  /// owned reads, a hydrate of ids fetched before, a post with a link).
+  @Test func theLedgerAgreesWithWhatTheSandboxCharged() async throws {
+    let server = try VerifiedSandbox(credits: "100.00")
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    let search = try tweets.run(["search", "a", "--limit", "30", "--format", "jsonl"])
+    #expect(search.status == 0, "\(search.stderr)")
+    #expect(try tweets.run(["search", "a", "--limit", "30"]).status == 0)
+    #expect(try tweets.run(["timeline", "sandbox_user", "--limit", "20"]).status == 0)
+    let ids = search.stdout.split(separator: "\n").compactMap { line in
+      (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
+    }
+    let idFile = tweets.configDirectory.appendingPathComponent("ids.txt")
+    try Data(ids.prefix(20).joined(separator: "\n").utf8).write(to: idFile)
+    #expect(try tweets.run(["hydrate", idFile.path, "--format", "jsonl"]).status == 0)
+    let post = try tweets.run(["post", "notes at https://swift.org/blog"])
+    #expect(post.status == 0, "\(post.stderr)")
+    let charged = try await server.billing().spent
+    let (ledger, rows) = try Self.spent(tweets)
+    #expect(USDText(ledger) == USDText(charged), "the ledger says \(ledger), the sandbox charged \(charged): \(rows)")
+    #expect(USDText(charged) > USDText("0.20"), "the post with a link alone costs $0.20: \(charged)")
+  }
+
+  /// Credits run out in the middle of a paged fetch: what was stored is kept, the message says
+  /// where to add credits, and after a top-up `--resume` finishes.
+  @Test func creditsRunningOutStopAFetchThatResumesAfterATopUp() async throws {
+    let server = try VerifiedSandbox(credits: "0.60")
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    let archive = tweets.configDirectory.appendingPathComponent("a.sqlite").path
+    // $0.60 less the login's $0.01 buys the first page of 100 ($0.50) and part of the second
+    // (the answer that empties the balance is served whole); the third is refused with 402.
+    let stopped = try tweets.run(["search", "a", "--limit", "300", "--db", archive])
+    #expect(stopped.status == 3, "\(stopped.stderr)")
+    #expect(stopped.stderr.contains("stopped after 200 tweets"), "\(stopped.stderr)")
+    #expect(stopped.stderr.contains("credits") && stopped.stderr.contains("https://console.x.com"), "\(stopped.stderr)")
+    try await server.addCredits("5.00")
+    let resumed = try tweets.run(["search", "a", "--limit", "300", "--db", archive, "--resume"])
+    #expect(resumed.status == 0, "\(resumed.stderr)")
+    #expect(resumed.stderr.contains("300 in all"), "\(resumed.stderr)")
+    let (ledger, _) = try Self.spent(tweets)
+    #expect(USDText(ledger) == USDText(try await server.billing().spent))
+  }
+}
+
+/// An amount as text, compared exactly (`"0.5"` and `"0.50"` are equal), in millionths.
+struct USDText: Equatable, Comparable {
+  let micros: Int
+  init(_ text: String) {
+    let digits = text.drop { $0 == "$" }
+    let parts = digits.split(separator: ".", omittingEmptySubsequences: false)
+    let fraction = parts.count > 1 ? String(parts[1]) : ""
+    micros = (Int(parts.first ?? "0") ?? 0) * 1_000_000 + (Int((fraction + "000000").prefix(6)) ?? 0)
+  }
+  static func < (lhs: USDText, rhs: USDText) -> Bool { lhs.micros < rhs.micros }
 }

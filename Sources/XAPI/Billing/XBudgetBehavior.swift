@@ -153,7 +153,8 @@ public final class XBudgetBehavior: RequestBehavior {
     case .perResource(let kind, let owned, _):
       let price = pricing.price(of: kind, owned: owned)
       charges = XBilling.billedIDs(in: response.body).map { XCharge(day: day, kind: .resource(kind), id: $0, price: price, command: command) }
-    case .perRequest(let kind):
+    case .perRequest(var kind):
+      if kind == .postCreateWithURL && !XBilling.linked(response) { kind = .postCreate }
       let sequence = state.withLock { state in
         state.sequence += 1
         return state.sequence
@@ -193,6 +194,17 @@ public enum XBudgetError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension XBilling {
+  /// Whether a created post holds a link X made: the text sent has an `http(s)://` URL, or the
+  /// text X answered with has one of its `t.co` links (it links bare domains too). The worst case
+  /// held before sending counts anything shaped like a host name; the charge recorded after is
+  /// what the answer shows.
+  static func linked(_ response: HTTPResponse) -> Bool {
+    func hasLink(_ text: String) -> Bool { text.range(of: #"https?://"#, options: .regularExpression) != nil }
+    let answered = AnswerItems.objects(in: response.body).first?["text"] as? String ?? ""
+    let sent = response.request.body.flatMap { (try? JSONSerialization.jsonObject(with: $0) as? [String: Any])?["text"] as? String } ?? ""
+    return hasLink(answered) || hasLink(sent)
+  }
+
   /// X's UTC day of an answer, from its `Date` header.
   static func day(of response: HTTPResponse) -> String? {
     response.headers["Date"].flatMap(HTTPDate.date(from:)).map(RFC3339.dayString(from:))

@@ -82,7 +82,8 @@ public enum XError: Error, Sendable, CustomStringConvertible {
     case .clientNotEnrolled(let message):
       return "The app is not attached to a Project (client-not-enrolled): \(trimmed(message)). Attach it in the developer portal."
     case .creditsDepleted(let message):
-      return "The account has no credits or has reached its usage cap: \(message)"
+      return
+        "The account has no credits or has reached its usage cap: \(message) Add credits (or raise the spending limit) in X's developer console, https://console.x.com; waiting does not help."
     case .notFound(let message):
       return "Not found: \(message)"
     case .duplicate(let message):

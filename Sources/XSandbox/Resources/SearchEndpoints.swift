@@ -115,6 +115,10 @@ extension SandboxRoute {
     ) {
       $0.v2Counts($1)
     },
+    // Full-archive counts: refused like full-archive search, for the same access level.
+    SandboxRoute(
+      method: "GET", pattern: ["2", "tweets", "counts", "all"], name: "v2_counts_all", limit: nil, appOnly: true, billing: .request(.countsAll)
+    ) { $0.v2SearchAll($1) },
     SandboxRoute(method: "GET", pattern: ["1.1", "search", "tweets.json"], name: "v1_search", limit: 900, billing: .resources(.post)) {
       $0.v1Search($1)
     },
@@ -133,7 +137,8 @@ extension SandboxState {
     }
   }
 
-  /// `GET /2/tweets/search/all`: refused, as X refuses it to an app without the access level.
+  /// `GET /2/tweets/search/all` and `GET /2/tweets/counts/all`: refused, as X refuses them to an
+  /// app without the access level.
   func v2SearchAll(_ ctx: RouteContext) -> SandboxResponse {
     .v2(403, XBodies.clientForbidden)
   }
