@@ -135,6 +135,12 @@ struct ArchiveCommandTests {
     #expect(reading.tweet_ids.count == expected.count, "every tweet once: \(reading.tweet_ids.count) rows")
     #expect(Set(reading.tweet_ids) == expected)
     #expect(reading.tweets_with_author_row == expected.count, "every tweet's author is in users")
+    // The profile's ledger, written by every one of those processes (killed ones included):
+    // each post charged once on this day, none twice (issue #30).
+    let usage = try tweets.run(["usage", "--format", "json"])
+    let rows = (try usage.json() as? [String: Any])?["spent"] as? [[String: Any]] ?? []
+    let charged = rows.filter { $0["command"] as? String == "timeline" }.map { $0["items"] as? Int ?? 0 }.reduce(0, +)
+    #expect(charged == expected.count, "posts charged in the ledger: \(charged) of \(expected.count); \(rows)")
     // One fetch, resumed after each kill (no kill landed before its row was made, or a second
     // fetch was started from the beginning by the --resume of a run with none yet).
     #expect(reading.fetches.last?.status == "complete" && reading.fetches.last?.records == 2000, "\(reading.fetches)")

@@ -90,7 +90,9 @@ struct UsageCommand: TweetsCommand {
       session.terminal.out("X's count: not available (\(xError)).")
     }
     session.terminal.out("Spent since \(cycleStart) (the ledger of profile \(session.options.profileName)): \(spentCycle); today \(spentToday).")
-    for total in totals { session.terminal.out("  \(total.day)  \(total.command)  \(total.items) items  \(total.amount)") }
+    for total in totals {
+      session.terminal.out("  \(total.day)  \(total.command)  \(total.items) \(total.items == 1 ? "item" : "items")  \(total.amount)")
+    }
     return .success
   }
 
