@@ -53,8 +53,11 @@ struct TweetsCommandTests {
     #expect(
       Set(first.keys) == [
         "id", "text", "created_at", "author", "metrics", "lang", "conversation_id", "possibly_sensitive", "edit_history_tweet_ids",
+        "paid_partnership",
       ])
     #expect(first["lang"] as? String == "en")
+    // X's newer counts, in every post (issue #33).
+    #expect((first["metrics"] as? [String: Any]).map { $0["bookmarks"] is Int && $0["impressions"] is Int } == true)
     let reply = try #require(try JSONSerialization.jsonObject(with: Data(lines[4].utf8)) as? [String: Any])
     let entities = try #require(reply["entities"] as? [String: Any], "\(reply)")
     #expect((entities["mentions"] as? [String]) == ["swift_lang"] && (entities["hashtags"] as? [String]) == ["SwiftLang"], "\(entities)")

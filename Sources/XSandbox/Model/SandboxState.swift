@@ -25,6 +25,9 @@ struct RateCounter: Sendable {
 struct SandboxState: Sendable {
   /// Newest first.
   var tweets: [SandboxTweet]
+  /// The highest post id issued so far: X never gives a deleted post's id to another, so a new
+  /// post takes the next one after this, not after the highest still there.
+  var lastPostID: UInt64 = 0
   /// The first versions of edited tweets: found by id, in no timeline.
   var earlierVersions: [SandboxTweet]
   var requestTokens: [String: PendingRequestToken] = [:]
@@ -113,8 +116,9 @@ struct SandboxState: Sendable {
     -> SandboxTweet?
   {
     guard !tweets.contains(where: { $0.authorID == userID && $0.text == text }) else { return nil }
-    let top = tweets.map(\.id).max() ?? SandboxData.firstID
-    var tweet = SandboxTweet(id: top + 1000, text: text, authorID: userID, createdAt: now)
+    let top = max(lastPostID, tweets.map(\.id).max() ?? SandboxData.firstID, earlierVersions.map(\.id).max() ?? 0)
+    lastPostID = top + 1000
+    var tweet = SandboxTweet(id: lastPostID, text: text, authorID: userID, createdAt: now)
     if let parentID, let index = tweets.firstIndex(where: { $0.id == parentID }) {
       tweet.references.append(SandboxReference(kind: .repliedTo, id: parentID))
       tweet.inReplyToUserID = tweets[index].authorID

@@ -27,6 +27,12 @@ struct SandboxTweet: Sendable {
   /// The ids of its versions, oldest first, when it was edited; empty otherwise.
   var editHistory: [UInt64] = []
 
+  /// `public_metrics.bookmark_count`: a fifth of its likes (generated data, deterministic).
+  var bookmarks: Int { likes / 5 }
+  /// `public_metrics.impression_count`: a few dozen views per interaction (generated data,
+  /// deterministic).
+  var impressions: Int { 40 * (likes + retweets + replies + quotes) + 7 * number }
+
   /// `conversation_id`: the id of the tweet that started the conversation.
   var conversationID: UInt64 { conversationRoot ?? id }
   /// `edit_history_tweet_ids`: its versions, oldest first, itself only when never edited.

@@ -66,9 +66,12 @@ extension SandboxState {
           .object([
             ("retweet_count", .int(tweet.retweets)), ("reply_count", .int(tweet.replies)),
             ("like_count", .int(tweet.likes)), ("quote_count", .int(tweet.quotes)),
+            // Required by X's specification and present in its answers.
+            ("bookmark_count", .int(tweet.bookmarks)), ("impression_count", .int(tweet.impressions)),
           ])
         ))
     }
+    if asked.contains("paid_partnership") { out.append(("paid_partnership", .bool(false))) }
     if asked.contains("conversation_id") { out.append(("conversation_id", .string(String(tweet.conversationID)))) }
     if asked.contains("lang") { out.append(("lang", .string(tweet.lang))) }
     if let user = tweet.inReplyToUserID, asked.contains("in_reply_to_user_id") || (!included && expansions.contains("in_reply_to_user_id")) {
