@@ -20,7 +20,8 @@ package enum TweetsCLI {
     LoginCommand(), LogoutCommand(), WhoamiCommand(), TimelineCommand(), ShowCommand(), HydrateCommand(), SearchCommand(), UserTweetsCommand.mentions,
     UserTweetsCommand.liked, IDTweetsCommand.quotes, ConversationCommand(), IDTweetsCommand.list, FollowsCommand(name: "followers"),
     FollowsCommand(name: "following"),
-    UsersCommand(), CountsCommand(), StreamCommand(), PostCommand(), DeleteCommand(), UsageCommand(), BudgetCommand(), ApiCommand(), MigrateCommand(),
+    UsersCommand(), CountsCommand(), StreamCommand(), PostCommand(), DeleteCommand(), UsageCommand(), BudgetCommand(), DehydrateCommand(),
+    ApiCommand(), MigrateCommand(),
     SandboxCommand(),
   ]
 
