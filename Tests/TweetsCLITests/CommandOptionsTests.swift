@@ -39,6 +39,8 @@ struct CommandOptionsTests {
     "hydrate": signedIn + ["api"] + format + tweetFields + ["output", "resume", "db"],
     "mentions": signedIn + format + pages + window + tweetFields,
     "liked": signedIn + format + pages + tweetFields,
+    "bookmarks": ["folder", "folders"] + signedIn + format + pages + tweetFields,
+    "bookmark": signedIn,
     "quotes": signedIn + format + pages + tweetFields,
     "list": signedIn + format + pages + tweetFields,
     "conversation": ["archive", "estimate"] + signedIn + format + pages + window + tweetFields,
@@ -53,7 +55,7 @@ struct CommandOptionsTests {
     "api": ["data", "query", "json-body"] + signedIn,
     "sandbox": ["port", "tweets-per-user", "oauth2-lifetime", "rate-window", "stream-time-scale", "credits", "post-cap", "control", "control-token"]
       + session,
-    "stream": ["format", "output", "limit", "duration", "tag", "all"] + session + ["db"],
+    "stream": ["format", "output", "limit", "duration", "tag", "all", "terminate-all", "terminate"] + session + ["db"],
   ]
 
   func tweets(_ arguments: [String]) throws -> ProcessResult {
