@@ -116,7 +116,7 @@ struct CommandOptionsTests {
       #expect(result.status == 2)
       #expect(
         result.stderr.hasPrefix(
-          "tweets: error: tweets post does not take --limit: timeline, search, mentions, liked, quotes and 5 other commands do\n"
+          "tweets: error: tweets post does not take --limit: timeline, search, mentions, liked, bookmarks and 6 other commands do\n"
         ), "\(result.stderr)")
     }
     let short = try tweets(["post", "hello", "-o", "out.jsonl"])
