@@ -66,7 +66,11 @@ extension XSandbox: HTTPStreamingTransport {
       query = nil
     }
     let status = answer.delivery == .reset ? 0 : answer.response.status
-    state.withLock { $0.stream.answered(serial, status: status, streaming: query != nil, at: Date().timeIntervalSince1970) }
+    let served = state.withLock { $0.stream.answered(serial, status: status, streaming: query != nil, at: Date().timeIntervalSince1970) }
+    guard served else {
+      answer.response = .v2(429, XBodies.tooManyConnections, headers: answer.response.headers)
+      return
+    }
     guard let query else { return }
     answer.response.body = Data()
     let fields = Fields(query)

@@ -105,7 +105,16 @@ struct SandboxStreamState: Sendable {
   }
 
   /// Records how attempt `serial` was answered; an answer other than a stream ends it at once.
-  mutating func answered(_ serial: Int, status: Int, streaming: Bool, at time: Double) {
+  /// A stream while another connection is held (one that came in at the same moment) is refused
+  /// instead, as 429: returns whether it was served.
+  @discardableResult
+  mutating func answered(_ serial: Int, status: Int, streaming: Bool, at time: Double) -> Bool {
+    if streaming, live != nil {
+      connections[serial].status = 429
+      connections[serial].closed = time
+      connections[serial].reason = "refused"
+      return false
+    }
     connections[serial].status = status
     if streaming {
       live = serial
@@ -113,6 +122,7 @@ struct SandboxStreamState: Sendable {
       connections[serial].closed = time
       connections[serial].reason = status == 0 ? "reset" : "refused"
     }
+    return true
   }
 
   /// Records the end of connection `serial`.
