@@ -183,8 +183,11 @@ struct StreamCommandTests {
     let id = String(again.stdout.prefix { $0 != " " })
     let byID = try run(runner, ["stream", "connections", "--terminate", id])
     #expect(byID.status == 0 && byID.stdout == "Ended 1 connection.\n", "\(byID.stdout)\(byID.stderr)")
-    let unknown = try run(runner, ["stream", "connections", "--terminate", "00000000-0000-0000-0000-000000000000"])
-    #expect(unknown.status == 1 && unknown.stderr.contains("was not ended"), "\(unknown.stdout)\(unknown.stderr)")
+    let unknown = try run(runner, ["stream", "connections", "--terminate", "00000000-0000-0000-0000-000000000000", "not-a-connection"])
+    #expect(unknown.status == 1 && unknown.stdout == "Ended 0 connections; 2 could not be ended.\n", "\(unknown.stdout)\(unknown.stderr)")
+    #expect(unknown.stderr.contains("not-a-connection was not ended"), "\(unknown.stderr)")
+    let extra = try run(runner, ["stream", "connections", "now"])
+    #expect(extra.status == 2 && extra.stderr.contains("takes no more arguments"), "\(extra.stderr)")
   }
 
   @Test("--duration ends the stream on time with exit 0; text shows the rules' tags; --sandbox streams offline")

@@ -30,7 +30,8 @@ struct StreamCommand: TweetsCommand {
   static let all = Option.flag("all", help: "rules delete: delete every rule.")
   static let terminateAll = Option.flag(
     "terminate-all", help: "connections: end every connection of the app (a stale one causes 429 TooManyConnections).")
-  static let terminate = Option.repeatable("terminate", placeholder: "ID", help: "connections: end this connection (repeatable).")
+  static let terminate = Option.repeatable(
+    "terminate", placeholder: "ID", help: "connections: end these connections (ids as tweets stream connections lists them).")
   /// Multiplies every duration of the reconnect policy: for tests, which cannot wait 20 s.
   static let timeScaleVariable = "TWEETS_STREAM_TIME_SCALE"
 
@@ -112,8 +113,11 @@ struct StreamCommand: TweetsCommand {
   /// `tweets stream connections`: the app's active connections (one line each: id, stream,
   /// since when, from where), or with `--terminate-all` / `--terminate ID` ended.
   private func connections(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
-    guard arguments.positionals.count == 1 else { throw UsageError("tweets stream connections takes no more arguments") }
-    let ids = arguments[Self.terminate]
+    // `--terminate A B` as well as `--terminate A --terminate B`.
+    let ids = arguments[Self.terminate] + arguments.positionals.dropFirst()
+    guard arguments.positionals.count == 1 || !arguments[Self.terminate].isEmpty else {
+      throw UsageError("tweets stream connections takes no more arguments (--terminate ID... to end connections)")
+    }
     let all = arguments[Self.terminateAll]
     if all && !ids.isEmpty { throw UsageError("give --terminate ID... or --terminate-all, not both") }
     let client = try await session.appClient(for: "stream connections")
