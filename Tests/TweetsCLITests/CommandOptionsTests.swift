@@ -39,6 +39,8 @@ struct CommandOptionsTests {
     "hydrate": signedIn + ["api"] + format + tweetFields + ["output", "resume", "db"],
     "mentions": signedIn + format + pages + window + tweetFields,
     "liked": signedIn + format + pages + tweetFields,
+    "bookmarks": ["folder", "folders"] + signedIn + format + pages + tweetFields,
+    "bookmark": signedIn,
     "quotes": signedIn + format + pages + tweetFields,
     "list": signedIn + format + pages + tweetFields,
     "conversation": ["archive", "estimate"] + signedIn + format + pages + window + tweetFields,
@@ -54,7 +56,7 @@ struct CommandOptionsTests {
     "api": ["data", "query", "json-body"] + signedIn,
     "sandbox": ["port", "tweets-per-user", "oauth2-lifetime", "rate-window", "stream-time-scale", "credits", "post-cap", "control", "control-token"]
       + session,
-    "stream": ["format", "output", "limit", "duration", "tag", "all"] + session + ["db"],
+    "stream": ["format", "output", "limit", "duration", "tag", "all", "terminate-all", "terminate"] + session + ["db"],
   ]
 
   func tweets(_ arguments: [String]) throws -> ProcessResult {
@@ -115,7 +117,7 @@ struct CommandOptionsTests {
       #expect(result.status == 2)
       #expect(
         result.stderr.hasPrefix(
-          "tweets: error: tweets post does not take --limit: timeline, search, mentions, liked, quotes and 5 other commands do\n"
+          "tweets: error: tweets post does not take --limit: timeline, search, mentions, liked, bookmarks and 6 other commands do\n"
         ), "\(result.stderr)")
     }
     let short = try tweets(["post", "hello", "-o", "out.jsonl"])

@@ -140,13 +140,54 @@ struct StreamCommandTests {
       #expect(wait >= expected - 0.01 && wait < expected * 1.5 + TestTiming.seconds(0.1), "\(wait) s for X's \(expected / scale) s")
     }
     #expect(silence >= 20 * scale && silence < 20 * scale * 1.5 + TestTiming.seconds(0.1), "a stall of \(silence) s, X's 20 s")
-    #expect(log[4].reason == "a new connection took over", "the server saw the client reconnect, not the stall end")
+    #expect(log[4].reason == "client gone", "the server found the client gone when it reconnected, not at the stall's end")
     #expect(result.stderr.contains("TooManyConnections"), "the 429 shows X's words: \(result.stderr)")
     #expect(result.stderr.contains("no post or keep-alive"))
     for line in result.stdout.split(separator: "\n") {
       let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
       #expect(object?["data"] != nil && object?["matching_rules"] != nil, "raw lines are X's objects: \(line.prefix(80))")
     }
+  }
+
+  @Test(
+    "a stale connection: the stream gets X's 429 TooManyConnections and names tweets stream connections --terminate-all; after it, the stream connects"
+  )
+  func staleConnection() async throws {
+    let scale = 0.05
+    let server = try VerifiedSandbox(tweetsPerUser: 20, streamTimeScale: scale)
+    let runner = try TweetsRunner(server: server)
+    try addRules(runner, Self.everyone)
+    let none = try run(runner, ["stream", "connections"])
+    #expect(none.status == 0 && none.stdout.isEmpty && none.stderr.contains("No active connections"), "\(none.stderr)")
+
+    // What a crashed collector leaves: a connection X still counts.
+    try await server.streamFault(["stale": true])
+    let listed = try run(runner, ["stream", "connections"])
+    #expect(listed.status == 0 && listed.stdout.contains("  filtered_stream since ") && listed.stdout.contains(" from 127.0.0.1"), "\(listed)")
+    // X's 429 waits a minute (3 s at this scale): --duration ends the stream during the wait.
+    let blocked = try run(runner, ["stream", "--duration", "1"], scale: scale)
+    #expect(blocked.stderr.contains("TooManyConnections"), "X's words: \(blocked.stderr)")
+    #expect(blocked.stderr.contains("tweets stream connections --terminate-all"), "the command that cures it: \(blocked.stderr)")
+    #expect(blocked.stderr.contains("waiting 3.00 s"), "then X's back-off as before: \(blocked.stderr)")
+    #expect(try await server.streamConnections().connections.map { $0.status ?? -1 } == [200, 429])
+
+    let ended = try run(runner, ["stream", "connections", "--terminate-all"])
+    #expect(ended.status == 0 && ended.stdout == "Ended 1 connection.\n", "\(ended.stdout)\(ended.stderr)")
+    let streamed = try run(runner, ["stream", "--limit", "2"], scale: scale)
+    #expect(streamed.status == 0 && streamed.stdout.split(separator: "\n").count == 2, "\(streamed.stderr)")
+    #expect(!streamed.stderr.contains("TooManyConnections"))
+
+    // --terminate ID ends one connection; an unknown id is reported and exits 1.
+    try await server.streamFault(["stale": true])
+    let again = try run(runner, ["stream", "connections"])
+    let id = String(again.stdout.prefix { $0 != " " })
+    let byID = try run(runner, ["stream", "connections", "--terminate", id])
+    #expect(byID.status == 0 && byID.stdout == "Ended 1 connection.\n", "\(byID.stdout)\(byID.stderr)")
+    let unknown = try run(runner, ["stream", "connections", "--terminate", "00000000-0000-0000-0000-000000000000", "not-a-connection"])
+    #expect(unknown.status == 1 && unknown.stdout == "Ended 0 connections; 2 could not be ended.\n", "\(unknown.stdout)\(unknown.stderr)")
+    #expect(unknown.stderr.contains("not-a-connection was not ended"), "\(unknown.stderr)")
+    let extra = try run(runner, ["stream", "connections", "now"])
+    #expect(extra.status == 2 && extra.stderr.contains("takes no more arguments"), "\(extra.stderr)")
   }
 
   @Test("--duration ends the stream on time with exit 0; text shows the rules' tags; --sandbox streams offline")

@@ -60,6 +60,13 @@ struct BillingTests {
     #expect(billing(.post, "1.1/statuses/update.json", body: "status=read%20swift.org") == .perRequest(.postCreateWithURL))
     #expect(billing(.delete, "2/tweets/5") == .perRequest(.interactionDelete))
     #expect(billing(.post, "2/users/42/bookmarks") == .perRequest(.bookmark))
+    #expect(billing(.delete, "2/users/42/bookmarks/5") == .perRequest(.bookmark))
+    #expect(billing(.get, "2/users/42/bookmarks?max_results=20") == .perResource(.post, owned: true, atMost: 20))
+    #expect(billing(.get, "2/users/42/bookmarks/folders") == .free)
+    #expect(billing(.get, "2/users/42/bookmarks/folders/7") == .perResource(.post, owned: true, atMost: 100))
+    #expect(billing(.get, "2/connections?status=active") == .free)
+    #expect(billing(.delete, "2/connections/all") == .free)
+    #expect(billing(.delete, "2/connections", body: #"{"uuids":["a"]}"#) == .free)
     #expect(billing(.post, "2/oauth2/token") == .free)
     #expect(billing(.get, "2/something/new") == .unpriced)
   }

@@ -51,7 +51,7 @@ struct SandboxStreamTests {
     #expect(object["data"] == nil)
   }
 
-  @Test("posts match the rules and carry matching_rules; a second connection closes the first")
+  @Test("posts match the rules and carry matching_rules; a second connection gets 429 TooManyConnections until the first hangs up")
   func oneConnection() async throws {
     let sandbox = XSandbox(clock: FixedClock(seconds: mayDay), tweetsPerUser: 5, streamTimeScale: 0.01)
     let app = Self.app(sandbox)
@@ -70,15 +70,14 @@ struct SandboxStreamTests {
       if firstLines == 2 { break }
     }
     let second = try await sandbox.open(request)
-    #expect(second.statusCode == 200)
-    var ended = false
-    do {
-      for try await _ in first.body {}
-      ended = true
-    } catch {
-      ended = true
-    }
-    #expect(ended, "the first connection ends once the second is served")
-    second.cancel()
+    #expect(second.statusCode == 429, "X allows one connection: a second one is refused while the first is held")
+    var refusal = Data()
+    for try await chunk in second.body { refusal += chunk }
+    let problem = try JSONSerialization.jsonObject(with: refusal) as? [String: String]
+    #expect(problem?["connection_issue"] == "TooManyConnections" && problem?["title"] == "ConnectionException", "\(problem ?? [:])")
+    first.cancel()
+    let third = try await sandbox.open(request)
+    #expect(third.statusCode == 200, "a client that hung up holds no connection")
+    third.cancel()
   }
 }

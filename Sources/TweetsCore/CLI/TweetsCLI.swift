@@ -18,7 +18,8 @@ package enum TweetsCLI {
 
   static let commands: [any TweetsCommand] = [
     LoginCommand(), LogoutCommand(), WhoamiCommand(), TimelineCommand(), ShowCommand(), HydrateCommand(), SearchCommand(), UserTweetsCommand.mentions,
-    UserTweetsCommand.liked, IDTweetsCommand.quotes, ConversationCommand(), IDTweetsCommand.list, FollowsCommand(name: "followers"),
+    UserTweetsCommand.liked, BookmarksCommand(), BookmarkCommand(), IDTweetsCommand.quotes, ConversationCommand(), IDTweetsCommand.list,
+    FollowsCommand(name: "followers"),
     FollowsCommand(name: "following"),
     UsersCommand(), CountsCommand(), StreamCommand(), PostCommand(), DeleteCommand(), UsageCommand(), BudgetCommand(), DehydrateCommand(),
     ApiCommand(), MigrateCommand(),

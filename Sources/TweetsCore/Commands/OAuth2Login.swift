@@ -13,7 +13,10 @@ enum OAuth2Options {
     "scopes", placeholder: "LIST", help: "The scopes to ask for, separated by spaces (default: every command's, offline.access and media.write).")
 
   /// Every command `tweets` has, `offline.access` (refresh tokens) and `media.write`.
-  static let defaultScopes = ["tweet.read", "tweet.write", "users.read", "follows.read", "like.read", "list.read", "offline.access", "media.write"]
+  static let defaultScopes = [
+    "tweet.read", "tweet.write", "users.read", "follows.read", "like.read", "list.read", "bookmark.read", "bookmark.write", "offline.access",
+    "media.write",
+  ]
 
   /// The client from the options, the environment, then (in the sandbox) the demo client.
   static func client(_ arguments: ParsedArguments, _ session: Session) throws -> (id: String, secret: String?) {

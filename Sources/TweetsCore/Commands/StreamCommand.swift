@@ -1,11 +1,13 @@
 import CommandLineSupport
+import DateFormats
 import Foundation
 import NetworkClient
 import XAPI
 import XArchive
 
 /// `tweets stream`: the filtered stream's posts as they are posted, written line by line,
-/// reconnecting by X's policy; and `tweets stream rules [add|delete]`, the rules it matches.
+/// reconnecting by X's policy; `tweets stream rules [add|delete]`, the rules it matches; and
+/// `tweets stream connections [--terminate-all | --terminate ID...]`, the app's connections.
 /// App-only, as X requires: `X_BEARER_TOKEN` (the sandbox's demo token with `--sandbox`).
 struct StreamCommand: TweetsCommand {
   let name = "stream"
@@ -26,6 +28,10 @@ struct StreamCommand: TweetsCommand {
     })
   static let tag = Option.value("tag", placeholder: "TAG", help: "rules add: the rule's tag, repeated in each post it matches.")
   static let all = Option.flag("all", help: "rules delete: delete every rule.")
+  static let terminateAll = Option.flag(
+    "terminate-all", help: "connections: end every connection of the app (a stale one causes 429 TooManyConnections).")
+  static let terminate = Option.repeatable(
+    "terminate", placeholder: "ID", help: "connections: end these connections (ids as tweets stream connections lists them).")
   /// Multiplies every duration of the reconnect policy: for tests, which cannot wait 20 s.
   static let timeScaleVariable = "TWEETS_STREAM_TIME_SCALE"
 
@@ -33,26 +39,39 @@ struct StreamCommand: TweetsCommand {
     makeSpec(
       summary:
         "Posts matching your rules as they are posted (X's filtered stream); app-only: X_BEARER_TOKEN, or one obtained from the app's consumer key and secret.",
-      options: [Self.format, Self.output, Self.limit, Self.duration, Self.tag, Self.all],
-      positionals: [PositionalSpec("rules", help: "rules: list them; rules add QUERY; rules delete ID...", optional: true, variadic: true)],
+      options: [Self.format, Self.output, Self.limit, Self.duration, Self.tag, Self.all, Self.terminateAll, Self.terminate],
+      positionals: [
+        PositionalSpec(
+          "rules", help: "rules: list them; rules add QUERY; rules delete ID...; connections: list them", optional: true, variadic: true)
+      ],
       discussion: """
         tweets stream rules add QUERY [--tag TAG]   add a rule (X's search syntax; after -- if it starts with -)
         tweets stream rules                         list the rules
         tweets stream rules delete ID... | --all    delete rules
+        tweets stream connections [--terminate-all | --terminate ID...]
+                                                    list the app's connections, or end them
         tweets stream [--format F] [--output FILE | --db FILE] [--limit N] [--duration SECONDS]
         Each post is one whole line, written as it arrives. Ctrl-C (or SIGTERM) ends the stream
         cleanly (exit 0). A dropped connection is reopened at once; failed ones are retried as X
         asks (x-api/fundamentals/handling-disconnections.mdx): 250 ms more each time up to 16 s
         for network errors, 5 s doubling up to 320 s for HTTP errors, 1 minute doubling for 429;
         20 s without a post or keep-alive counts as a drop. Each reconnect and wait is reported
-        on stderr.
+        on stderr. X allows one connection per app: a 429 TooManyConnections while none of yours
+        runs means a stale one (a crashed collector's); tweets stream connections --terminate-all
+        ends it.
         """)
   }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
     let words = arguments.positionals
     guard let first = words.first else { return try await stream(arguments, session) }
-    guard first == "rules" else { throw UsageError("tweets stream takes no argument but rules: tweets stream rules [add QUERY | delete ID...]") }
+    if first == "connections" { return try await connections(arguments, session) }
+    if arguments[Self.terminateAll] || !arguments[Self.terminate].isEmpty {
+      throw UsageError("--terminate-all and --terminate are for tweets stream connections")
+    }
+    guard first == "rules" else {
+      throw UsageError("tweets stream takes no argument but rules or connections: tweets stream rules [add QUERY | delete ID...]")
+    }
     let client = try await session.appClient(for: "stream rules")
     let terminal = session.terminal
     switch words.dropFirst().first {
@@ -91,9 +110,43 @@ struct StreamCommand: TweetsCommand {
     return .success
   }
 
+  /// `tweets stream connections`: the app's active connections (one line each: id, stream,
+  /// since when, from where), or with `--terminate-all` / `--terminate ID` ended.
+  private func connections(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
+    // `--terminate A B` as well as `--terminate A --terminate B`.
+    let ids = arguments[Self.terminate] + arguments.positionals.dropFirst()
+    guard arguments.positionals.count == 1 || !arguments[Self.terminate].isEmpty else {
+      throw UsageError("tweets stream connections takes no more arguments (--terminate ID... to end connections)")
+    }
+    let all = arguments[Self.terminateAll]
+    if all && !ids.isEmpty { throw UsageError("give --terminate ID... or --terminate-all, not both") }
+    let client = try await session.appClient(for: "stream connections")
+    let terminal = session.terminal
+    if all || !ids.isEmpty {
+      let kills = try await all ? client.v2.terminateAllStreamConnections() : client.v2.terminateStreamConnections(uuids: ids)
+      for result in kills.results where !result.success {
+        terminal.err("tweets: \(result.uuid) was not ended: \(result.errorMessage ?? "X gave no reason")")
+      }
+      terminal.out(
+        "Ended \(kills.successfulKills) connection\(kills.successfulKills == 1 ? "" : "s")"
+          + (kills.failedKills > 0 ? "; \(kills.failedKills) could not be ended." : "."))
+      return kills.failedKills > 0 ? .failure : .success
+    }
+    let connections = try await client.v2.streamConnections()
+    if connections.isEmpty { terminal.err("No active connections.") }
+    for connection in connections {
+      let since = connection.connectedAt.map { " since " + RFC3339.string(from: $0) } ?? ""
+      terminal.out("\(connection.id)  \(connection.endpointName ?? "stream")\(since)" + (connection.clientIP.map { " from \($0)" } ?? ""))
+    }
+    return .success
+  }
+
   /// The stream itself, until --limit, --duration, SIGINT or SIGTERM.
   private func stream(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
     if arguments.has(Self.tag) || arguments[Self.all] { throw UsageError("--tag and --all are for tweets stream rules add and delete") }
+    if arguments[Self.terminateAll] || !arguments[Self.terminate].isEmpty {
+      throw UsageError("--terminate-all and --terminate are for tweets stream connections")
+    }
     let format = try arguments.value(Self.format)
     let limit = try arguments.value(Self.limit)
     let duration = try arguments.value(Self.duration)
@@ -245,6 +298,11 @@ final class StreamReport: Sendable {
       case .http: kind = "an HTTP error"
       case .rateLimited: kind = "a 429"
       case .dropped: kind = "a drop"
+      }
+      if reason.contains("TooManyConnections") {
+        say(
+          "tweets: X allows one stream connection per app and counts one already: if no collector of yours is running, a stale connection holds it; end it with tweets stream connections --terminate-all"
+        )
       }
       say(
         "tweets: the stream could not connect (\(reason)); waiting \(String(format: "%.2f", seconds)) s before reconnecting (X's back-off after \(kind), \(consecutive) in a row)."

@@ -58,6 +58,7 @@ public enum XBilling: Sendable, Hashable {
     case 1 where path[0] == "users": return .perResource(.user, owned: false, atMost: count("ids") ?? 100)
     case 2 where path[0] == "users" && path[1] == "by": return .perResource(.user, owned: false, atMost: count("usernames") ?? 100)
     case 2 where path[0] == "usage": return .free
+    case 1 where path[0] == "connections": return .free  // the stream's connections (`x-api/connections`)
     case 2 where path[0] == "users": return .perResource(.user, owned: false, atMost: 1)  // users/me, users/{id}
     case 2 where path[0] == "tweets": return .perResource(.post, owned: false, atMost: 1)  // tweets/{id}
     case 3 where path[0] == "tweets" && path[2] == "stream": return .free  // the stream bills posts as they arrive
@@ -77,6 +78,11 @@ public enum XBilling: Sendable, Hashable {
       default: return .unpriced
       }
     case 4 where path[0] == "users" && path[2] == "timelines": return .perResource(.post, owned: false, atMost: page(100))
+    // Bookmark folders: X's price table names no price for the list of folders; a folder's
+    // posts (ids only) are counted as bookmarks are, owned posts.
+    case 4 where path[0] == "users" && path[2] == "bookmarks" && path[3] == "folders": return .free
+    case 5 where path[0] == "users" && path[2] == "bookmarks" && path[3] == "folders":
+      return .perResource(.post, owned: ownerUserID != nil && path[1] == ownerUserID!, atMost: page(100))
     case 4 where path[0] == "tweets" && path[2] == "stream": return .free  // stream rules; posts are billed as they arrive
     default: return .unpriced
     }
@@ -106,6 +112,7 @@ public enum XBilling: Sendable, Hashable {
     case (.post, "media", _), (.put, "media", _): return .free  // the upload itself
     case (.post, "tweets", 4): return .free  // stream rules
     case (.post, "oauth2", _), (.post, "oauth", _), (.post, "compliance", _): return .free
+    case (.delete, "connections", _): return .free  // ending stream connections
     case (.post, "users", 3) where path[2] == "bookmarks": return .perRequest(.bookmark)
     case (.delete, "users", 4) where path[2] == "bookmarks": return .perRequest(.bookmark)
     case (.post, "users", 3): return .perRequest(.interaction)  // likes, retweets, following, muting, blocking

@@ -223,7 +223,7 @@ extension XClient {
       return UserLookup(users: response.value.users, errors: response.value.errors ?? [], body: response.response.body)
     }
 
-    private func pages(_ path: String, options: TimelineOptions, range: ClosedRange<Int>, cursorName: String, extra: [QueryItem], limit: Int?)
+    func pages(_ path: String, options: TimelineOptions, range: ClosedRange<Int>, cursorName: String, extra: [QueryItem], limit: Int?)
       -> TweetPages
     {
       let client = self.client

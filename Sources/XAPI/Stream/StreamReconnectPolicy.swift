@@ -9,7 +9,9 @@ import Foundation
 /// up to 16 s for TCP/IP errors (a reset, a refusal: a failed first connection counts too),
 /// exponentially from 5 s up to 320 s for HTTP errors, and exponentially from one minute for
 /// HTTP 429. Clients that retry faster (twarc2 sleeps `errors**2` seconds) get stuck in
-/// `TooManyConnections`.
+/// `TooManyConnections`. A 429 `TooManyConnections` while no other client of the app is connected
+/// means a stale connection X still counts: no back-off cures it sooner than X's timeout, but
+/// ``XClient/V2/terminateAllStreamConnections()`` ends it at once.
 ///
 /// ```swift
 /// var policy = StreamReconnectPolicy.x

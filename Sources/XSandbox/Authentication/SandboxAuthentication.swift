@@ -11,6 +11,8 @@ struct SandboxCaller: Sendable {
   let userID: String?
   /// `oauth_callback`, on `/oauth/request_token`.
   var callback: String? = nil
+  /// The scopes an OAuth 2.0 user access token carries; `nil` for the other kinds.
+  var scopes: [String]? = nil
 
   /// Whose rate-limit window a request counts against.
   var identity: String { kind == .bearer ? "app" : "user:\(userID ?? "")" }
@@ -63,7 +65,7 @@ extension XSandbox {
             return .denied(.v1(403, XBodies.v1Errors(220, "Your credentials do not allow access to this resource.")))
           }
           state.withLock { $0.control.oauth2 += 1 }
-          return .caller(SandboxCaller(kind: .oauth2, userID: grant.userID, callback: nil))
+          return .caller(SandboxCaller(kind: .oauth2, userID: grant.userID, callback: nil, scopes: grant.scopes))
         }
       }
       guard token == Self.demoBearerToken else {

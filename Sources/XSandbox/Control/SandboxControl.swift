@@ -121,12 +121,14 @@ extension XSandbox {
   }
 
   /// `POST /_control/stream`: `{"disconnect": true}` (a TCP reset of the live connection) or
-  /// `{"stall": seconds}` (nothing at all for that long), with `"after": n` to strike once the
+  /// `{"stall": seconds}` (nothing at all for that long), or `{"stale": true}` (a connection held
+  /// with no client, as a crashed collector leaves one), with `"after": n` to strike once the
   /// live connection has delivered n posts (0 by default); a fault waits for a connection when
   /// none is live. `GET`: the connection log (``SandboxStreamConnection``) and the rule count.
   func streamControl(_ json: [String: Any]) -> [String: Any] {
     state.withLock { state in
       let after = json["after"] as? Int ?? 0
+      if json["stale"] as? Bool == true { _ = state.stream.holdStale(at: Date().timeIntervalSince1970) }
       if json["disconnect"] as? Bool == true { state.stream.faults.append(SandboxStreamFault(kind: .disconnect, after: after)) }
       if let seconds = json["stall"] as? Double ?? (json["stall"] as? Int).map(Double.init) {
         state.stream.faults.append(SandboxStreamFault(kind: .stall(seconds), after: after))

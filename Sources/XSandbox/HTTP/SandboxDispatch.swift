@@ -59,6 +59,14 @@ extension XSandbox {
       state.withLock { $0.reject("user_context_forbidden") }
       return (.v2(403, XBodies.userContextForbidden), .whole)
     }
+    if caller.kind == .oauth1 && !route.oauth1OK {
+      state.withLock { $0.reject("oauth1_forbidden") }
+      return (.v2(403, XBodies.oauth1Forbidden), .whole)
+    }
+    if caller.kind == .oauth2, let granted = caller.scopes, !route.scopes.allSatisfy(granted.contains) {
+      state.withLock { $0.reject("oauth2_scope_missing") }
+      return (.v2(403, XBodies.forbidden), .whole)
+    }
     let context = RouteContext(
       method: method, params: url.query, query: url.query.firstValues, body: request.body,
       contentType: request.headers["Content-Type"], caller: caller, family: family, now: now, captures: captures)

@@ -84,6 +84,12 @@ enum XBodies {
     detail:
       "Authenticating with OAuth 1.0a User Context is forbidden for this endpoint.  Supported authentication types are [OAuth 2.0 Application-Only].",
     type: "https://api.twitter.com/2/problems/unsupported-authentication", status: 403)
+  /// X's answer to an OAuth 1.0a signature on an endpoint served to OAuth 2.0 user context only.
+  static let oauth1Forbidden = problem(
+    title: "Unsupported Authentication",
+    detail:
+      "Authenticating with OAuth 1.0a User Context is forbidden for this endpoint.  Supported authentication types are [OAuth 2.0 User Context].",
+    type: "https://api.twitter.com/2/problems/unsupported-authentication", status: 403)
   static let duplicate = JSON.object([
     ("detail", .string("You are not allowed to create a Tweet with duplicate content.")), ("type", .string("about:blank")),
     ("title", .string("Forbidden")), ("status", .int(403)),

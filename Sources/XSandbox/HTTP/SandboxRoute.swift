@@ -32,6 +32,12 @@ struct SandboxRoute: Sendable {
   /// X serves some endpoints app-only (full-archive search, counts): a user-context signature is refused.
   var appOnly = false
   var allowed: [String]? = nil
+  /// X serves some endpoints to OAuth 2.0 user context only (bookmark writes): an OAuth 1.0a
+  /// signature is refused.
+  var oauth1OK = true
+  /// The scopes an OAuth 2.0 user access token must carry (X's `OAuth2UserToken` security of the
+  /// operation); without one of them X answers 403.
+  var scopes: [String] = []
   /// What X bills for a successful answer.
   var billing: SandboxBillable = .free
   let handler: @Sendable (inout SandboxState, RouteContext) -> SandboxResponse
@@ -65,7 +71,7 @@ struct SandboxRoute: Sendable {
   /// Every endpoint the sandbox serves: the rows of each resource family (one file each, in
   /// `Resources/`). A family lists its more specific patterns first (`2/users/me` before
   /// `2/users/*`); patterns of different families never match the same path.
-  static let all: [SandboxRoute] = users + posts + timelines + search + lists + media + stream + usage
+  static let all: [SandboxRoute] = users + bookmarks + posts + timelines + search + lists + media + stream + connections + usage
 
   static func find(method: String, segments: [String]) -> (SandboxRoute, [String])? {
     for route in all {

@@ -8,8 +8,8 @@ import NetworkClient
 ///
 /// Like X (`x-api/posts/filtered-stream/quickstart.mdx`, `x-api/fundamentals/handling-disconnections.mdx`):
 /// one JSON object per line (`data`, `includes`, `matching_rules`) ending in `\r\n`, a blank
-/// `\r\n` line after 20 s without one, one connection at a time (a new one closes the old one,
-/// as X's quickstart says). The posts are the sandbox's data, oldest first, round and round,
+/// `\r\n` line after 20 s without one, one connection at a time (a new one while one is held
+/// gets 429 `TooManyConnections`; `DELETE /2/connections/all` ends the held one). The posts are the sandbox's data, oldest first, round and round,
 /// each checked against the rules with the search matcher: one post of the data every half
 /// second. When the sandbox bills, each post delivered is charged, and the stream ends with the
 /// problem once credits are spent or the post cap is reached. ``XSandbox/init(clock:tweetsPerUser:controlAPI:requestLogLimit:oauth2Lifetime:rateWindow:streamTimeScale:streamRules:credits:postCap:)``'s
@@ -59,27 +59,59 @@ extension XSandbox: HTTPStreamingTransport {
 
   /// Records how attempt `serial` was answered, and gives a stream answer its producer.
   func streamAnswered(_ serial: Int, answer: inout (response: SandboxResponse, delivery: SandboxDelivery)) {
-    let query = answer.delivery == .whole && answer.response.status == 200 ? answer.response.streamQuery : nil
+    var query = answer.delivery == .whole && answer.response.status == 200 ? answer.response.streamQuery : nil
+    if query != nil && !connectionFree() {
+      // X allows one connection per app: a second one while one is held is refused.
+      answer.response = .v2(429, XBodies.tooManyConnections, headers: answer.response.headers)
+      query = nil
+    }
     let status = answer.delivery == .reset ? 0 : answer.response.status
-    state.withLock { $0.stream.answered(serial, status: status, streaming: query != nil, at: Date().timeIntervalSince1970) }
+    let served = state.withLock { $0.stream.answered(serial, status: status, streaming: query != nil, at: Date().timeIntervalSince1970) }
+    guard served else {
+      answer.response = .v2(429, XBodies.tooManyConnections, headers: answer.response.headers)
+      return
+    }
     guard let query else { return }
     answer.response.body = Data()
     let fields = Fields(query)
     answer.response.stream = { writer in self.serveStream(serial, fields: fields, writer: writer) }
   }
 
-  /// Writes connection `serial`'s stream until another connection takes over, a fault drops
+  /// Whether a new connection may be served: none is held, or the held one's client is gone.
+  /// A client that hung up is found by writing keep-alive lines (`\r\n`, harmless to a client
+  /// that is there) until a write fails; a stale connection has no client to ask and stays held
+  /// until `DELETE /2/connections` ends it.
+  func connectionFree() -> Bool {
+    let held = state.withLock { state -> (serial: Int, writer: (any StreamingBodyWriter)?)? in
+      guard let live = state.stream.live else { return nil }
+      return (live, state.stream.writers[live])
+    }
+    guard let held else { return true }
+    guard let writer = held.writer else { return false }
+    // A peer that closed takes the first write into the socket's buffer and refuses the next.
+    var gone = !writer.write(Data("\r\n".utf8))
+    if !gone {
+      Thread.sleep(forTimeInterval: 0.05)
+      gone = !writer.write(Data("\r\n".utf8))
+    }
+    guard gone else { return false }
+    state.withLock { $0.stream.closed(held.serial, reason: "client gone", at: Date().timeIntervalSince1970) }
+    return true
+  }
+
+  /// Writes connection `serial`'s stream until it is terminated, a fault drops
   /// it, or the client is gone; on the thread that serves the connection.
   func serveStream(_ serial: Int, fields: Fields, writer: any StreamingBodyWriter) {
     let tick = Self.firehoseTick * streamTimeScale
     let keepAlive = Self.keepAlive * streamTimeScale
     var lastWrite = Date()
     var reason = "client gone"
+    state.withLock { $0.stream.writers[serial] = writer }
     serving: while true {
       let now = clock.secondsSince1970()
       switch state.withLock({ $0.streamStep(serial: serial, fields: fields, now: now) }) {
       case .superseded:
-        reason = "a new connection took over"
+        reason = "terminated"
         break serving
       case .fault(.disconnect):
         reason = "disconnect (scripted)"

@@ -46,6 +46,8 @@ struct SandboxState: Sendable {
   var media = SandboxMediaState()
   /// The filtered stream: rules, connections, faults.
   var stream = SandboxStreamState()
+  /// Each user's bookmarks and bookmark folders.
+  var bookmarks = SandboxBookmarkState()
   /// X's pay-per-use billing: off (free) unless given credits or a post cap.
   var billing = SandboxBilling(credits: nil, postCap: nil)
   /// When the billing cycle began (the sandbox's start, on its clock): its day of the month is
@@ -57,6 +59,7 @@ struct SandboxState: Sendable {
     self.tweets = tweets.sorted { $0.id > $1.id }
     earlierVersions = SandboxData.earlierVersions(of: tweets).sorted { $0.id > $1.id }
     accessTokens[demoToken.key] = (demoToken.secret, SandboxData.mainUserID)
+    bookmarks = SandboxBookmarkState.seeded(tweets: self.tweets)
   }
 
   mutating func reject(_ reason: String) {

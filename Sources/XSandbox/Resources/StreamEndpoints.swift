@@ -209,7 +209,7 @@ extension XBodies {
 extension SandboxState {
   // MARK: - Lock held
 
-  /// The next thing connection `serial` does: end (another took over), a fault, or the
+  /// The next thing connection `serial` does: end (it was terminated or found gone), a fault, or the
   /// firehose's next post of the data (oldest first, round and round) when it matches a rule,
   /// with `matching_rules` as X adds them. When the sandbox bills, each post delivered is
   /// charged once per UTC day of `now` (the sandbox's clock) and counted against the post cap,
