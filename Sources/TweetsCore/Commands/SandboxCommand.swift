@@ -9,16 +9,26 @@ struct SandboxCommand: TweetsCommand {
   let name = "sandbox"
   /// Only what every command takes (an alias may give them); it signs nothing itself.
   let shared = SharedOptions.session
-  static let port = Option.value("port", placeholder: "N", help: "The port on 127.0.0.1 (default 8977; 0: any free port).")
-  static let tweetsPerUser = Option.value(
-    "tweets-per-user", placeholder: "N", help: "How many tweets each of the sandbox's three accounts has (default 60).")
-  static let oauth2Lifetime = Option.value(
-    "oauth2-lifetime", placeholder: "SECONDS", help: "How long an OAuth 2.0 access token lives (default 7200, as X's), shorter to try renewals.")
-  static let rateWindow = Option.value(
-    "rate-window", placeholder: "SECONDS", help: "The rate limits' window (default 900, as X's), shorter for tests of long fetches.")
-  static let streamTimeScale = Option.value(
-    "stream-time-scale", placeholder: "FACTOR",
-    help: "Multiplies the filtered stream's keep-alive period (20 s, as X's) and the pace of its posts (default 1); smaller for tests.")
+  // Each declared once: its default, its conversion and the words of its error.
+  static let port = Option<UInt16>.value(
+    "port", placeholder: "N", default: .value(8977), help: "The port on 127.0.0.1 (default \(.default); 0: any free port).",
+    .worded("a port number from 0 to 65535") { UInt16($0) })
+  static let tweetsPerUser = Option<Int>.value(
+    "tweets-per-user", placeholder: "N", default: .value(60),
+    help: "How many tweets each of the sandbox's three accounts has (default \(.default)).",
+    .worded("a number from 1 to 100000") { Int($0).flatMap { (1...100_000).contains($0) ? $0 : nil } })
+  static let oauth2Lifetime = Option<Int64>.value(
+    "oauth2-lifetime", placeholder: "SECONDS", default: .value(7200),
+    help: "How long an OAuth 2.0 access token lives (default \(.default), as X's), shorter to try renewals.",
+    .worded("a number of seconds") { Int64($0).flatMap { $0 > 0 ? $0 : nil } })
+  static let rateWindow = Option<Int64>.value(
+    "rate-window", placeholder: "SECONDS", default: .value(900),
+    help: "The rate limits' window (default \(.default), as X's), shorter for tests of long fetches.",
+    .worded("a number of seconds from 1 to 86400") { Int64($0).flatMap { (1...86_400).contains($0) ? $0 : nil } })
+  static let streamTimeScale = Option<Double>.value(
+    "stream-time-scale", placeholder: "FACTOR", default: .value(1),
+    help: "Multiplies the filtered stream's keep-alive period (20 s, as X's) and the pace of its posts (default \(.default)); smaller for tests.",
+    .worded("a number above 0 and at most 1", shown: { String(format: "%g", $0) }) { Double($0).flatMap { $0 > 0 && $0 <= 1 ? $0 : nil } })
   static let control = Option.flag(
     "control",
     help:
@@ -29,15 +39,15 @@ struct SandboxCommand: TweetsCommand {
     help:
       "With --control: the control API's token (at least 16 visible ASCII characters) instead of a random one. Other local users can read a process's arguments: on a shared machine, read the printed token instead."
   )
-  static let credits = Option.value(
+  static let credits = Option<USD?>.value(
     "credits", placeholder: "USD",
     help:
-      "Bill as X's pay-per-use does, against this many dollars of credits: each post, user or follower charged at X's prices once per UTC day (owned reads $0.001), writes and counts per request, 402 CreditsDepleted once spent. Off by default: the sandbox is free. The control API's /_control/billing reads and tops up the account."
-  )
-  static let postCap = Option.value(
+      "Bill as X's pay-per-use does, against this many dollars of credits: each post, user or follower charged at X's prices once per UTC day (owned reads $0.001), writes and counts per request, 402 CreditsDepleted once spent. Off by default: the sandbox is free. The control API's /_control/billing reads and tops up the account.",
+    .worded("an amount of dollars such as 5 or 0.50") { USD($0) })
+  static let postCap = Option<Int?>.value(
     "post-cap", placeholder: "N",
-    help: "Refuse post reads past N posts charged with X's 429 usage-capped (the rate-limit headers still showing headroom). Off by default.")
-  static let defaultPort: UInt16 = 8977
+    help: "Refuse post reads past N posts charged with X's 429 usage-capped (the rate-limit headers still showing headroom). Off by default.",
+    .worded("a number of posts (0 or more)") { Int($0).flatMap { $0 >= 0 ? $0 : nil } })
 
   var spec: CommandSpec {
     makeSpec(
@@ -63,40 +73,13 @@ struct SandboxCommand: TweetsCommand {
     guard arguments.positionals == ["serve"] else {
       throw UsageError("the sandbox has one action, serve: tweets sandbox serve [--port N]")
     }
-    let port = try arguments[Self.port].map { text in
-      guard let port = UInt16(text) else { throw UsageError("--port takes a port number from 0 to 65535, not \(text)") }
-      return port
-    }
-    let count = try arguments[Self.tweetsPerUser].map { text in
-      guard let count = Int(text), (1...100_000).contains(count) else {
-        throw UsageError("--tweets-per-user takes a number from 1 to 100000, not \(text)")
-      }
-      return count
-    }
-    let lifetime = try arguments[Self.oauth2Lifetime].map { text in
-      guard let seconds = Int64(text), seconds > 0 else { throw UsageError("--oauth2-lifetime takes a number of seconds, not \(text)") }
-      return seconds
-    }
-    let window = try arguments[Self.rateWindow].map { text in
-      guard let seconds = Int64(text), (1...86_400).contains(seconds) else {
-        throw UsageError("--rate-window takes a number of seconds from 1 to 86400, not \(text)")
-      }
-      return seconds
-    }
-    let scale = try arguments[Self.streamTimeScale].map { text throws(UsageError) -> Double in
-      guard let factor = Double(text), factor > 0, factor <= 1 else {
-        throw UsageError("--stream-time-scale takes a number above 0 and at most 1, not \(text)")
-      }
-      return factor
-    }
-    let credits = try arguments[Self.credits].map { text throws(UsageError) -> USD in
-      guard let amount = USD(text) else { throw UsageError("--credits takes an amount of dollars such as 5 or 0.50, not \(text)") }
-      return amount
-    }
-    let postCap = try arguments[Self.postCap].map { text throws(UsageError) -> Int in
-      guard let cap = Int(text), cap >= 0 else { throw UsageError("--post-cap takes a number of posts (0 or more), not \(text)") }
-      return cap
-    }
+    let port = try arguments.value(Self.port)
+    let count = try arguments.value(Self.tweetsPerUser)
+    let lifetime = try arguments.value(Self.oauth2Lifetime)
+    let window = try arguments.value(Self.rateWindow)
+    let scale = try arguments.value(Self.streamTimeScale)
+    let credits = try arguments.value(Self.credits)
+    let postCap = try arguments.value(Self.postCap)
     let control = arguments[Self.control]
     let token = try arguments[Self.controlToken].map { text throws(UsageError) -> String in
       guard control else { throw UsageError("--control-token goes with --control, which serves the control API it guards") }
@@ -111,8 +94,8 @@ struct SandboxCommand: TweetsCommand {
     do {
       server = try session.sandboxType.serve(
         TweetsSandboxSettings(
-          port: port ?? Self.defaultPort, tweetsPerUser: count ?? 60, controlAPI: control, controlToken: token, oauth2Lifetime: lifetime ?? 7200,
-          rateWindow: window ?? 900, streamTimeScale: scale ?? 1, credits: credits, postCap: postCap))
+          port: port, tweetsPerUser: count, controlAPI: control, controlToken: token, oauth2Lifetime: lifetime, rateWindow: window,
+          streamTimeScale: scale, credits: credits, postCap: postCap))
     } catch {
       throw TweetsFailure("\(error); choose another --port (0 picks a free one)", exitCode: .failure)
     }
@@ -132,5 +115,14 @@ struct SandboxCommand: TweetsCommand {
       }.start()
     }
     while true { try await Task.sleep(nanoseconds: 3_600_000_000_000) }
+  }
+}
+
+extension ArgumentConversion {
+  /// A conversion whose error reads `--NAME takes EXPECTING, not TEXT` (the sandbox's words).
+  fileprivate static func worded(
+    _ expecting: String, shown: @escaping @Sendable (Value) -> String = { "\($0)" }, _ parse: @escaping @Sendable (String) -> Value?
+  ) -> Self {
+    Self(failure: { option, text in "--\(option) takes \(expecting), not \(text)" }, shown: shown, parse)
   }
 }
