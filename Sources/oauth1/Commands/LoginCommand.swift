@@ -38,11 +38,13 @@ struct LoginCommand: OAuth1Subcommand {
   static let accessTokenURL = Option.value("access-token-url", placeholder: "URL", help: "The token-credentials endpoint (POST).")
   static let authorizeParameter = Option.repeatable(
     "authorize-param", placeholder: "NAME=VALUE", help: "A query parameter of the authorize URL (overrides the provider's).")
-  static let callback = Option.value(
-    "callback", placeholder: "oob|loopback|URL", help: "How the verifier comes back: typed (oob, default), or a loopback server.")
+  static let callback = Option<String>.value(
+    "callback", placeholder: "oob|loopback|URL", default: .value("oob"),
+    help: "How the verifier comes back: typed (\(.default), default), or a loopback server.", .string)
   static let callbackPort = Option.value("callback-port", placeholder: "PORT", help: "The loopback server's port (default: any free one).")
   static let noBrowser = Option.flag("no-browser", help: "Do not try to open a browser; only print the authorize URL.")
-  static let wait = Option.value("wait", placeholder: "SECONDS", help: "How long to wait for the verifier (default 300).")
+  static let wait = Option<Int>.value(
+    "wait", placeholder: "SECONDS", default: .value(300), help: "How long to wait for the verifier (default \(.default)).", .integer(in: 1...86_400))
 
   /// Whether a request to the loopback callback is the provider's redirect for the request
   /// token being authorized (`token`, `nil` before the provider issued it): its `oauth_token`,
@@ -67,9 +69,9 @@ struct LoginCommand: OAuth1Subcommand {
     // The profile is written, not read: sign with what the options say.
     let setup = try SigningSetup(parsed, environment: environment, readingProfile: false)
     let flow = try makeFlow(parsed, setup)
-    let seconds = Double(try parsed.integer(wait, in: 1...86_400) ?? 300)
+    let seconds = Double(try parsed.value(wait))
 
-    let mode = parsed[callback] ?? "oob"
+    let mode = try parsed.value(callback)
     var server: RedirectReceiver?
     // The request token the callback must carry, known once the provider issued it: until then
     // every request to the callback is some other page's, and the wait goes on.
