@@ -187,6 +187,11 @@ struct BillingTests {
     let pricing = try XPricing.published.load(contentsOf: file)
     #expect(pricing.effective == "2027-01-01" && pricing.reads[.post] == USD("0.006") && pricing.requests[.postCreateWithURL] == USD("0.25"))
     #expect(pricing.reads[.user] == XPricing.published.reads[.user] && pricing.ownedRead == USD("0.001"))
+    // A hostile or mistaken file is refused unread past the limit, naming it.
+    try Data(count: XPricing.maxFileBytes + 1).write(to: file)
+    #expect {
+      try XPricing.published.load(contentsOf: file)
+    } throws: { error in "\(error)".contains("larger than 65536 bytes") }
     try Data(#"{"reads":{"post":"0.006"}}"#.utf8).write(to: file)
     #expect(throws: XPricingError.self) { try XPricing.published.load(contentsOf: file) }
     try Data(#"{"effective":"2027-01-01","reads":{"tweet":"0.006"}}"#.utf8).write(to: file)

@@ -83,6 +83,10 @@ public struct XPricing: Sendable, Hashable, Codable {
     price(of: XBilling.containsURL(text: text) ? XRequestKind.postCreateWithURL : .postCreate)
   }
 
+  /// The largest price file read (64 KiB: X's whole list is under 2 KiB); a larger one is
+  /// refused unread.
+  public static let maxFileBytes = 65_536
+
   /// A price file read over these prices: every key the file has replaces this list's, the
   /// others stay (a file may hold only what X changed). The file is JSON in this type's shape,
   /// amounts as strings (`"0.005"`), and must say when its prices took effect:
@@ -94,7 +98,16 @@ public struct XPricing: Sendable, Hashable, Codable {
   /// - Throws: ``XPricingError`` naming the file and what is wrong with it.
   public func load(contentsOf url: URL) throws(XPricingError) -> XPricing {
     let data: Data
-    do { data = try Data(contentsOf: url) } catch { throw .unreadable(path: url.path, reason: error.localizedDescription) }
+    do {
+      let handle = try FileHandle(forReadingFrom: url)
+      defer { try? handle.close() }
+      data = try handle.read(upToCount: Self.maxFileBytes + 1) ?? Data()
+    } catch {
+      throw .unreadable(path: url.path, reason: error.localizedDescription)
+    }
+    guard data.count <= Self.maxFileBytes else {
+      throw .invalid(path: url.path, reason: "it is larger than \(Self.maxFileBytes) bytes, which no price list needs")
+    }
     let file: PriceFile
     do { file = try JSONDecoder().decode(PriceFile.self, from: data) } catch {
       throw .invalid(path: url.path, reason: Self.reason(error))
