@@ -4,26 +4,52 @@ import Foundation
 ///
 /// It is installed by the tests themselves, pinned, into the ignored `.test-deps/python`
 /// folder, once per requirement set, and never imported from the system's site-packages.
+/// Peers with heavy dependencies of their own live in a ``Requirements`` set of their own
+/// (`.test-deps/python-<name>`), so that a test which needs only oauthlib never installs them.
 public enum PythonPeer {
-  /// The pinned packages: oauthlib and what its RSA methods need, and twitter-text-parser (a
-  /// port of Twitter's own post counter).
-  public static let requirements = [
-    "oauthlib==3.3.1", "PyJWT==2.10.1", "cryptography==45.0.7", "cffi==1.17.1", "pycparser==2.22", "twitter-text-parser==3.0.0",
-  ]
+  /// A named, pinned set of packages, installed into a folder of its own on first use.
+  public struct Requirements: Sendable, Hashable {
+    /// The folder's suffix: `.test-deps/python` for the default set, `python-<name>` otherwise.
+    public let name: String
+    /// The pinned packages, `name==version` each.
+    public let packages: [String]
+
+    /// A set called `name` of the pinned `packages`.
+    public init(name: String, packages: [String]) {
+      self.name = name
+      self.packages = packages
+    }
+
+    /// oauthlib and what its RSA methods need, and twitter-text-parser (a port of Twitter's own
+    /// post counter).
+    public static let oauthlib = Requirements(
+      name: "",
+      packages: [
+        "oauthlib==3.3.1", "PyJWT==2.10.1", "cryptography==45.0.7", "cffi==1.17.1", "pycparser==2.22",
+        "twitter-text-parser==3.0.0",
+      ])
+
+    var folderName: String { name.isEmpty ? "python" : "python-\(name)" }
+  }
+
+  /// The default set's packages.
+  public static let requirements = Requirements.oauthlib.packages
 
   public struct Failure: Error, CustomStringConvertible {
     public let description: String
   }
 
-  /// The folder the packages are installed in, installing them on first use.
-  public static func sitePackages() throws -> URL {
-    try installation.get()
+  /// The folder the packages of `set` are installed in, installing them on first use.
+  public static func sitePackages(_ set: Requirements = .oauthlib) throws -> URL {
+    try installations.value(for: set)
   }
 
-  /// Runs `Tests/Peers/<script>` with the pinned packages, feeding `input` on stdin, and
-  /// returns its stdout. A non-zero exit is a ``Failure`` that carries the script's stderr.
-  public static func run(script: String, input: Data, timeout: Double = 300) throws -> Data {
-    let site = try sitePackages()
+  /// Runs `Tests/Peers/<script>` with the pinned packages of `set`, feeding `input` on stdin,
+  /// and returns its stdout. A non-zero exit is a ``Failure`` that carries the script's stderr.
+  public static func run(
+    script: String, input: Data, requirements set: Requirements = .oauthlib, timeout: Double = 300
+  ) throws -> Data {
+    let site = try sitePackages(set)
     var environment = ProcessInfo.processInfo.environment
     environment["PYTHONPATH"] = site.path
     environment["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -39,8 +65,27 @@ public enum PythonPeer {
 
   private static let python = URL(fileURLWithPath: "/usr/bin/env")
 
-  private static let installation: Result<URL, any Error> = Result {
-    let folder = PackagePaths.testDependencies.appendingPathComponent("python")
+  private static let installations = Installations()
+
+  /// One installation per set, each made once per process (two tests asking at once wait for
+  /// the first), and reused across runs while its `.requirements` marker matches.
+  private final class Installations: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done: [Requirements: Result<URL, any Error>] = [:]
+
+    func value(for set: Requirements) throws -> URL {
+      lock.lock()
+      defer { lock.unlock() }
+      if let result = done[set] { return try result.get() }
+      let result = Result { try PythonPeer.install(set) }
+      done[set] = result
+      return try result.get()
+    }
+  }
+
+  private static func install(_ set: Requirements) throws -> URL {
+    let requirements = set.packages
+    let folder = PackagePaths.testDependencies.appendingPathComponent(set.folderName)
     let marker = folder.appendingPathComponent(".requirements")
     let wanted = requirements.joined(separator: "\n")
     if let installed = try? String(contentsOf: marker, encoding: .utf8), installed == wanted {
