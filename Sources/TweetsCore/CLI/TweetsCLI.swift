@@ -22,6 +22,7 @@ package enum TweetsCLI {
     FollowsCommand(name: "followers"),
     FollowsCommand(name: "following"),
     UsersCommand(), CountsCommand(), StreamCommand(), PostCommand(), DeleteCommand(), UsageCommand(), BudgetCommand(), DehydrateCommand(),
+    ComplianceCommand(),
     ApiCommand(), MigrateCommand(),
     SandboxCommand(),
   ]
