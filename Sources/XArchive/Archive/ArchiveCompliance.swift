@@ -9,9 +9,9 @@ import XAPI
 /// `compliance_events` with the event, the job and the dates. A `users` job removes the account
 /// and every post of it. `scrub_geo` removes the post's `geo` from its raw JSON. `rehydrate` (an
 /// edited post) is recorded, for `tweets hydrate` to fetch again. The whole job's results are
-/// one transaction, written with SQLite's `secure_delete` (freed space overwritten with zeros)
-/// and followed by a checkpoint that empties the write-ahead log: the removed text is left in no
-/// page of the files.
+/// one transaction, written with SQLite's `secure_delete` (freed space overwritten with zeros),
+/// then `VACUUM` (older copies of a row, left by updates, are rewritten away) and a checkpoint
+/// that empties the write-ahead log: the removed text is left in no page of the files.
 ///
 /// ```swift
 /// let summary = try archive.applyCompliance(results, job: job.id, type: .tweets)
@@ -158,8 +158,11 @@ extension TweetArchive {
         [.text(now), .integer(Int64(results.count)), .text(job)])
       return summary
     }
-    // The removed rows' pages were zeroed in the log; the checkpoint writes them over the
-    // database's and truncates the log, so no copy of the removed text is left in either file.
+    // The removed rows were zeroed where they stood, but an older copy of a row (left in a
+    // page's free space when a later fetch updated it) is not: VACUUM writes every page anew.
+    // The checkpoint then writes the pages over the database's and truncates the log, so no
+    // copy of the removed text is left in either file.
+    if summary.removedPosts + summary.removedUsers + summary.scrubbedGeo > 0 { try database.execute("VACUUM") }
     let checkpoint = try database.rows("PRAGMA wal_checkpoint(TRUNCATE)").first
     if checkpoint?.first?.integer == 1 { throw .busy(path: database.path, what: "the checkpoint after applying compliance results") }
     return summary

@@ -9,7 +9,8 @@ extension XSandbox {
   ///   sets accounts' (a tweets job reports a post of such an account with its event);
   /// - `{"urls": "api"|"storage"}`: where new jobs' URLs point (X's API host, or presigned
   ///   storage on the sandbox's own address);
-  /// - `{"processing_polls": n}`: polls an uploaded job stays `in_progress`.
+  /// - `{"processing_polls": n}`: polls an uploaded job stays `in_progress` (at most n more
+  ///   for the jobs in progress).
   ///
   /// The state: `jobs` (`id`, `type`, `status`, `uploads` of ids received, `ids`),
   /// `transfers` (`job`, `kind`, `authorization`: whether a credential came, `status`).
@@ -37,7 +38,12 @@ extension XSandbox {
       for (id, event) in posts { state.compliance.postEvents[id] = (event, now) }
       for (id, event) in users { state.compliance.userEvents[id] = (event, now) }
       if let urls { state.compliance.urls = urls }
-      if let polls = json["processing_polls"] as? Int { state.compliance.processingPolls = max(0, polls) }
+      if let polls = json["processing_polls"] as? Int {
+        state.compliance.processingPolls = max(0, polls)
+        for index in state.compliance.jobs.indices {
+          state.compliance.jobs[index].pollsLeft = min(state.compliance.jobs[index].pollsLeft, max(0, polls))
+        }
+      }
       let jobs: [[String: Any]] = state.compliance.jobs.map { job in
         let ids = job.upload.map { String(decoding: $0, as: UTF8.self).split(whereSeparator: \.isNewline).count } ?? 0
         let uploads = state.compliance.transfers.filter { $0.job == job.id && $0.kind == "upload" && $0.status == 200 }.count
