@@ -51,7 +51,14 @@ let package = Package(
     // with nothing but Swift and libssl-dev), on threads of its own; TLS through COpenSSL's libssl.
     .target(name: "OAuth1Redis", dependencies: ["OAuth1", "COpenSSL", "Locking"]),
     // A generic HTTP client whose side effects live in request behaviors. Knows no OAuth.
-    .target(name: "NetworkClient", dependencies: ["PercentEncoding", "Locking", "DateFormats"]),
+    // The system's libcurl, for NetworkClient's CurlTransport (the default on Linux):
+    // libcurl4-openssl-dev is among Swift's own Linux dependencies.
+    .systemLibrary(
+      name: "CCurl",
+      pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+    ),
+    .target(name: "NetworkClient", dependencies: ["PercentEncoding", "Locking", "DateFormats", "CCurl"]),
     // Test doubles, shipped as their own products (not in the production modules).
     .target(name: "NetworkClientTesting", dependencies: ["NetworkClient"]),
     .target(name: "OAuth1Testing", dependencies: ["OAuth1", "Locking"]),

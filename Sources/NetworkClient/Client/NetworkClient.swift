@@ -28,7 +28,7 @@ public struct NetworkClient: Sendable {
   ///   - baseURL: the URL every request path is joined to.
   ///   - behavior: runs for every request, before the request's own behavior; none by default.
   ///   - transport: sends the requests; a new ``URLSessionTransport`` by default.
-  public init(baseURL: URL, behavior: any RequestBehavior = EmptyRequestBehavior(), transport: any HTTPTransport = URLSessionTransport()) {
+  public init(baseURL: URL, behavior: any RequestBehavior = EmptyRequestBehavior(), transport: any HTTPTransport = DefaultTransport()) {
     self.init(configuration: RequestConfiguration(baseURL: baseURL, defaultBehavior: behavior, transport: transport))
   }
 

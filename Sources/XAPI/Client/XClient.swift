@@ -49,7 +49,7 @@ public struct XClient: Sendable {
   public init(
     authentication: XAuthentication,
     baseURL: URL = XClient.defaultBaseURL,
-    transport: any HTTPTransport = URLSessionTransport(),
+    transport: any HTTPTransport = DefaultTransport(),
     retry: RetryBehavior? = RetryBehavior(),
     behaviors: [any RequestBehavior] = [],
     timeout: TimeInterval = 30,
