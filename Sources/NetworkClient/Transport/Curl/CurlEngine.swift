@@ -70,7 +70,10 @@ final class CurlEngine: @unchecked Sendable {
     func run() {
       var stopping = false
       while !stopping || !running.isEmpty {
-        for command in inbox.withLock({ commands in defer { commands = [] }; return commands }) {
+        for command in inbox.withLock({ commands in
+          defer { commands = [] }
+          return commands
+        }) {
           switch command {
           case .add(let transfer): start(transfer)
           case .cancel(let transfer, let error): end(transfer, error)

@@ -9,10 +9,9 @@ import Foundation
 /// FoundationNetworking's `URLSession` (itself a wrapper around libcurl) keeps memory for every
 /// request it sends, in proportion to the URL's length, for as long as the process lives.
 ///
-/// Requests run as transfers on one curl multi handle with a thread of its own (shared by every
-/// transport made with the same ``Configuration``... or the process-wide ``shared`` engine):
-/// connections are reused per origin, HTTP/2 is used where a TLS server offers it, and the
-/// pool is bounded. Like ``URLSessionTransport`` it follows no redirect (the client's
+/// Requests run as transfers on one curl multi handle with a thread of its own (the process's
+/// shared one for the default configuration, or the transport's own for another): connections
+/// are reused per origin, HTTP/2 is used where a TLS server offers it, and the pool is bounded. Like ``URLSessionTransport`` it follows no redirect (the client's
 /// ``RedirectPolicy`` does), keeps no cookie and no cache, verifies TLS against the system's
 /// trust store (`SSL_CERT_FILE`, `SSL_CERT_DIR` and `CURL_CA_BUNDLE` honoured), takes proxies
 /// from the environment as curl reads them (`https_proxy`, `no_proxy` ...), hands response
