@@ -102,6 +102,8 @@ let package = Package(
     .executableTarget(name: "oauth1-bench", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking", "COpenSSL"]),
     // How tweets hydrate's memory and rate scale with its input (runs the tweets executable).
     .executableTarget(name: "tweets-bench"),
+    // The transports' memory and speed over a million signed requests (a program, not a test).
+    .executableTarget(name: "network-soak", dependencies: ["NetworkClient", "OAuth1", "OAuthNetworking"]),
     // Verifications per second and latency with the in-memory and the Redis nonce store (it
     // starts its own redis-server); apart, so that oauth1-bench needs no Redis.
     .executableTarget(name: "oauth1-redis-bench", dependencies: ["OAuth1", "OAuth1Redis", "TestSupport"]),
