@@ -60,6 +60,8 @@ final class CurlEngine: @unchecked Sendable {
     let inbox: Locked<[Command]>
     let configuration: CurlTransport.Configuration
     var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    /// Easy handles reset after their transfer, for the next one (fewer allocations per request).
+    var idle: [UnsafeMutableRawPointer] = []
 
     init(multi: UnsafeMutableRawPointer, inbox: Locked<[Command]>, configuration: CurlTransport.Configuration) {
       self.multi = multi
@@ -97,32 +99,49 @@ final class CurlEngine: @unchecked Sendable {
         // Wakes for the network, for `post`, or to look at the stall timers.
         if !stopping || !running.isEmpty { _ = curl_multi_poll(multi, nil, 0, running.isEmpty ? 10_000 : 50, nil) }
       }
+      for easy in idle { curl_easy_cleanup(easy) }
       curl_multi_cleanup(multi)
     }
 
     private func start(_ transfer: CurlTransfer) {
       if case .done = transfer.delivery { return }  // cancelled before it started
-      if let failure = transfer.configure(configuration) {
+      guard let easy = idle.popLast() ?? curl_easy_init() else {
+        transfer.finish(URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "curl_easy_init failed"]))
+        return
+      }
+      if let failure = transfer.configure(easy, configuration) {
+        recycle(transfer)
         transfer.finish(failure)
         return
       }
-      let code = curl_multi_add_handle(multi, transfer.easy)
+      let code = curl_multi_add_handle(multi, easy)
       guard code == CURLM_OK else {
+        recycle(transfer)
         transfer.finish(URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: String(cString: curl_multi_strerror(code))]))
         return
       }
-      running[transfer.easy] = transfer
+      running[easy] = transfer
+    }
+
+    /// Takes the transfer's easy handle back, reset, for the next transfer (or frees it past
+    /// the pool's size).
+    private func recycle(_ transfer: CurlTransfer) {
+      guard let easy = transfer.easy else { return }
+      transfer.easy = nil
+      curl_easy_reset(easy)
+      if idle.count < configuration.maxConnections { idle.append(easy) } else { curl_easy_cleanup(easy) }
     }
 
     /// Takes `transfer` out of the multi handle and ends it with `failure` (`nil`: success).
     private func end(_ transfer: CurlTransfer, _ failure: (any Error)?) {
-      guard running.removeValue(forKey: transfer.easy) != nil else {
+      guard let easy = transfer.easy, running.removeValue(forKey: easy) != nil else {
         // Not started, or already ended: only its waiter may still need an answer.
         transfer.finish(failure)
         return
       }
-      curl_multi_remove_handle(multi, transfer.easy)
+      curl_multi_remove_handle(multi, easy)
       transfer.finish(failure)
+      recycle(transfer)
     }
   }
 }

@@ -15,8 +15,9 @@ import Foundation
 /// - curl's callbacks get this object as their user data, unretained: the engine holds it
 ///   (its `running` table) from `curl_multi_add_handle` until after `curl_multi_remove_handle`,
 ///   so it outlives every call curl makes with it.
-/// - The easy handle, the header list and the error buffer are freed in `deinit`, after the
-///   handle has left the multi handle.
+/// - The easy handle is the engine's: given in ``configure(_:)``, taken back (reset, for the
+///   next transfer) when the transfer leaves the multi handle. The header list and the error
+///   buffer are freed in `deinit`, after that.
 final class CurlTransfer: @unchecked Sendable {
   /// How the response goes back: whole, or its head first and its body as it arrives.
   enum Delivery {
@@ -32,7 +33,8 @@ final class CurlTransfer: @unchecked Sendable {
     case file(FileHandle)
   }
 
-  let easy: UnsafeMutableRawPointer
+  /// The easy handle, while the engine lends it.
+  var easy: UnsafeMutableRawPointer?
   let request: HTTPRequest
   /// Seconds without a byte in or out after which the transfer fails as timed out.
   let stallTimeout: TimeInterval?
@@ -48,9 +50,7 @@ final class CurlTransfer: @unchecked Sendable {
   /// The last time a byte moved (`DispatchTime` nanoseconds).
   private(set) var lastActivity = DispatchTime.now().uptimeNanoseconds
 
-  init?(request: HTTPRequest, delivery: Delivery, stallTimeout: TimeInterval?) {
-    guard let easy = curl_easy_init() else { return nil }
-    self.easy = easy
+  init(request: HTTPRequest, delivery: Delivery, stallTimeout: TimeInterval?) {
     self.request = request
     self.delivery = delivery
     self.stallTimeout = stallTimeout
@@ -58,7 +58,6 @@ final class CurlTransfer: @unchecked Sendable {
   }
 
   deinit {
-    curl_easy_cleanup(easy)
     curl_slist_free_all(headerList)
     errorBuffer.deallocate()
     if case .file(let handle) = upload { try? handle.close() }
@@ -72,7 +71,8 @@ final class CurlTransfer: @unchecked Sendable {
 
   /// Sets the handle's options for the request; the error when one cannot be set (a header
   /// with a line break, a body file that cannot be read).
-  func configure(_ configuration: CurlTransport.Configuration) -> URLError? {
+  func configure(_ easy: UnsafeMutableRawPointer, _ configuration: CurlTransport.Configuration) -> URLError? {
+    self.easy = easy
     func set(_ code: CURLcode) -> URLError? { code == CURLE_OK ? nil : CurlFailure.error(code, message: "") }
     let me = Unmanaged.passUnretained(self).toOpaque()
     var failures: [URLError?] = [
@@ -99,11 +99,11 @@ final class CurlTransfer: @unchecked Sendable {
       failures.append(set(ccurl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")))
     }
     if let failure = failures.lazy.compactMap({ $0 }).first { return failure }
-    if let failure = configureMethodAndBody(me) { return failure }
-    return configureHeaders()
+    if let failure = configureMethodAndBody(easy, me) { return failure }
+    return configureHeaders(easy)
   }
 
-  private func configureMethodAndBody(_ me: UnsafeMutableRawPointer) -> URLError? {
+  private func configureMethodAndBody(_ easy: UnsafeMutableRawPointer, _ me: UnsafeMutableRawPointer) -> URLError? {
     let method = request.method.rawValue
     var size: Int?
     if let file = request.bodyFile {
@@ -135,7 +135,7 @@ final class CurlTransfer: @unchecked Sendable {
     return CurlFailure.error(failed, message: "")
   }
 
-  private func configureHeaders() -> URLError? {
+  private func configureHeaders(_ easy: UnsafeMutableRawPointer) -> URLError? {
     var lines: [String] = []
     for field in request.headers {
       guard !field.name.isEmpty, !(field.name + field.value).contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
@@ -218,6 +218,9 @@ final class CurlTransfer: @unchecked Sendable {
   func finish(_ failure: (any Error)?) {
     let delivery = self.delivery
     self.delivery = .done
+    // The stream's hang-up and its storage refer back to this transfer: let go of both.
+    cancelStream = nil
+    bodyStream = AsyncThrowingStream { $0.finish() }
     switch delivery {
     case .whole(let continuation):
       if let failure {

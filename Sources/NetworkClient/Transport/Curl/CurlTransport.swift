@@ -77,10 +77,7 @@ public struct CurlTransport: HTTPTransport, HTTPStreamingTransport {
     do {
       return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
-          guard let transfer = CurlTransfer(request: request, delivery: .whole(continuation), stallTimeout: request.timeout) else {
-            continuation.resume(throwing: URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "curl_easy_init failed"]))
-            return
-          }
+          let transfer = CurlTransfer(request: request, delivery: .whole(continuation), stallTimeout: request.timeout)
           box.set(transfer, engine: engine)
           engine.post(.add(transfer))
         }
@@ -103,11 +100,7 @@ public struct CurlTransport: HTTPTransport, HTTPStreamingTransport {
     do {
       return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { (head: CheckedContinuation<HTTPStreamingResponse, any Error>) in
-          guard let transfer = CurlTransfer(request: request, delivery: .stream(head: head, body: continuation), stallTimeout: request.timeout)
-          else {
-            head.resume(throwing: URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "curl_easy_init failed"]))
-            return
-          }
+          let transfer = CurlTransfer(request: request, delivery: .stream(head: head, body: continuation), stallTimeout: request.timeout)
           transfer.bodyStream = stream
           transfer.cancelStream = { box.cancel() }
           continuation.onTermination = { termination in
