@@ -14,24 +14,19 @@ final class IDInput {
     case list([String])
   }
 
-  private let next: () -> String?
+  private let lines: InputLines
   /// The line number of the last line read (1-based), for messages.
-  private(set) var lineNumber = 0
+  var lineNumber: Int { lines.lineNumber }
 
   /// The ids of `file`, or of standard input (through `terminal`) when `file` is `nil` or `-`.
   init(file: String?, terminal: Terminal) throws {
-    if let file, file != "-" {
-      let reader = try LineReader(path: file)
-      next = { reader.nextLine() }
-    } else {
-      next = terminal.readLine
-    }
+    lines = try InputLines(file: file, terminal: terminal)
   }
 
   /// The ids of a list (`show`'s arguments).
   init(ids: [String]) {
     var remaining = ids[...]
-    next = { remaining.popFirst() }
+    lines = InputLines { remaining.popFirst() }
   }
 
   /// The ids of `source`.
@@ -44,8 +39,7 @@ final class IDInput {
 
   /// The next id, `nil` at the end; a line that is not an id is a usage error naming it.
   func nextID() throws -> String? {
-    while let line = next() {
-      lineNumber += 1
+    while let line = lines.next() {
       let text = line.trimmingCharacters(in: .whitespaces)
       if text.isEmpty { continue }
       guard let id = Self.id(in: text), IDLookup.isTweetID(id) else {
@@ -77,6 +71,33 @@ final class IDInput {
     guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
     if let id = object["id_str"] as? String ?? object["id"] as? String { return id }
     return (object["id"] as? NSNumber)?.stringValue
+  }
+}
+
+/// The lines of a file, or of standard input for `-`, one at a time, counted for messages.
+final class InputLines {
+  private let read: () -> String?
+  /// The number of the last line read (1-based).
+  private(set) var lineNumber = 0
+
+  /// The lines of `file`, or of standard input (through `terminal`) when `file` is `nil` or `-`.
+  convenience init(file: String?, terminal: Terminal) throws {
+    if let file, file != "-" {
+      let reader = try LineReader(path: file)
+      self.init { reader.nextLine() }
+    } else {
+      self.init(read: terminal.readLine)
+    }
+  }
+
+  /// The lines `read` gives until it gives `nil`.
+  init(read: @escaping () -> String?) { self.read = read }
+
+  /// The next line, `nil` at the end.
+  func next() -> String? {
+    guard let line = read() else { return nil }
+    lineNumber += 1
+    return line
   }
 }
 

@@ -64,7 +64,15 @@ final class SQLiteStatement {
     try rows(values, collect: true)
   }
 
-  private func rows(_ values: [SQLiteValue], collect: Bool) throws(ArchiveError) -> [[SQLiteValue]] {
+  /// Binds `values` and hands each row to `body` as it is stepped to, holding none: a table
+  /// read whole costs one row of memory.
+  func forEachRow(_ values: [SQLiteValue], _ body: ([SQLiteValue]) throws(ArchiveError) -> Void) throws(ArchiveError) {
+    _ = try rows(values, collect: false, streamed: true, each: body)
+  }
+
+  private func rows(
+    _ values: [SQLiteValue], collect: Bool, streamed: Bool = false, each: ([SQLiteValue]) throws(ArchiveError) -> Void = { _ in }
+  ) throws(ArchiveError) -> [[SQLiteValue]] {
     guard let handle else { throw ArchiveError.closed(path: database.path) }
     defer {
       sqlite3_reset(handle)
@@ -96,6 +104,7 @@ final class SQLiteStatement {
       if status == SQLITE_DONE { return result }
       guard status == SQLITE_ROW else { throw failure(status) }
       if collect { result.append((0..<sqlite3_column_count(handle)).map { column(handle, $0) }) }
+      if streamed { try each((0..<sqlite3_column_count(handle)).map { column(handle, $0) }) }
     }
   }
 
