@@ -1,0 +1,114 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `tweets export --format csv` (issue #31 item 3) against twarc-csv 0.7.2 itself (PyPI, pinned in
+/// `PythonPeer.Requirements.twarcCSV`): the same input through both, the same header and the same
+/// cells row by row, compared with Python's csv module (`Tests/Peers/twarc_csv_peer.py`).
+@Suite("tweets export", .tags(.processes), .tier(.processes))
+struct ExportTests {
+  /// twarc2's own `tweet.fields` and `expansions` (twarc 2.14 `expansions.py`): what a twarc2 user's
+  /// pages hold, and fields twarc-csv's columns all know.
+  static let twarcFields =
+    "attachments,author_id,context_annotations,conversation_id,created_at,entities,geo,id,in_reply_to_user_id,lang,public_metrics,text,"
+    + "possibly_sensitive,referenced_tweets,reply_settings,source,withheld,edit_controls,edit_history_tweet_ids"
+  static let twarcExpansions =
+    "author_id,in_reply_to_user_id,referenced_tweets.id,referenced_tweets.id.author_id,entities.mentions.username,attachments.poll_ids,"
+    + "attachments.media_keys,geo.place_id,edit_history_tweet_ids"
+
+  struct Comparison: Decodable {
+    let rows: Int
+    let columns: [String]
+    let difference: String?
+  }
+
+  static func peer(_ job: [String: Any]) throws -> [String: Any] {
+    let output = try PythonPeer.run(
+      script: "twarc_csv_peer.py", input: try JSONSerialization.data(withJSONObject: job), requirements: .twarcCSV)
+    return try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
+  }
+
+  /// twarc-csv run on `input` (with `options`), compared with our table at `ours`.
+  static func compare(_ input: URL, _ ours: URL, options: [String] = []) throws -> Comparison {
+    let job: [String: Any] = ["action": "compare", "input": input.path, "ours": ours.path, "options": options]
+    let output = try PythonPeer.run(
+      script: "twarc_csv_peer.py", input: try JSONSerialization.data(withJSONObject: job), requirements: .twarcCSV)
+    return try JSONDecoder().decode(Comparison.self, from: output)
+  }
+
+  /// Runs `tweets export` with `arguments`, its table written to `table`.
+  static func export(_ tweets: TweetsRunner, _ arguments: [String], to table: URL) throws {
+    let result = try tweets.run(["export"] + arguments + ["--output", table.path])
+    #expect(result.status == 0, "\(result.stderr)")
+  }
+
+  @Test func theSandboxsPagesFlattenedPostsAndArchiveGiveTwarcCSVsTable() async throws {
+    let server = try VerifiedSandbox()
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    let folder = tweets.configDirectory
+    func file(_ name: String) -> URL { folder.appendingPathComponent(name) }
+    let fetch = ["timeline", "sandbox_user", "--limit", "150", "--fields", Self.twarcFields, "--expansions", Self.twarcExpansions]
+    let raw = try tweets.run(fetch + ["--format", "raw"])
+    #expect(raw.status == 0, "\(raw.stderr)")
+    try Data(raw.stdout.utf8).write(to: file("pages.jsonl"))
+    let stored = try tweets.run(fetch + ["--db", file("a.sqlite").path])
+    #expect(stored.status == 0, "\(stored.stderr)")
+
+    // twarc's own flattening of the pages (`twarc2 flatten`), and the pages as the archive keeps
+    // them: without the referenced posts, which it stores only as ids.
+    let prepared = try Self.peer([
+      "action": "prepare", "pages": file("pages.jsonl").path, "flattened": file("flat.jsonl").path,
+      "without_referenced": file("bare.jsonl").path,
+    ])
+    let posts = try #require(prepared["posts"] as? Int)
+    #expect(posts == 150)
+
+    try Self.export(tweets, [file("pages.jsonl").path], to: file("pages.csv"))
+    try Self.export(tweets, [file("flat.jsonl").path], to: file("flat.csv"))
+    try Self.export(tweets, ["--db", file("a.sqlite").path], to: file("db.csv"))
+    for (input, ours) in [("pages.jsonl", "pages.csv"), ("flat.jsonl", "flat.csv"), ("bare.jsonl", "db.csv")] {
+      let comparison = try Self.compare(file(input), file(ours))
+      #expect(comparison.rows == posts, "\(input)")
+      #expect(comparison.difference == nil, "\(input) → \(ours): \(comparison.difference ?? "")")
+    }
+    // The data has what the columns are for: replies, retweets, quotes and media, named.
+    let table = try String(contentsOf: file("pages.csv"), encoding: .utf8)
+    let header = try #require(table.split(separator: "\n").first).split(separator: ",").map(String.init)
+    let rows = table.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+    for column in ["in_reply_to_username", "retweeted_username", "quoted_username", "attachments.media_keys"] {
+      let index = try #require(header.firstIndex(of: column))
+      #expect(rows.contains { $0.count > index && !$0[index].isEmpty }, "no \(column) in the sandbox's posts")
+    }
+
+    // --columns picks and orders, as twarc-csv's --output-columns does.
+    try Self.export(tweets, [file("pages.jsonl").path, "--columns", "text,id,public_metrics.like_count"], to: file("some.csv"))
+    let some = try Self.compare(file("pages.jsonl"), file("some.csv"), options: ["--output-columns", "text,id,public_metrics.like_count"])
+    #expect(some.columns == ["text", "id", "public_metrics.like_count"] && some.difference == nil, "\(some.difference ?? "")")
+  }
+
+  @Test func realXAnswersRecordedByOtherProjectsGiveTwarcCSVsTable() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let recordings = PackagePaths.root.appendingPathComponent("Tests/XAPITests/Recordings")
+    let cassettes = try FileManager.default.contentsOfDirectory(atPath: recordings.path).filter { $0.hasPrefix("v2-") && $0.hasSuffix(".json") }
+      .sorted().map { recordings.appendingPathComponent($0).path }
+    let pages = folder.appendingPathComponent("pages.jsonl"), flat = folder.appendingPathComponent("flat.jsonl")
+    let extracted = try Self.peer(["action": "pages", "cassettes": cassettes, "output": pages.path])
+    #expect((extracted["pages"] as? Int ?? 0) >= 8)
+    // Flattened, one post per line: more than one batch of 100 lines, so pandas' per-batch
+    // number columns (counts printed `12.0` where a row of the batch lacks them) are compared too.
+    _ = try Self.peer([
+      "action": "prepare", "pages": pages.path, "flattened": flat.path, "without_referenced": folder.appendingPathComponent("bare.jsonl").path,
+    ])
+    for input in [pages, flat] {
+      let table = folder.appendingPathComponent(input.lastPathComponent + ".csv")
+      let result = try ProcessRunner.run(PackagePaths.executable("tweets"), ["export", input.path, "-o", table.path], timeout: 60)
+      #expect(result.status == 0, "\(result.stderr)")
+      let comparison = try Self.compare(input, table)
+      #expect(comparison.rows > 100)
+      #expect(comparison.difference == nil, "\(input.lastPathComponent): \(comparison.difference ?? "")")
+    }
+  }
+}
