@@ -111,4 +111,36 @@ struct ExportTests {
       #expect(comparison.difference == nil, "\(input.lastPathComponent): \(comparison.difference ?? "")")
     }
   }
+
+  @Test func hostileLinesAreSkippedByNameAndTheRestIsWritten() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let huge = String(repeating: "x", count: 8 << 20)
+    let lines = [
+      #"{"data":[{"id":"1","text":"first"}]}"#,
+      "not json",
+      String(repeating: "[", count: 100_000),
+      #"{"data":[{"id":"2","text":"\#(huge)"}]}"#,
+      #"{"data":null}"#, "[1,2]", "5", #"{"id":3}"#, #"{"data":[{"id":"1","text":"again"}],"includes":{"users":"no"}}"#,
+      #"{"data":[{"text":"no id"}]}"#, #"{"data":[{"id":"4","text":"cut"#,
+    ]
+    let input = folder.appendingPathComponent("hostile.jsonl"), table = folder.appendingPathComponent("t.csv")
+    try Data(lines.joined(separator: "\n").utf8).write(to: input)
+    let result = try ProcessRunner.run(
+      PackagePaths.executable("tweets"), ["export", input.path, "-o", table.path, "--columns", "id,text"], timeout: 60)
+    #expect(result.status == 0, "\(result.stderr)")
+    for number in [2, 3, 11] { #expect(result.stderr.contains("line \(number) is not JSON"), "\(result.stderr)") }
+    let rows = try String(contentsOf: table, encoding: .utf8).split(separator: "\n")
+    // Post 1 once (the first seen), post 2 whole, the numeric id 3 as written; nothing else.
+    #expect(rows.map { $0.prefix(20) } == ["id,text", "1,first", "2," + huge.prefix(18), "3,"])
+    #expect(rows[2].count == huge.count + 2)
+
+    let unknown = try ProcessRunner.run(PackagePaths.executable("tweets"), ["export", input.path, "--columns", "id,txet"], timeout: 60)
+    #expect(unknown.status == 2)
+    let header = try #require(rows.first)
+    let all = try ProcessRunner.run(PackagePaths.executable("tweets"), ["export", input.path], timeout: 60)
+    let columns = try #require(all.stdout.split(separator: "\n").first)
+    #expect(header == "id,text" && unknown.stderr.contains("no column \"txet\"; the columns are: \(columns)"), "\(unknown.stderr)")
+  }
 }

@@ -107,6 +107,9 @@ final class LineReader {
   /// The bytes read and not yet returned start at `position`.
   private var buffer: [UInt8] = []
   private var position = 0
+  /// Where the search for the next line's end resumes: the bytes before it hold none, so a long
+  /// line is scanned once, not once per chunk.
+  private var scanned = 0
   private var atEnd = false
 
   init(path: String) throws {
@@ -121,7 +124,7 @@ final class LineReader {
   /// The next line without its `\n` (or `\r\n`); the last line may lack one; `nil` at the end.
   func nextLine() -> String? {
     while true {
-      if let newline = buffer[position...].firstIndex(of: UInt8(ascii: "\n")) {
+      if let newline = buffer[max(position, scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
         var end = newline
         if end > position && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         defer { position = newline + 1 }
@@ -135,6 +138,7 @@ final class LineReader {
       // Only the unfinished line is kept before the next chunk.
       buffer.removeSubrange(0..<position)
       position = 0
+      scanned = buffer.count
       let chunk = (try? handle.read(upToCount: 65_536)) ?? nil
       if let chunk, !chunk.isEmpty { buffer.append(contentsOf: chunk) } else { atEnd = true }
     }

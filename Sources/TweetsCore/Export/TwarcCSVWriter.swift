@@ -94,6 +94,7 @@ final class TwarcCSVWriter {
     switch cell {
     case nil, .none?: return ""
     case .string(let text)?:
+      guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
       var out = String.UnicodeScalarView()
       for scalar in text.unicodeScalars where scalar != "\r" {
         if scalar == "\n" { out.append(contentsOf: "\\n".unicodeScalars) } else { out.append(scalar) }
