@@ -64,14 +64,9 @@ extension PythonJSON {
     }
 
     mutating func object(depth: Int) throws(ParseError) -> PythonJSON {
-      position += 1
       var fields: [(String, PythonJSON)] = []
       var places: [String: Int] = [:]
-      skipSpace()
-      if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-        position += 1
-        return .object(fields)
-      }
+      if opensEmpty(closing: "}") { return .object(fields) }
       while true {
         skipSpace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw fail("expected a key in quotes") }
@@ -87,41 +82,39 @@ extension PythonJSON {
           places[key] = fields.count
           fields.append((key, item))
         }
-        skipSpace()
-        guard position < bytes.count else { throw fail("the object is not closed") }
-        if bytes[position] == UInt8(ascii: ",") {
-          position += 1
-        } else if bytes[position] == UInt8(ascii: "}") {
-          position += 1
-          return .object(fields)
-        } else {
-          throw fail("expected , or }")
-        }
+        if try closes(with: "}", what: "object") { return .object(fields) }
       }
     }
 
     mutating func array(depth: Int) throws(ParseError) -> PythonJSON {
-      position += 1
       var items: [PythonJSON] = []
-      skipSpace()
-      if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-        position += 1
-        return .array(items)
-      }
+      if opensEmpty(closing: "]") { return .array(items) }
       while true {
         skipSpace()
         items.append(try value(depth: depth + 1))
-        skipSpace()
-        guard position < bytes.count else { throw fail("the array is not closed") }
-        if bytes[position] == UInt8(ascii: ",") {
-          position += 1
-        } else if bytes[position] == UInt8(ascii: "]") {
-          position += 1
-          return .array(items)
-        } else {
-          throw fail("expected , or ]")
-        }
+        if try closes(with: "]", what: "array") { return .array(items) }
       }
+    }
+
+    /// Steps over the opening bracket; `true`, past the `closing` one, when nothing is between.
+    mutating func opensEmpty(closing: Character) -> Bool {
+      position += 1
+      skipSpace()
+      guard position < bytes.count, bytes[position] == closing.asciiValue else { return false }
+      position += 1
+      return true
+    }
+
+    /// After an item: `true` at the `closing` bracket, `false` at a comma (another item follows).
+    mutating func closes(with closing: Character, what: String) throws(ParseError) -> Bool {
+      skipSpace()
+      guard position < bytes.count else { throw fail("the \(what) is not closed") }
+      let byte = bytes[position]
+      position += 1
+      if byte == UInt8(ascii: ",") { return false }
+      if byte == closing.asciiValue { return true }
+      position -= 1
+      throw fail("expected , or \(closing)")
     }
 
     mutating func number() throws(ParseError) -> PythonJSON {
