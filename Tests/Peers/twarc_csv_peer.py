@@ -4,7 +4,8 @@ Reads one JSON job on stdin and prints one JSON answer on stdout:
 
 - {"action": "pages", "cassettes": [PATH...], "output": PATH}: the response bodies of recorded
   X answers (NetworkClientTesting cassettes) with a `data` of posts, one page per line, as twarc2
-  saves them (json.dumps; Python keeps the keys' order). Answers {"pages": N}.
+  saves them (json.dumps; Python keeps the keys' order), with the `__twarc` object twarc2 adds
+  (the request's URL, twarc's version, the time it was retrieved). Answers {"pages": N}.
 - {"action": "prepare", "pages": PATH, "flattened": PATH, "without_referenced": PATH}: from X's
   pages, twarc's own flattened posts (`twarc.ensure_flattened`, one per line: `twarc2 flatten`'s
   output) and the same pages without `includes.tweets` (what an archive that does not keep the
@@ -24,6 +25,7 @@ import tempfile
 
 logging.disable(logging.CRITICAL)  # twarc logs a warning per page without includes
 
+import twarc  # noqa: E402
 from twarc import ensure_flattened  # noqa: E402
 from twarc_csv import csv as twarc_csv_command  # noqa: E402
 
@@ -43,6 +45,11 @@ def pages(job):
                 data = page.get("data") if isinstance(page, dict) else None
                 posts = data if isinstance(data, list) else [data] if isinstance(data, dict) else []
                 if posts and all(isinstance(p, dict) and "text" in p for p in posts):
+                    page["__twarc"] = {
+                        "url": interaction.get("request", {}).get("url", ""),
+                        "version": twarc.version,
+                        "retrieved_at": f"2026-11-27T00:00:{count:02d}+00:00",
+                    }
                     out.write(json.dumps(page) + "\n")
                     count += 1
     return {"pages": count}

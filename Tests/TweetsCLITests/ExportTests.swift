@@ -97,6 +97,8 @@ struct ExportTests {
     let pages = folder.appendingPathComponent("pages.jsonl"), flat = folder.appendingPathComponent("flat.jsonl")
     let extracted = try Self.peer(["action": "pages", "cassettes": cassettes, "output": pages.path])
     #expect((extracted["pages"] as? Int ?? 0) >= 8)
+    // twarc2's files carry its `__twarc` object on each page: both tools copy it into the `__twarc.*` columns.
+    #expect(try String(contentsOf: pages, encoding: .utf8).contains("\"__twarc\": {\"url\": \"https://api.twitter.com/2/"))
     // Flattened, one post per line: more than one batch of 100 lines, so pandas' per-batch
     // number columns (counts printed `12.0` where a row of the batch lacks them) are compared too.
     _ = try Self.peer([
@@ -142,5 +144,30 @@ struct ExportTests {
     let all = try ProcessRunner.run(PackagePaths.executable("tweets"), ["export", input.path], timeout: 60)
     let columns = try #require(all.stdout.split(separator: "\n").first)
     #expect(header == "id,text" && unknown.stderr.contains("no column \"txet\"; the columns are: \(columns)"), "\(unknown.stderr)")
+  }
+
+  /// `--output` to a named pipe (as to `/dev/null` or `/dev/stdout`) writes into it: the table is
+  /// renamed into place only over a regular file, never over a device or a pipe.
+  @Test func anOutputThatIsNoRegularFileIsWrittenInPlace() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let input = folder.appendingPathComponent("posts.jsonl"), pipe = folder.appendingPathComponent("table.pipe")
+    try Data(#"{"data":[{"id":"1","text":"a"},{"id":"2","text":"b"}]}"#.utf8).write(to: input)
+    #expect(mkfifo(pipe.path, 0o600) == 0)
+    let reader = Process()
+    reader.executableURL = URL(fileURLWithPath: "/bin/cat")
+    reader.arguments = [pipe.path]
+    let output = Pipe()
+    reader.standardOutput = output
+    try reader.run()
+    let result = try ProcessRunner.run(
+      PackagePaths.executable("tweets"), ["export", input.path, "-o", pipe.path, "--columns", "id,text"], timeout: 60)
+    reader.waitUntilExit()
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "id,text\n1,a\n2,b\n")
+    var status = stat()
+    #expect(stat(pipe.path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFIFO, "the pipe was replaced")
+    #expect(!FileManager.default.fileExists(atPath: pipe.path + ".partial"))
   }
 }

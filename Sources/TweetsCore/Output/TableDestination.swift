@@ -2,8 +2,10 @@ import Foundation
 
 /// Where a table goes: standard output, or a file that appears under its name only whole.
 ///
-/// The file is written beside its final name (`FILE.partial`) in 64 KiB pieces and renamed at
-/// ``finish()``, so that a run stopped half way leaves no half table that reads as a whole one.
+/// A regular file (or a new one) is written beside its final name (`FILE.partial`) in 64 KiB
+/// pieces and renamed at ``finish()``, so that a run stopped half way leaves no half table that
+/// reads as a whole one. Anything else (`/dev/null`, `/dev/stdout`, a named pipe) is written to
+/// as it is: renaming over it would replace the device or pipe with a file.
 ///
 /// ```swift
 /// let table = try TableDestination(file: URL(fileURLWithPath: "posts.csv"), terminal: terminal)
@@ -12,6 +14,7 @@ import Foundation
 /// ```
 final class TableDestination {
   private let terminal: Terminal
+  /// The file renamed to its name at the end; `nil` for standard output or a file written in place.
   private let file: URL?
   private let handle: FileHandle?
   private var buffer = ""
@@ -20,16 +23,19 @@ final class TableDestination {
   /// Writes to `file`, or to `terminal`'s standard output when `file` is `nil`.
   init(file: URL?, terminal: Terminal) throws {
     self.terminal = terminal
-    self.file = file
     guard let file else {
-      handle = nil
+      (self.file, handle) = (nil, nil)
       return
     }
-    let partial = Self.partial(file)
-    guard FileManager.default.createFile(atPath: partial.path, contents: nil), let handle = FileHandle(forWritingAtPath: partial.path) else {
-      throw TweetsFailure("cannot write \(partial.path): \(String(cString: strerror(errno)))", exitCode: .failure)
+    var status = stat()
+    // stat follows a symbolic link (/dev/stdout): what counts is what it leads to.
+    let inPlace = stat(file.path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
+    let written = inPlace ? file : Self.partial(file)
+    guard inPlace || FileManager.default.createFile(atPath: written.path, contents: nil), let handle = FileHandle(forWritingAtPath: written.path)
+    else {
+      throw TweetsFailure("cannot write \(written.path): \(String(cString: strerror(errno)))", exitCode: .failure)
     }
-    self.handle = handle
+    (self.file, self.handle) = (inPlace ? nil : file, handle)
   }
 
   /// Adds `text`; it is written when 64 KiB have gathered.
@@ -41,9 +47,9 @@ final class TableDestination {
   /// Writes what is left, and gives the file its name; a write that failed is thrown here.
   func finish() throws {
     flush()
-    guard let file, let handle else { return }
-    try? handle.close()
-    if let failure { throw TweetsFailure("cannot write \(Self.partial(file).path): \(failure)", exitCode: .failure) }
+    try? handle?.close()
+    if let failure { throw TweetsFailure("cannot write \(file.map(Self.partial)?.path ?? "the table"): \(failure)", exitCode: .failure) }
+    guard let file else { return }
     guard rename(Self.partial(file).path, file.path) == 0 else {
       throw TweetsFailure("cannot rename the table to \(file.path): \(String(cString: strerror(errno)))", exitCode: .failure)
     }
