@@ -81,6 +81,15 @@ struct ExportTests {
       #expect(rows.contains { $0.count > index && !$0[index].isEmpty }, "no \(column) in the sandbox's posts")
     }
 
+    // tweets' own JSON lines keep less than X sent: refused with the way to X's own JSON, and no
+    // half table left under the output's name or beside it.
+    let model = try tweets.run(fetch + ["--format", "jsonl"])
+    try Data(model.stdout.utf8).write(to: file("model.jsonl"))
+    let refused = try tweets.run(["export", file("model.jsonl").path, "-o", file("model.csv").path])
+    #expect(refused.status == 2 && refused.stderr.contains("line 1 of") && refused.stderr.contains("fetch with --format raw (or --db)"))
+    #expect(!FileManager.default.fileExists(atPath: file("model.csv").path))
+    #expect(!FileManager.default.fileExists(atPath: file("model.csv").path + ".partial"))
+
     // --columns picks and orders, as twarc-csv's --output-columns does.
     try Self.export(tweets, [file("pages.jsonl").path, "--columns", "text,id,public_metrics.like_count"], to: file("some.csv"))
     let some = try Self.compare(file("pages.jsonl"), file("some.csv"), options: ["--output-columns", "text,id,public_metrics.like_count"])

@@ -46,6 +46,16 @@ struct ExportCommand: TweetsCommand {
     if session.options.database != nil && file != nil { throw UsageError("give --db FILE or a JSON-lines file, not both") }
     if session.options.database == nil && file == nil { throw UsageError("give --db FILE, a JSON-lines file, or - for standard input") }
     let destination = try TableDestination(file: try arguments.value(Self.output), terminal: session.terminal)
+    do {
+      return try write(arguments, session, columns: columns, to: destination)
+    } catch {
+      destination.abandon()
+      throw error
+    }
+  }
+
+  private func write(_ arguments: ParsedArguments, _ session: Session, columns: [String], to destination: TableDestination) throws -> ExitCode {
+    let file = arguments.positionals.first
     let writer = TwarcCSVWriter(columns: columns, sink: destination.write)
     var skipped = 0
     if let database = session.options.database {
@@ -61,12 +71,21 @@ struct ExportCommand: TweetsCommand {
       while let line = input.next() {
         // Blank lines are no input line to twarc-csv either (they do not count in a batch).
         if line.allSatisfy(\.isWhitespace) { continue }
+        let value: PythonJSON
         do {
-          writer.add(line: TwarcFlattening.posts(in: try PythonJSON.parse(line.utf8)))
+          value = try PythonJSON.parse(line.utf8)
         } catch {
           skipped += 1
           if skipped <= 10 { session.terminal.err("tweets export: line \(input.lineNumber) is not JSON (\(error)): skipped") }
+          continue
         }
+        if Self.isTweetsRecord(value) {
+          throw UsageError(
+            "line \(input.lineNumber) of \(file) is a post as tweets --format jsonl writes it, which keeps less than X sent "
+              + "(no cashtags, annotations, media sizes, referenced authors' ids): export reads X's own JSON: "
+              + "fetch with --format raw (or --db) and export that")
+        }
+        writer.add(line: TwarcFlattening.posts(in: value))
       }
     }
     writer.finish()
@@ -76,6 +95,13 @@ struct ExportCommand: TweetsCommand {
     if skipped > 0 { summary += ", \(TweetWriter.count(skipped, "line")) not JSON skipped" }
     session.terminal.err(summary)
     return .success
+  }
+
+  /// Whether `line` is a post in `tweets`' own JSON (`--format jsonl`: `metrics`, an `author`
+  /// object without `author_id`), not X's: twarc-csv's rows need X's fields.
+  static func isTweetsRecord(_ line: PythonJSON) -> Bool {
+    guard line.fields != nil, line["data"] == nil, line["includes"] == nil else { return false }
+    return (line["metrics"] != nil && line["public_metrics"] == nil) || (line["author"] != nil && line["author_id"] == nil)
   }
 
   /// The columns `--columns` names, each checked; all of twarc-csv's without it.

@@ -55,6 +55,12 @@ final class TableDestination {
     }
   }
 
+  /// Removes what was written beside the file, after a failure: no half table is left.
+  func abandon() {
+    try? handle?.close()
+    if let file { try? FileManager.default.removeItem(at: Self.partial(file)) }
+  }
+
   private func flush() {
     guard !buffer.isEmpty else { return }
     defer { buffer = "" }
