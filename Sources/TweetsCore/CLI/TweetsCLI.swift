@@ -23,6 +23,7 @@ package enum TweetsCLI {
     FollowsCommand(name: "following"),
     UsersCommand(), CountsCommand(), StreamCommand(), PostCommand(), DeleteCommand(), UsageCommand(), BudgetCommand(), DehydrateCommand(),
     ExportCommand(),
+    ComplianceCommand(),
     ApiCommand(), MigrateCommand(),
     SandboxCommand(),
   ]
