@@ -9,7 +9,8 @@ Reads one JSON job on stdin and prints one JSON answer on stdout:
 - {"action": "prepare", "pages": PATH, "flattened": PATH, "without_referenced": PATH}: from X's
   pages, twarc's own flattened posts (`twarc.ensure_flattened`, one per line: `twarc2 flatten`'s
   output) and the same pages without `includes.tweets` (what an archive that does not keep the
-  referenced posts holds). Answers {"posts": N}.
+  referenced posts holds), leaving out the posts of `drop_ids` (optional: those compliance
+  removed). Answers {"posts": N}.
 - {"action": "compare", "input": PATH, "ours": PATH, "options": [...]}: runs twarc-csv (its own
   `twarc2 csv` command, with `options`) on `input` and compares its CSV with `ours`, read with
   Python's csv module, cell by cell. Answers {"rows": N, "columns": [...], "difference": null or
@@ -68,6 +69,9 @@ def prepare(job):
                 flat.write(json.dumps(post) + "\n")
                 count += 1
             page.get("includes", {}).pop("tweets", None)
+            dropped = set(job.get("drop_ids", []))
+            if isinstance(page.get("data"), list):
+                page["data"] = [post for post in page["data"] if post.get("id") not in dropped]
             bare.write(json.dumps(page) + "\n")
     return {"posts": count}
 

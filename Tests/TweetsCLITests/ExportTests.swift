@@ -96,6 +96,37 @@ struct ExportTests {
     #expect(some.columns == ["text", "id", "public_metrics.like_count"] && some.difference == nil, "\(some.difference ?? "")")
   }
 
+  /// After `tweets compliance` removed posts, `export --db` writes none of them: twarc-csv's
+  /// table of the same pages without those posts.
+  @Test func postsComplianceRemovedAreNotExported() async throws {
+    let server = try VerifiedSandbox()
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    let folder = tweets.configDirectory
+    func file(_ name: String) -> URL { folder.appendingPathComponent(name) }
+    let fetch = ["timeline", "sandbox_user", "--limit", "150", "--fields", Self.twarcFields, "--expansions", Self.twarcExpansions]
+    let raw = try tweets.run(fetch + ["--format", "raw"])
+    try Data(raw.stdout.utf8).write(to: file("pages.jsonl"))
+    #expect(try tweets.run(fetch + ["--db", file("a.sqlite").path]).status == 0)
+    let ids = try tweets.run(["dehydrate", "--db", file("a.sqlite").path]).stdout.split(separator: "\n").map(String.init)
+    try #require(ids.count == 150)
+    let removed = [ids[3], ids[10], ids[42]]
+    try await server.compliance(["urls": "storage", "posts": Dictionary(uniqueKeysWithValues: removed.map { ($0, "deleted") })])
+    let run = try tweets.run(["compliance", "--db", file("a.sqlite").path, "--poll-interval", "0.1"])
+    #expect(run.status == 0, "\(run.stderr)")
+
+    _ = try Self.peer([
+      "action": "prepare", "pages": file("pages.jsonl").path, "flattened": file("flat.jsonl").path,
+      "without_referenced": file("bare.jsonl").path, "drop_ids": removed,
+    ])
+    try Self.export(tweets, ["--db", file("a.sqlite").path], to: file("db.csv"))
+    let comparison = try Self.compare(file("bare.jsonl"), file("db.csv"))
+    #expect(comparison.rows == ids.count - removed.count)
+    #expect(comparison.difference == nil, "\(comparison.difference ?? "")")
+    let table = try String(contentsOf: file("db.csv"), encoding: .utf8)
+    for id in removed { #expect(!table.contains(id), "\(id) is still in the table") }
+  }
+
   @Test func realXAnswersRecordedByOtherProjectsGiveTwarcCSVsTable() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
