@@ -14,7 +14,8 @@ Reads one JSON job on stdin and prints one JSON answer on stdout:
 - {"action": "compare", "input": PATH, "ours": PATH, "options": [...]}: runs twarc-csv (its own
   `twarc2 csv` command, with `options`) on `input` and compares its CSV with `ours`, read with
   Python's csv module, cell by cell. Answers {"rows": N, "columns": [...], "difference": null or
-  the first differing cell, named by row, post id and column}.
+  the first differing cell, named by row, post id and column, "same_bytes": whether the two files
+  are byte for byte the same (quoting and line ends too)}.
 """
 
 import csv
@@ -84,9 +85,11 @@ def compare(job):
         )
         with open(theirs, newline="", encoding="utf8") as f:
             expected = list(csv.reader(f))
+        with open(theirs, "rb") as f, open(job["ours"], "rb") as g:
+            same_bytes = f.read() == g.read()
     with open(job["ours"], newline="", encoding="utf8") as f:
         actual = list(csv.reader(f))
-    answer = {"rows": len(expected) - 1, "columns": expected[0] if expected else [], "difference": None}
+    answer = {"rows": len(expected) - 1, "columns": expected[0] if expected else [], "difference": None, "same_bytes": same_bytes}
     if not expected or not actual or expected[0] != actual[0]:
         answer["difference"] = f"the headers differ: twarc-csv {expected[:1]}, ours {actual[:1]}"
         return answer

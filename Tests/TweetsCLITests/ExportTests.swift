@@ -20,6 +20,13 @@ struct ExportTests {
     let rows: Int
     let columns: [String]
     let difference: String?
+    /// Whether the files are the same bytes: quoting and line ends as twarc-csv writes them.
+    let sameBytes: Bool
+
+    enum CodingKeys: String, CodingKey {
+      case rows, columns, difference
+      case sameBytes = "same_bytes"
+    }
   }
 
   static func peer(_ job: [String: Any]) throws -> [String: Any] {
@@ -71,6 +78,7 @@ struct ExportTests {
       let comparison = try Self.compare(file(input), file(ours))
       #expect(comparison.rows == posts, "\(input)")
       #expect(comparison.difference == nil, "\(input) → \(ours): \(comparison.difference ?? "")")
+      #expect(comparison.sameBytes, "twarc-csv's bytes")
     }
     // The data has what the columns are for: replies, retweets, quotes and media, named.
     let table = try String(contentsOf: file("pages.csv"), encoding: .utf8)
@@ -94,6 +102,7 @@ struct ExportTests {
     try Self.export(tweets, [file("pages.jsonl").path, "--columns", "text,id,public_metrics.like_count"], to: file("some.csv"))
     let some = try Self.compare(file("pages.jsonl"), file("some.csv"), options: ["--output-columns", "text,id,public_metrics.like_count"])
     #expect(some.columns == ["text", "id", "public_metrics.like_count"] && some.difference == nil, "\(some.difference ?? "")")
+    #expect(some.sameBytes, "twarc-csv's bytes")
   }
 
   /// After `tweets compliance` removed posts, `export --db` writes none of them: twarc-csv's
@@ -123,6 +132,7 @@ struct ExportTests {
     let comparison = try Self.compare(file("bare.jsonl"), file("db.csv"))
     #expect(comparison.rows == ids.count - removed.count)
     #expect(comparison.difference == nil, "\(comparison.difference ?? "")")
+    #expect(comparison.sameBytes, "twarc-csv's bytes")
     let table = try String(contentsOf: file("db.csv"), encoding: .utf8)
     for id in removed { #expect(!table.contains(id), "\(id) is still in the table") }
   }
@@ -148,6 +158,7 @@ struct ExportTests {
       let comparison = try Self.exportAndCompare(input, in: folder)
       #expect(comparison.rows > 100)
       #expect(comparison.difference == nil, "\(input.lastPathComponent): \(comparison.difference ?? "")")
+      #expect(comparison.sameBytes, "twarc-csv's bytes")
     }
   }
 
@@ -163,6 +174,7 @@ struct ExportTests {
     let comparison = try Self.exportAndCompare(PackagePaths.peers.appendingPathComponent("twarc_edge_cases.jsonl"), in: folder)
     #expect(comparison.rows == 8)
     #expect(comparison.difference == nil, "\(comparison.difference ?? "")")
+    #expect(comparison.sameBytes, "twarc-csv's bytes")
   }
 
   /// `tweets export` of `input` into `folder`, compared with twarc-csv's table of it.
