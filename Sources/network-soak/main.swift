@@ -114,11 +114,16 @@ let serverOutput = Pipe()
 server.standardOutput = serverOutput
 try server.run()
 defer { server.terminate() }
-guard
-  let port = String(decoding: serverOutput.fileHandleForReading.availableData, as: UTF8.self).split(separator: " ").last?
-    .trimmingCharacters(in: .whitespacesAndNewlines)
+var banner = ""
+while !banner.contains("\n") {
+  let data = serverOutput.fileHandleForReading.availableData
+  if data.isEmpty { break }
+  banner += String(decoding: data, as: UTF8.self)
+}
+guard let line = banner.split(separator: "\n").first(where: { $0.hasPrefix("PORT ") }), let port = line.split(separator: " ").last.map(String.init),
+  Int(port) != nil
 else {
-  print("the server did not start")
+  print("the server did not start: \(banner)")
   exit(1)
 }
 
