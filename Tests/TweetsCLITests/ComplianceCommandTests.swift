@@ -22,6 +22,16 @@ struct ComplianceCommandTests {
     print(json.dumps({str(i): [str(a), t] for i, a, t in c.execute('select id, author_id, text from tweets')}))
     """
 
+  /// A sandbox, a signed-in `tweets`, and an archive of @sandbox_user's timeline.
+  static func archiveOfOneTimeline(tweetsPerUser: Int) throws -> (VerifiedSandbox, TweetsRunner, String) {
+    let server = try VerifiedSandbox(tweetsPerUser: tweetsPerUser)
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    let archive = tweets.configDirectory.appendingPathComponent("archive.sqlite").path
+    #expect(try tweets.run(["timeline", "sandbox_user", "--all", "--db", archive]).status == 0)
+    return (server, tweets, archive)
+  }
+
   /// Fills an archive with every post of the sandbox's three authors.
   static func fill(_ tweets: TweetsRunner, _ archive: String) throws {
     for user in ["sandbox_user", "swift_lang", "oauth_fan"] {
@@ -125,11 +135,7 @@ struct ComplianceCommandTests {
 
   @Test("a kill during the upload and during the polling resumes the same job, uploading once")
   func killResumes() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 40)
-    let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
-    let archive = tweets.configDirectory.appendingPathComponent("k.sqlite").path
-    #expect(try tweets.run(["timeline", "sandbox_user", "--all", "--db", archive]).status == 0)
+    let (server, tweets, archive) = try Self.archiveOfOneTimeline(tweetsPerUser: 40)
     try await server.compliance(["urls": "api", "processing_polls": 100_000])
     // The upload is held 3 s by the sandbox: killed while it is in flight.
     try await server.script("/2/compliance/jobs/", [["delay": 3]])
@@ -155,11 +161,7 @@ struct ComplianceCommandTests {
 
   @Test("a job whose upload never arrived expires at X, and the next run creates a new one")
   func expiredJobIsCreatedAnew() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 10)
-    let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
-    let archive = tweets.configDirectory.appendingPathComponent("e.sqlite").path
-    #expect(try tweets.run(["timeline", "sandbox_user", "--all", "--db", archive]).status == 0)
+    let (server, tweets, archive) = try Self.archiveOfOneTimeline(tweetsPerUser: 10)
     try await server.script("/2/compliance/jobs/", [["status": 400, "body": "{}"]])
     let failed = try tweets.run(["compliance", "--db", archive, "--poll-interval", "0.1"])
     #expect(failed.status != 0)
