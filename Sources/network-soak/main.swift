@@ -10,6 +10,7 @@
 // as a ratio to URLSession's, measured in the same run. A benchmark, not a test.
 //
 //   swift build -c release --product network-soak && .build/release/network-soak [--requests N] [--concurrency 1,8,64]
+//     [--transports curl,urlsession]
 import Foundation
 import NetworkClient
 import OAuth1
@@ -20,6 +21,7 @@ func option(_ name: String) -> String? { arguments.firstIndex(of: name).flatMap 
 let requests = option("--requests").flatMap(Int.init) ?? 1_000_000
 let levels = (option("--concurrency") ?? "1,8,64").split(separator: ",").compactMap { Int($0) }
 let checkpoint = min(10_000, requests)
+let transports = (option("--transports") ?? "curl,urlsession").split(separator: ",").map(String.init)
 
 /// The resident set now, in MiB (`VmRSS` of /proc/self/status; 0 where there is none).
 func residentMiB() -> Double {
@@ -50,30 +52,31 @@ if let name = option("--child"), let port = option("--port") {
   let ids = (0..<100).map { String(1_800_000_000_000_000_000 + $0 * 1_000) }.joined(separator: ",")
   let request = Request<Data>(path: "2/tweets", query: [("ids", ids), ("tweet.fields", "created_at,public_metrics")])
   var results: [Figures] = []
-  var latencies = [Double](repeating: 0, count: requests)
+  var latencies: [Double] = []
   for concurrency in levels {
-    let next = Locked(0)
+    // Task t sends requests t, t + concurrency, t + 2 × concurrency ...: each records its
+    // latencies in an array made (and its pages touched) before the first request, so that the
+    // harness's own memory does not grow during the run.
+    let share = (requests + concurrency - 1) / concurrency
     let checkpointMemory = Locked(0.0)
     let failures = Locked(0)
     let started = DispatchTime.now().uptimeNanoseconds
-    await withTaskGroup(of: [(Int, Double)].self) { group in
-      for _ in 0..<concurrency {
+    latencies = await withTaskGroup(of: [Double].self) { group in
+      for task in 0..<concurrency {
         group.addTask {
-          var mine: [(Int, Double)] = []
-          while true {
-            let index = next.withLock { value -> Int in
-              defer { value += 1 }
-              return value
-            }
-            guard index < requests else { return mine }
+          var mine = [Double](repeating: -1, count: share)
+          for (slot, index) in stride(from: task, to: requests, by: concurrency).enumerated() {
             let begin = DispatchTime.now().uptimeNanoseconds
             do { _ = try await client.send(request) } catch { failures.withLock { $0 += 1 } }
-            mine.append((index, Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e6))
+            mine[slot] = Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e6
             if index == checkpoint - 1 { checkpointMemory.withLock { $0 = residentMiB() } }
           }
+          return mine
         }
       }
-      for await part in group { for (index, milliseconds) in part { latencies[index] = milliseconds } }
+      var all: [Double] = []
+      for await part in group { all += part.filter { $0 >= 0 } }
+      return all
     }
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
     let sorted = latencies.sorted()
@@ -142,8 +145,9 @@ func child(_ name: String) throws -> [Figures] {
 }
 
 print("network-soak: \(requests) signed requests per level, 2 KB URLs, keep-alive loopback server (Python asyncio)")
-let curl = try child("curl")
-let session = try child("urlsession")
+let curl = transports.contains("curl") ? try child("curl") : []
+let session = transports.contains("urlsession") ? try child("urlsession") : []
+
 func row(_ name: String, _ f: Figures) -> String {
   name.padding(toLength: 10, withPad: " ", startingAt: 0)
     + String(
@@ -158,4 +162,7 @@ for (c, s) in zip(curl, session) {
     String(
       format: "  curl / urlsession at %d: rate %.2f×, p50 %.2f×, p99 %.2f×, growth %.1f MB vs %.1f MB", c.concurrency, c.perSecond / s.perSecond,
       c.p50 / s.p50, c.p99 / s.p99, c.residentAtEnd - c.residentAtCheckpoint, s.residentAtEnd - s.residentAtCheckpoint))
+}
+for figures in curl.count > session.count ? curl : session where curl.isEmpty || session.isEmpty {
+  print(row(curl.isEmpty ? "urlsession" : "curl", figures))
 }
