@@ -53,6 +53,7 @@ struct CommandOptionsTests {
     "usage": ["days"] + signedIn + format,
     "budget": session,
     "dehydrate": ["users", "since", "until", "query"] + session + ["db"],
+    "media": ["dir", "input", "parallel", "refetch"] + signedIn + ["db"],
     "api": ["data", "query", "json-body"] + signedIn,
     "sandbox": ["port", "tweets-per-user", "oauth2-lifetime", "rate-window", "stream-time-scale", "credits", "post-cap", "control", "control-token"]
       + session,

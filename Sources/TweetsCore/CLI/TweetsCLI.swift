@@ -22,7 +22,7 @@ package enum TweetsCLI {
     FollowsCommand(name: "followers"),
     FollowsCommand(name: "following"),
     UsersCommand(), CountsCommand(), StreamCommand(), PostCommand(), DeleteCommand(), UsageCommand(), BudgetCommand(), DehydrateCommand(),
-    ApiCommand(), MigrateCommand(),
+    ApiCommand(), MigrateCommand(), MediaCommand(),
     SandboxCommand(),
   ]
 
