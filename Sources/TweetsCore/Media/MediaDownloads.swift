@@ -4,7 +4,7 @@ import XAPI
 import XArchive
 
 /// Downloads media files a few at a time: each to a partial file in the directory, renamed once
-/// complete (``FileDownload``), then hashed from disk; a file already recorded with the size
+/// complete (`FileDownload`), then hashed from disk; a file already recorded with the size
 /// and SHA-256 found on disk is skipped. No credential goes with any request: the downloader
 /// is a plain one, apart from the X client.
 struct MediaDownloads {

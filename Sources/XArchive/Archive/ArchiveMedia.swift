@@ -4,7 +4,7 @@ import XAPI
 /// A media item of the archive and the first post it belongs to: what `tweets media download`
 /// reads, and looks the post up again for when a video's variants were never stored.
 public struct ArchivedMedia: Sendable, Hashable {
-  /// The item as stored; ``Media/variants`` is `nil` when X was not asked for them.
+  /// The item as stored; its `variants` are `nil` when X was not asked for them.
   public var media: Media
   /// The lowest id of the posts it is attached to; `nil` for an item no post refers to.
   public var postID: String?
