@@ -89,6 +89,29 @@ struct FileDownloadTests {
     #expect(try leftovers().isEmpty)
   }
 
+  @Test func aBodyThatStallsPastTheIdleTimeoutFails() async throws {
+    let (stalling, _) = try Self.server { _ in
+      .init(status: 200) { writer in
+        guard writer.write(Data(count: 1000)) else { return }
+        Thread.sleep(forTimeInterval: 60)
+        _ = writer.write(Data(count: 1000))
+      }
+    }
+    let started = Date()
+    do {
+      _ = try await FileDownload(limits: .init(idleTimeout: 1)).download(from: stalling.baseURL, to: folder.appendingPathComponent("a"))
+      Issue.record("a stalled body passed")
+    } catch {
+      guard case .network(.transport(let failure)) = error, failure.kind == .timedOut else {
+        Issue.record("\(error)")
+        return
+      }
+    }
+    // libcurl checks the silence about once a second, and this machine may be busy: well before the server's 60 s.
+    #expect(Date().timeIntervalSince(started) < 45, "the 1 s idle timeout, well before the server's 60 s pause ended")
+    #expect(try leftovers().isEmpty)
+  }
+
   @Test func anErrorStatusAndARedirectLoopFailByName() async throws {
     let (missing, _) = try Self.server { _ in .init(status: 404, body: Data("gone".utf8)) }
     do {
