@@ -1,11 +1,12 @@
 import Foundation
 
 /// A plain download of one file to disk, for URLs that are not an API's: a CDN's photo or video,
-/// a presigned storage URL. It sends no credential at all (only `User-Agent` and `Accept`), on
-/// the first request and on every redirect, which it follows by ``RedirectPolicy`` (at most
-/// five hops by default, never from https to http). The body streams to a partial file next
-/// to the destination (``partialURL(for:)``), which is renamed to the destination only once
-/// complete: a process killed mid-file leaves no half file under the final name.
+/// a presigned storage URL. It sends no credential at all (only `User-Agent`, `Accept` and
+/// `Accept-Encoding: identity`), on the first request and on every redirect, which it follows
+/// by ``RedirectPolicy`` (at most five hops by default, never from https to http). The body
+/// streams to a partial file next to the destination (``partialURL(for:)``), which is renamed
+/// to the destination only once complete: a process killed mid-file leaves no half file under
+/// the final name.
 ///
 /// Its limits, each an error of its own (``FileDownloadError``): a file at most
 /// ``Limits/maxBytes`` (refused on its `Content-Length` before reading, or as it grows), a body
@@ -73,7 +74,8 @@ public struct FileDownload: Sendable {
     from url: URL, to destination: URL, eachChunk: @Sendable (Data) -> Void = { _ in }
   ) async throws(FileDownloadError) -> Result {
     var hop = HTTPRequest(
-      method: .get, url: url, headers: ["User-Agent": Self.userAgent, "Accept": "*/*"], isIdempotent: true, timeout: limits.idleTimeout)
+      method: .get, url: url, headers: ["User-Agent": Self.userAgent, "Accept": "*/*", "Accept-Encoding": "identity"], isIdempotent: true,
+      timeout: limits.idleTimeout)
     while true {
       if Task.isCancelled { throw .network(.cancelled) }
       let response: HTTPStreamingResponse
@@ -113,7 +115,11 @@ public struct FileDownload: Sendable {
     async throws(FileDownloadError)
     -> Int64
   {
-    let announced = response.headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+    // The file's bytes as sent: asked for without a content coding (`identity`), since a body the
+    // transport decodes no longer matches its Content-Length. A server that encodes anyway is
+    // not held to it.
+    let encoded = response.headers["Content-Encoding"].map { $0.lowercased() != "identity" } ?? false
+    let announced = encoded ? nil : response.headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
     if let announced, announced > limits.maxBytes {
       response.cancel()
       throw .tooLarge(limit: limits.maxBytes, announced: announced)
