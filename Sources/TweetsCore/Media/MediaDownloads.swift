@@ -26,7 +26,9 @@ struct MediaDownloads {
 
   /// Whether `record` describes the file at its path as it is now: same size, same SHA-256.
   static func isComplete(_ record: MediaFileRecord?, job: Job) -> Bool {
-    guard let record, record.path == job.path, FileManager.default.fileExists(atPath: job.path),
+    // The size first, from the directory: a file of another size is not read at all.
+    guard let record, record.path == job.path,
+      (try? FileManager.default.attributesOfItem(atPath: job.path)[.size] as? NSNumber)?.int64Value == record.bytes,
       let found = MediaFileDigest.sizeAndSHA256(of: URL(fileURLWithPath: job.path))
     else { return false }
     return found.bytes == record.bytes && found.sha256 == record.sha256
