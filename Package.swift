@@ -112,7 +112,7 @@ let package = Package(
     // redis-server on a free loopback port.
     .target(name: "TestSupport", dependencies: ["CommandLineSupport", "XSandbox", "Locking", "Loopback"], path: "Tests/TestSupport"),
     .testTarget(name: "OAuth1Tests", dependencies: ["OAuth1", "OAuth1Testing", "TestSupport", "CommandLineSupport", "Loopback"]),
-    .testTarget(name: "NetworkClientTests", dependencies: ["NetworkClient", "NetworkClientTesting", "TestSupport"]),
+    .testTarget(name: "NetworkClientTests", dependencies: ["NetworkClient", "NetworkClientTesting", "TestSupport", "Loopback", "Locking"]),
     .testTarget(name: "OAuthNetworkingTests", dependencies: ["OAuthNetworking", "NetworkClientTesting", "OAuth1Testing", "TestSupport"]),
     // Recordings/: real X responses recorded by other projects, replayed by the decoder tests.
     .testTarget(name: "OAuth2Tests", dependencies: ["OAuth2", "NetworkClientTesting", "TestSupport"]),

@@ -77,6 +77,8 @@ package final class XSandbox: HTTPTransport, Sendable {
 
   let clock: any OAuthClock
   let state: Locked<SandboxState>
+  /// The other origin its media URLs (and presigned URLs) point to once served over HTTP.
+  let offsite = SandboxOffsite()
   let nonceStore: InMemoryNonceStore
   let verifierOptions: OAuthVerifier.Options
   let controlAPI: Bool

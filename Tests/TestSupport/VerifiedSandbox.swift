@@ -278,3 +278,39 @@ public final class VerifiedSandbox: @unchecked Sendable {
     return data
   }
 }
+
+extension VerifiedSandbox {
+  /// One request the sandbox's other origin (its CDN and storage stand-in) received, with every
+  /// header as sent.
+  public struct OffsiteRequest: Sendable {
+    public let method: String
+    public let target: String
+    public let headers: [(name: String, value: String)]
+    public let status: Int
+  }
+
+  /// The other origin's base URL, its files (path and size) and its log of requests.
+  public func offsite() async throws -> (baseURL: URL, files: [String: Int], requests: [OffsiteRequest]) {
+    let object = try JSONSerialization.jsonObject(with: try await controlGET("offsite")) as? [String: Any] ?? [:]
+    guard let base = (object["base_url"] as? String).flatMap(URL.init(string:)) else {
+      throw LoopbackServer.Failure(description: "the sandbox reported no other origin: \(object)")
+    }
+    var files: [String: Int] = [:]
+    for case let file as [String: Any] in object["files"] as? [Any] ?? [] {
+      if let path = file["path"] as? String, let bytes = file["bytes"] as? Int { files[path] = bytes }
+    }
+    let requests = (object["requests"] as? [[String: Any]] ?? []).map { entry in
+      OffsiteRequest(
+        method: entry["method"] as? String ?? "", target: entry["target"] as? String ?? "",
+        headers: (entry["headers"] as? [[String]] ?? []).compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }, status: entry["status"] as? Int ?? 0)
+    }
+    return (base, files, requests)
+  }
+
+  /// Breaks the other origin's answers to paths under `pathPrefix`: `["fault": "slow", "pause": 0.2]`,
+  /// `["fault": "truncate"]`, `["fault": "redirect", "location": URL]`, `["fault": "status", "status": 503]`,
+  /// each once unless `"times"` says otherwise.
+  public func offsiteFault(_ pathPrefix: String, _ fault: [String: Any]) async throws {
+    try await control("offsite", fault.merging(["path_prefix": pathPrefix]) { _, new in new })
+  }
+}

@@ -136,7 +136,7 @@ struct ArchiveCommandTests {
     #expect(kills >= 1, "no kill landed before the fetch ended")
     let reading = try Self.read(file)
     #expect(reading.integrity == "ok")
-    #expect(reading.journal_mode == "wal" && reading.user_version == 3)
+    #expect(reading.journal_mode == "wal" && reading.user_version == 4)
     #expect(reading.tweet_ids.count == expected.count, "every tweet once: \(reading.tweet_ids.count) rows")
     #expect(Set(reading.tweet_ids) == expected)
     #expect(reading.tweets_with_author_row == expected.count, "every tweet's author is in users")

@@ -42,6 +42,10 @@ struct ArchiveComplianceTests {
     defer { archive.close() }
     try archive.recordComplianceJob(id: "900", type: .tweets, ids: 6)
     #expect(try archive.pendingComplianceJob(type: .tweets)?.id == "900")
+    // Post 1's photo was downloaded (tweets media download); post 2's too.
+    for post in ["1", "2"] {
+      try archive.record(MediaFileRecord(mediaKey: "3_\(post)", path: "/m/3_\(post).jpg", bytes: 3, sha256: "ab", sourceURL: "https://p/\(post).jpg"))
+    }
     let results = [
       try ComplianceResult(line: #"{"id":"1","action":"delete","reason":"deleted","redacted_at":"2026-11-01T00:00:00.000Z"}"#),
       try ComplianceResult(line: #"{"id":"2","action":"scrub_geo"}"#),
@@ -56,6 +60,9 @@ struct ArchiveComplianceTests {
     }
     #expect(try count(archive, "SELECT count(*) FROM tweets WHERE id = 1") == 0)
     #expect(try count(archive, "SELECT count(*) FROM media WHERE media_key = '3_1'") == 0)
+    // Its downloaded file's record is gone and its path handed back for deletion; post 2's stays.
+    #expect(summary.mediaFiles == ["/m/3_1.jpg"])
+    #expect(try count(archive, "SELECT count(*) FROM media_files") == 1)
     #expect(try count(archive, "SELECT count(*) FROM tweets") == 5)
     // Post 2 keeps its text and loses its location.
     let raw = try archive.database.rows("SELECT json FROM raw_tweets WHERE tweet_id = 2").first?.first?.text ?? ""

@@ -25,10 +25,13 @@ struct ArchiveUpgradeTests {
     #expect(texts.count == 5)
 
     let archive = try TweetArchive(path: path)
-    #expect(try archive.schemaVersion == ArchiveSchema.version && ArchiveSchema.version == 3)
+    #expect(try archive.schemaVersion == ArchiveSchema.version && ArchiveSchema.version == 4)
     let database = try SQLiteDatabase(path: path)
     #expect(try database.rows("SELECT id, text, like_count FROM tweets ORDER BY id") == texts)
     #expect(try database.rows("SELECT count(*) FROM tweets WHERE bookmark_count IS NULL").first?.first?.integer == 5)
+    // Schema 3: media made before have no variants (`media download --refetch` looks them up), and no file is recorded yet.
+    #expect(try database.rows("SELECT count(*) FROM media WHERE variants IS NOT NULL").first?.first?.integer == 0)
+    #expect(try database.rows("SELECT count(*) FROM media_files").first?.first?.integer == 0)
 
     // A real stream line with the two counts, stored into the upgraded archive.
     let line = try Data(
@@ -59,7 +62,7 @@ struct ArchiveUpgradeTests {
 
     let archive = try TweetArchive(path: path)
     defer { archive.close() }
-    #expect(try archive.schemaVersion == 3)
+    #expect(try archive.schemaVersion == 4)
     #expect(try archive.database.rows("SELECT id, text, like_count, bookmark_count FROM tweets ORDER BY id") == rows)
     let first = try #require(rows.first?.first?.integer)
     try archive.recordComplianceJob(id: "7", type: .tweets, ids: 5)

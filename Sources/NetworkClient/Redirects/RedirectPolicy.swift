@@ -73,7 +73,7 @@ public struct RedirectPolicy: Sendable {
   ///   - start: the URL of the first request, whose origin owns the credentials.
   ///   - credentialed: whether the hop that got `response` carried credentials.
   /// - Throws: ``NetworkError/redirect(_:)`` for a redirect it refuses.
-  func next(after response: HTTPResponse, to hop: HTTPRequest, start: URL, credentialed: Bool) throws(NetworkError) -> HTTPRequest? {
+  package func next(after response: HTTPResponse, to hop: HTTPRequest, start: URL, credentialed: Bool) throws(NetworkError) -> HTTPRequest? {
     guard refusesRedirects || maxRedirects > 0, Self.statuses.contains(response.statusCode),
       let location = response.headers["Location"]?.trimmingCharacters(in: .whitespaces), !location.isEmpty
     else { return nil }

@@ -24,7 +24,7 @@ package enum TweetsCLI {
     UsersCommand(), CountsCommand(), StreamCommand(), PostCommand(), DeleteCommand(), UsageCommand(), BudgetCommand(), DehydrateCommand(),
     ExportCommand(),
     ComplianceCommand(),
-    ApiCommand(), MigrateCommand(),
+    ApiCommand(), MigrateCommand(), MediaCommand(),
     SandboxCommand(),
   ]
 

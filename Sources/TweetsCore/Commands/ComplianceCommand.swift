@@ -95,8 +95,11 @@ struct ComplianceCommand: TweetsCommand {
     let done = try await complete(job!, interval: interval, client, session)
     let results = try await client.v2.complianceResults(of: done)
     let summary = try archive.applyCompliance(results, job: done.id, type: type)
+    // The removed media's downloaded files go too: they hold the removed content.
+    let removedFiles = summary.mediaFiles.filter { (try? FileManager.default.removeItem(atPath: $0)) != nil }.count
     var parts = ["removed \(summary.removedPosts) post\(summary.removedPosts == 1 ? "" : "s")"]
     if type == .users { parts.append("\(summary.removedUsers) account\(summary.removedUsers == 1 ? "" : "s")") }
+    if removedFiles > 0 { parts.append("deleted \(removedFiles) downloaded media file\(removedFiles == 1 ? "" : "s")") }
     if summary.scrubbedGeo > 0 { parts.append("removed the location of \(summary.scrubbedGeo)") }
     if summary.notInArchive > 0 { parts.append("\(summary.notInArchive) already gone") }
     if summary.invalid > 0 { parts.append("\(summary.invalid) ids X could not read") }

@@ -76,7 +76,7 @@ enum IDLookup {
 
   /// One lookup: the batch's tweets in its order (an id given twice, twice), and its missing ids
   /// with X's reason.
-  private static func lookUp(_ batch: [String], client: XClient, _ session: Session) async throws -> LookupBatch {
+  static func lookUp(_ batch: [String], client: XClient, _ session: Session) async throws -> LookupBatch {
     switch session.options.api {
     case .v2:
       var seen = Set<String>()

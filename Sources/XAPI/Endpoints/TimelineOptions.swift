@@ -40,8 +40,9 @@ public struct TimelineOptions: Sendable {
   ]
   /// The `expansions` that fill ``Author``, ``ReferencedTweet/tweet`` (with its author) and ``Media``.
   public static let defaultExpansions = ["author_id", "referenced_tweets.id", "referenced_tweets.id.author_id", "attachments.media_keys"]
-  /// The `media.fields` that fill ``Media`` (the type always comes).
-  public static let defaultMediaFields = ["type", "url", "preview_image_url", "alt_text"]
+  /// The `media.fields` that fill ``Media`` (the type always comes), `variants` included: a
+  /// video's or GIF's files, which `tweets media download` fetches.
+  public static let defaultMediaFields = ["type", "url", "preview_image_url", "alt_text", "variants"]
 
   /// Options for a v2 timeline, search or tweet lookup (lookups use only the fields and expansions). The defaults fill
   /// every property of ``Tweet``.

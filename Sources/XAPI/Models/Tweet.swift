@@ -166,17 +166,21 @@ public struct Media: Sendable, Hashable, Codable {
   public var url: String?
   /// The description the author wrote for people who cannot see it.
   public var altText: String?
+  /// A video's or GIF's files (`media.fields=variants`): the mp4s at their bit rates and the
+  /// HLS playlist; `nil` when X was not asked for them (or sent none, as for a photo).
+  public var variants: [MediaVariant]?
 
   /// Media from its parts.
-  public init(key: String, type: String, url: String? = nil, altText: String? = nil) {
+  public init(key: String, type: String, url: String? = nil, altText: String? = nil, variants: [MediaVariant]? = nil) {
     self.key = key
     self.type = type
     self.url = url
     self.altText = altText
+    self.variants = variants
   }
 
   enum CodingKeys: String, CodingKey {
-    case key, type, url
+    case key, type, url, variants
     case altText = "alt_text"
   }
 }

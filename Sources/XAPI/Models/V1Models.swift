@@ -60,12 +60,19 @@ final class V1Tweet: Decodable, Sendable {
     let type: String
     let mediaURLHTTPS: String?
     let extAltText: String?
+    let videoInfo: VideoInfo?
+
+    /// A video's or GIF's `video_info`: its files.
+    struct VideoInfo: Decodable, Sendable {
+      let variants: [V1MediaVariant]?
+    }
 
     enum CodingKeys: String, CodingKey {
       case type
       case idStr = "id_str"
       case mediaURLHTTPS = "media_url_https"
       case extAltText = "ext_alt_text"
+      case videoInfo = "video_info"
     }
   }
 
@@ -89,7 +96,7 @@ final class V1Tweet: Decodable, Sendable {
       Entities(urls: $0.urls ?? [], mentions: ($0.userMentions ?? []).map(\.screenName), hashtags: ($0.hashtags ?? []).map(\.text))
     }
     let media = (extendedEntities?.media ?? entities.flatMap { _ in self.entities?.media })?.map {
-      Media(key: $0.idStr, type: $0.type, url: $0.mediaURLHTTPS, altText: $0.extAltText)
+      Media(key: $0.idStr, type: $0.type, url: $0.mediaURLHTTPS, altText: $0.extAltText, variants: $0.videoInfo?.variants?.map(\.variant))
     }
     return Tweet(
       id: idStr, text: fullText ?? text ?? "", createdAt: createdAt.flatMap(TwitterV1Date.date(from:)),

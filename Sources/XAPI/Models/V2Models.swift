@@ -35,15 +35,16 @@ struct V2Media: Decodable, Sendable {
   let url: String?
   let previewImageURL: String?
   let altText: String?
+  let variants: [MediaVariant]?
 
   enum CodingKeys: String, CodingKey {
-    case type, url
+    case type, url, variants
     case mediaKey = "media_key"
     case previewImageURL = "preview_image_url"
     case altText = "alt_text"
   }
 
-  var media: Media { Media(key: mediaKey, type: type, url: url ?? previewImageURL, altText: altText) }
+  var media: Media { Media(key: mediaKey, type: type, url: url ?? previewImageURL, altText: altText, variants: variants) }
 }
 
 struct V2Meta: Decodable, Sendable {

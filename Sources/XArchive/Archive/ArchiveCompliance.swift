@@ -5,7 +5,8 @@ import XAPI
 /// waiting for, and the results applied.
 ///
 /// A post a result removes (deleted, protected, suspended, deactivated, bounced) loses its row,
-/// its raw JSON, its media, hashtags, references and stream matches; its id stays in
+/// its raw JSON, its media (and the record of their downloaded files, whose paths the summary
+/// lists for the caller to delete), hashtags, references and stream matches; its id stays in
 /// `compliance_events` with the event, the job and the dates. A `users` job removes the account
 /// and every post of it. `scrub_geo` removes the post's `geo` from its raw JSON. `rehydrate` (an
 /// edited post) is recorded, for `tweets hydrate` to fetch again. The whole job's results are
@@ -59,6 +60,9 @@ extension TweetArchive {
     public var notInArchive = 0
     /// Ids X could not read.
     public var invalid = 0
+    /// The files `tweets media download` saved of the removed media (their `media_files` rows
+    /// are gone): for the caller to delete, as they hold the removed content.
+    public var mediaFiles: [String] = []
   }
 
   /// The job of `type` the archive is waiting for, if any: created or uploaded, not applied.
@@ -131,7 +135,7 @@ extension TweetArchive {
         let event = Event(id: id, result: result, action: action, job: job, now: now)
         switch (type, action) {
         case (.tweets, .delete):
-          if try removePost(id) { summary.removedPosts += 1 } else { summary.notInArchive += 1 }
+          if try removePost(id, files: &summary.mediaFiles) { summary.removedPosts += 1 } else { summary.notInArchive += 1 }
           try record(event, kind: "tweet")
         case (.tweets, .scrubGeo):
           try database.run("UPDATE raw_tweets SET json = json_remove(json, '$.geo') WHERE tweet_id = ?", [.integer(id)])
@@ -142,7 +146,7 @@ extension TweetArchive {
           try record(event, kind: "tweet")
         case (.users, .delete):
           let posts = try database.rows("SELECT id FROM tweets WHERE author_id = ?", [.integer(id)]).compactMap { $0.first?.integer }
-          for post in posts where try removePost(post) {
+          for post in posts where try removePost(post, files: &summary.mediaFiles) {
             summary.removedPosts += 1
             try record(Event(id: post, result: result, action: .delete, job: job, now: now, viaUser: id), kind: "tweet")
           }
@@ -190,15 +194,18 @@ extension TweetArchive {
       ])
   }
 
-  /// Removes a post's content: its row, raw JSON, media links (and media no other post shows),
-  /// hashtags, references and stream matches. Whether the archive held it.
-  private func removePost(_ id: Int64) throws(ArchiveError) -> Bool {
+  /// Removes a post's content: its row, raw JSON, media links (and the media no other post
+  /// shows, with their downloaded files' rows, whose paths are added to `files`), hashtags,
+  /// references and stream matches. Whether the archive held it.
+  private func removePost(_ id: Int64, files: inout [String]) throws(ArchiveError) -> Bool {
     let key: [SQLiteValue] = [.integer(id)]
-    try database.run(
-      """
-      DELETE FROM media WHERE media_key IN (SELECT media_key FROM tweet_media WHERE tweet_id = ?1)
+    let onlyHere = """
+      SELECT media_key FROM tweet_media WHERE tweet_id = ?1
       AND media_key NOT IN (SELECT media_key FROM tweet_media WHERE tweet_id != ?1)
-      """, key)
+      """
+    files += try database.rows("SELECT path FROM media_files WHERE media_key IN (\(onlyHere))", key).compactMap { $0.first?.text }
+    try database.run("DELETE FROM media_files WHERE media_key IN (\(onlyHere))", key)
+    try database.run("DELETE FROM media WHERE media_key IN (\(onlyHere))", key)
     for table in ["tweet_media", "tweet_hashtags", "tweet_references", "stream_matches", "raw_tweets"] {
       try database.run("DELETE FROM \(table) WHERE tweet_id = ?", key)
     }

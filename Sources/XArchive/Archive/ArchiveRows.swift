@@ -55,9 +55,14 @@ extension TweetArchive {
     for (position, media) in (tweet.media ?? []).enumerated() {
       try database.run(
         """
-        INSERT INTO media (media_key, type, url, alt_text) VALUES (?, ?, ?, ?)
-        ON CONFLICT(media_key) DO UPDATE SET type = excluded.type, url = coalesce(excluded.url, url), alt_text = coalesce(excluded.alt_text, alt_text)
-        """, [.text(media.key), .text(media.type), .optional(media.url), .optional(media.altText)])
+        INSERT INTO media (media_key, type, url, alt_text, variants) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT(media_key) DO UPDATE SET type = excluded.type, url = coalesce(excluded.url, url), alt_text = coalesce(excluded.alt_text, alt_text),
+          variants = coalesce(excluded.variants, variants)
+        """,
+        [
+          .text(media.key), .text(media.type), .optional(media.url), .optional(media.altText),
+          .optional(media.variants.map(TweetArchive.variantsJSON)),
+        ])
       try database.run(
         "INSERT OR REPLACE INTO tweet_media (tweet_id, media_key, position) VALUES (?, ?, ?)",
         [.id(tweet.id), .text(media.key), .integer(Int64(position))])

@@ -11,7 +11,7 @@ enum ArchiveSchema {
   static var version: Int { migrations.count }
 
   /// `migrations[n]` brings a database from version `n` to `n + 1`.
-  static let migrations: [String] = [version1, version2, version3]
+  static let migrations: [String] = [version1, version2, version3, version4]
 
   static let version1 = """
     CREATE TABLE fetches (
@@ -141,6 +141,22 @@ enum ArchiveSchema {
       via_user INTEGER,
       PRIMARY KEY (kind, id, job_id)
     ) WITHOUT ROWID;
+    """
+
+  /// Media files (`tweets media download`): each video's and GIF's `variants` as X listed them
+  /// (JSON; NULL for media stored before, whose variants were never asked for), and for each
+  /// downloaded file its path, size, SHA-256 (lowercase hex) and source, so that a re-run skips
+  /// what is complete and a reader can check the files.
+  static let version4 = """
+    ALTER TABLE media ADD COLUMN variants TEXT;
+    CREATE TABLE media_files (
+      media_key TEXT PRIMARY KEY,
+      path TEXT NOT NULL,
+      bytes INTEGER NOT NULL,
+      sha256 TEXT NOT NULL,
+      source_url TEXT NOT NULL,
+      downloaded_at TEXT NOT NULL
+    );
     """
 
   /// Opens the schema of `database`: sets WAL mode and brings its tables to ``version``.

@@ -17,6 +17,9 @@ extension XSandbox {
   ///   independent verifier in front of the sandbox needs to check a signature.
   /// - `POST media {"pending_polls"?, "fail_processing"?}`: how videos and GIFs are processed;
   ///   `GET media?id=ID`: what an upload received (bytes, SHA-256, segments, state, alt text).
+  /// - `GET offsite`: the other origin's (the media CDN's, the presigned storage's) `base_url`,
+  ///   `files` and `requests` with every header; `POST offsite {"path_prefix", "fault", ...}`
+  ///   breaks its answers: see ``SandboxOffsite/control(_:)``.
   /// - `GET billing`: the account (balance, spent, posts per day, charges by kind);
   ///   `POST billing {"credits"?, "add_credits"?, "post_cap"?}` changes it first: see
   ///   ``billingControl(_:)``.
@@ -94,6 +97,10 @@ extension XSandbox {
       return answer(["ok": true])
     case "stream":
       return answer(streamControl(json))
+    case "offsite":
+      var (object, status) = offsite.control(json)
+      if json.isEmpty { object["base_url"] = offsite.baseURL?.absoluteString ?? NSNull() }
+      return answer(object, status: status)
     case "billing":
       let (object, status) = billingControl(json)
       return answer(object, status: status)

@@ -126,7 +126,11 @@ extension SandboxData {
       case .video:
         media.previewImageURL = "https://pbs.twimg.com/ext_tw_video_thumb/\(id)/pu/img/\(name).jpg"
         media.durationMS = 12_345
+        // Three files, as X lists them: a small mp4, the best mp4, the playlist (no bit rate).
         media.variants = [
+          SandboxMedia.Variant(
+            bitRate: 832_000, contentType: "video/mp4",
+            url: "https://video.twimg.com/ext_tw_video/\(id)/pu/vid/avc1/\(item.width / 2)x\(item.height / 2)/\(name).mp4?tag=12"),
           SandboxMedia.Variant(
             bitRate: 2_176_000, contentType: "video/mp4",
             url: "https://video.twimg.com/ext_tw_video/\(id)/pu/vid/avc1/\(item.width)x\(item.height)/\(name).mp4?tag=12"),

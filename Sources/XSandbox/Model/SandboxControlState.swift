@@ -17,7 +17,7 @@ struct SandboxControlState: Sendable {
   /// Kept only while the control API is on (a test server), never by `tweets --sandbox`; the
   /// newest ``XSandbox/init(clock:tweetsPerUser:controlAPI:requestLogLimit:oauth2Lifetime:rateWindow:streamTimeScale:streamRules:credits:postCap:)``'s
   /// `requestLogLimit` of them.
-  var requests = SandboxRequestLog(capacity: XSandbox.defaultRequestLogLimit)
+  var requests = SandboxRequestLog<SandboxRecordedRequest>(capacity: XSandbox.defaultRequestLogLimit)
   var bearer = 0
   /// Requests that carried a live OAuth 2.0 user access token.
   var oauth2 = 0

@@ -55,6 +55,10 @@ struct SandboxState: Sendable {
   /// When the billing cycle began (the sandbox's start, on its clock): its day of the month is
   /// the usage endpoint's `cap_reset_day`.
   var cycleStart: Int64 = 0
+  /// Where media URLs point once the other origin is served (`http://127.0.0.1:PORT`): X's
+  /// `https://pbs.twimg.com/media/A.jpg` is rendered `http://127.0.0.1:PORT/pbs.twimg.com/media/A.jpg`;
+  /// `nil` in process, where X's own URLs are rendered.
+  var mediaOrigin: String?
 
   init(tweets: [SandboxTweet], demoToken: Credentials) {
     // Newest first is highest id first: the lookups' binary search relies on it.

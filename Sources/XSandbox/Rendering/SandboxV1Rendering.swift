@@ -128,7 +128,7 @@ extension SandboxState {
     let shortLink = tweet.mediaLink ?? ""
     var out: [(String, JSON)] = [
       ("id", .int(media.id)), ("id_str", .string(String(media.id))), ("indices", .array([.int(link.start), .int(link.end)])),
-      ("media_url", .string("http://" + String(image.dropFirst("https://".count)))), ("media_url_https", .string(image)),
+      ("media_url", .string("http://" + String(image.dropFirst("https://".count)))), ("media_url_https", .string(mediaURL(image))),
       ("url", .string(shortLink)), ("display_url", .string("pic.x.com/" + String(shortLink.dropFirst("https://t.co/".count)))),
       ("expanded_url", .string(media.expandedURL)), ("type", .string(extended ? media.kind.rawValue : "photo")), ("sizes", v1Sizes(media)),
     ]
@@ -137,7 +137,7 @@ extension SandboxState {
       let divisor = max(1, greatestCommonDivisor(media.width, media.height))
       var info: [(String, JSON)] = [("aspect_ratio", .array([.int(media.width / divisor), .int(media.height / divisor)]))]
       if let duration = media.durationMS { info.append(("duration_millis", .int(duration))) }
-      info.append(("variants", media.variantsJSON(bitRateKey: "bitrate")))
+      info.append(("variants", media.variantsJSON(bitRateKey: "bitrate", url: mediaURL)))
       out.append(("video_info", .object(info)))
     }
     return .object(out)

@@ -123,14 +123,14 @@ extension SandboxState {
   /// A media item with the `media.fields` asked for (`media_key` and `type` always).
   func v2Media(_ media: SandboxMedia, fields: Set<String>) -> JSON {
     var out: [(String, JSON)] = [("media_key", .string(media.key)), ("type", .string(media.kind.rawValue))]
-    if fields.contains("url"), let url = media.url { out.append(("url", .string(url))) }
-    if fields.contains("preview_image_url"), let preview = media.previewImageURL { out.append(("preview_image_url", .string(preview))) }
+    if fields.contains("url"), let url = media.url { out.append(("url", .string(mediaURL(url)))) }
+    if fields.contains("preview_image_url"), let preview = media.previewImageURL { out.append(("preview_image_url", .string(mediaURL(preview)))) }
     if fields.contains("width") { out.append(("width", .int(media.width))) }
     if fields.contains("height") { out.append(("height", .int(media.height))) }
     if fields.contains("duration_ms"), let duration = media.durationMS { out.append(("duration_ms", .int(duration))) }
     if fields.contains("alt_text"), let alt = media.altText { out.append(("alt_text", .string(alt))) }
     if fields.contains("variants"), !media.variants.isEmpty {
-      out.append(("variants", media.variantsJSON(bitRateKey: "bit_rate")))
+      out.append(("variants", media.variantsJSON(bitRateKey: "bit_rate", url: mediaURL)))
     }
     return .object(out)
   }
@@ -235,13 +235,13 @@ extension SandboxState {
 
 extension SandboxMedia {
   /// A video's or GIF's files, as both APIs list them; they name the bit rate differently
-  /// (v1.1 `bitrate`, v2 `bit_rate`).
-  func variantsJSON(bitRateKey: String) -> JSON {
+  /// (v1.1 `bitrate`, v2 `bit_rate`). `url` renders each file's URL (``SandboxState/mediaURL(_:)``).
+  func variantsJSON(bitRateKey: String, url: (String) -> String) -> JSON {
     .array(
       variants.map { variant in
         var file: [(String, JSON)] = []
         if let rate = variant.bitRate { file.append((bitRateKey, .int(rate))) }
-        file += [("content_type", .string(variant.contentType)), ("url", .string(variant.url))]
+        file += [("content_type", .string(variant.contentType)), ("url", .string(url(variant.url)))]
         return .object(file)
       })
   }

@@ -15,14 +15,21 @@ import NetworkClient
 /// `Origin`, if any, is such a loopback origin, and whose body, if any, is `application/json`
 /// (a page's form can post `text/plain` without asking, not JSON).
 ///
+/// Alongside, on another loopback port, it serves the sandbox's other origin
+/// (``SandboxOffsite``): the media files its posts' URLs point to, and presigned uploads.
+///
 /// ```swift
 /// let server = try SandboxServer(sandbox: XSandbox(controlAPI: true))
 /// print(server.baseURL, server.controlToken!)  // http://127.0.0.1:PORT, a random token
+/// print(server.offsiteURL)                     // http://127.0.0.1:OTHER-PORT
 /// ```
 package final class SandboxServer: Sendable {
   /// The sandbox it serves.
   package let sandbox: XSandbox
   private let server: LoopbackHTTPServer
+  /// The sandbox's other origin (``SandboxOffsite``: the media CDN, presigned storage) on a
+  /// port of its own.
+  private let offsiteServer: LoopbackHTTPServer
   /// The token a control API request must carry in ``controlTokenHeader``: the one given, or a
   /// random one; `nil` when the sandbox serves no control API.
   package let controlToken: String?
@@ -40,6 +47,8 @@ package final class SandboxServer: Sendable {
   package var port: UInt16 { server.port }
   /// `http://127.0.0.1:PORT`.
   package var baseURL: URL { server.baseURL }
+  /// The other origin's `http://127.0.0.1:PORT`: where the media URLs point.
+  package var offsiteURL: URL { offsiteServer.baseURL }
 
   /// Serves `sandbox` on 127.0.0.1:`port` (0: any free port) until ``stop()``, within
   /// `limits`; its control API, if it has one, with `controlToken` (a random one when `nil`).
@@ -73,11 +82,18 @@ package final class SandboxServer: Sendable {
     }
     let listening = server.port
     boundPort.withLock { $0 = listening }
+    let offsite = sandbox.offsite
+    // Should this throw, the API's server is released, which stops it.
+    offsiteServer = try LoopbackHTTPServer(limits: limits) { offsite.answer($0) }
+    sandbox.publishMedia(at: offsiteServer.baseURL)
     sandbox.setStorageOrigin(server.baseURL)
   }
 
-  /// Stops listening; requests under way are answered.
-  package func stop() { server.stop() }
+  /// Stops listening, on both origins; requests under way are answered.
+  package func stop() {
+    server.stop()
+    offsiteServer.stop()
+  }
 
   /// 32 random bytes in hexadecimal.
   static func randomToken() -> String {
