@@ -30,13 +30,16 @@ Usage:
   openapi_check.py --spec SPEC --serve   reads one FILE path a line on stdin and writes one JSON
                                          line per path: {"outside": n, "report": "..."}; one
                                          process (and one load of the spec) for a test run.
+  OPENAPI_CHECK_TIMES=FILE               appends the seconds the load and each check took.
 """
 
 import argparse
 import collections
 import json
+import os
 import re
 import sys
+import time
 import urllib.parse
 
 from openapi_core import Config, OpenAPI
@@ -189,6 +192,12 @@ def check(api, version, templates, records, name):
     allowed = collections.Counter()
     for record in records:
         method, path, status = record["method"], record["path"], record["status"]
+        if record.get("delivery") == "unreadable":
+            # Not an answer the check can read: a failure, since it may hide one outside.
+            key = ("the log itself", 0, record["path"])
+            outside[key] += 1
+            examples.setdefault(key, "(no request)")
+            continue
         if record.get("delivery") == "reset" or status == 0:
             unchecked["connection reset before any answer (a scripted fault)"] += 1
             continue
@@ -242,6 +251,10 @@ def check(api, version, templates, records, name):
     return sum(outside.values()), "\n".join(lines)
 
 
+# What every line of a log holds (SandboxExchangeLog).
+REQUIRED_FIELDS = (("method", str), ("path", str), ("status", int))
+
+
 def read_records(path):
     records = []
     with open(path, encoding="utf-8") as handle:
@@ -249,10 +262,14 @@ def read_records(path):
             if not line.strip():
                 continue
             try:
-                records.append(json.loads(line))
+                record = json.loads(line)
+                if not isinstance(record, dict) or not all(isinstance(record.get(k), t) for k, t in REQUIRED_FIELDS):
+                    raise ValueError("not an answer: " + ", ".join(k for k, _ in REQUIRED_FIELDS) + " are required")
+                records.append(record)
             except ValueError as error:
-                # The last line of a log whose server was killed mid-write: said, not hidden.
-                records.append({"method": "?", "path": f"(unreadable line {number}: {error})", "status": 0, "delivery": "reset"})
+                # A line cut short (a server killed mid-write) or not the sandbox's: said, not hidden.
+                unreadable = f"unreadable line {number} ({str(error)[:100]})"
+                records.append({"method": "?", "path": unreadable, "status": 0, "delivery": "unreadable"})
     return records
 
 
@@ -262,15 +279,27 @@ def main():
     parser.add_argument("--serve", action="store_true")
     parser.add_argument("files", nargs="*")
     arguments = parser.parse_args()
+    started = time.monotonic()
     api, version, templates = load(arguments.spec)
+    # OPENAPI_CHECK_TIMES=FILE: how long loading and each check took (seconds, answers), appended
+    # to FILE, to measure what the check costs a test run.
+    timings = os.environ.get("OPENAPI_CHECK_TIMES")
+    if timings:
+        with open(timings, "a", encoding="utf-8") as handle:
+            handle.write(f"{time.monotonic() - started:.4f} load\n")
     if arguments.serve:
         for line in sys.stdin:
             path = line.strip()
             if not path:
                 continue
+            started = time.monotonic()
             try:
-                outside, report = check(api, version, templates, read_records(path), path)
+                records = read_records(path)
+                outside, report = check(api, version, templates, records, path)
                 answer = {"outside": outside, "report": report}
+                if timings:
+                    with open(timings, "a", encoding="utf-8") as handle:
+                        handle.write(f"{time.monotonic() - started:.4f} {len(records)}\n")
             except Exception as error:
                 answer = {"outside": -1, "report": f"openapi_check could not check {path}: {type(error).__name__}: {error}"}
             sys.stdout.write(json.dumps(answer) + "\n")
