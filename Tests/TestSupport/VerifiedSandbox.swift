@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 import XSandbox
 
 #if canImport(FoundationNetworking)
@@ -14,10 +13,10 @@ import XSandbox
 /// 5xx, delays, truncated bodies, resets, redirects, clock skew, revoked tokens), with the token
 /// the sandbox printed at start.
 ///
-/// Every answer the sandbox sends is logged (``exchangeLog``), and when it stops (``stop()``, or
-/// this object going away at the end of a test) each is validated against X's own OpenAPI
-/// specification by ``SpecCheck``: an answer outside X's schemas fails the test that was
-/// running, with the checker's report.
+/// The sandbox is a ``SandboxProcess``: every answer it sends is logged (``exchangeLog``), and
+/// when it stops (``stop()``, or this object going away at the end of a test) each is validated
+/// against X's own OpenAPI specification by ``SpecCheck``; an answer outside X's schemas fails
+/// the test that was running, with the checker's report.
 ///
 /// Both live as long as this object, and exit when this process does.
 public final class VerifiedSandbox: @unchecked Sendable {
@@ -27,7 +26,7 @@ public final class VerifiedSandbox: @unchecked Sendable {
   public static let accessTokenSecret = XSandbox.demoAccessToken.secret
   public static let bearerToken = XSandbox.demoBearerToken
 
-  private let server: LoopbackServer
+  private let server: SandboxProcess
   private let proxy: LoopbackServer
   /// The proxy's URL: where clients under test send their requests.
   public var baseURL: URL { proxy.baseURL }
@@ -36,9 +35,7 @@ public final class VerifiedSandbox: @unchecked Sendable {
   /// The token of the sandbox's control API, from its `control token: TOKEN` line.
   public let controlToken: String
   /// The file the sandbox appends every answer to (`--record-exchanges`), as JSON lines.
-  public let exchangeLog: URL
-  private let stopped = NSLock()
-  private var isStopped = false
+  public var exchangeLog: URL { server.exchangeLog }
 
   /// A sandbox with `tweetsPerUser` tweets for each of its three accounts, whose OAuth 2.0
   /// access tokens live `oauth2Lifetime` seconds, whose rate limits reset every `rateWindow`
@@ -51,14 +48,10 @@ public final class VerifiedSandbox: @unchecked Sendable {
     postCap: Int? = nil, spelling: String = "tweet"
   ) throws {
     let billing = (credits.map { ["--credits", $0] } ?? []) + (postCap.map { ["--post-cap", String($0)] } ?? [])
-    let log = FileManager.default.temporaryDirectory.appendingPathComponent("sandbox-answers-\(UUID().uuidString).jsonl")
-    exchangeLog = log
-    server = try LoopbackServer(
-      executable: PackagePaths.executable("tweets"),
-      arguments: [
-        "sandbox", "serve", "--port", "0", "--control", "--tweets-per-user", String(tweetsPerUser), "--oauth2-lifetime", String(oauth2Lifetime),
-        "--rate-window", String(rateWindow),
-        "--stream-time-scale", String(streamTimeScale), "--spelling", spelling, "--record-exchanges", log.path,
+    server = try SandboxProcess(
+      [
+        "--control", "--tweets-per-user", String(tweetsPerUser), "--oauth2-lifetime", String(oauth2Lifetime), "--rate-window", String(rateWindow),
+        "--stream-time-scale", String(streamTimeScale), "--spelling", spelling,
       ] + billing)
     let prefix = "control token: "
     guard let line = server.output.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else {
@@ -75,25 +68,11 @@ public final class VerifiedSandbox: @unchecked Sendable {
 
   deinit { stop() }
 
-  /// Stops the proxy and the server: nothing reaches the sandbox any more. Then, the first
-  /// time, checks every answer it sent against X's specification (``SpecCheck``), and records
-  /// an issue in the running test for any outside X's schemas, with the checker's report.
+  /// Stops the proxy and the server: nothing reaches the sandbox any more. Then the server
+  /// checks every answer it sent against X's specification (``SandboxProcess/stop()``).
   public func stop() {
     proxy.stop()
     server.stop()
-    let first = stopped.withLock {
-      defer { isStopped = true }
-      return !isStopped
-    }
-    guard first else { return }
-    do {
-      let (outside, report) = try SpecCheck.check(exchangeLog)
-      guard outside > 0 else { return try FileManager.default.removeItem(at: exchangeLog) }
-      // Kept, to read the answers the report names.
-      Issue.record(Comment(rawValue: "The sandbox answered outside X's OpenAPI specification (its answers: \(exchangeLog.path)):\n\(report)"))
-    } catch {
-      Issue.record(Comment(rawValue: "The check of the sandbox's answers against X's OpenAPI specification failed: \(error)"))
-    }
   }
 
   /// Scripts the next answers for paths that start with `pathPrefix` (see `SandboxAction`).

@@ -81,8 +81,7 @@ struct SandboxCommandTests {
   @Test func sandboxServeAnswersAnotherProcess() throws {
     let config = try freshConfig()
     defer { try? FileManager.default.removeItem(at: config) }
-    let server = try LoopbackServer(
-      executable: PackagePaths.executable("tweets"), arguments: ["sandbox", "serve", "--port", "0", "--tweets-per-user", "5"])
+    let server = try SandboxProcess(["--tweets-per-user", "5"])
     defer { server.stop() }
     let base = ["--base-url", server.baseURL.absoluteString]
     let login = try run(

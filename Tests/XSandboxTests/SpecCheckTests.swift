@@ -90,6 +90,18 @@ struct SpecCheckTests {
     }
   }
 
+  @Test("Past the first 100 answers of one operation and status, every 25th is checked and the others counted")
+  func samplesALongFetch() throws {
+    let me = Self.answer("GET", "/2/users/me", 200, #"{"data":{"id":"1","name":"A","username":"a"}}"#)
+    let wrong = Self.answer("GET", "/2/users/me", 200, #"{"data":{"id":1}}"#)
+    // 130 answers: the 125th (the 25th past 100) is checked, and is outside.
+    let file = try Self.log(Array(repeating: me, count: 124) + [wrong] + Array(repeating: me, count: 5))
+    defer { try? FileManager.default.removeItem(at: file) }
+    let (outside, report) = try SpecCheck.check(file)
+    #expect(outside == 1 && report.contains("130 answers; 101 checked"), "\(report)")
+    #expect(report.contains("sampled out: GET /2/users/me 200 past its first 100 (every 25th checked) x29"), "\(report)")
+  }
+
   @Test("A hostile log: a line cut short, a line that is no answer, 4 MB that is not JSON: each reported, none passed")
   func hostileLog() throws {
     let huge = String(repeating: "not json ", count: 466_034)

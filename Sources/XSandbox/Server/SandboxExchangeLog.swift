@@ -26,6 +26,7 @@ package final class SandboxExchangeLog: Sendable {
 
   /// What opening the log's file failed on.
   package struct Failure: Error, CustomStringConvertible {
+    /// Which file, and what to check.
     package let description: String
   }
 
