@@ -12,9 +12,10 @@ import NetworkClient
 /// `truncated`, `reset_mid_body`, `reset`: a scripted fault's), `spelling` (`tweet`, `post`),
 /// and `scripted` when a test's script replaced the sandbox's answer (`invalid_json`, `html`,
 /// `body`, `redirect`). A stream's answer is one line with an empty body, then one line per
-/// line of the stream (`"stream_line": true`), keep-alives left out. The log holds no request
-/// header, so no secret reaches it; answers carry none (token endpoints aside: an OAuth answer's
-/// tokens are the sandbox's demo credentials, or ones it minted for this run).
+/// line of the stream (`"stream_line": true`), keep-alives left out. No secret reaches it: it
+/// holds no request header, and of the OAuth 1.0a and 2.0 endpoints and the control API, whose
+/// answers carry tokens, PINs and codes, only the method, path and status
+/// (`"withheld"` says so).
 ///
 /// ```swift
 /// let log = try SandboxExchangeLog(file: URL(fileURLWithPath: "/tmp/answers.jsonl"), spelling: .tweet)
@@ -47,14 +48,17 @@ package final class SandboxExchangeLog: Sendable {
 
   /// Appends one answer to `method` `target` (path and query, as sent).
   func record(method: String, target: String, response: LoopbackHTTPServer.Response, scripted: String?, streamLine: Data? = nil) {
-    let (path, query) = target.split(separator: "?", maxSplits: 1).map(String.init).splitPathAndQuery
-    let body = streamLine ?? response.body
+    let (path, sentQuery) = target.split(separator: "?", maxSplits: 1).map(String.init).splitPathAndQuery
+    let withheld = Self.carriesCredentials(path)
+    let query = withheld ? "" : sentQuery
+    let body = withheld ? Data() : streamLine ?? response.body
     var entry: [String: Any] = [
       "method": method, "path": path, "query": query, "status": response.delivery == .reset ? 0 : response.status,
       "content_type": response.headers.first { $0.0.lowercased() == "content-type" }?.1 ?? "", "delivery": Self.name(response.delivery),
       "spelling": spelling.rawValue,
     ]
     if let text = String(data: body, encoding: .utf8) { entry["body"] = text } else { entry["body_base64"] = body.base64EncodedString() }
+    if withheld { entry["withheld"] = "body and query: an OAuth or control API exchange, which may carry credentials" }
     if let scripted { entry["scripted"] = scripted }
     if streamLine != nil { entry["stream_line"] = true }
     guard var line = try? JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
@@ -68,6 +72,13 @@ package final class SandboxExchangeLog: Sendable {
     RecordingWriter(base: writer) { line in
       self.record(method: method, target: target, response: response, scripted: nil, streamLine: line)
     }
+  }
+
+  /// Whether answers to `path` may carry credentials (tokens, PINs, codes, the control API's
+  /// secrets): the OAuth 1.0a and 2.0 endpoints and the control API, none of them in X's v2
+  /// specification. Their bodies and queries are left out of the log.
+  static func carriesCredentials(_ path: String) -> Bool {
+    path.hasPrefix("/oauth/") || XSandbox.isOAuth2Path(path) || path.hasPrefix(XSandbox.controlPrefix)
   }
 
   private static func name(_ delivery: LoopbackHTTPServer.Response.Delivery) -> String {
