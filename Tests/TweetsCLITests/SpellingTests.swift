@@ -5,7 +5,7 @@ import Testing
 /// X's two spellings of a post's fields, as processes: the same fetches against a sandbox that
 /// answers in X's tweet names and one that answers in the post names of X's specification 2.167
 /// (`tweets sandbox serve --spelling post`) print the same posts, references, edits, long texts
-/// and counts. The sandboxes date their posts from their own start, so the two runs' times differ
+/// and counts, and so does the filtered stream. The sandboxes date their posts from their own start, so the two runs' times differ
 /// by one offset, which the comparison takes out.
 @Suite("tweets: both spellings of a post's fields", .tags(.peers, .processes), .tier(.peers))
 struct SpellingTests {
@@ -19,9 +19,14 @@ struct SpellingTests {
     ["list", "1500", "--limit", "30", "--format", "jsonl"],
   ]
 
-  /// The output of every fetch against a sandbox in `spelling`, and the answers it sent.
-  static func outputs(spelling: String) throws -> (outputs: [String], answers: String) {
-    let server = try VerifiedSandbox(spelling: spelling)
+  /// The filtered stream's first posts from @swift_lang: app-only, straight to the sandbox (as
+  /// `StreamCommandTests` runs it), its firehose sped up.
+  static let stream = ["stream", "--limit", "4", "--format", "jsonl"]
+
+  /// The output of every fetch (and of the stream, last) against a sandbox in `spelling`, and
+  /// the answers it sent.
+  static func outputs(spelling: String) throws -> (outputs: [String], answers: String, streamLines: [String]) {
+    let server = try VerifiedSandbox(streamTimeScale: 0.05, spelling: spelling)
     let tweets = try TweetsRunner(server: server)
     try tweets.loginWithTokens()
     var outputs: [String] = []
@@ -30,11 +35,19 @@ struct SpellingTests {
       #expect(result.status == 0, "\(spelling): tweets \(fetch.joined(separator: " ")): \(result.stderr)")
       outputs.append(result.stdout)
     }
+    let bearer = ["X_BEARER_TOKEN": VerifiedSandbox.bearerToken], direct = server.directURL.absoluteString
+    let rule = try tweets.run(["stream", "rules", "add", "from:swift_lang"], environment: bearer, baseURL: direct)
+    #expect(rule.status == 0, "\(rule.stderr)")
+    let streamed = try tweets.run(Self.stream, environment: bearer, baseURL: direct)
+    #expect(streamed.status == 0, "\(spelling): tweets stream: \(streamed.stderr)")
+    outputs.append(streamed.stdout)
     // The bodies the sandbox sent (the requests' own query names the tweet fields either way).
-    let bodies = try String(contentsOf: server.exchangeLog, encoding: .utf8).split(separator: "\n").compactMap { line in
-      (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["body"] as? String
+    let entries = try String(contentsOf: server.exchangeLog, encoding: .utf8).split(separator: "\n").compactMap { line in
+      try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
     }
-    return (outputs, bodies.joined(separator: "\n"))
+    let bodies = entries.compactMap { $0["body"] as? String }
+    let lines = entries.filter { $0["stream_line"] as? Bool == true }.compactMap { $0["body"] as? String }
+    return (outputs, bodies.joined(separator: "\n"), lines)
   }
 
   @Test("The same fetches print the same posts from an answer in either spelling")
@@ -52,8 +65,11 @@ struct SpellingTests {
       #expect(tweetNames.answers.contains(key) && !postNames.answers.contains(key), "\(name) only in the tweet spelling's answers")
     }
 
+    #expect(postNames.streamLines.count >= 4 && postNames.streamLines.allSatisfy { $0.contains("\"edit_history_post_ids\":") })
+    #expect(tweetNames.streamLines.count >= 4 && tweetNames.streamLines.allSatisfy { $0.contains("\"edit_history_tweet_ids\":") })
+
     var offsets: Set<Int> = []
-    for (index, fetch) in Self.fetches.enumerated() {
+    for (index, fetch) in (Self.fetches + [Self.stream]).enumerated() {
       let old = try Self.lines(tweetNames.outputs[index]), new = try Self.lines(postNames.outputs[index])
       #expect(old.count == new.count && !old.isEmpty, "tweets \(fetch.joined(separator: " ")): \(old.count) and \(new.count) posts")
       for (a, b) in zip(old, new) {
