@@ -67,8 +67,9 @@ MAX_FINDINGS_SHOWN = 20
 # in each case, against the schema X's answers do fit.
 
 # X's v2 problems (`type`, `title`, `detail`, `status`: a 401, a 429, a 400 invalid-request)
-# came as `application/json; charset=utf-8` in every recorded real answer
-# (shared/reference/x-api-and-cli-anchors.md, B.4), while the specification gives
+# came as `application/json; charset=utf-8` in every recorded real answer (the 403
+# client-forbidden of Tests/XAPITests/Recordings/v2-error-403-client-not-enrolled-app-level.json
+# carries that header; the 2021 captures of other clients too), while the specification gives
 # `application/json` only its `Error` schema (`code`, `message`) and the problems
 # `application/problem+json`. So a problem sent as application/json is validated against the
 # specification's `Problem` schema, as if it had come as application/problem+json.
@@ -92,11 +93,13 @@ UNDECLARED_REQUIRED_WHY = "a required property the schema does not declare (medi
 # Not the specification's fault but a choice of the sandbox, named so that it is not hidden: a
 # stale OAuth 1.0a timestamp is answered with X's documented v1.1 body for code 135 on v2 paths
 # too, so that a client's clock-skew diagnosis (XError.timestampOutOfBounds, "X's clock is +N
-# s") is exercised end to end. Recorded answers show it on v1.1 only (reference B.4); on v2, X
-# may well answer its generic 401 problem, which the specification does describe. Only this
+# s") is exercised end to end. Recorded answers show it on v1.1 only (twit, twitteroauth and
+# tweepy users' reports); on v2, X may well answer its generic 401 problem, which the
+# specification does describe. Only this
 # exact body with status 401 is let through.
 TIMESTAMP_135 = b'{"errors":[{"code":135,"message":"Timestamp out of bounds."}]}'
 TIMESTAMP_135_WHY = "OPEN: the sandbox's v1.1 code 135 body for a stale OAuth 1.0a timestamp on a v2 path (no recorded v2 answer; kept for the clock-skew diagnosis)"
+
 
 def load(spec_path):
     with open(spec_path, encoding="utf-8") as handle:
