@@ -51,7 +51,14 @@ let package = Package(
     // with nothing but Swift and libssl-dev), on threads of its own; TLS through COpenSSL's libssl.
     .target(name: "OAuth1Redis", dependencies: ["OAuth1", "COpenSSL", "Locking"]),
     // A generic HTTP client whose side effects live in request behaviors. Knows no OAuth.
-    .target(name: "NetworkClient", dependencies: ["PercentEncoding", "Locking", "DateFormats"]),
+    // The system's libcurl, for NetworkClient's CurlTransport (the default on Linux):
+    // libcurl4-openssl-dev is among Swift's own Linux dependencies.
+    .systemLibrary(
+      name: "CCurl",
+      pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+    ),
+    .target(name: "NetworkClient", dependencies: ["PercentEncoding", "Locking", "DateFormats", "CCurl"]),
     // Test doubles, shipped as their own products (not in the production modules).
     .target(name: "NetworkClientTesting", dependencies: ["NetworkClient"]),
     .target(name: "OAuth1Testing", dependencies: ["OAuth1", "Locking"]),
@@ -95,6 +102,8 @@ let package = Package(
     .executableTarget(name: "oauth1-bench", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking", "COpenSSL"]),
     // How tweets hydrate's memory and rate scale with its input (runs the tweets executable).
     .executableTarget(name: "tweets-bench"),
+    // The transports' memory and speed over a million signed requests (a program, not a test).
+    .executableTarget(name: "network-soak", dependencies: ["NetworkClient", "OAuth1", "OAuthNetworking"]),
     // Verifications per second and latency with the in-memory and the Redis nonce store (it
     // starts its own redis-server); apart, so that oauth1-bench needs no Redis.
     .executableTarget(name: "oauth1-redis-bench", dependencies: ["OAuth1", "OAuth1Redis", "TestSupport"]),

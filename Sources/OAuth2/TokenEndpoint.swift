@@ -26,7 +26,7 @@ public struct TokenEndpoint: BearerTokenRefresher, Sendable {
   private let now: @Sendable () -> Date
 
   /// The token endpoint of `client`, sending through `transport` (URLSession by default).
-  public init(client: OAuth2Client, transport: any HTTPTransport = URLSessionTransport(), now: @escaping @Sendable () -> Date = Date.init) {
+  public init(client: OAuth2Client, transport: any HTTPTransport = DefaultTransport(), now: @escaping @Sendable () -> Date = Date.init) {
     self.client = client
     self.transport = transport
     self.now = now

@@ -77,7 +77,7 @@ public struct OAuthFlow: Sendable {
   public init(
     baseURL: URL, consumer: Credentials, endpoints: Endpoints = Endpoints(),
     configuration: OAuthSigner.Configuration = .init(), authorizeParameters: [(name: String, value: String)] = [],
-    behavior: any RequestBehavior = EmptyRequestBehavior(), transport: any HTTPTransport = URLSessionTransport()
+    behavior: any RequestBehavior = EmptyRequestBehavior(), transport: any HTTPTransport = DefaultTransport()
   ) {
     self.baseURL = baseURL
     self.consumer = consumer

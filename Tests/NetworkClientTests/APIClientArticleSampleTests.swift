@@ -32,7 +32,7 @@ struct APIKey: RequestBehavior {
 struct NotesAPI {
   let client: NetworkClient
 
-  init(key: String, transport: any HTTPTransport = URLSessionTransport()) {
+  init(key: String, transport: any HTTPTransport = DefaultTransport()) {
     client = NetworkClient(
       configuration: RequestConfiguration(
         baseURL: URL(string: "https://notes.example.com/v1")!,

@@ -8,6 +8,13 @@ test process is gone), then exits on its own.
   /slow?seconds=S   waits S seconds, then 200
   /drop             promises 1000 bytes, sends 10, closes the connection
   /etag             ETag "v1"; answers 304 to If-None-Match: "v1"
+  /stream?lines=N&interval=S   N lines, one chunk each, S seconds apart (chunked)
+  /redirect?status=S&to=URL    that redirect, to be handed back, not followed
+  /repeated         two Link headers and two X-Dup headers, in order
+  /huge-header      a 2 MiB header line
+  /stall-head       the status line, then silence
+
+--tls CERT KEY serves HTTPS with that certificate.
 """
 import argparse
 import hashlib
@@ -15,7 +22,7 @@ import json
 import socket
 import time
 from http.server import BaseHTTPRequestHandler
-from peer_server import serve
+from peer_server import read_body, serve
 from urllib.parse import parse_qsl, urlsplit
 
 
@@ -45,7 +52,7 @@ class Handler(BaseHTTPRequestHandler):
     def handle_any(self):
         url = urlsplit(self.path)
         query = parse_qsl(url.query, keep_blank_values=True)
-        received = self.body()
+        received = read_body(self)
         if url.path == "/echo":
             payload = {
                 "method": self.command,
@@ -78,6 +85,29 @@ class Handler(BaseHTTPRequestHandler):
                 self.reply(304, headers=[("ETag", '"v1"')])
             else:
                 self.reply(200, b'{"version":1}', [("ETag", '"v1"'), ("Content-Type", "application/json")])
+        elif url.path == "/stream":
+            params = dict(query)
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            for n in range(int(params.get("lines", "3"))):
+                line = json.dumps({"n": n, "at": time.time()}).encode() + b"\r\n"
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(line), line))
+                self.wfile.flush()
+                time.sleep(float(params.get("interval", "0.1")))
+            self.wfile.write(b"0\r\n\r\n")
+        elif url.path == "/redirect":
+            params = dict(query)
+            self.reply(int(params.get("status", "302")), b"", [("Location", params.get("to", "/echo"))])
+        elif url.path == "/repeated":
+            self.reply(200, b"ok", [("Link", "<a>; rel=next"), ("X-Dup", "1"), ("Link", "<b>; rel=prev"), ("X-Dup", "2")])
+        elif url.path == "/huge-header":
+            self.reply(200, b"ok", [("X-Huge", "a" * (2 << 20))])
+        elif url.path == "/stall-head":
+            self.wfile.write(b"HTTP/1.1 200 OK\r\n")
+            self.wfile.flush()
+            time.sleep(60)
         else:
             self.reply(404, b"not found")
 
@@ -88,8 +118,9 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--lifetime", type=float, default=120)
+    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
     args = parser.parse_args()
-    serve(Handler, args.host, args.lifetime)
+    serve(Handler, args.host, args.lifetime, args.tls)
 
 
 if __name__ == "__main__":

@@ -16,9 +16,15 @@ class Server6(Server):
     address_family = socket.AF_INET6
 
 
-def serve(handler, host, lifetime):
-    """Serves `handler` on `host` at a free port, prints "PORT <n>", and never returns."""
+def serve(handler, host, lifetime, tls=None):
+    """Serves `handler` on `host` at a free port, prints "PORT <n>", and never returns; with
+    `tls` (a certificate file and its key file), over TLS."""
     server = (Server6 if ":" in host else Server)((host, 0), handler)
+    if tls:
+        import ssl
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(tls[0], tls[1])
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     print("PORT %d" % server.server_address[1], flush=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
 

@@ -11,13 +11,18 @@ public enum PythonPeer {
   public struct Requirements: Sendable, Hashable {
     /// The folder's suffix: `.test-deps/python` for the default set, `python-<name>` otherwise.
     public let name: String
-    /// The pinned packages, `name==version` each.
+    /// The pinned packages, `name==version` each, installed from wheels only.
     public let packages: [String]
+    /// Pinned pure-Python packages that PyPI has only as source (no wheel), installed after
+    /// `packages` from their source archives with `--no-deps`: their dependencies must be pinned
+    /// in `packages`.
+    public let sources: [String]
 
-    /// A set called `name` of the pinned `packages`.
-    public init(name: String, packages: [String]) {
+    /// A set called `name` of the pinned `packages` (wheels) and `sources` (source archives).
+    public init(name: String, packages: [String], sources: [String] = []) {
       self.name = name
       self.packages = packages
+      self.sources = sources
     }
 
     /// oauthlib and what its RSA methods need, and twitter-text-parser (a port of Twitter's own
@@ -28,6 +33,20 @@ public enum PythonPeer {
         "oauthlib==3.3.1", "PyJWT==2.10.1", "cryptography==45.0.7", "cffi==1.17.1", "pycparser==2.22",
         "twitter-text-parser==3.0.0",
       ])
+
+    /// twarc-csv 0.7.2, the table `tweets export` must equal, and what it runs on: twarc 2.14.0
+    /// (its `ensure_flattened`) and pandas 2.0.3 (twarc-csv calls `DataFrame.applymap`, which
+    /// pandas 3 removed), each dependency pinned. twarc-csv is published only as a source
+    /// archive: it comes from there, without dependencies (``sources``).
+    public static let twarcCSV = Requirements(
+      name: "twarc-csv",
+      packages: [
+        "twarc==2.14.0", "pandas==2.0.3", "numpy==1.26.4", "more-itertools==10.1.0", "tqdm==4.66.1", "click==8.5.1", "click-config-file==0.6.0",
+        "click-plugins==1.1.1.2", "configobj==5.0.9", "humanize==4.17.0", "python-dateutil==4.0.0", "pytz==2026.6", "tzdata==2026.6",
+        "requests==2.34.2", "requests-oauthlib==2.0.0", "oauthlib==4.0.1", "urllib3==2.8.0", "idna==3.20", "certifi==2026.10.19.post1",
+        "charset-normalizer==3.5.3",
+      ],
+      sources: ["twarc-csv==0.7.2"])
 
     var folderName: String { name.isEmpty ? "python" : "python-\(name)" }
   }
@@ -84,7 +103,7 @@ public enum PythonPeer {
   }
 
   private static func install(_ set: Requirements) throws -> URL {
-    let requirements = set.packages
+    let requirements = set.packages + set.sources
     let folder = PackagePaths.testDependencies.appendingPathComponent(set.folderName)
     let marker = folder.appendingPathComponent(".requirements")
     let wanted = requirements.joined(separator: "\n")
@@ -98,9 +117,17 @@ public enum PythonPeer {
       [
         "python3", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-input",
         "--only-binary=:all:", "--target", folder.path,
-      ] + requirements,
+      ] + set.packages,
       timeout: 600)
-    guard result.status == 0 else {
+    var sourceResult = result
+    if result.status == 0 && !set.sources.isEmpty {
+      sourceResult = try ProcessRunner.run(
+        python,
+        ["python3", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-input", "--no-deps", "--target", folder.path]
+          + set.sources,
+        timeout: 600)
+    }
+    for result in [result, sourceResult] where result.status != 0 {
       throw Failure(
         description: """
           Could not install the pinned Python peer (\(requirements.joined(separator: " "))) into \(folder.path): \

@@ -263,7 +263,16 @@ public final class VerifiedSandbox: @unchecked Sendable {
     return data
   }
 
-  private func control(_ name: String, _ body: [String: Any]) async throws {
+  /// `/_control/compliance`: sets posts' and accounts' events, where job URLs point, how long
+  /// jobs process (see the sandbox's `complianceControl`), and answers the jobs and every
+  /// transfer to their URLs with whether it carried a credential.
+  @discardableResult
+  public func compliance(_ body: [String: Any] = [:]) async throws -> [String: Any] {
+    try JSONSerialization.jsonObject(with: try await control("compliance", body)) as? [String: Any] ?? [:]
+  }
+
+  @discardableResult
+  private func control(_ name: String, _ body: [String: Any]) async throws -> Data {
     var request = URLRequest(url: directURL.appendingPathComponent("_control/\(name)"))
     request.httpMethod = "POST"
     request.setValue(controlToken, forHTTPHeaderField: "X-Sandbox-Control-Token")
@@ -273,5 +282,6 @@ public final class VerifiedSandbox: @unchecked Sendable {
     guard (response as? HTTPURLResponse)?.statusCode == 200 else {
       throw LoopbackServer.Failure(description: "sandbox control \(name) failed: \(String(decoding: data, as: UTF8.self))")
     }
+    return data
   }
 }

@@ -108,12 +108,17 @@ struct ArchiveCommandTests {
     let tweets = try TweetsRunner(server: try VerifiedSandbox(tweetsPerUser: 2000))
     try tweets.loginWithTokens()
     let file = folder.appendingPathComponent("timeline.sqlite")
-    // An uninterrupted run into another database says how long one takes with this build (a
-    // sanitizer slows it several times): the kills land within it.
-    let started = Date()
-    let whole = try tweets.run(["timeline", "sandbox_user", "--all", "--db", folder.appendingPathComponent("whole.sqlite").path])
-    let typical = Date().timeIntervalSince(started)
-    #expect(whole.status == 0, "\(whole.stderr)")
+    // Uninterrupted runs into other databases say how long one takes with this build (a
+    // sanitizer slows it several times): the kills land within the quicker (the first run
+    // also pays the servers' warm-up).
+    var quickest = Double.infinity
+    for run in 1...2 {
+      let started = Date()
+      let whole = try tweets.run(["timeline", "sandbox_user", "--all", "--db", folder.appendingPathComponent("whole\(run).sqlite").path])
+      quickest = min(quickest, Date().timeIntervalSince(started))
+      #expect(whole.status == 0, "\(whole.stderr)")
+    }
+    let typical = quickest
     let reference = try tweets.run(["timeline", "sandbox_user", "--all", "--format", "jsonl"])
     let expected = Set(
       reference.stdout.split(separator: "\n").compactMap { line in
@@ -131,7 +136,7 @@ struct ArchiveCommandTests {
     #expect(kills >= 1, "no kill landed before the fetch ended")
     let reading = try Self.read(file)
     #expect(reading.integrity == "ok")
-    #expect(reading.journal_mode == "wal" && reading.user_version == 2)
+    #expect(reading.journal_mode == "wal" && reading.user_version == 3)
     #expect(reading.tweet_ids.count == expected.count, "every tweet once: \(reading.tweet_ids.count) rows")
     #expect(Set(reading.tweet_ids) == expected)
     #expect(reading.tweets_with_author_row == expected.count, "every tweet's author is in users")

@@ -53,6 +53,8 @@ struct CommandOptionsTests {
     "usage": ["days"] + signedIn + format,
     "budget": session,
     "dehydrate": ["users", "since", "until", "query"] + session + ["db"],
+    "export": ["format", "output", "columns"] + session + ["db"],
+    "compliance": ["type", "ids", "poll-interval", "name"] + session + ["db"],
     "api": ["data", "query", "json-body"] + signedIn,
     "sandbox": [
       "port", "tweets-per-user", "oauth2-lifetime", "rate-window", "stream-time-scale", "credits", "post-cap", "spelling", "record-exchanges",

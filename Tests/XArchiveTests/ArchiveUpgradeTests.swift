@@ -5,9 +5,9 @@ import Testing
 @testable import XAPI
 @testable import XArchive
 
-/// An archive made by the previous release (schema 1: `tweets --sandbox timeline --limit 5 --db`,
-/// committed as `Fixtures/archive-schema-1.sqlite`) opens, upgrades, keeps its rows, and takes
-/// X's newer fields.
+/// Archives made by earlier releases (`tweets --sandbox timeline --limit 5 --db`, committed as
+/// `Fixtures/archive-schema-1.sqlite` and, by 70e89e4, `Fixtures/archive-schema-2.sqlite`) open,
+/// upgrade, keep their rows, and take X's newer fields and compliance jobs.
 @Suite("Archive upgrade from the previous release")
 struct ArchiveUpgradeTests {
   @Test func aSchemaOneArchiveUpgradesAndKeepsItsRows() throws {
@@ -25,7 +25,7 @@ struct ArchiveUpgradeTests {
     #expect(texts.count == 5)
 
     let archive = try TweetArchive(path: path)
-    #expect(try archive.schemaVersion == ArchiveSchema.version && ArchiveSchema.version == 2)
+    #expect(try archive.schemaVersion == ArchiveSchema.version && ArchiveSchema.version == 3)
     let database = try SQLiteDatabase(path: path)
     #expect(try database.rows("SELECT id, text, like_count FROM tweets ORDER BY id") == texts)
     #expect(try database.rows("SELECT count(*) FROM tweets WHERE bookmark_count IS NULL").first?.first?.integer == 5)
@@ -42,5 +42,30 @@ struct ArchiveUpgradeTests {
     try archive.store(streamed: original, body: line, matching: [], in: &fetch)
     let row = try database.rows("SELECT bookmark_count, impression_count, paid_partnership FROM tweets WHERE id = ?", [.id(original.id)])
     #expect(row == [[.integer(67), .integer(23_725), .null]])
+  }
+
+  @Test func aSchemaTwoArchiveUpgradesAndTakesComplianceResults() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("upgrade-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("old.sqlite").path
+    try FileManager.default.copyItem(
+      atPath: PackagePaths.root.appendingPathComponent("Tests/XArchiveTests/Fixtures/archive-schema-2.sqlite").path, toPath: path)
+    let before = try SQLiteDatabase(path: path)
+    #expect(try before.rows("PRAGMA user_version").first?.first?.integer == 2)
+    let rows = try before.rows("SELECT id, text, like_count, bookmark_count FROM tweets ORDER BY id")
+    before.close()
+    #expect(rows.count == 5)
+
+    let archive = try TweetArchive(path: path)
+    defer { archive.close() }
+    #expect(try archive.schemaVersion == 3)
+    #expect(try archive.database.rows("SELECT id, text, like_count, bookmark_count FROM tweets ORDER BY id") == rows)
+    let first = try #require(rows.first?.first?.integer)
+    try archive.recordComplianceJob(id: "7", type: .tweets, ids: 5)
+    let summary = try archive.applyCompliance(
+      [try ComplianceResult(line: #"{"id":"\#(first)","action":"delete","reason":"deleted"}"#)], job: "7", type: .tweets)
+    #expect(summary.removedPosts == 1)
+    #expect(try archive.database.rows("SELECT count(*) FROM tweets").first?.first?.integer == 4)
   }
 }

@@ -48,7 +48,8 @@ struct TweetArchiveTests {
     let tables = try archive.database.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").compactMap { $0.first?.text }
     #expect(
       tables == [
-        "fetches", "media", "missing_tweets", "raw_tweets", "stream_matches", "tweet_hashtags", "tweet_media", "tweet_references", "tweets", "users",
+        "compliance_events", "compliance_jobs", "fetches", "media", "missing_tweets", "raw_tweets", "stream_matches", "tweet_hashtags", "tweet_media",
+        "tweet_references", "tweets", "users",
       ])
     archive.close()
     // Reopened: nothing to migrate, nothing lost.

@@ -28,7 +28,7 @@ public struct NetworkClient: Sendable {
   ///   - baseURL: the URL every request path is joined to.
   ///   - behavior: runs for every request, before the request's own behavior; none by default.
   ///   - transport: sends the requests; a new ``URLSessionTransport`` by default.
-  public init(baseURL: URL, behavior: any RequestBehavior = EmptyRequestBehavior(), transport: any HTTPTransport = URLSessionTransport()) {
+  public init(baseURL: URL, behavior: any RequestBehavior = EmptyRequestBehavior(), transport: any HTTPTransport = DefaultTransport()) {
     self.init(configuration: RequestConfiguration(baseURL: baseURL, defaultBehavior: behavior, transport: transport))
   }
 
@@ -43,8 +43,10 @@ public struct NetworkClient: Sendable {
     let behavior = CombinedRequestBehavior([configuration.defaultBehavior, request.behavior])
     let prepared = try prepare(request)
     // A multipart body with files was written to a temporary file for the transport to
-    // stream: it goes when the request is done, after every retry.
-    defer { if let file = prepared.bodyFile { try? FileManager.default.removeItem(at: file) } }
+    // stream: it goes when the request is done, after every retry (a `.file` body is the caller's).
+    defer {
+      if case .multipart = request.body, let file = prepared.bodyFile { try? FileManager.default.removeItem(at: file) }
+    }
     let response: HTTPResponse
     do {
       response = try await behavior.around(prepared) { request in
@@ -103,7 +105,7 @@ public struct NetworkClient: Sendable {
   /// encoded, the body encoded. A multipart body with files is written to a new private
   /// temporary file (``HTTPRequest/bodyFile``, mode 0600): ``send(_:)`` and
   /// ``response(for:)`` remove theirs when the request is done; a caller of `prepare` alone
-  /// removes it.
+  /// removes it. A ``RequestBody/file(_:contentType:)`` body is the caller's file, never removed.
   public func prepare<Output>(_ request: Request<Output>) throws(NetworkError) -> HTTPRequest {
     let url = try URLBuilder.url(base: configuration.baseURL, path: request.path, query: request.query)
     var headers = request.headers
@@ -124,6 +126,13 @@ public struct NetworkClient: Sendable {
     case .data(let data, let contentType):
       body = data
       if !headers.contains("Content-Type") { headers["Content-Type"] = contentType }
+    case .file(let file, let contentType):
+      if !headers.contains("Content-Type") { headers["Content-Type"] = contentType }
+      var prepared = HTTPRequest(
+        method: request.method, url: url, headers: headers, body: nil, isIdempotent: request.isIdempotent,
+        timeout: request.timeout ?? configuration.timeout)
+      prepared.bodyFile = file
+      return prepared
     case .multipart(let form):
       if !headers.contains("Content-Type") { headers["Content-Type"] = form.contentType }
       do throws(MultipartFormData.Failure) {

@@ -38,7 +38,7 @@ public struct RequestConfiguration: Sendable {
   public init(
     baseURL: URL,
     defaultBehavior: any RequestBehavior = EmptyRequestBehavior(),
-    transport: any HTTPTransport = URLSessionTransport(),
+    transport: any HTTPTransport = DefaultTransport(),
     decoder: JSONDecoder = JSONDecoder(),
     encoder: JSONEncoder = JSONEncoder(),
     timeout: TimeInterval = 30,

@@ -118,4 +118,7 @@ public enum RequestBody: Sendable {
   case data(Data, contentType: String)
   /// A `multipart/form-data` body (RFC 7578); file parts are streamed from disk.
   case multipart(MultipartFormData)
+  /// The bytes of a file, streamed from disk by the transport, with their content type: for a
+  /// body too large to hold in memory (a compliance job's ids). The file stays the caller's.
+  case file(URL, contentType: String)
 }

@@ -37,10 +37,12 @@ public enum Redaction {
   /// Other parameter names whose values are secrets: passwords and API keys, OAuth 2.0's
   /// tokens and client secret, the authorization code and its PKCE verifier (RFC 6749, RFC
   /// 7636), the token exchange's tokens (RFC 8693), assertions (RFC 7521) and ID tokens
-  /// (OpenID Connect).
+  /// (OpenID Connect), and the signatures of presigned storage URLs (Google Cloud Storage's,
+  /// S3's, Azure's shared access `sig`), which grant access to whoever holds the URL.
   public static let sensitiveParameters: Set<String> = [
     "access_token", "refresh_token", "client_secret", "password", "token", "secret", "api_key", "x_auth_password",
     "code", "code_verifier", "subject_token", "actor_token", "id_token", "assertion", "client_assertion",
+    "x-goog-signature", "x-amz-signature", "signature", "sig",
   ]
 
   /// Whether the whole value of the header `name` is a credential: one of ``sensitiveHeaders``, ignoring case.

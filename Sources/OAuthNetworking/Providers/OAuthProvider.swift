@@ -95,7 +95,7 @@ public struct OAuthProvider: Sendable, Hashable {
   }
 
   /// The three-legged flow with this provider, `nil` when it has none (a one-legged API).
-  public func flow(consumer: Credentials, privateKey: RSAPrivateKey? = nil, transport: any HTTPTransport = URLSessionTransport()) -> OAuthFlow? {
+  public func flow(consumer: Credentials, privateKey: RSAPrivateKey? = nil, transport: any HTTPTransport = DefaultTransport()) -> OAuthFlow? {
     guard let endpoints else { return nil }
     return OAuthFlow(
       baseURL: baseURL, consumer: consumer, endpoints: endpoints, configuration: configuration(privateKey: privateKey),

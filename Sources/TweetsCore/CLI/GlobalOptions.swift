@@ -161,7 +161,10 @@ package struct GlobalOptions: Sendable {
   /// The app's consumer secret from `--consumer-secret` or `X_CONSUMER_SECRET`; a secret, never printed.
   package var consumerSecret: String?
 
-  init(_ arguments: ParsedArguments, environment: [String: String]) throws {
+  /// The options of `arguments`; `shared` are the groups the command takes: `--output` and
+  /// `--format` conflict with `--db` only where `--db` is where fetched records go (a command
+  /// that reads an archive, `tweets export`, declares its own `--format` and `--output`).
+  init(_ arguments: ParsedArguments, environment: [String: String], shared: SharedOptions = .all) throws {
     baseURL = try arguments.value(Self.baseURLOption, environment: environment)
     api = try arguments.value(Self.apiOption)
     sandbox = arguments[Self.sandboxOption]
@@ -203,10 +206,10 @@ package struct GlobalOptions: Sendable {
     if resume && output == nil && database == nil && !arguments.has(PostThread.thread) {
       throw UsageError("--resume needs --output FILE or --db FILE, where the fetch to continue is recorded")
     }
-    if output != nil && database != nil {
+    if output != nil && database != nil && shared.contains(.output) {
       throw UsageError("give --output FILE or --db FILE, not both: each records its own checkpoint")
     }
-    if database != nil && (arguments.has(Self.formatOption) || arguments[Self.jsonOption]) {
+    if database != nil && shared.contains(.format) && (arguments.has(Self.formatOption) || arguments[Self.jsonOption]) {
       throw UsageError("--db stores records in the archive and prints none: leave out --format (or drop --db to print them)")
     }
     if output != nil && format == .json {

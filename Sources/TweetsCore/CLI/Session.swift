@@ -29,7 +29,7 @@ struct Session {
     sandbox = options.sandbox ? sandboxType.inProcess(streamRules: [(value: "from:swift_lang", tag: "swift_lang")]) : nil
   }
 
-  var transport: any HTTPTransport { sandbox ?? URLSessionTransport() }
+  var transport: any HTTPTransport { sandbox ?? DefaultTransport() }
 
   /// The stored profile, warning when its file is readable by others.
   func profile() throws -> Profile? {

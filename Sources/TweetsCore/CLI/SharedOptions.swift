@@ -30,6 +30,8 @@ struct SharedOptions: OptionSet, Sendable {
   /// `--db`: for the commands that fetch tweets or users, stored in an SQLite archive.
   static let database = SharedOptions(rawValue: 1 << 8)
 
+  /// Every group.
+  static let all: SharedOptions = [.session, .consumer, .api, .format, .paging, .window, .tweetFields, .output, .database]
   /// What every command that signs requests as the user takes.
   static let signedIn: SharedOptions = [.session, .consumer]
   /// A stream of tweets from a v2 endpoint without a window, in pages.

@@ -22,6 +22,8 @@ package enum TweetsCLI {
     FollowsCommand(name: "followers"),
     FollowsCommand(name: "following"),
     UsersCommand(), CountsCommand(), StreamCommand(), PostCommand(), DeleteCommand(), UsageCommand(), BudgetCommand(), DehydrateCommand(),
+    ExportCommand(),
+    ComplianceCommand(),
     ApiCommand(), MigrateCommand(),
     SandboxCommand(),
   ]
@@ -63,7 +65,7 @@ package enum TweetsCLI {
         terminal.writeOut(shell.help(command.spec))
         return ExitCode.success.rawValue
       }
-      var resolved = try GlobalOptions(parsed, environment: environment)
+      var resolved = try GlobalOptions(parsed, environment: environment, shared: command.shared)
       resolved.commandLine = [name] + spec.recordedArguments(rest)
       options = resolved
     } catch let error as UsageError {

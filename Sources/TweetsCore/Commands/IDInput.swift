@@ -14,24 +14,19 @@ final class IDInput {
     case list([String])
   }
 
-  private let next: () -> String?
+  private let lines: InputLines
   /// The line number of the last line read (1-based), for messages.
-  private(set) var lineNumber = 0
+  var lineNumber: Int { lines.lineNumber }
 
   /// The ids of `file`, or of standard input (through `terminal`) when `file` is `nil` or `-`.
   init(file: String?, terminal: Terminal) throws {
-    if let file, file != "-" {
-      let reader = try LineReader(path: file)
-      next = { reader.nextLine() }
-    } else {
-      next = terminal.readLine
-    }
+    lines = try InputLines(file: file, terminal: terminal)
   }
 
   /// The ids of a list (`show`'s arguments).
   init(ids: [String]) {
     var remaining = ids[...]
-    next = { remaining.popFirst() }
+    lines = InputLines { remaining.popFirst() }
   }
 
   /// The ids of `source`.
@@ -44,8 +39,7 @@ final class IDInput {
 
   /// The next id, `nil` at the end; a line that is not an id is a usage error naming it.
   func nextID() throws -> String? {
-    while let line = next() {
-      lineNumber += 1
+    while let line = lines.next() {
       let text = line.trimmingCharacters(in: .whitespaces)
       if text.isEmpty { continue }
       guard let id = Self.id(in: text), IDLookup.isTweetID(id) else {
@@ -80,12 +74,42 @@ final class IDInput {
   }
 }
 
+/// The lines of a file, or of standard input for `-`, one at a time, counted for messages.
+final class InputLines {
+  private let read: () -> String?
+  /// The number of the last line read (1-based).
+  private(set) var lineNumber = 0
+
+  /// The lines of `file`, or of standard input (through `terminal`) when `file` is `nil` or `-`.
+  convenience init(file: String?, terminal: Terminal) throws {
+    if let file, file != "-" {
+      let reader = try LineReader(path: file)
+      self.init { reader.nextLine() }
+    } else {
+      self.init(read: terminal.readLine)
+    }
+  }
+
+  /// The lines `read` gives until it gives `nil`.
+  init(read: @escaping () -> String?) { self.read = read }
+
+  /// The next line, `nil` at the end.
+  func next() -> String? {
+    guard let line = read() else { return nil }
+    lineNumber += 1
+    return line
+  }
+}
+
 /// Reads a file's lines in chunks: no more of the file in memory than one chunk and one line.
 final class LineReader {
   private let handle: FileHandle
   /// The bytes read and not yet returned start at `position`.
   private var buffer: [UInt8] = []
   private var position = 0
+  /// Where the search for the next line's end resumes: the bytes before it hold none, so a long
+  /// line is scanned once, not once per chunk.
+  private var scanned = 0
   private var atEnd = false
 
   init(path: String) throws {
@@ -100,7 +124,7 @@ final class LineReader {
   /// The next line without its `\n` (or `\r\n`); the last line may lack one; `nil` at the end.
   func nextLine() -> String? {
     while true {
-      if let newline = buffer[position...].firstIndex(of: UInt8(ascii: "\n")) {
+      if let newline = buffer[max(position, scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
         var end = newline
         if end > position && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         defer { position = newline + 1 }
@@ -114,6 +138,7 @@ final class LineReader {
       // Only the unfinished line is kept before the next chunk.
       buffer.removeSubrange(0..<position)
       position = 0
+      scanned = buffer.count
       let chunk = (try? handle.read(upToCount: 65_536)) ?? nil
       if let chunk, !chunk.isEmpty { buffer.append(contentsOf: chunk) } else { atEnd = true }
     }

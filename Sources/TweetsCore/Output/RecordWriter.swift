@@ -105,9 +105,10 @@ package final class RecordWriter<Record: OutputRecord> {
     return (try? encoder.encode(record)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
   }
 
-  /// RFC 4180: quote a field with a comma, quote or line break, doubling inner quotes.
+  /// RFC 4180: quote a field with a comma, quote or line break, doubling inner quotes. The bytes
+  /// are looked at, not the characters: `\r\n` is one `Character`, equal to neither `\r` nor `\n`.
   static func csvField(_ field: String) -> String {
-    guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+    guard field.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }) else { return field }
     return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 

@@ -58,6 +58,9 @@ public enum XBilling: Sendable, Hashable {
     case 1 where path[0] == "users": return .perResource(.user, owned: false, atMost: count("ids") ?? 100)
     case 2 where path[0] == "users" && path[1] == "by": return .perResource(.user, owned: false, atMost: count("usernames") ?? 100)
     case 2 where path[0] == "usage": return .free
+    // Batch compliance: X's price list names none of its endpoints (pricing.mdx), and its
+    // results are what the developer terms require a dataset to follow.
+    case 2...4 where path[0] == "compliance": return .free
     case 1 where path[0] == "connections": return .free  // the stream's connections (`x-api/connections`)
     case 2 where path[0] == "users": return .perResource(.user, owned: false, atMost: 1)  // users/me, users/{id}
     case 2 where path[0] == "tweets": return .perResource(.post, owned: false, atMost: 1)  // tweets/{id}
@@ -111,7 +114,7 @@ public enum XBilling: Sendable, Hashable {
     case (.post, "media", _) where path.last == "metadata" || path.last == "create": return .perRequest(.mediaMetadata)
     case (.post, "media", _), (.put, "media", _): return .free  // the upload itself
     case (.post, "tweets", 4): return .free  // stream rules
-    case (.post, "oauth2", _), (.post, "oauth", _), (.post, "compliance", _): return .free
+    case (.post, "oauth2", _), (.post, "oauth", _), (.post, "compliance", _), (.put, "compliance", _), (.delete, "compliance", _): return .free
     case (.delete, "connections", _): return .free  // ending stream connections
     case (.post, "users", 3) where path[2] == "bookmarks": return .perRequest(.bookmark)
     case (.delete, "users", 4) where path[2] == "bookmarks": return .perRequest(.bookmark)

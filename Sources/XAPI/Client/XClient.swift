@@ -28,6 +28,8 @@ public struct XClient: Sendable {
   /// The rate-limit state after every call.
   public let rateLimits: RateLimitTracker
   let network: NetworkClient
+  /// What a request to another origin runs (``handedOut(_:)``): the retry policy, no credential.
+  let plainBehavior: any RequestBehavior
   /// The transport, when it can hand a body over as it arrives: what the filtered stream needs.
   let streamingTransport: (any HTTPStreamingTransport)?
 
@@ -47,7 +49,7 @@ public struct XClient: Sendable {
   public init(
     authentication: XAuthentication,
     baseURL: URL = XClient.defaultBaseURL,
-    transport: any HTTPTransport = URLSessionTransport(),
+    transport: any HTTPTransport = DefaultTransport(),
     retry: RetryBehavior? = RetryBehavior(),
     behaviors: [any RequestBehavior] = [],
     timeout: TimeInterval = 30,
@@ -58,8 +60,9 @@ public struct XClient: Sendable {
     let tracker = RateLimitTracker()
     rateLimits = tracker
     streamingTransport = transport as? any HTTPStreamingTransport
-    let chain: [any RequestBehavior] =
-      [retry.map(Self.retryPolicy) ?? EmptyRequestBehavior(), tracker] + behaviors + [authentication.behavior(onSign: onSign)]
+    let retrying: any RequestBehavior = retry.map(Self.retryPolicy) ?? EmptyRequestBehavior()
+    plainBehavior = retrying
+    let chain: [any RequestBehavior] = [retrying, tracker] + behaviors + [authentication.behavior(onSign: onSign)]
     network = NetworkClient(
       configuration: RequestConfiguration(
         baseURL: baseURL, defaultBehavior: CombinedRequestBehavior(chain), transport: transport, decoder: PostSpelling.decoder(),

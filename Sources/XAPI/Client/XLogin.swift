@@ -24,7 +24,7 @@ public struct XLogin: Sendable {
   ///   - consumer: the application's consumer key and secret (the secret is secret).
   ///   - baseURL: where the OAuth endpoints are; ``XClient/defaultBaseURL`` unless you point it at a proxy or a fake.
   ///   - transport: how requests travel; `URLSession` by default, `XSandbox` or a stub in tests.
-  public init(consumer: Credentials, baseURL: URL = XClient.defaultBaseURL, transport: any HTTPTransport = URLSessionTransport()) {
+  public init(consumer: Credentials, baseURL: URL = XClient.defaultBaseURL, transport: any HTTPTransport = DefaultTransport()) {
     flow = OAuthFlow(baseURL: baseURL, consumer: consumer, transport: transport)
   }
 

@@ -53,7 +53,12 @@ extension TweetArchive {
   }
 
   private static func idText(_ row: [SQLiteValue]) -> String? {
-    switch row.first {
+    row.first.flatMap(idText(of:))
+  }
+
+  /// An id column's value as X's decimal text (ids are stored as integers).
+  static func idText(of value: SQLiteValue) -> String? {
+    switch value {
     case .integer(let id): String(id)
     case .text(let id): id
     default: nil

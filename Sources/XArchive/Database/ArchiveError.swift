@@ -13,6 +13,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   case newerSchema(path: String, found: Int, supported: Int)
   /// The archive was used after ``TweetArchive/close()``.
   case closed(path: String)
+  /// Another connection kept SQLite from finishing `what` (a reader holding an old snapshot).
+  case busy(path: String, what: String)
 
   public var description: String {
     switch self {
@@ -28,6 +30,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
       return "\(path) has schema version \(found), newer than this tweets knows (\(supported)): use a newer tweets"
     case .closed(let path):
       return "the database \(path) is already closed"
+    case .busy(let path, let what):
+      return "another process has \(path) open, which kept SQLite from \(what): close it (sqlite3, a notebook) and run again"
     }
   }
 }

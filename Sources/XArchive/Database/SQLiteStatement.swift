@@ -56,15 +56,25 @@ final class SQLiteStatement {
 
   /// Binds `values`, steps until done and resets.
   func run(_ values: [SQLiteValue]) throws(ArchiveError) {
-    _ = try rows(values, collect: false)
+    try step(values, columns: false) { _ throws(ArchiveError) in }
   }
 
   /// Binds `values` and returns every row.
   func rows(_ values: [SQLiteValue]) throws(ArchiveError) -> [[SQLiteValue]] {
-    try rows(values, collect: true)
+    var result: [[SQLiteValue]] = []
+    try step(values, columns: true) { row throws(ArchiveError) in result.append(row) }
+    return result
   }
 
-  private func rows(_ values: [SQLiteValue], collect: Bool) throws(ArchiveError) -> [[SQLiteValue]] {
+  /// Binds `values` and hands each row to `body` as it is stepped, keeping none: for results
+  /// too large to collect (every id of an archive).
+  func forEachRow(_ values: [SQLiteValue], _ body: ([SQLiteValue]) throws(ArchiveError) -> Void) throws(ArchiveError) {
+    try step(values, columns: true, body)
+  }
+
+  private func step(
+    _ values: [SQLiteValue], columns: Bool, _ each: ([SQLiteValue]) throws(ArchiveError) -> Void
+  ) throws(ArchiveError) {
     guard let handle else { throw ArchiveError.closed(path: database.path) }
     defer {
       sqlite3_reset(handle)
@@ -90,12 +100,11 @@ final class SQLiteStatement {
       }
       guard status == SQLITE_OK else { throw failure(status) }
     }
-    var result: [[SQLiteValue]] = []
     while true {
       let status = sqlite3_step(handle)
-      if status == SQLITE_DONE { return result }
+      if status == SQLITE_DONE { return }
       guard status == SQLITE_ROW else { throw failure(status) }
-      if collect { result.append((0..<sqlite3_column_count(handle)).map { column(handle, $0) }) }
+      if columns { try each((0..<sqlite3_column_count(handle)).map { column(handle, $0) }) }
     }
   }
 

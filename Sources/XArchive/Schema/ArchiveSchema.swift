@@ -11,7 +11,7 @@ enum ArchiveSchema {
   static var version: Int { migrations.count }
 
   /// `migrations[n]` brings a database from version `n` to `n + 1`.
-  static let migrations: [String] = [version1, version2]
+  static let migrations: [String] = [version1, version2, version3]
 
   static let version1 = """
     CREATE TABLE fetches (
@@ -113,6 +113,34 @@ enum ArchiveSchema {
     ALTER TABLE tweets ADD COLUMN bookmark_count INTEGER;
     ALTER TABLE tweets ADD COLUMN impression_count INTEGER;
     ALTER TABLE tweets ADD COLUMN paid_partnership INTEGER;
+    """
+
+  /// Batch compliance (`tweets compliance`): the jobs this archive sent to X, so that a killed
+  /// run resumes its job instead of uploading again, and what each job's results removed or
+  /// changed, so that the archive shows what left it and why. An event's id outlives the post or
+  /// account it names.
+  static let version3 = """
+    CREATE TABLE compliance_jobs (
+      id TEXT PRIMARY KEY,
+      type TEXT NOT NULL CHECK (type IN ('tweets', 'users')),
+      state TEXT NOT NULL CHECK (state IN ('created', 'uploaded', 'applied', 'abandoned')),
+      ids INTEGER NOT NULL,
+      created_at TEXT NOT NULL,
+      uploaded_at TEXT,
+      applied_at TEXT,
+      results INTEGER
+    );
+    CREATE TABLE compliance_events (
+      kind TEXT NOT NULL CHECK (kind IN ('tweet', 'user')),
+      id INTEGER NOT NULL,
+      event TEXT NOT NULL,
+      action TEXT NOT NULL CHECK (action IN ('delete', 'rehydrate', 'scrub_geo')),
+      job_id TEXT NOT NULL REFERENCES compliance_jobs(id),
+      event_at TEXT,
+      applied_at TEXT NOT NULL,
+      via_user INTEGER,
+      PRIMARY KEY (kind, id, job_id)
+    ) WITHOUT ROWID;
     """
 
   /// Opens the schema of `database`: sets WAL mode and brings its tables to ``version``.

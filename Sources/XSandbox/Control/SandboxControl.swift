@@ -97,6 +97,9 @@ extension XSandbox {
     case "billing":
       let (object, status) = billingControl(json)
       return answer(object, status: status)
+    case "compliance":
+      let (object, status) = complianceControl(json)
+      return answer(object, status: status)
     case "pin":
       guard let pin = pin(forRequestToken: query["oauth_token"] ?? "") else { return answer(["error": "unknown oauth_token"], status: 404) }
       return answer(["pin": pin])

@@ -14,6 +14,8 @@ struct RouteContext: Sendable {
   let caller: SandboxCaller
   let family: SandboxFamily
   let now: Int64
+  /// `scheme://host:port` of the request as it arrived (its `Host`): where URLs on the API host point.
+  var origin = "https://api.x.com"
   /// The segments matched by `*` in the route's pattern.
   let captures: [String]
 }
@@ -71,7 +73,7 @@ struct SandboxRoute: Sendable {
   /// Every endpoint the sandbox serves: the rows of each resource family (one file each, in
   /// `Resources/`). A family lists its more specific patterns first (`2/users/me` before
   /// `2/users/*`); patterns of different families never match the same path.
-  static let all: [SandboxRoute] = users + bookmarks + posts + timelines + search + lists + media + stream + connections + usage
+  static let all: [SandboxRoute] = users + bookmarks + posts + timelines + search + lists + media + stream + connections + usage + compliance
 
   static func find(method: String, segments: [String]) -> (SandboxRoute, [String])? {
     for route in all {

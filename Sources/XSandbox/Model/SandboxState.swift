@@ -48,6 +48,8 @@ struct SandboxState: Sendable {
   var stream = SandboxStreamState()
   /// Each user's bookmarks and bookmark folders.
   var bookmarks = SandboxBookmarkState()
+  /// Batch compliance: events, jobs, transfers.
+  var compliance = SandboxComplianceState()
   /// X's pay-per-use billing: off (free) unless given credits or a post cap.
   var billing = SandboxBilling(credits: nil, postCap: nil)
   /// When the billing cycle began (the sandbox's start, on its clock): its day of the month is

@@ -109,6 +109,7 @@ extension SandboxState {
     else { return .v2(403, XBodies.forbidden) }
     tweets.removeAll { $0.id == tweet.id }
     earlierVersions.removeAll { tweet.versions.contains($0.id) }
+    compliance.postEvents[String(tweet.id)] = ("deleted", ctx.now)
     return .v2(200, .object([("data", .object([("deleted", .bool(true))]))]))
   }
 

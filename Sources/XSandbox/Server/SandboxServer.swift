@@ -83,6 +83,7 @@ package final class SandboxServer: Sendable {
     }
     let listening = server.port
     boundPort.withLock { $0 = listening }
+    sandbox.setStorageOrigin(server.baseURL)
   }
 
   /// Stops listening; requests under way are answered.

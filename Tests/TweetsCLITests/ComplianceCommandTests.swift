@@ -1,0 +1,172 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `tweets compliance` (issue #31) as a real process against the sandbox behind the oauthlib
+/// proxy: an archive of 2,000 posts brought in line with what their authors did, read back with
+/// Python's sqlite3 (code this project did not write); the storage URLs on another origin never
+/// see a credential; a kill during the upload and during the polling resumes the same job.
+@Suite("tweets compliance", .tags(.processes), .tier(.processes))
+struct ComplianceCommandTests {
+  /// Runs `script` (Python, reading the archive at `argv[1]`) and decodes its JSON output.
+  static func python(_ script: String, _ archive: String) throws -> [String: Any] {
+    let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, archive], timeout: 120)
+    try #require(result.status == 0, "\(result.stderr)")
+    return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+  }
+
+  /// Every post of the archive: id → [author, text].
+  static let postsScript = """
+    import json, sqlite3, sys
+    c = sqlite3.connect(sys.argv[1])
+    print(json.dumps({str(i): [str(a), t] for i, a, t in c.execute('select id, author_id, text from tweets')}))
+    """
+
+  /// Fills an archive with every post of the sandbox's three authors.
+  static func fill(_ tweets: TweetsRunner, _ archive: String) throws {
+    for user in ["sandbox_user", "swift_lang", "oauth_fan"] {
+      let run = try tweets.run(["timeline", user, "--all", "--db", archive])
+      #expect(run.status == 0, "\(run.stderr)")
+    }
+  }
+
+  @Test("2,000 posts: 37 deleted, 5 protected, an author suspended, then an account deactivated: content gone, events kept, no credential to storage")
+  func archiveFollowsItsAuthors() async throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 667)
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    let archive = tweets.configDirectory.appendingPathComponent("study.sqlite").path
+    try Self.fill(tweets, archive)
+    let before = try Self.python(Self.postsScript, archive) as? [String: [String]] ?? [:]
+    #expect(before.count >= 2000, "\(before.count) posts")
+
+    // X's events: 37 posts deleted and 5 protected among 1001's and 1002's, author 1003 suspended.
+    let others = before.filter { $0.value[0] != "1003" }.keys.sorted()
+    let deleted = Array(others.prefix(37)), protected = Array(others.dropFirst(37).prefix(5))
+    let suspended = before.filter { $0.value[0] == "1003" }.keys
+    #expect(suspended.count > 300)
+    var events: [String: String] = [:]
+    for id in deleted { events[id] = "deleted" }
+    for id in protected { events[id] = "protected" }
+    try await server.compliance(["urls": "storage", "posts": events, "users": ["1003": "suspended"]])
+
+    let run = try tweets.run(["compliance", "--db", archive, "--poll-interval", "0.1"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let removed = Set(deleted + protected + suspended)
+    #expect(run.stdout.contains("removed \(removed.count) posts"), "\(run.stdout)")
+
+    // Read back by Python: the removed posts are gone from every table, the rest unchanged.
+    let after = try Self.python(Self.postsScript, archive) as? [String: [String]] ?? [:]
+    #expect(Set(after.keys) == Set(before.keys).subtracting(removed))
+    #expect(after.allSatisfy { before[$0.key] == $0.value })
+    let leftovers = try Self.python(
+      """
+      import json, sqlite3, sys
+      c = sqlite3.connect(sys.argv[1])
+      ids = [r[0] for r in c.execute('select id from compliance_events where kind = "tweet"')]
+      q = lambda t, col: c.execute(f'select count(*) from {t} where {col} in (select id from compliance_events)').fetchone()[0]
+      events = {str(i): [e, a, j] for i, e, a, j in c.execute('select id, event, action, job_id from compliance_events where kind = "tweet"')}
+      print(json.dumps({'events': events, 'left': sum(q(t, 'tweet_id') for t in ['raw_tweets', 'tweet_media', 'tweet_hashtags', 'tweet_references', 'stream_matches']),
+        'jobs': [list(r) for r in c.execute('select id, type, state, ids from compliance_jobs')]}))
+      """, archive)
+    #expect(leftovers["left"] as? Int == 0)
+    let recorded = leftovers["events"] as? [String: [String]] ?? [:]
+    #expect(Set(recorded.keys) == removed)
+    #expect(deleted.allSatisfy { recorded[$0]?[0] == "deleted" } && protected.allSatisfy { recorded[$0]?[0] == "protected" })
+    #expect(suspended.allSatisfy { recorded[$0]?[0] == "suspended" && recorded[$0]?[1] == "delete" })
+    let jobs = leftovers["jobs"] as? [[Any]] ?? []
+    #expect(jobs.count == 1 && jobs.first?[2] as? String == "applied" && jobs.first?[3] as? Int == before.count)
+
+    // No copy of a removed text is left in the files, where no remaining post holds it too (a
+    // retweet quotes its original).
+    let files = [archive, archive + "-wal"].compactMap { FileManager.default.contents(atPath: $0) }.reduce(Data(), +)
+    let remaining = after.values.map { $0[1] }.joined(separator: "\n")
+    let checked = removed.compactMap { before[$0]?[1] }.filter { !remaining.contains($0) && $0.utf8.count > 20 }
+    #expect(checked.count > 300)
+    #expect(checked.allSatisfy { files.range(of: Data($0.utf8)) == nil })
+
+    // The storage origin (not the proxy the client was given) saw no credential.
+    let state = try await server.compliance()
+    let transfers = state["transfers"] as? [[String: Any]] ?? []
+    #expect(transfers.map { $0["kind"] as? String } == ["upload", "download"])
+    #expect(transfers.allSatisfy { $0["authorization"] as? Bool == false && $0["status"] as? Int == 200 })
+
+    // A users job: the account and its posts go, each post's event naming it.
+    try await server.compliance(["users": ["1002": "deactivated"]])
+    let users = try tweets.run(["compliance", "--db", archive, "--type", "users", "--poll-interval", "0.1"])
+    #expect(users.status == 0, "\(users.stderr)")
+    let final = try Self.python(Self.postsScript, archive) as? [String: [String]] ?? [:]
+    #expect(!final.isEmpty && final.values.allSatisfy { $0[0] == "1001" })
+    #expect(tweets.everything.range(of: VerifiedSandbox.bearerToken) == nil)
+  }
+
+  @Test("--ids prints X's results as JSON lines; URLs on the API host get the bearer token; jobs lists the job")
+  func idsAndJobs() async throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    let timeline = try tweets.run(["timeline", "swift_lang", "--limit", "3", "--format", "jsonl"])
+    let ids = DehydrateTests.ids(timeline.stdout)
+    #expect(ids.count == 3)
+    try await server.compliance(["urls": "api", "posts": [ids[0]: "deleted", ids[1]: "scrub_geo"]])
+    let run = try tweets.run(["compliance", "--ids", "-", "--poll-interval", "0.1"], stdin: ids.joined(separator: "\n") + "\n")
+    #expect(run.status == 0, "\(run.stderr)")
+    let lines = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    #expect(lines.count == 2)
+    #expect(lines.first { $0["id"] as? String == ids[0] }?["action"] as? String == "delete")
+    #expect(lines.first { $0["id"] as? String == ids[1] }?["action"] as? String == "scrub_geo")
+    let transfers = try await server.compliance()["transfers"] as? [[String: Any]] ?? []
+    #expect(transfers.count == 2 && transfers.allSatisfy { $0["authorization"] as? Bool == true })
+    let jobs = try tweets.run(["compliance", "jobs"])
+    #expect(jobs.status == 0 && jobs.stdout.contains("complete"), "\(jobs.stdout)\(jobs.stderr)")
+    // A second active job of a type is X's 409; not an id is refused before anything is sent.
+    #expect(try tweets.run(["compliance", "--ids", "-"], stdin: "12x\n").status == 2)
+  }
+
+  @Test("a kill during the upload and during the polling resumes the same job, uploading once")
+  func killResumes() async throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 40)
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    let archive = tweets.configDirectory.appendingPathComponent("k.sqlite").path
+    #expect(try tweets.run(["timeline", "sandbox_user", "--all", "--db", archive]).status == 0)
+    try await server.compliance(["urls": "api", "processing_polls": 100_000])
+    // The upload is held 3 s by the sandbox: killed while it is in flight.
+    try await server.script("/2/compliance/jobs/", [["delay": 3]])
+    let first = try tweets.interactive(["compliance", "--db", archive, "--poll-interval", "0.2"])
+    #expect(first.waitForError(containing: "Uploading"))
+    usleep(500_000)
+    kill(first.pid, SIGKILL)
+    _ = first.wait()
+    sleep(3)  // the sandbox receives the held upload: X holds the ids.
+    // Killed while polling.
+    let second = try tweets.interactive(["compliance", "--db", archive, "--poll-interval", "0.2"])
+    #expect(second.waitForError(containing: "Resuming compliance job"))
+    usleep(600_000)
+    kill(second.pid, SIGKILL)
+    _ = second.wait()
+    try await server.compliance(["processing_polls": 0])
+    let last = try tweets.run(["compliance", "--db", archive, "--poll-interval", "0.2"])
+    #expect(last.status == 0 && last.stderr.contains("Resuming compliance job"), "\(last.stderr)")
+    let jobs = try await server.compliance()["jobs"] as? [[String: Any]] ?? []
+    #expect(jobs.count == 1 && jobs.first?["uploads"] as? Int == 1 && jobs.first?["status"] as? String == "complete")
+    #expect(last.stdout.contains("Compliance job \(jobs.first?["id"] as? String ?? "?")"))
+  }
+
+  @Test("a job whose upload never arrived expires at X, and the next run creates a new one")
+  func expiredJobIsCreatedAnew() async throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 10)
+    let tweets = try TweetsRunner(server: server)
+    try tweets.loginWithTokens()
+    let archive = tweets.configDirectory.appendingPathComponent("e.sqlite").path
+    #expect(try tweets.run(["timeline", "sandbox_user", "--all", "--db", archive]).status == 0)
+    try await server.script("/2/compliance/jobs/", [["status": 400, "body": "{}"]])
+    let failed = try tweets.run(["compliance", "--db", archive, "--poll-interval", "0.1"])
+    #expect(failed.status != 0)
+    try await server.skewClock(by: 16 * 60)  // past X's 15-minute upload window
+    let again = try tweets.run(["compliance", "--db", archive, "--poll-interval", "0.1"])
+    #expect(again.status == 0 && again.stderr.contains("is expired: creating a new one"), "\(again.stderr)")
+    let jobs = try await server.compliance()["jobs"] as? [[String: Any]] ?? []
+    #expect(jobs.map { $0["status"] as? String } == ["expired", "complete"])
+  }
+}
