@@ -86,6 +86,8 @@ package final class XSandbox: HTTPTransport, Sendable {
   let oauth2Lifetime: Int64
   /// What the filtered stream's intervals (keep-alive, firehose) are multiplied by: 1 as X's.
   let streamTimeScale: Double
+  /// The spelling of its v2 answers: X's tweet names, or the post names of X's specification 2.167.
+  let spelling: SandboxSpelling
 
   /// A sandbox whose "now" is `clock`'s: it dates the generated tweets and the `Date` headers,
   /// checks `oauth_timestamp` (±300 s, as X) and runs the rate-limit windows, so a fixed clock
@@ -104,13 +106,16 @@ package final class XSandbox: HTTPTransport, Sendable {
   /// keep-alive period (20 s) and the pace of its posts, so that tests of a 20-second stall run
   /// in one; `streamRules` are the filtered stream's rules at the start (values and tags), none
   /// by default. With `credits` (US dollars) or a `postCap` (post reads allowed), the sandbox
-  /// bills as X does (``SandboxBilling``); without either it is free.
+  /// bills as X does (``SandboxBilling``); without either it is free. `spelling` is the names
+  /// its v2 answers use (``SandboxSpelling``): X's tweet names by default.
   package init(
     clock: any OAuthClock = SystemClock(), tweetsPerUser: Int = 60, controlAPI: Bool = false,
     requestLogLimit: Int = XSandbox.defaultRequestLogLimit, oauth2Lifetime: Int64 = 7200, rateWindow: Int64 = 900,
-    streamTimeScale: Double = 1, streamRules: [(value: String, tag: String?)] = [], credits: USD? = nil, postCap: Int? = nil
+    streamTimeScale: Double = 1, streamRules: [(value: String, tag: String?)] = [], credits: USD? = nil, postCap: Int? = nil,
+    spelling: SandboxSpelling = .tweet
   ) {
     self.streamTimeScale = streamTimeScale
+    self.spelling = spelling
     let now = clock.secondsSince1970()
     var initial = SandboxState(tweets: SandboxData.tweets(perUser: tweetsPerUser, newest: now - 120), demoToken: Self.demoAccessToken)
     initial.rateWindow = rateWindow
@@ -204,6 +209,13 @@ package final class XSandbox: HTTPTransport, Sendable {
         }
       }
     }
+    if spelling != .tweet, rawPath.hasPrefix("/2/") {
+      answer.response.body = spelling.respelled(answer.response.body)
+      if let stream = answer.response.stream {
+        let spelling = spelling
+        answer.response.stream = { writer in stream(RespellingWriter(base: writer, spelling: spelling)) }
+      }
+    }
     answer.response.headers =
       [("Date", HTTPDate.string(from: Date(epochSeconds: now)))] + answer.response.headers
       + (answer.response.stream == nil ? [("Content-Length", String(answer.response.body.count))] : [])
@@ -245,6 +257,14 @@ package final class XSandbox: HTTPTransport, Sendable {
     state.withLock { $0.rejections }
   }
 
+}
+
+/// A stream's writer that writes each line in the sandbox's spelling.
+private struct RespellingWriter: StreamingBodyWriter {
+  let base: any StreamingBodyWriter
+  let spelling: SandboxSpelling
+  func write(_ data: Data) -> Bool { base.write(spelling.respelled(data)) }
+  func reset() { base.reset() }
 }
 
 /// A writer for a stream nobody reads: its producer stops at once.

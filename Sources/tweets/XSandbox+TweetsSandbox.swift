@@ -15,11 +15,14 @@ extension XSandbox: TweetsSandbox {
   /// A ``SandboxServer`` of a new sandbox; the control API's verdict header goes with the
   /// control API.
   package static func serve(_ settings: TweetsSandboxSettings) throws -> any TweetsSandboxServer {
-    try SandboxServer(
+    let spelling: SandboxSpelling = settings.postSpelling ? .post : .tweet
+    return try SandboxServer(
       sandbox: XSandbox(
         tweetsPerUser: settings.tweetsPerUser, controlAPI: settings.controlAPI, oauth2Lifetime: settings.oauth2Lifetime,
-        rateWindow: settings.rateWindow, streamTimeScale: settings.streamTimeScale, credits: settings.credits, postCap: settings.postCap),
-      port: settings.port, sendsVerdicts: settings.controlAPI, controlToken: settings.controlToken)
+        rateWindow: settings.rateWindow, streamTimeScale: settings.streamTimeScale, credits: settings.credits, postCap: settings.postCap,
+        spelling: spelling),
+      port: settings.port, sendsVerdicts: settings.controlAPI, controlToken: settings.controlToken,
+      exchangeLog: try settings.exchangeLog.map { file throws in try SandboxExchangeLog(file: file, spelling: spelling) })
   }
 }
 

@@ -13,6 +13,11 @@ import XSandbox
 /// 5xx, delays, truncated bodies, resets, redirects, clock skew, revoked tokens), with the token
 /// the sandbox printed at start.
 ///
+/// The sandbox is a ``SandboxProcess``: every answer it sends is logged (``exchangeLog``), and
+/// when it stops (``stop()``, or this object going away at the end of a test) each is validated
+/// against X's own OpenAPI specification by ``SpecCheck``; an answer outside X's schemas fails
+/// the test that was running, with the checker's report.
+///
 /// Both live as long as this object, and exit when this process does.
 public final class VerifiedSandbox: @unchecked Sendable {
   public static let consumerKey = XSandbox.demoConsumer.key
@@ -21,7 +26,7 @@ public final class VerifiedSandbox: @unchecked Sendable {
   public static let accessTokenSecret = XSandbox.demoAccessToken.secret
   public static let bearerToken = XSandbox.demoBearerToken
 
-  private let server: LoopbackServer
+  private let server: SandboxProcess
   private let proxy: LoopbackServer
   /// The proxy's URL: where clients under test send their requests.
   public var baseURL: URL { proxy.baseURL }
@@ -29,23 +34,24 @@ public final class VerifiedSandbox: @unchecked Sendable {
   public var directURL: URL { server.baseURL }
   /// The token of the sandbox's control API, from its `control token: TOKEN` line.
   public let controlToken: String
+  /// The file the sandbox appends every answer to (`--record-exchanges`), as JSON lines.
+  public var exchangeLog: URL { server.exchangeLog }
 
   /// A sandbox with `tweetsPerUser` tweets for each of its three accounts, whose OAuth 2.0
   /// access tokens live `oauth2Lifetime` seconds, whose rate limits reset every `rateWindow`
   /// seconds (X: 900), and whose filtered stream's keep-alive period and pace are multiplied by
   /// `streamTimeScale`. With `credits` (dollars, `"5.00"`) or a `postCap`, it bills as X does
-  /// (`tweets sandbox serve --credits --post-cap`); free otherwise.
+  /// (`tweets sandbox serve --credits --post-cap`); free otherwise. Its v2 answers use X's
+  /// tweet names, or with `spelling` `"post"` the names of X's specification 2.167.
   public init(
     tweetsPerUser: Int = 250, oauth2Lifetime: Int = 7200, rateWindow: Int = 900, streamTimeScale: Double = 1, credits: String? = nil,
-    postCap: Int? = nil
+    postCap: Int? = nil, spelling: String = "tweet"
   ) throws {
     let billing = (credits.map { ["--credits", $0] } ?? []) + (postCap.map { ["--post-cap", String($0)] } ?? [])
-    server = try LoopbackServer(
-      executable: PackagePaths.executable("tweets"),
-      arguments: [
-        "sandbox", "serve", "--port", "0", "--control", "--tweets-per-user", String(tweetsPerUser), "--oauth2-lifetime", String(oauth2Lifetime),
-        "--rate-window", String(rateWindow),
-        "--stream-time-scale", String(streamTimeScale),
+    server = try SandboxProcess(
+      [
+        "--control", "--tweets-per-user", String(tweetsPerUser), "--oauth2-lifetime", String(oauth2Lifetime), "--rate-window", String(rateWindow),
+        "--stream-time-scale", String(streamTimeScale), "--spelling", spelling,
       ] + billing)
     let prefix = "control token: "
     guard let line = server.output.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else {
@@ -62,7 +68,8 @@ public final class VerifiedSandbox: @unchecked Sendable {
 
   deinit { stop() }
 
-  /// Stops the proxy and the server: nothing reaches the sandbox any more.
+  /// Stops the proxy and the server: nothing reaches the sandbox any more. Then the server
+  /// checks every answer it sent against X's specification (``SandboxProcess/stop()``).
   public func stop() {
     proxy.stop()
     server.stop()

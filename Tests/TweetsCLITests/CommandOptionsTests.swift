@@ -57,7 +57,11 @@ struct CommandOptionsTests {
     "compliance": ["type", "ids", "poll-interval", "name"] + session + ["db"],
     "media": ["dir", "input", "parallel", "refetch"] + signedIn + ["db"],
     "api": ["data", "query", "json-body"] + signedIn,
-    "sandbox": ["port", "tweets-per-user", "oauth2-lifetime", "rate-window", "stream-time-scale", "credits", "post-cap", "control", "control-token"]
+    "sandbox": [
+      "port", "tweets-per-user", "oauth2-lifetime", "rate-window", "stream-time-scale", "credits", "post-cap", "spelling", "record-exchanges",
+      "control",
+      "control-token",
+    ]
       + session,
     "stream": ["format", "output", "limit", "duration", "tag", "all", "terminate-all", "terminate"] + session + ["db"],
   ]

@@ -81,8 +81,7 @@ struct SandboxCommandTests {
   @Test func sandboxServeAnswersAnotherProcess() throws {
     let config = try freshConfig()
     defer { try? FileManager.default.removeItem(at: config) }
-    let server = try LoopbackServer(
-      executable: PackagePaths.executable("tweets"), arguments: ["sandbox", "serve", "--port", "0", "--tweets-per-user", "5"])
+    let server = try SandboxProcess(["--tweets-per-user", "5"])
     defer { server.stop() }
     let base = ["--base-url", server.baseURL.absoluteString]
     let login = try run(
@@ -98,5 +97,10 @@ struct SandboxCommandTests {
     #expect(noAction.status == 2 && noAction.stderr.contains("one action, serve: tweets sandbox serve"), "\(noAction.stderr)")
     let badPort = try run(["sandbox", "serve", "--port", "70000"], config: config)
     #expect(badPort.status == 2 && badPort.stderr.contains("--port takes a port number"), "\(badPort.stderr)")
+    let badSpelling = try run(["sandbox", "serve", "--port", "0", "--spelling", "tweets"], config: config)
+    #expect(badSpelling.status == 2 && badSpelling.stderr.contains("--spelling takes tweet or post, not tweets"), "\(badSpelling.stderr)")
+    let nowhere = config.appendingPathComponent("no-such-folder/answers.jsonl").path
+    let badLog = try run(["sandbox", "serve", "--port", "0", "--record-exchanges", nowhere], config: config)
+    #expect(badLog.status == 1 && badLog.stderr.contains("--record-exchanges cannot write to \(nowhere)"), "\(badLog.stderr)")
   }
 }

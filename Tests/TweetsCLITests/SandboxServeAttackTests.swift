@@ -22,8 +22,7 @@ struct SandboxServeAttackTests {
   }
 
   @Test func theServerRefusesHostileRequestsAndKeepsServing() throws {
-    let server = try LoopbackServer(
-      executable: PackagePaths.executable("tweets"), arguments: ["sandbox", "serve", "--port", "0", "--tweets-per-user", "5"])
+    let server = try SandboxProcess(["--tweets-per-user", "5"])
     defer { server.stop() }
     let host = "Host: 127.0.0.1:\(server.port)\r\n"
     let search = "GET /2/tweets/search/recent?query=swift HTTP/1.1\r\n" + host

@@ -169,7 +169,7 @@ struct SandboxBillingRequestTests {
 
     let usage = try await app.v2.usage(days: 7)
     #expect(usage.projectUsage == 40 && usage.projectCap == 1000 && usage.capResetDay == 1)
-    #expect(usage.projectID == "1930000000000000001")
+    #expect(usage.projectID == "1930000001")
     let days = [XUsage.Day(day: "2024-05-01", posts: 30), XUsage.Day(day: "2024-05-02", posts: 10)]
     #expect(usage.daily == days && usage.dailyByApp == ["29841730": days])
     #expect(try await app.v2.usage(days: 1).daily == [XUsage.Day(day: "2024-05-02", posts: 10)])
@@ -178,10 +178,11 @@ struct SandboxBillingRequestTests {
     #expect(try await Self.spent(sandbox) == spent, "the usage endpoint is not billed")
     #expect(spent == Self.postPrice * 40 + USD("0.01")!)
 
-    // X's wire form: counts as strings, days at midnight UTC; a user-context signature refused.
+    // X's wire form (specification 2.166 and X's page): counts as numbers, days at midnight UTC;
+    // a user-context signature refused.
     let raw = try await sandbox.raw(
       .get, "https://api.x.com/2/usage/tweets?usage.fields=daily_project_usage,project_usage", authorization: "Bearer \(XSandbox.demoBearerToken)")
-    #expect(raw.text.contains(#""project_usage":"40""#) && raw.text.contains(#"{"date":"2024-05-01T00:00:00.000Z","usage":"30"}"#))
+    #expect(raw.text.contains(#""project_usage":40"#) && raw.text.contains(#"{"date":"2024-05-01T00:00:00.000Z","usage":30}"#))
     let bad = try await sandbox.raw(.get, "https://api.x.com/2/usage/tweets?days=91", authorization: "Bearer \(XSandbox.demoBearerToken)")
     #expect(bad.statusCode == 400)
   }

@@ -10,18 +10,17 @@ import XSandbox
 /// form post) or another local process without the token changes nothing.
 @Suite("The sandbox's control API", .tags(.processes), .tier(.processes))
 struct SandboxControlAPITests {
-  static func serve(_ extra: [String] = []) throws -> LoopbackServer {
-    try LoopbackServer(
-      executable: PackagePaths.executable("tweets"), arguments: ["sandbox", "serve", "--port", "0", "--control", "--tweets-per-user", "5"] + extra)
+  static func serve(_ extra: [String] = []) throws -> SandboxProcess {
+    try SandboxProcess(["--control", "--tweets-per-user", "5"] + extra)
   }
 
   /// The token the server printed, `control token: TOKEN`.
-  static func token(_ server: LoopbackServer) throws -> String {
+  static func token(_ server: SandboxProcess) throws -> String {
     let line = try #require(server.output.split(separator: "\n").first { $0.hasPrefix("control token: ") }, "\(server.output)")
     return String(line.dropFirst("control token: ".count))
   }
 
-  static func send(_ server: LoopbackServer, _ request: String) throws -> (status: Int?, text: String) {
+  static func send(_ server: SandboxProcess, _ request: String) throws -> (status: Int?, text: String) {
     let socket = try RawSocket(port: server.port)
     socket.send(request)
     let answer = socket.receive(timeout: TestTiming.seconds(10))
@@ -33,7 +32,7 @@ struct SandboxControlAPITests {
   }
 
   /// How far ahead of the real time the sandbox's clock is, from its `Date` header, in days.
-  static func clockAhead(_ server: LoopbackServer) throws -> Double {
+  static func clockAhead(_ server: SandboxProcess) throws -> Double {
     let (_, text) = try send(server, "GET /nothing HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
     let line = try #require(text.split(separator: "\r\n").first { $0.lowercased().hasPrefix("date: ") })
     let formatter = DateFormatter()

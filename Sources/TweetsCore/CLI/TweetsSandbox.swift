@@ -55,12 +55,20 @@ package struct TweetsSandboxSettings: Sendable {
   package var credits: USD?
   /// The post reads allowed before X's 429 `usage-capped`; `nil`: no cap.
   package var postCap: Int?
+  /// Whether v2 answers use the post names of X's specification 2.167 (`referenced_posts` ...)
+  /// instead of the tweet names X's pages document.
+  package var postSpelling: Bool
+  /// The file every answer is appended to, as JSON lines; `nil`: none is kept.
+  package var exchangeLog: URL?
 
-  /// Settings with every value given; the sandbox is free unless given `credits` or a `postCap`.
+  /// Settings with every value given; the sandbox is free unless given `credits` or a `postCap`,
+  /// answers in the tweet names unless `postSpelling`, and keeps no `exchangeLog` unless given one.
   package init(
     port: UInt16, tweetsPerUser: Int, controlAPI: Bool, controlToken: String?, oauth2Lifetime: Int64, rateWindow: Int64, streamTimeScale: Double,
-    credits: USD? = nil, postCap: Int? = nil
+    credits: USD? = nil, postCap: Int? = nil, postSpelling: Bool = false, exchangeLog: URL? = nil
   ) {
+    self.postSpelling = postSpelling
+    self.exchangeLog = exchangeLog
     self.port = port
     self.tweetsPerUser = tweetsPerUser
     self.controlAPI = controlAPI

@@ -29,6 +29,16 @@ struct SandboxCommand: TweetsCommand {
     "stream-time-scale", placeholder: "FACTOR", default: .value(1),
     help: "Multiplies the filtered stream's keep-alive period (20 s, as X's) and the pace of its posts (default \(.default)); smaller for tests.",
     .worded("a number above 0 and at most 1", shown: { String(format: "%g", $0) }) { Double($0).flatMap { $0 > 0 && $0 <= 1 ? $0 : nil } })
+  static let spelling = Option<Bool>.value(
+    "spelling", placeholder: "NAMES", default: .value(false),
+    help:
+      "The names of v2 answers: tweet (default), as X's pages and real answers spell them, or post, the renamed fields of X's specification 2.167 (referenced_posts, edit_history_post_ids, note_post, includes.posts, repost_count); post.fields is taken beside tweet.fields either way.",
+    .worded("tweet or post", shown: { $0 ? "post" : "tweet" }) { ["tweet": false, "post": true][$0] })
+  static let recordExchanges = Option.value(
+    "record-exchanges", placeholder: "FILE",
+    help:
+      "Append every answer the server sends to FILE, one JSON object a line (method, path, query, status, content_type, body; a stream's lines one by one), for a harness to check against X's OpenAPI specification. No request header is kept."
+  )
   static let control = Option.flag(
     "control",
     help:
@@ -53,8 +63,8 @@ struct SandboxCommand: TweetsCommand {
     makeSpec(
       summary: "Serve the offline X API over HTTP on 127.0.0.1 (tweets sandbox serve).",
       options: [
-        Self.port, Self.tweetsPerUser, Self.oauth2Lifetime, Self.rateWindow, Self.streamTimeScale, Self.credits, Self.postCap, Self.control,
-        Self.controlToken,
+        Self.port, Self.tweetsPerUser, Self.oauth2Lifetime, Self.rateWindow, Self.streamTimeScale, Self.credits, Self.postCap, Self.spelling,
+        Self.recordExchanges, Self.control, Self.controlToken,
       ],
       positionals: [PositionalSpec("action", help: "serve")],
       discussion: """
@@ -81,6 +91,17 @@ struct SandboxCommand: TweetsCommand {
     let credits = try arguments.value(Self.credits)
     let postCap = try arguments.value(Self.postCap)
     let control = arguments[Self.control]
+    let postSpelling = try arguments.value(Self.spelling)
+    let exchangeLog = arguments[Self.recordExchanges].map { URL(fileURLWithPath: $0) }
+    if let exchangeLog {
+      let files = FileManager.default
+      guard files.fileExists(atPath: exchangeLog.path) || files.createFile(atPath: exchangeLog.path, contents: nil),
+        files.isWritableFile(atPath: exchangeLog.path)
+      else {
+        throw TweetsFailure(
+          "--record-exchanges cannot write to \(exchangeLog.path): check that its folder exists and that the file is writable", exitCode: .failure)
+      }
+    }
     let token = try arguments[Self.controlToken].map { text throws(UsageError) -> String in
       guard control else { throw UsageError("--control-token goes with --control, which serves the control API it guards") }
       guard text.utf8.count >= session.sandboxType.minimumControlTokenLength, text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
@@ -95,7 +116,8 @@ struct SandboxCommand: TweetsCommand {
       server = try session.sandboxType.serve(
         TweetsSandboxSettings(
           port: port, tweetsPerUser: count, controlAPI: control, controlToken: token, oauth2Lifetime: lifetime, rateWindow: window,
-          streamTimeScale: scale, credits: credits, postCap: postCap))
+          streamTimeScale: scale, credits: credits, postCap: postCap, postSpelling: postSpelling,
+          exchangeLog: exchangeLog))
     } catch {
       throw TweetsFailure("\(error); choose another --port (0 picks a free one)", exitCode: .failure)
     }

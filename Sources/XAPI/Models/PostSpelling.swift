@@ -30,6 +30,14 @@ package enum PostSpelling {
     "cluster_posts_results": "cluster_tweets_results",
   ]
 
+  /// Each tweet name and the post name X's specification 2.167 gives it: ``tweetNames`` turned
+  /// round, for a writer of the new spelling (the sandbox's `--spelling post`).
+  package static let postNames = Dictionary(uniqueKeysWithValues: tweetNames.map { ($0.value, $0.key) })
+
+  /// The key of `includes` that holds the referenced posts: `posts` in the new spelling,
+  /// `tweets` in the old.
+  package static let includedPostsKey = (post: "posts", tweet: "tweets")
+
   /// A JSON decoder that reads either spelling: the post names above anywhere, and `posts`
   /// within `includes`.
   package static func decoder() -> JSONDecoder {
@@ -37,7 +45,9 @@ package enum PostSpelling {
     decoder.keyDecodingStrategy = .custom { path in
       let key = path[path.count - 1]
       if let name = tweetNames[key.stringValue] { return Name(name) }
-      if key.stringValue == "posts", path.count >= 2, path[path.count - 2].stringValue == "includes" { return Name("tweets") }
+      if key.stringValue == includedPostsKey.post, path.count >= 2, path[path.count - 2].stringValue == "includes" {
+        return Name(includedPostsKey.tweet)
+      }
       return key
     }
     return decoder

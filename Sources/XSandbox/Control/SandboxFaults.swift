@@ -17,8 +17,10 @@ extension XSandbox {
     if action.resetMidBody { return (produce(), .resetMidBody) }
     if action.truncate { return (produce(), .truncated) }
     let contentType = family == .v2 ? SandboxResponse.v2ContentType : SandboxResponse.v1ContentType
-    if action.invalidJSON { return (SandboxResponse(status: 200, contentType: contentType, body: Data(#"{"data": ["#.utf8)), .whole) }
-    if action.html { return (.html(502, XBodies.badGatewayPage), .whole) }
+    if action.invalidJSON {
+      return (scripted("invalid_json", SandboxResponse(status: 200, contentType: contentType, body: Data(#"{"data": ["#.utf8))), .whole)
+    }
+    if action.html { return (scripted("html", .html(502, XBodies.badGatewayPage)), .whole) }
     guard let status = action.status else { return (produce(), .whole) }
 
     var headers = action.headers
@@ -31,7 +33,10 @@ extension XSandbox {
       headers += state.withLock { $0.takeRateLimit(route.name, limit: limit, identity: identity, path: rawPath, now: now).headers }
     }
     if let body = action.body {
-      return (SandboxResponse(status: status, contentType: action.contentType ?? contentType, body: Data(body.utf8), headers: headers), .whole)
+      return (
+        scripted("body", SandboxResponse(status: status, contentType: action.contentType ?? contentType, body: Data(body.utf8), headers: headers)),
+        .whole
+      )
     }
     if status == 429 && rawPath.hasPrefix(Self.streamPath) && !rawPath.hasPrefix(Self.streamPath + "/") {
       return (.v2(429, XBodies.tooManyConnections, headers: headers), .whole)
@@ -43,6 +48,13 @@ extension XSandbox {
     let title = LoopbackHTTPServer.reasonPhrase(status)
     return (.v2(status, XBodies.problem(title: title, detail: title, status: status), headers: headers), .whole)
   }
+}
+
+/// `response`, marked as what a test's script put in place of the sandbox's answer.
+func scripted(_ kind: String, _ response: SandboxResponse) -> SandboxResponse {
+  var response = response
+  response.scripted = kind
+  return response
 }
 
 /// The sandbox's clock: the one it was given plus the control API's skew, so a test can move

@@ -12,7 +12,10 @@ extension XSandbox {
     if let edge = state.withLock({ $0.control.popAction(for: rawPath, redirectsOnly: true) }), let target = edge.redirect {
       let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
       let location = target + (edge.keepQuery && !query.isEmpty ? "?" + query : "")
-      return (SandboxResponse(status: edge.status ?? 307, contentType: "text/plain", body: Data(), headers: [("Location", location)]), .whole)
+      return (
+        scripted("redirect", SandboxResponse(status: edge.status ?? 307, contentType: "text/plain", body: Data(), headers: [("Location", location)])),
+        .whole
+      )
     }
     if rawPath.hasPrefix(Self.storagePrefix) { return (storageAnswer(request, rawPath: rawPath, now: now), .whole) }
     if Self.isOAuth2Path(rawPath) {

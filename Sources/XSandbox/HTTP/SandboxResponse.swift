@@ -16,6 +16,9 @@ struct SandboxResponse: Sendable {
   /// The ids of the resources the answer serves (``JSON/servedIDs(v1:)``): what a billed route
   /// charges.
   var servedIDs: [String] = []
+  /// What a test's script put in place of the sandbox's own answer (`invalid_json`, `html`,
+  /// `body`, `redirect`): not the sandbox's rendering, so the exchange log marks it.
+  var scripted: String?
 
   init(status: Int, contentType: String?, body: Data, headers: [(String, String)] = []) {
     self.status = status

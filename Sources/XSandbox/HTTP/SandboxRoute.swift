@@ -60,7 +60,7 @@ struct SandboxRoute: Sendable {
     return captures
   }
 
-  static let tweetExtra = ["expansions", "tweet.fields", "user.fields", "media.fields", "place.fields", "poll.fields"]
+  static let tweetExtra = ["expansions", "tweet.fields", "post.fields", "user.fields", "media.fields", "place.fields", "poll.fields"]
   static let timelineParameters = ["id", "since_id", "until_id", "max_results", "pagination_token", "exclude", "start_time", "end_time"] + tweetExtra
   static let mentionParameters = ["since_id", "until_id", "max_results", "pagination_token", "start_time", "end_time"] + tweetExtra
   static let pageParameters = ["max_results", "pagination_token"]
@@ -68,7 +68,7 @@ struct SandboxRoute: Sendable {
     ["query", "start_time", "end_time", "since_id", "until_id", "max_results", "next_token", "pagination_token", "sort_order"] + tweetExtra
   static let countParameters =
     ["query", "start_time", "end_time", "since_id", "until_id", "next_token", "pagination_token", "granularity", "search_count.fields"]
-  static let userParameters = ["expansions", "tweet.fields", "user.fields"]
+  static let userParameters = ["expansions", "tweet.fields", "post.fields", "user.fields"]
 
   /// Every endpoint the sandbox serves: the rows of each resource family (one file each, in
   /// `Resources/`). A family lists its more specific patterns first (`2/users/me` before

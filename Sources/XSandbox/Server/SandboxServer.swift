@@ -52,9 +52,10 @@ package final class SandboxServer: Sendable {
 
   /// Serves `sandbox` on 127.0.0.1:`port` (0: any free port) until ``stop()``, within
   /// `limits`; its control API, if it has one, with `controlToken` (a random one when `nil`).
+  /// With an `exchangeLog`, every answer it sends is appended there (``SandboxExchangeLog``).
   package init(
     sandbox: XSandbox, port: UInt16 = 0, sendsVerdicts: Bool = false, controlToken: String? = nil,
-    limits: LoopbackHTTPServer.Limits = LoopbackHTTPServer.Limits()
+    limits: LoopbackHTTPServer.Limits = LoopbackHTTPServer.Limits(), exchangeLog: SandboxExchangeLog? = nil
   ) throws(LoopbackListener.Failure) {
     self.sandbox = sandbox
     let token = sandbox.controlAPI ? (controlToken ?? Self.randomToken()) : nil
@@ -69,6 +70,7 @@ package final class SandboxServer: Sendable {
         return .init(status: 400, headers: [("Content-Type", "text/plain")], body: Data("unreadable request target\n".utf8))
       }
       if let token, XSandbox.isControlRequest(url), let refusal = Self.refuseControl(received, token: token, port: listening) {
+        exchangeLog?.record(method: received.method, target: received.target, response: refusal, scripted: nil)
         return refusal
       }
       let request = HTTPRequest(
@@ -76,9 +78,17 @@ package final class SandboxServer: Sendable {
       let exchange = await sandbox.exchange(request)
       var answer = exchange.response.headers.filter { $0.0 != "Content-Length" }
       if sendsVerdicts, let verdict = exchange.verdict { answer.append((Self.verdictHeader, verdict)) }
-      return .init(
+      var response = LoopbackHTTPServer.Response(
         status: exchange.response.status, headers: answer, body: exchange.response.body, delivery: exchange.delivery, stream: exchange.response.stream
       )
+      if let exchangeLog {
+        exchangeLog.record(method: received.method, target: received.target, response: response, scripted: exchange.response.scripted)
+        if let stream = response.stream {
+          let (method, target, head) = (received.method, received.target, response)
+          response.stream = { writer in stream(exchangeLog.recording(writer, method: method, target: target, response: head)) }
+        }
+      }
+      return response
     }
     let listening = server.port
     boundPort.withLock { $0 = listening }
