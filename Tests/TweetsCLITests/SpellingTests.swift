@@ -50,6 +50,11 @@ struct SpellingTests {
     return (outputs, bodies.joined(separator: "\n"), lines)
   }
 
+  /// `line` with each loopback origin (`http:\/\/127.0.0.1:PORT`) replaced by one placeholder.
+  static func withoutOrigin(_ line: String) -> String {
+    line.replacingOccurrences(of: #"http:\\?/\\?/127\.0\.0\.1:[0-9]+"#, with: "ORIGIN", options: .regularExpression)
+  }
+
   @Test("The same fetches print the same posts from an answer in either spelling")
   func equalOutput() throws {
     let tweetNames = try Self.outputs(spelling: "tweet")
@@ -75,7 +80,8 @@ struct SpellingTests {
       for (a, b) in zip(old, new) {
         var (timesA, timesB) = ([Date](), [Date]())
         let plainA = Self.withoutTimes(a, into: &timesA), plainB = Self.withoutTimes(b, into: &timesB)
-        let (textA, textB) = (try Self.canonical(plainA), try Self.canonical(plainB))
+        // Each sandbox serves its media from its own other origin: the port differs, nothing else.
+        let (textA, textB) = (Self.withoutOrigin(try Self.canonical(plainA)), Self.withoutOrigin(try Self.canonical(plainB)))
         #expect(textA == textB, "tweets \(fetch.joined(separator: " ")):\n\(textA)\n\(textB)")
         #expect(timesA.count == timesB.count)
         for (x, y) in zip(timesA, timesB) { offsets.insert(Int(y.timeIntervalSince(x).rounded())) }
