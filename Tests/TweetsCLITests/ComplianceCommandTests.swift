@@ -95,11 +95,16 @@ struct ComplianceCommandTests {
     #expect(checked.count > 300)
     #expect(checked.allSatisfy { files.range(of: Data($0.utf8)) == nil })
 
-    // The storage origin (not the proxy the client was given) saw no credential.
-    let state = try await server.compliance()
-    let transfers = state["transfers"] as? [[String: Any]] ?? []
-    #expect(transfers.map { $0["kind"] as? String } == ["upload", "download"])
-    #expect(transfers.allSatisfy { $0["authorization"] as? Bool == false && $0["status"] as? Int == 200 })
+    // The storage stand-in (the sandbox's other origin) got the ids and gave the results, and
+    // saw no credential in any header.
+    let storage = try await server.offsite().requests.filter { $0.target.contains("compliance") }
+    #expect(storage.map(\.method) == ["PUT", "GET"] && storage.allSatisfy { $0.status == 200 })
+    #expect(
+      storage.allSatisfy { request in
+        request.headers.allSatisfy { $0.name.lowercased() != "authorization" && !$0.value.contains(VerifiedSandbox.bearerToken) }
+      })
+    let transfers = try await server.compliance()["transfers"] as? [[String: Any]] ?? []
+    #expect(transfers.map { $0["kind"] as? String } == ["upload"] && transfers.first?["authorization"] as? Bool == false)
 
     // A users job: the account and its posts go, each post's event naming it.
     try await server.compliance(["users": ["1002": "deactivated"]])

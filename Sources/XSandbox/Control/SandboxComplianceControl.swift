@@ -8,7 +8,7 @@ extension XSandbox {
   ///   sets posts' events; `{"users": {"ID": "deleted"|"protected"|"suspended"|"deactivated"}}`
   ///   sets accounts' (a tweets job reports a post of such an account with its event);
   /// - `{"urls": "api"|"storage"}`: where new jobs' URLs point (X's API host, or presigned
-  ///   storage on the sandbox's own address);
+  ///   storage on the sandbox's other origin, when it is served);
   /// - `{"processing_polls": n}`: polls an uploaded job stays `in_progress` (at most n more
   ///   for the jobs in progress).
   ///

@@ -17,7 +17,6 @@ extension XSandbox {
         .whole
       )
     }
-    if rawPath.hasPrefix(Self.storagePrefix) { return (storageAnswer(request, rawPath: rawPath, now: now), .whole) }
     if Self.isOAuth2Path(rawPath) {
       return await deliver(scriptedFor: rawPath, family: .v2, route: nil, identity: "", now: now) { oauth2(request, path: rawPath, now: now) }
     }
@@ -74,7 +73,7 @@ extension XSandbox {
     let context = RouteContext(
       method: method, params: url.query, query: url.query.firstValues, body: request.body,
       contentType: request.headers["Content-Type"], caller: caller, family: family, now: now, origin: Self.origin(of: request.url),
-      captures: captures)
+      captures: captures, offsite: offsite)
     return await deliver(scriptedFor: rawPath, family: family, route: route, identity: caller.identity, now: now) {
       if let allowed = route.allowed {
         for (name, value) in url.query where !name.hasPrefix("oauth_") && !allowed.contains(name) {

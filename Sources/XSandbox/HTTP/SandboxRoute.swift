@@ -18,6 +18,8 @@ struct RouteContext: Sendable {
   var origin = "https://api.x.com"
   /// The segments matched by `*` in the route's pattern.
   let captures: [String]
+  /// The sandbox's other origin, where presigned storage URLs point (when it is served).
+  var offsite: SandboxOffsite? = nil
 }
 
 /// An endpoint: method, path pattern, rate limit (`nil` for writes and for refusals made before

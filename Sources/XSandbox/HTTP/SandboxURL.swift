@@ -53,3 +53,13 @@ extension Array where Element == (String, String) {
 func mediaType(_ contentType: String?) -> String {
   (contentType ?? "").split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
 }
+
+extension XSandbox {
+  /// `scheme://host:port` of `url`: the origin a request arrived at (its `Host`), where the URLs
+  /// the sandbox hands out on the API host point.
+  static func origin(of url: URL) -> String {
+    let scheme = url.scheme ?? "http"
+    let host = url.host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? "127.0.0.1"
+    return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+  }
+}

@@ -2,11 +2,12 @@ import Foundation
 
 /// What X's batch compliance knows in the sandbox: the events of posts and accounts (set
 /// through `/_control/compliance`, and a post deleted through the API), the app's jobs, and
-/// every request that reached a job's upload or download URL, with whether it carried a
-/// credential.
+/// every transfer of a job's ids or results, with whether it carried a credential (on the API
+/// host; the other origin logs every header of its own requests).
 struct SandboxComplianceState: Sendable {
   /// Where a job's URLs point: X's API host, with the app's bearer token (X's integration guide
-  /// today), or a presigned storage URL on another origin, with none (X's older flow).
+  /// today), or presigned storage URLs on the sandbox's other origin (``SandboxOffsite``), with
+  /// none (X's older flow). Storage needs the other origin served: in process, jobs use the API host.
   enum URLs: String, Sendable { case api, storage }
 
   /// One job.
@@ -24,6 +25,9 @@ struct SandboxComplianceState: Sendable {
     var pollsLeft: Int
     /// The results, fixed when the job completes.
     var results: Data?
+    /// On the other origin, when its URLs point there: the upload's path, its presigned target
+    /// (path and signature, made once), and the results' path.
+    var storage: (upload: String, presigned: String, results: String)?
   }
 
   /// One request to an upload or download URL.
@@ -35,9 +39,6 @@ struct SandboxComplianceState: Sendable {
   }
 
   var urls = URLs.api
-  /// The origin of presigned storage URLs: the served sandbox's own address (another origin
-  /// than the proxy a test puts in front), or a name that only the in-process sandbox answers.
-  var storageOrigin = "http://storage.sandbox.invalid"
   /// Status polls an uploaded job answers `in_progress` before it is `complete`.
   var processingPolls = 1
   /// Events by post id: `deleted`, `protected`, `suspended`, `deactivated`, `bounced`, `scrub_geo`, `edited`.

@@ -4,8 +4,9 @@ import Foundation
 /// Batch compliance (`x-api/compliance/batch-compliance/*.mdx`), app-only as X serves it: jobs
 /// created, listed and polled; the ids uploaded with one `PUT` and the results downloaded as
 /// JSON lines, at URLs on the API host (with the bearer token) or, when
-/// `/_control/compliance` says `"urls": "storage"`, at presigned URLs on another origin
-/// (answered before authentication, with no credential needed).
+/// `/_control/compliance` says `"urls": "storage"`, at presigned URLs on the sandbox's other
+/// origin (``SandboxOffsite``: a `PUT` of the ids with the URL's signature, a `GET` of the
+/// results, no credential needed), as X's older flow put them on Google Cloud Storage.
 extension SandboxRoute {
   static let compliance: [SandboxRoute] = [
     SandboxRoute(
@@ -55,10 +56,14 @@ extension SandboxState {
           type: "https://api.twitter.com/2/problems/conflict", status: 409))
     }
     compliance.nextJob += 1
-    let job = SandboxComplianceState.Job(
+    var job = SandboxComplianceState.Job(
       id: String(compliance.nextJob), type: type, name: object["name"] as? String, created: ctx.now,
       secret: UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased(), status: "created", upload: nil,
       pollsLeft: compliance.processingPolls, results: nil)
+    if compliance.urls == .storage, let offsite = ctx.offsite, offsite.baseURL != nil {
+      let folder = "/storage.googleapis.com/twttr-\(type)-compliance/\(job.id)"
+      job.storage = (folder + "/submission.txt", offsite.presign(folder + "/submission.txt"), folder + "/results.json")
+    }
     compliance.jobs.append(job)
     return .v2(200, .object([("data", complianceJobJSON(job, ctx: ctx))]))
   }
@@ -67,6 +72,7 @@ extension SandboxState {
   /// `processingPolls` polls, then `complete` with its results fixed.
   mutating func v2ComplianceJob(_ ctx: RouteContext) -> SandboxResponse {
     expireComplianceJobs(now: ctx.now)
+    collectStorageUploads(ctx)
     guard let index = compliance.jobs.firstIndex(where: { $0.id == ctx.captures.first }) else {
       return .v2(
         200,
@@ -78,8 +84,10 @@ extension SandboxState {
       if compliance.jobs[index].pollsLeft > 0 {
         compliance.jobs[index].pollsLeft -= 1
       } else {
-        compliance.jobs[index].results = complianceResults(compliance.jobs[index], now: ctx.now)
+        let results = complianceResults(compliance.jobs[index], now: ctx.now)
+        compliance.jobs[index].results = results
         compliance.jobs[index].status = "complete"
+        if let storage = compliance.jobs[index].storage { ctx.offsite?.store(results, at: storage.results) }
       }
     }
     return .v2(200, .object([("data", complianceJobJSON(compliance.jobs[index], ctx: ctx))]))
@@ -92,6 +100,7 @@ extension SandboxState {
       return .v2(400, XBodies.invalidRequest("type", [value], "The `type` query parameter value [\(value)] is not one of [tweets, users]"))
     }
     expireComplianceJobs(now: ctx.now)
+    collectStorageUploads(ctx)
     let status = ctx.query["status"]
     let jobs = compliance.jobs.reversed().filter { $0.type == type && (status == nil || $0.status == status) }
     var out: [(String, JSON)] = []
@@ -136,6 +145,29 @@ extension SandboxState {
     return SandboxResponse(status: 200, contentType: "application/json", body: results)
   }
 
+  /// Takes the ids a job's presigned upload left on the other origin (within its window): the
+  /// job is then in progress, as on the API host's upload.
+  mutating func collectStorageUploads(_ ctx: RouteContext) {
+    guard let offsite = ctx.offsite else { return }
+    for index in compliance.jobs.indices where compliance.jobs[index].status == "created" {
+      let job = compliance.jobs[index]
+      guard let storage = job.storage, ctx.now < job.created + SandboxComplianceState.uploadLifetime, let ids = offsite.file(at: storage.upload)
+      else { continue }
+      compliance.jobs[index].upload = ids
+      compliance.jobs[index].status = "in_progress"
+      compliance.jobs[index].pollsLeft = compliance.processingPolls
+      let credentialed = offsite.requests.entries.contains { request in
+        request.target.hasPrefix(storage.upload) && request.headers.contains { Self.isCredential($0) }
+      }
+      compliance.transfers.append(.init(job: job.id, kind: "upload", authorization: credentialed, status: 200))
+    }
+  }
+
+  /// Whether a header carries a credential: an `Authorization`, or the app's token anywhere.
+  static func isCredential(_ header: (name: String, value: String)) -> Bool {
+    header.name.lowercased() == "authorization" || header.value.contains(XSandbox.demoBearerToken)
+  }
+
   /// Jobs whose upload window lapsed before an upload, or whose results' window lapsed, expire.
   mutating func expireComplianceJobs(now: Int64) {
     for index in compliance.jobs.indices {
@@ -152,10 +184,11 @@ extension SandboxState {
   func complianceJobJSON(_ job: SandboxComplianceState.Job, ctx: RouteContext) -> JSON {
     func time(_ seconds: Int64) -> JSON { .string(RFC3339.millisecondString(from: Date(timeIntervalSince1970: TimeInterval(seconds)))) }
     func url(_ kind: String) -> String {
-      switch compliance.urls {
-      case .api: "\(ctx.origin)/2/compliance/jobs/\(job.id)/\(kind)?token=\(job.secret)"
-      case .storage: "\(compliance.storageOrigin)\(XSandbox.storagePrefix)compliance/\(job.id)/\(kind)?X-Goog-Signature=\(job.secret)"
+      guard let storage = job.storage, let base = ctx.offsite?.baseURL?.absoluteString else {
+        return "\(ctx.origin)/2/compliance/jobs/\(job.id)/\(kind)?token=\(job.secret)"
       }
+      // A presigned upload (one PUT with the URL's signature); the results, read by path.
+      return base + (kind == "upload" ? storage.presigned : storage.results + "?X-Goog-Signature=\(job.secret)")
     }
     var pairs: [(String, JSON)] = [("id", .string(job.id)), ("type", .string(job.type))]
     if let name = job.name { pairs.append(("name", .string(name))) }

@@ -96,7 +96,6 @@ package final class SandboxServer: Sendable {
     // Should this throw, the API's server is released, which stops it.
     offsiteServer = try LoopbackHTTPServer(limits: limits) { offsite.answer($0) }
     sandbox.publishMedia(at: offsiteServer.baseURL)
-    sandbox.setStorageOrigin(server.baseURL)
   }
 
   /// Stops listening, on both origins; requests under way are answered.
