@@ -59,6 +59,7 @@ if let name = option("--child"), let port = option("--port") {
     // harness's own memory does not grow during the run.
     let share = (requests + concurrency - 1) / concurrency
     let checkpointMemory = Locked(0.0)
+    let endMemory = Locked(0.0)
     let failures = Locked(0)
     let started = DispatchTime.now().uptimeNanoseconds
     latencies = await withTaskGroup(of: [Double].self) { group in
@@ -70,6 +71,8 @@ if let name = option("--child"), let port = option("--port") {
             do { _ = try await client.send(request) } catch { failures.withLock { $0 += 1 } }
             mine[slot] = Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e6
             if index == checkpoint - 1 { checkpointMemory.withLock { $0 = residentMiB() } }
+            // The last request's: before the harness merges and sorts its arrays.
+            if index == requests - 1 { endMemory.withLock { $0 = residentMiB() } }
           }
           return mine
         }
@@ -83,7 +86,7 @@ if let name = option("--child"), let port = option("--port") {
     if failures.withLock({ $0 }) > 0 { FileHandle.standardError.write(Data("\(name): \(failures.withLock { $0 }) requests failed\n".utf8)) }
     results.append(
       Figures(
-        concurrency: concurrency, residentAtCheckpoint: checkpointMemory.withLock { $0 }, residentAtEnd: residentMiB(),
+        concurrency: concurrency, residentAtCheckpoint: checkpointMemory.withLock { $0 }, residentAtEnd: endMemory.withLock { $0 },
         perSecond: Double(requests) / seconds, p50: sorted[sorted.count / 2], p99: sorted[min(sorted.count - 1, sorted.count * 99 / 100)]))
   }
   print(String(decoding: try JSONEncoder().encode(results), as: UTF8.self))
