@@ -27,6 +27,27 @@ struct SandboxBookmarksTests {
 
   static let readWrite = ["tweet.read", "users.read", "bookmark.read", "bookmark.write"]
 
+  @Test("a token keeps its scopes in another sandbox (the next --sandbox process): bookmarks with them, 403 without")
+  func scopesTravelWithTheToken() async throws {
+    let issuer = XSandbox(clock: FixedClock(seconds: mayDay), tweetsPerUser: 10)
+    func token(_ scopes: [String]) async throws -> BearerToken {
+      let login = AuthorizationRequest(client: Self.client, redirectURI: "http://127.0.0.1:8976/callback", scopes: scopes)
+      let page = try await issuer.send(HTTPRequest(method: .get, url: login.url))
+      let redirect = try #require(page.headers["Location"])
+      return try await TokenEndpoint(client: Self.client, transport: issuer).exchange(code: try login.code(fromRedirect: redirect), for: login)
+    }
+    let other = XSandbox(clock: FixedClock(seconds: mayDay), tweetsPerUser: 10)
+    func client(_ token: BearerToken) -> XClient {
+      XClient(
+        authentication: .oauth2(store: InMemoryBearerTokenStore(token), refresher: TokenEndpoint(client: Self.client, transport: other)),
+        transport: other, retry: nil)
+    }
+    let reader = client(try await token(Self.readWrite))
+    #expect(try await reader.v2.bookmarks(userID: "1001").collect().flatMap(\.tweets).isEmpty == false)
+    let without = client(try await token(["tweet.read", "users.read"]))
+    await #expect(throws: XError.self) { _ = try await without.v2.bookmarks(userID: "1001").collect() }
+  }
+
   @Test("list (most recent first, paged), add, remove, folders and a folder's posts with OAuth 2.0 and X's scopes")
   func bookmarksWithOAuth2() async throws {
     let sandbox = XSandbox(clock: FixedClock(seconds: mayDay), tweetsPerUser: 10)

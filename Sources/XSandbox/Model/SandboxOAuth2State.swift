@@ -39,10 +39,11 @@ struct SandboxOAuth2State: Sendable {
   /// Issues a pair: an access token living `lifetime` seconds, and a refresh token when the
   /// scopes include `offline.access`.
   mutating func issue(userID: String, scopes: [String], lifetime: Int64, now: Int64) -> (access: String, refresh: String?) {
-    let access = SandboxTokens.signed("sbx2-at-\(userID)-\(now + lifetime)-" + SandboxTokens.randomString(length: 24))
+    let mask = String(Self.scopeMask(scopes), radix: 16)
+    let access = SandboxTokens.signed("sbx2-at-\(userID)-\(now + lifetime)-\(mask)-" + SandboxTokens.randomString(length: 24))
     accessTokens[access] = Grant(userID: userID, scopes: scopes, expiresAt: now + lifetime)
     guard scopes.contains("offline.access") else { return (access, nil) }
-    let refresh = SandboxTokens.signed("sbx2-rt-\(userID)-\(now + 180 * 86_400)-" + SandboxTokens.randomString(length: 24))
+    let refresh = SandboxTokens.signed("sbx2-rt-\(userID)-\(now + 180 * 86_400)-\(mask)-" + SandboxTokens.randomString(length: 24))
     refreshTokens[refresh] = Grant(userID: userID, scopes: scopes, expiresAt: now + 180 * 86_400)
     return (access, refresh)
   }
@@ -63,13 +64,29 @@ struct SandboxOAuth2State: Sendable {
     return grant
   }
 
-  /// The owner and expiry a token carries under its tag (every scope the sandbox knows, as it
-  /// cannot carry them all).
+  /// The owner, expiry and scopes a token carries under its tag: what another sandbox (the
+  /// next `tweets --sandbox` process) knows of a token this one issued. A token of the older
+  /// form, without scopes, has those of X's exchange of OAuth 1.0a tokens.
   static func grant(of token: String, prefix: String) -> Grant? {
     guard token.hasPrefix(prefix), let body = SandboxTokens.verified(token) else { return nil }
     let parts = body.dropFirst(prefix.count).split(separator: "-")
-    guard parts.count == 3, SandboxData.usersByID[String(parts[0])] != nil, let expiresAt = Int64(parts[1]) else { return nil }
-    return Grant(userID: String(parts[0]), scopes: XSandbox.exchangedScopes, expiresAt: expiresAt)
+    guard parts.count == 3 || parts.count == 4, SandboxData.usersByID[String(parts[0])] != nil, let expiresAt = Int64(parts[1]) else { return nil }
+    let scopes = parts.count == 4 ? UInt64(parts[2], radix: 16).map(Self.scopes(ofMask:)) : XSandbox.exchangedScopes
+    guard let scopes else { return nil }
+    return Grant(userID: String(parts[0]), scopes: scopes, expiresAt: expiresAt)
+  }
+
+  /// Every scope a token can carry in its text: X's OAuth 2.0 scopes, in a fixed order.
+  static let knownScopes = XSandbox.exchangedScopes + ["bookmark.read", "bookmark.write", "dm.read", "dm.write", "space.read"]
+
+  /// The bits of `scopes` among ``knownScopes``.
+  static func scopeMask(_ scopes: [String]) -> UInt64 {
+    scopes.reduce(0) { mask, scope in knownScopes.firstIndex(of: scope).map { mask | 1 << UInt64($0) } ?? mask }
+  }
+
+  /// The scopes of a mask made by ``scopeMask(_:)``.
+  static func scopes(ofMask mask: UInt64) -> [String] {
+    knownScopes.enumerated().filter { mask & (1 << UInt64($0.offset)) != 0 }.map(\.element)
   }
 
   /// Why a bearer token is refused.
