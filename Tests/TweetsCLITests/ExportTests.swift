@@ -49,18 +49,28 @@ struct ExportTests {
     #expect(result.status == 0, "\(result.stderr)")
   }
 
-  @Test func theSandboxsPagesFlattenedPostsAndArchiveGiveTwarcCSVsTable() async throws {
+  /// The fetch both tables are made from: @sandbox_user's timeline with twarc2's fields.
+  static let fetch = ["timeline", "sandbox_user", "--limit", "150", "--fields", twarcFields, "--expansions", twarcExpansions]
+
+  /// A sandbox, a signed-in `tweets`, and 150 posts of @sandbox_user's timeline fetched with
+  /// twarc2's fields both as X's pages (`pages.jsonl`) and into an archive (`a.sqlite`), in the
+  /// runner's folder (`file` names a file there).
+  static func pagesAndArchive() throws -> (server: VerifiedSandbox, tweets: TweetsRunner, file: (String) -> URL) {
     let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
     try tweets.loginWithTokens()
     let folder = tweets.configDirectory
-    func file(_ name: String) -> URL { folder.appendingPathComponent(name) }
-    let fetch = ["timeline", "sandbox_user", "--limit", "150", "--fields", Self.twarcFields, "--expansions", Self.twarcExpansions]
-    let raw = try tweets.run(fetch + ["--format", "raw"])
+    let file = { (name: String) in folder.appendingPathComponent(name) }
+    let raw = try tweets.run(Self.fetch + ["--format", "raw"])
     #expect(raw.status == 0, "\(raw.stderr)")
     try Data(raw.stdout.utf8).write(to: file("pages.jsonl"))
-    let stored = try tweets.run(fetch + ["--db", file("a.sqlite").path])
+    let stored = try tweets.run(Self.fetch + ["--db", file("a.sqlite").path])
     #expect(stored.status == 0, "\(stored.stderr)")
+    return (server, tweets, file)
+  }
+
+  @Test func theSandboxsPagesFlattenedPostsAndArchiveGiveTwarcCSVsTable() async throws {
+    let (_, tweets, file) = try Self.pagesAndArchive()
 
     // twarc's own flattening of the pages (`twarc2 flatten`), and the pages as the archive keeps
     // them: without the referenced posts, which it stores only as ids.
@@ -91,7 +101,7 @@ struct ExportTests {
 
     // tweets' own JSON lines keep less than X sent: refused with the way to X's own JSON, and no
     // half table left under the output's name or beside it.
-    let model = try tweets.run(fetch + ["--format", "jsonl"])
+    let model = try tweets.run(Self.fetch + ["--format", "jsonl"])
     try Data(model.stdout.utf8).write(to: file("model.jsonl"))
     let refused = try tweets.run(["export", file("model.jsonl").path, "-o", file("model.csv").path])
     #expect(refused.status == 2 && refused.stderr.contains("line 1 of") && refused.stderr.contains("fetch with --format raw (or --db)"))
@@ -108,15 +118,7 @@ struct ExportTests {
   /// After `tweets compliance` removed posts, `export --db` writes none of them: twarc-csv's
   /// table of the same pages without those posts.
   @Test func postsComplianceRemovedAreNotExported() async throws {
-    let server = try VerifiedSandbox()
-    let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
-    let folder = tweets.configDirectory
-    func file(_ name: String) -> URL { folder.appendingPathComponent(name) }
-    let fetch = ["timeline", "sandbox_user", "--limit", "150", "--fields", Self.twarcFields, "--expansions", Self.twarcExpansions]
-    let raw = try tweets.run(fetch + ["--format", "raw"])
-    try Data(raw.stdout.utf8).write(to: file("pages.jsonl"))
-    #expect(try tweets.run(fetch + ["--db", file("a.sqlite").path]).status == 0)
+    let (server, tweets, file) = try Self.pagesAndArchive()
     let ids = try tweets.run(["dehydrate", "--db", file("a.sqlite").path]).stdout.split(separator: "\n").map(String.init)
     try #require(ids.count == 150)
     let removed = [ids[3], ids[10], ids[42]]
