@@ -12,7 +12,7 @@ test process is gone), then exits on its own.
   /redirect?status=S&to=URL    that redirect, to be handed back, not followed
   /repeated         two Link headers and two X-Dup headers, in order
   /huge-header      a 2 MiB header line
-  /stall-head       the status line, then silence
+  /stall-head?seconds=S   the status line, then S seconds of silence (60 by default)
 
 --tls CERT KEY serves HTTPS with that certificate.
 """
@@ -107,7 +107,7 @@ class Handler(BaseHTTPRequestHandler):
         elif url.path == "/stall-head":
             self.wfile.write(b"HTTP/1.1 200 OK\r\n")
             self.wfile.flush()
-            time.sleep(60)
+            time.sleep(float(dict(query).get("seconds", "60")))
         else:
             self.reply(404, b"not found")
 
