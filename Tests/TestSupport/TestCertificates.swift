@@ -31,7 +31,9 @@ public final class TestCertificates: Sendable {
   deinit { try? FileManager.default.removeItem(at: folder) }
 
   private func openssl(_ arguments: [String]) throws {
-    let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["openssl"] + arguments.map(absolute), timeout: 30)
+    // A time limit for a hung command only: one `openssl req` takes milliseconds, but a machine
+    // busy with the rest of the suite has been seen to take more than 30 s to reap it.
+    let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["openssl"] + arguments.map(absolute), timeout: 180)
     guard result.status == 0 else {
       throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "openssl \(arguments.first ?? "") failed: \(result.stderr)"])
     }
