@@ -204,6 +204,20 @@ final class TransportTests {
     }
   }
 
+  @Test("a head of 20,000 header lines (2 MB) passes CurlTransport's 1 MiB limit: a transport failure, not memory", arguments: Kind.allCases)
+  func aHeadPastTheLimit(_ kind: Kind) async throws {
+    do {
+      let response = try await client(kind).response(for: Request<Data>(path: "/many-headers"))
+      // URLSession may take it whole; then every line is there.
+      #expect(kind == .urlSession && response.response.headers.values(for: "X-Line-19999").count == 1)
+    } catch {
+      guard case .transport = error else {
+        Issue.record("expected a transport failure, got \(error)")
+        return
+      }
+    }
+  }
+
   @Test(arguments: Kind.allCases)
   func cancellationCancelsTheExchange(_ kind: Kind) async throws {
     let client = self.client(kind)

@@ -12,6 +12,7 @@ test process is gone), then exits on its own.
   /redirect?status=S&to=URL    that redirect, to be handed back, not followed
   /repeated         two Link headers and two X-Dup headers, in order
   /huge-header      a 2 MiB header line
+  /many-headers     20,000 header lines of 100 bytes (2 MB of head)
   /stall-head?seconds=S   the status line, then S seconds of silence (60 by default)
 
 --tls CERT KEY serves HTTPS with that certificate.
@@ -104,6 +105,8 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(200, b"ok", [("Link", "<a>; rel=next"), ("X-Dup", "1"), ("Link", "<b>; rel=prev"), ("X-Dup", "2")])
         elif url.path == "/huge-header":
             self.reply(200, b"ok", [("X-Huge", "a" * (2 << 20))])
+        elif url.path == "/many-headers":
+            self.reply(200, b"ok", [("X-Line-%05d" % n, "b" * 86) for n in range(20000)])
         elif url.path == "/stall-head":
             self.wfile.write(b"HTTP/1.1 200 OK\r\n")
             self.wfile.flush()
