@@ -71,41 +71,38 @@ public struct CurlTransport: HTTPTransport, HTTPStreamingTransport {
 
   /// Sends `request` and returns the whole response.
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-    try Task.checkCancellation()
-    let engine = try usableEngine()
-    let box = TransferBox()
-    do {
-      return try await withTaskCancellationHandler {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
-          let transfer = CurlTransfer(request: request, delivery: .whole(continuation), stallTimeout: request.timeout)
-          box.set(transfer, engine: engine)
-          engine.post(.add(transfer))
-        }
-      } onCancel: {
-        box.cancel()
-      }
-    } catch let error as URLError where error.code == .cancelled {
-      throw NetworkError.cancelled
-    }
+    try await start { continuation, _ in CurlTransfer(request: request, delivery: .whole(continuation), stallTimeout: request.timeout) }
   }
 
   /// Sends `request` and returns when its status and headers are in; the body follows as it
   /// arrives, with no total timeout (a stream's reader watches for silence itself, and so does
   /// the transfer, after the request's timeout).
   public func open(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
+    let (stream, body) = AsyncThrowingStream<Data, any Error>.makeStream()
+    return try await start { head, box in
+      let transfer = CurlTransfer(request: request, delivery: .stream(head: head, body: body), stallTimeout: request.timeout)
+      transfer.bodyStream = stream
+      transfer.cancelStream = { box.cancel() }
+      body.onTermination = { termination in
+        if case .cancelled = termination { box.cancel() }
+      }
+      return transfer
+    }
+  }
+
+  /// Hands the engine the transfer `make` builds around the continuation it resumes, and waits
+  /// for it: the one path of `send` and `open`, with the task's cancellation passed on to the
+  /// transfer and reported as ``NetworkError/cancelled``.
+  private func start<Response: Sendable>(
+    _ make: (CheckedContinuation<Response, any Error>, TransferBox) -> CurlTransfer
+  ) async throws -> Response {
     try Task.checkCancellation()
     let engine = try usableEngine()
     let box = TransferBox()
-    let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
     do {
       return try await withTaskCancellationHandler {
-        try await withCheckedThrowingContinuation { (head: CheckedContinuation<HTTPStreamingResponse, any Error>) in
-          let transfer = CurlTransfer(request: request, delivery: .stream(head: head, body: continuation), stallTimeout: request.timeout)
-          transfer.bodyStream = stream
-          transfer.cancelStream = { box.cancel() }
-          continuation.onTermination = { termination in
-            if case .cancelled = termination { box.cancel() }
-          }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
+          let transfer = make(continuation, box)
           box.set(transfer, engine: engine)
           engine.post(.add(transfer))
         }
