@@ -58,6 +58,13 @@ enum SigningWorkloads {
         token: Credentials(key: TwitterDocRequest.token.key, secret: TwitterDocRequest.token.secret))
       blackHole(try signer.authorizationHeader(for: request, nonce: TwitterDocRequest.nonce, timestamp: TwitterDocRequest.timestamp))
     }
+    // What the cold signer adds to the reused one: the set-up alone (and its release).
+    try harness.measureSync("sign/twitter-doc: signer set-up alone", baseline: "floor: key setup + HMAC-SHA1 (cold)") {
+      blackHole(
+        try OAuthSigner(
+          consumer: Credentials(key: TwitterDocRequest.consumer.key, secret: TwitterDocRequest.consumer.secret),
+          token: Credentials(key: TwitterDocRequest.token.key, secret: TwitterDocRequest.token.secret)))
+    }
     try harness.measureSync("sign/twitter-doc: OAuthSignatureGenerator (every stage kept)", baseline: baseline) {
       blackHole(
         try OAuthSignatureGenerator(
