@@ -69,7 +69,7 @@ struct MultipartFormDataTests {
   }
 
   @Test("Python's email parser reads every part back", .tags(.peers), .tier(.peers))
-  func pythonReadsItBack() throws {
+  func pythonReadsItBack() async throws {
     let binary = Self.randomBytes(3 << 20)
     let file = try Self.temporaryFile(binary)
     defer { try? FileManager.default.removeItem(at: file) }
@@ -83,8 +83,8 @@ struct MultipartFormDataTests {
     defer { try? FileManager.default.removeItem(at: body) }
     try form.write(to: body)
     let input = try JSONSerialization.data(withJSONObject: ["content_type": form.contentType, "path": body.path])
-    let parts = try #require(
-      try JSONSerialization.jsonObject(with: try PythonPeer.run(script: "multipart_parse.py", input: input)) as? [[String: Any]])
+    let output = try await PythonPeer.run(script: "multipart_parse.py", input: input)
+    let parts = try #require(try JSONSerialization.jsonObject(with: output) as? [[String: Any]])
     #expect(parts.map { $0["name"] as? String } == ["command", "note", "media", "empty"])
     #expect(parts[2]["filename"] as? String == "clip.mp4" && parts[2]["content_type"] as? String == "video/mp4")
     #expect(parts[2]["length"] as? Int == binary.count && parts[2]["sha256"] as? String == Self.sha256(binary))
@@ -117,10 +117,11 @@ struct MultipartFormDataTests {
     #expect(after.subtracting(before).isEmpty, "the temporary body file was removed")
   }
 
+  /// `sha256sum`'s digest of `data` (a quick process: waited for in place).
   static func sha256(_ data: Data) -> String {
     let file = (try? temporaryFile(data)) ?? URL(fileURLWithPath: "/dev/null")
     defer { try? FileManager.default.removeItem(at: file) }
-    let result = try? ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["sha256sum", file.path], timeout: 30)
+    let result = try? ProcessRunner.runBlocking(URL(fileURLWithPath: "/usr/bin/env"), ["sha256sum", file.path], timeout: 30)
     return String((result?.stdout ?? "").prefix(64))
   }
 }

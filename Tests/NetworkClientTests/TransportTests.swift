@@ -127,7 +127,7 @@ final class TransportTests {
     let response = try await kind.make().send(request)
     let echo = try JSONDecoder().decode(Echo.self, from: response.body)
     // The digest is Python's hashlib's, of what the server received.
-    let expected = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["sha256sum", file.path], timeout: 30).stdout.prefix(64)
+    let expected = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["sha256sum", file.path], timeout: 30).stdout.prefix(64)
     #expect(echo.method == "PUT" && echo.bodyLength == bytes.count && echo.bodySha256 == String(expected))
   }
 
@@ -268,7 +268,7 @@ final class TransportTests {
 
   @Test("TLS: a server whose CA is not trusted is refused; trusted through the configuration, it answers", arguments: Kind.allCases)
   func tlsWithAThrowawayCA(_ kind: Kind) async throws {
-    let certificates = try TestCertificates()
+    let certificates = try await TestCertificates()
     let tls = try LoopbackServer(
       script: "loopback_server.py", arguments: ["--tls", certificates.path("server.crt"), certificates.path("server.key")], lifetime: 60)
     defer { tls.stop() }

@@ -2,13 +2,13 @@ import Foundation
 import TestSupport
 
 /// Runs the built `oauth1` executable as a real process.
-func oauth1(_ arguments: [String], environment: [String: String]? = nil) throws -> ProcessResult {
-  try ProcessRunner.run(PackagePaths.executable("oauth1"), arguments, environment: environment, timeout: 60)
+func oauth1(_ arguments: [String], environment: [String: String]? = nil) async throws -> ProcessResult {
+  try await ProcessRunner.run(PackagePaths.executable("oauth1"), arguments, environment: environment, timeout: 60)
 }
 
 /// The JSON object `oauth1 sign --json` prints.
-func signJSON(_ arguments: [String]) throws -> [String: Any] {
-  let result = try oauth1(["sign", "--json"] + arguments)
+func signJSON(_ arguments: [String]) async throws -> [String: Any] {
+  let result = try await oauth1(["sign", "--json"] + arguments)
   guard result.status == 0 else {
     throw CLIFailure(description: "oauth1 sign exited \(result.status): \(result.stderr)")
   }

@@ -91,7 +91,7 @@ struct ProviderCommandsTests {
     expectNoSecret(result.stdout, result.stderr, also: [tokenSecret])
 
     // The profile's secrets win over the environment's (left from another provider).
-    let request = try oauth1(
+    let request = try await oauth1(
       ["request", "GET", provider.url("/api/items?q=a%2Bb&page=2"), "--profile", "netsuite"],
       environment: environment(config, ["OAUTH1_CONSUMER_SECRET": "another-providers-secret", "OAUTH1_TOKEN_SECRET": "another-token-secret"]))
     let answer = try echo(request)
@@ -127,7 +127,7 @@ struct ProviderCommandsTests {
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stderr.contains("Waiting for the provider to redirect to http://127.0.0.1:"))
 
-    let request = try oauth1(
+    let request = try await oauth1(
       ["request", "POST", provider.url("/api/issue"), "--profile", "jira", "-d", "summary=Ünïcode & co"], environment: environment(config))
     let answer = try echo(request)
     #expect(answer["signature_method"] as? String == "RSA-SHA1")
@@ -136,9 +136,9 @@ struct ProviderCommandsTests {
   }
 
   @Test("WooCommerce's rules: one-legged, HMAC-SHA256, the protocol parameters in the query")
-  func oneLeggedQuerySigning() throws {
+  func oneLeggedQuerySigning() async throws {
     let provider = try FakeOAuthProvider(["--methods", "HMAC-SHA256,HMAC-SHA1", "--one-legged"])
-    let request = try oauth1(
+    let request = try await oauth1(
       [
         "request", "GET", provider.url("/api/wc/v3/orders?per_page=5&status=on-hold"), "--provider", "woocommerce", "--site", provider.url("/"),
         "--consumer-key", FakeOAuthProvider.consumerKey,
@@ -151,7 +151,7 @@ struct ProviderCommandsTests {
   }
 
   @Test("Discogs' rules: PLAINTEXT and a required User-Agent")
-  func plaintextWithAUserAgent() throws {
+  func plaintextWithAUserAgent() async throws {
     let provider = try FakeOAuthProvider(["--methods", "PLAINTEXT", "--require-header", "User-Agent"])
     let arguments = [
       "request", "GET", provider.url("/api/identity"), "--signature-method", "PLAINTEXT", "--consumer-key", FakeOAuthProvider.consumerKey,
@@ -160,16 +160,16 @@ struct ProviderCommandsTests {
     let env = environment(
       try configDirectory(),
       ["OAUTH1_CONSUMER_SECRET": FakeOAuthProvider.consumerSecret, "OAUTH1_TOKEN_SECRET": FakeOAuthProvider.accessTokenSecret])
-    let answer = try echo(try oauth1(arguments + ["-H", "User-Agent: MyDiscogsApp/1.0"], environment: env))
+    let answer = try echo(try await oauth1(arguments + ["-H", "User-Agent: MyDiscogsApp/1.0"], environment: env))
     #expect(answer["signature_method"] as? String == "PLAINTEXT")
     #expect(answer["user_agent"] as? String == "MyDiscogsApp/1.0")
     // The provider profile sends a User-Agent of its own.
-    let profiled = try echo(try oauth1(arguments + ["--provider", "discogs"], environment: env))
+    let profiled = try echo(try await oauth1(arguments + ["--provider", "discogs"], environment: env))
     #expect((profiled["user_agent"] as? String)?.hasPrefix("oauth1-swift/") == true)
   }
 
   @Test("Mastercard's rules: RSA-SHA256 and a SHA-256 body hash on an empty POST, one-legged")
-  func bodyHashOnAnEmptyPost() throws {
+  func bodyHashOnAnEmptyPost() async throws {
     let (keyFile, certificateFile) = try rsaKeyFiles()
     let provider = try FakeOAuthProvider([
       "--methods", "RSA-SHA256", "--rsa-public-key", certificateFile.path, "--body-hash", "sha256", "--one-legged",
@@ -178,12 +178,13 @@ struct ProviderCommandsTests {
     let arguments = [
       "--provider", "mastercard", "--site", provider.url("/"), "--consumer-key", FakeOAuthProvider.consumerKey, "--private-key", keyFile.path,
     ]
-    let empty = try echo(try oauth1(["request", "POST", provider.url("/api/fraud/inquiry")] + arguments, environment: env))
+    let empty = try echo(try await oauth1(["request", "POST", provider.url("/api/fraud/inquiry")] + arguments, environment: env))
     #expect(empty["signature_method"] as? String == "RSA-SHA256" && empty["body_length"] as? Int == 0)
-    let json = try echo(try oauth1(["request", "POST", provider.url("/api/fraud/inquiry"), "--json", #"{"id":1}"#] + arguments, environment: env))
+    let json = try echo(
+      try await oauth1(["request", "POST", provider.url("/api/fraud/inquiry"), "--json", #"{"id":1}"#] + arguments, environment: env))
     #expect(json["content_type"] as? String == "application/json" && json["body_length"] as? Int == 8)
     // Without the profile's body hash the provider refuses.
-    let refused = try oauth1(
+    let refused = try await oauth1(
       [
         "request", "POST", provider.url("/api/fraud/inquiry"), "--signature-method", "RSA-SHA256", "--consumer-key", FakeOAuthProvider.consumerKey,
         "--private-key", keyFile.path,
@@ -192,11 +193,11 @@ struct ProviderCommandsTests {
   }
 
   @Test("A refusal shows the provider's base string next to ours, with the first difference named")
-  func aRefusalExplained() throws {
+  func aRefusalExplained() async throws {
     // The provider sits behind a proxy that ends TLS: it verifies against https://api.example.com.
     for style in ["--problem-reporting", "--flickr-debug"] {
       let provider = try FakeOAuthProvider(["--public-url", "https://api.example.com", style])
-      let result = try oauth1(
+      let result = try await oauth1(
         [
           "request", "POST", provider.url("/api/items?page=2"), "--consumer-key", FakeOAuthProvider.consumerKey, "--token",
           FakeOAuthProvider.accessToken, "-d", "password=hunter2",
@@ -218,9 +219,9 @@ struct ProviderCommandsTests {
   /// Flickr's JSON refusal (`{"stat":"fail","code":96,...,"debug_sbs":"GET&..."}`): its base
   /// string is found in the JSON and diffed with ours.
   @Test("A refusal with the provider's base string in a JSON body is explained with it")
-  func aJSONRefusalExplained() throws {
+  func aJSONRefusalExplained() async throws {
     let provider = try FakeOAuthProvider(["--public-url", "https://api.example.com"])
-    let result = try oauth1(
+    let result = try await oauth1(
       [
         "request", "GET", provider.url("/api/flickr-json/photos?page=2"), "--consumer-key", FakeOAuthProvider.consumerKey, "--token",
         FakeOAuthProvider.accessToken,
@@ -242,12 +243,12 @@ struct ProviderCommandsTests {
       try configDirectory(), ["OAUTH1_CONSUMER_SECRET": FakeOAuthProvider.consumerSecret, "OAUTH1_TOKEN_SECRET": FakeOAuthProvider.accessTokenSecret])
     let credentials = ["--consumer-key", FakeOAuthProvider.consumerKey, "--token", FakeOAuthProvider.accessToken]
     // Same origin: followed, and signed for the new URL (oauthlib verifies it there).
-    let moved = try oauth1(["request", "GET", provider.url("/redirect?to=%2Fapi%2Fitems%3Fpage%3D2")] + credentials, environment: env)
+    let moved = try await oauth1(["request", "GET", provider.url("/redirect?to=%2Fapi%2Fitems%3Fpage%3D2")] + credentials, environment: env)
     let answer = try echo(moved)
     #expect(answer["path"] as? String == "/api/items" && (answer["query"] as? [[String]]) == [["page", "2"]])
     // Another origin: followed without the Authorization header, so the other server refuses.
     let target = elsewhere.url("/api/items").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-    let away = try oauth1(["request", "GET", provider.url("/redirect?to=\(target)")] + credentials, environment: env)
+    let away = try await oauth1(["request", "GET", provider.url("/redirect?to=\(target)")] + credentials, environment: env)
     #expect(away.status == 1, "\(away.stdout)\(away.stderr)")
     let (data, _) = try await URLSession.shared.data(from: elsewhere.baseURL.appendingPathComponent("_control/stats"))
     let stats = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -257,40 +258,40 @@ struct ProviderCommandsTests {
   }
 
   @Test("Exit status, -i and -o")
-  func statusIncludeAndOutput() throws {
+  func statusIncludeAndOutput() async throws {
     let provider = try FakeOAuthProvider()
     let env = environment(
       try configDirectory(), ["OAUTH1_CONSUMER_SECRET": FakeOAuthProvider.consumerSecret, "OAUTH1_TOKEN_SECRET": FakeOAuthProvider.accessTokenSecret])
     let credentials = ["--consumer-key", FakeOAuthProvider.consumerKey, "--token", FakeOAuthProvider.accessToken]
-    let missing = try oauth1(["request", "GET", provider.url("/api/status/404")] + credentials, environment: env)
+    let missing = try await oauth1(["request", "GET", provider.url("/api/status/404")] + credentials, environment: env)
     #expect(missing.status == 1 && missing.stdout.isEmpty)
     #expect(missing.stderr.contains("HTTP 404") && missing.stderr.contains(#"{"error": "asked for 404"}"#), "\(missing.stderr)")
 
-    let included = try oauth1(["request", "GET", provider.url("/api/items"), "-i"] + credentials, environment: env)
+    let included = try await oauth1(["request", "GET", provider.url("/api/items"), "-i"] + credentials, environment: env)
     #expect(included.status == 0 && included.stdout.hasPrefix("HTTP 200 "))
     #expect(included.stdout.contains("\r\n\r\n{"))
 
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("oauth1-body-\(UUID().uuidString).json")
-    let written = try oauth1(["request", "GET", provider.url("/api/items"), "-o", file.path] + credentials, environment: env)
+    let written = try await oauth1(["request", "GET", provider.url("/api/items"), "-o", file.path] + credentials, environment: env)
     #expect(written.status == 0 && written.stdout.isEmpty)
     #expect(try String(contentsOf: file, encoding: .utf8).contains(#""path": "/api/items""#))
 
-    let verbose = try oauth1(["request", "POST", provider.url("/api/items"), "-v", "-d", "a=1"] + credentials, environment: env)
+    let verbose = try await oauth1(["request", "POST", provider.url("/api/items"), "-v", "-d", "a=1"] + credentials, environment: env)
     #expect(verbose.status == 0)
     #expect(verbose.stderr.contains("4. Signature base string") && verbose.stderr.contains("<redacted: secret>"))
     expectNoSecret(verbose.stdout, verbose.stderr, missing.stderr, included.stdout)
 
-    let unreachable = try oauth1(["request", "GET", "http://127.0.0.1:9/api"] + credentials, environment: env)
+    let unreachable = try await oauth1(["request", "GET", "http://127.0.0.1:9/api"] + credentials, environment: env)
     #expect(unreachable.status == 3)
   }
 
   @Test("-i on a refusal prints, as curl -i does, the status line, the headers, a blank line and the body on stdout, and exits 1")
-  func includeOnARefusal() throws {
+  func includeOnARefusal() async throws {
     let env = environment(
       try configDirectory(), ["OAUTH1_CONSUMER_SECRET": FakeOAuthProvider.consumerSecret, "OAUTH1_TOKEN_SECRET": FakeOAuthProvider.accessTokenSecret])
     let credentials = ["--consumer-key", FakeOAuthProvider.consumerKey, "--token", FakeOAuthProvider.accessToken]
     let provider = try FakeOAuthProvider()
-    let missing = try oauth1(["request", "GET", provider.url("/api/status/404"), "-i"] + credentials, environment: env)
+    let missing = try await oauth1(["request", "GET", provider.url("/api/status/404"), "-i"] + credentials, environment: env)
     #expect(missing.status == 1)
     #expect(missing.stdout.hasPrefix("HTTP 404 Not Found\r\n") && missing.stdout.contains("\r\nContent-Type: application/json\r\n"))
     #expect(missing.stdout.hasSuffix("\r\n\r\n{\"error\": \"asked for 404\"}"), "\(missing.stdout)")
@@ -299,7 +300,7 @@ struct ProviderCommandsTests {
     // A signature refusal in Atlassian's format, which echoes the signature and the base string
     // (with the signed password): both hidden on stdout, the explanation on stderr.
     let atlassian = try FakeOAuthProvider(["--public-url", "https://api.example.com", "--problem-reporting"])
-    let refused = try oauth1(
+    let refused = try await oauth1(
       ["request", "POST", atlassian.url("/api/items"), "-i", "-d", "password=hunter2"] + credentials, environment: env)
     #expect(refused.status == 1)
     let (head, body) = try #require(
@@ -312,17 +313,18 @@ struct ProviderCommandsTests {
   }
 
   @Test("Usage errors name what is missing")
-  func usageErrors() throws {
+  func usageErrors() async throws {
     let env = environment(try configDirectory())
-    let noProfile = try oauth1(["request", "GET", "https://api.example.com/", "--profile", "nope"], environment: env)
+    let noProfile = try await oauth1(["request", "GET", "https://api.example.com/", "--profile", "nope"], environment: env)
     #expect(noProfile.status == 2 && noProfile.stderr.contains("no profile is named \"nope\""))
-    let oneLegged = try oauth1(
+    let oneLegged = try await oauth1(
       ["login", "--provider", "woocommerce", "--site", "https://shop.example", "--consumer-key", "k", "--consumer-secret", "s", "--profile", "p"],
       environment: env)
     #expect(oneLegged.status == 2 && oneLegged.stderr.contains("woocommerce has no three-legged flow"))
-    let siteless = try oauth1(["request", "GET", "https://jira.example.com/rest", "--provider", "jira", "--consumer-key", "k"], environment: env)
+    let siteless = try await oauth1(
+      ["request", "GET", "https://jira.example.com/rest", "--provider", "jira", "--consumer-key", "k"], environment: env)
     #expect(siteless.status == 2 && siteless.stderr.contains("the jira profile needs the Jira server's URL"))
-    let relative = try oauth1(["request", "GET", "/rest", "--consumer-key", "k", "--consumer-secret", "s"], environment: env)
+    let relative = try await oauth1(["request", "GET", "/rest", "--consumer-key", "k", "--consumer-secret", "s"], environment: env)
     #expect(relative.status == 2 && relative.stderr.contains("not an absolute http or https URL"))
     expectNoSecret(noProfile.stderr, oneLegged.stderr, siteless.stderr, relative.stderr)
   }

@@ -10,7 +10,7 @@ struct OAuth1SecretHygieneTests {
   static let secrets = [consumerSecret, tokenSecret, consumerSecret + "&" + tokenSecret]
   static let credentials = ["--consumer-key", "k", "--consumer-secret", consumerSecret, "--token", "t", "--token-secret", tokenSecret]
 
-  @Test func errorPathsKeepSecretsOut() throws {
+  @Test func errorPathsKeepSecretsOut() async throws {
     let signErrors: [[String]] = [
       ["sign", "--url", "file:///etc/passwd"] + Self.credentials,
       ["sign", "--url", "https://a.example/x?a=%FF"] + Self.credentials,
@@ -36,7 +36,7 @@ struct OAuth1SecretHygieneTests {
     ]
     var checked = 0
     for arguments in signErrors + verifyErrors {
-      let result = try oauth1(arguments)
+      let result = try await oauth1(arguments)
       #expect(result.status != 0, "\(arguments) succeeded")
       for secret in Self.secrets {
         #expect(!result.stderr.contains(secret), "\(arguments.prefix(3)): \(secret) in stderr: \(result.stderr)")

@@ -9,8 +9,8 @@ struct SignCommandTests {
     "authorization_header",
   ]
 
-  @Test func twitterExampleReproducesThePublishedSignature() throws {
-    let json = try signJSON(["--example", "twitter"])
+  @Test func twitterExampleReproducesThePublishedSignature() async throws {
+    let json = try await signJSON(["--example", "twitter"])
     #expect(Set(json.keys) == Self.jsonKeys)
     #expect(json["signature"] as? String == "hCtSmYh+iHYCEqBWrE7C7hYmtUk=")
     #expect(json["base_string_uri"] as? String == "https://api.twitter.com/1.1/statuses/update.json")
@@ -20,8 +20,8 @@ struct SignCommandTests {
     #expect(parameters.last == ["status", "Hello Ladies + Gentlemen, a signed OAuth request!"])
   }
 
-  @Test func humanOutputShowsEveryStageAndTheVerdict() throws {
-    let result = try oauth1(["sign", "--example", "twitter"])
+  @Test func humanOutputShowsEveryStageAndTheVerdict() async throws {
+    let result = try await oauth1(["sign", "--example", "twitter"])
     #expect(result.status == 0)
     for heading in [
       "1. Parameters", "2. Normalized parameters", "3. Base string URI", "4. Signature base string",
@@ -33,14 +33,14 @@ struct SignCommandTests {
   }
 
   @Test(arguments: ["x", "rfc5849"])
-  func otherExamplesMatch(name: String) throws {
-    let result = try oauth1(["sign", "--example", name])
+  func otherExamplesMatch(name: String) async throws {
+    let result = try await oauth1(["sign", "--example", name])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains("(matches)"))
   }
 
   /// The Twitter request given option by option, the body raw and as decoded form fields.
-  @Test func twitterRequestFromOptions() throws {
+  @Test func twitterRequestFromOptions() async throws {
     let common = [
       "--method", "POST", "--url", "https://api.twitter.com/1.1/statuses/update.json?include_entities=true",
       "--consumer-key", "xvz1evFS4wEEPTGEFPHBog", "--consumer-secret", "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw",
@@ -48,29 +48,29 @@ struct SignCommandTests {
       "--token-secret", "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE",
       "--nonce", "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "--timestamp", "1318622958",
     ]
-    let raw = try signJSON(
+    let raw = try await signJSON(
       common + [
         "--body", "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21",
         "--content-type", "application/x-www-form-urlencoded",
       ])
     #expect(raw["signature"] as? String == "hCtSmYh+iHYCEqBWrE7C7hYmtUk=")
-    let form = try signJSON(common + ["--form", "status=Hello Ladies + Gentlemen, a signed OAuth request!"])
+    let form = try await signJSON(common + ["--form", "status=Hello Ladies + Gentlemen, a signed OAuth request!"])
     #expect(form["signature"] as? String == "hCtSmYh+iHYCEqBWrE7C7hYmtUk=")
     let file = try temporaryFile(named: "body", contents: Data("status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21".utf8))
     defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-    let fromFile = try signJSON(common + ["--body-file", file.path, "--content-type", "application/x-www-form-urlencoded"])
+    let fromFile = try await signJSON(common + ["--body-file", file.path, "--content-type", "application/x-www-form-urlencoded"])
     #expect(fromFile["signature"] as? String == "hCtSmYh+iHYCEqBWrE7C7hYmtUk=")
   }
 
   /// Every published complete request (RFC 5849's examples, the Twitter/X docs, OAuth Core,
   /// oauthlib's client tests, the body-hash draft ...) signed through the command line.
-  @Test func publishedRequestsThroughTheCommandLine() throws {
+  @Test func publishedRequestsThroughTheCommandLine() async throws {
     var checked = 0
     for file in try VectorFile.loadAll() {
       for vector in file.vectors {
         guard let request = try PublishedRequest(vector) else { continue }
         defer { request.cleanUp() }
-        let json = try signJSON(request.arguments)
+        let json = try await signJSON(request.arguments)
         if let signature = vector.expected(\.signature, named: "signature") {
           #expect(json["signature"] as? String == signature, "\(file.name) \(vector.id)")
         }
@@ -88,8 +88,8 @@ struct SignCommandTests {
 
   /// oauthlib's client signs with a resource-owner secret and no key; the command reproduces
   /// the published value and says on stderr what is unusual.
-  @Test func aTokenSecretWithoutATokenIsSignedWithANote() throws {
-    let result = try oauth1([
+  @Test func aTokenSecretWithoutATokenIsSignedWithANote() async throws {
+    let result = try await oauth1([
       "sign", "--url", "http://example.com", "--consumer-key", "client_key", "--consumer-secret", "foo", "--token-secret", "bar",
       "--signature-method", "PLAINTEXT", "--nonce", "abc", "--timestamp", "1234567890", "--json",
     ])

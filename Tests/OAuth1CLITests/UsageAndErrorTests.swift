@@ -21,8 +21,8 @@ struct UsageAndErrorTests {
     (["sign", "--example", "nope"], "unknown example \"nope\""),
     (["frobnicate"], "unknown command \"frobnicate\""),
   ])
-  func wrongUsageExitsTwoWithTheUsage(arguments: [String], message: String) throws {
-    let result = try oauth1(arguments)
+  func wrongUsageExitsTwoWithTheUsage(arguments: [String], message: String) async throws {
+    let result = try await oauth1(arguments)
     #expect(result.status == 2)
     #expect(result.stderr.contains("oauth1: error: \(message)"), "stderr was: \(result.stderr)")
     #expect(result.stderr.contains("Usage:"))
@@ -35,41 +35,41 @@ struct UsageAndErrorTests {
     ("https://", "has no host"),
     ("https://api.example.com:99999/", "has the port \"99999\""),
   ])
-  func badURLsExitOneWithTheReason(url: String, reason: String) throws {
-    let result = try oauth1(["sign", "--url", url, "--consumer-key", "k", "--consumer-secret", "s"])
+  func badURLsExitOneWithTheReason(url: String, reason: String) async throws {
+    let result = try await oauth1(["sign", "--url", url, "--consumer-key", "k", "--consumer-secret", "s"])
     #expect(result.status == 1)
     #expect(result.stderr.contains(reason), "stderr was: \(result.stderr)")
   }
 
-  @Test func unreadableOrWrongKeyFiles() throws {
-    let missing = try oauth1(Self.minimal + ["--signature-method", "RSA-SHA1", "--private-key", "/nonexistent/key.pem"])
+  @Test func unreadableOrWrongKeyFiles() async throws {
+    let missing = try await oauth1(Self.minimal + ["--signature-method", "RSA-SHA1", "--private-key", "/nonexistent/key.pem"])
     #expect(missing.status == 1)
     #expect(missing.stderr.contains("cannot read the private key file /nonexistent/key.pem"))
 
     let garbage = try temporaryFile(named: "key.pem", contents: Data("not a key".utf8))
     defer { try? FileManager.default.removeItem(at: garbage.deletingLastPathComponent()) }
-    let invalid = try oauth1(Self.minimal + ["--signature-method", "RSA-SHA256", "--private-key", garbage.path])
+    let invalid = try await oauth1(Self.minimal + ["--signature-method", "RSA-SHA256", "--private-key", garbage.path])
     #expect(invalid.status == 1)
     #expect(invalid.stderr.contains("The key could not be read"))
   }
 
-  @Test func nonUTF8FormBodyIsRefused() throws {
-    let result = try oauth1(Self.minimal + ["--method", "POST", "--body", "a=%FF", "--content-type", "application/x-www-form-urlencoded"])
+  @Test func nonUTF8FormBodyIsRefused() async throws {
+    let result = try await oauth1(Self.minimal + ["--method", "POST", "--body", "a=%FF", "--content-type", "application/x-www-form-urlencoded"])
     #expect(result.status == 1)
     #expect(result.stderr.contains("form body parameter \"a\" does not decode to UTF-8"))
   }
 
-  @Test func secretsFromTheEnvironment() throws {
+  @Test func secretsFromTheEnvironment() async throws {
     var environment = ProcessInfo.processInfo.environment
     environment["OAUTH1_CONSUMER_SECRET"] = "env-secret"
     environment["OAUTH1_TOKEN_SECRET"] = "env-token-secret"
-    let result = try oauth1(["sign", "--json", "--url", "https://a.example/", "--consumer-key", "k", "--token", "t"], environment: environment)
+    let result = try await oauth1(["sign", "--json", "--url", "https://a.example/", "--consumer-key", "k", "--token", "t"], environment: environment)
     #expect(result.status == 0)
     #expect(result.stdout.contains(#""signing_key" : "env-secret&env-token-secret""#))
   }
 
-  @Test func helpAndVersion() throws {
-    let help = try oauth1(["sign", "--help"])
+  @Test func helpAndVersion() async throws {
+    let help = try await oauth1(["sign", "--help"])
     #expect(help.status == 0)
     for option in [
       "--method", "--url", "--body", "--content-type", "--form", "--body-file", "--consumer-key",
@@ -79,11 +79,11 @@ struct UsageAndErrorTests {
     ] {
       #expect(help.stdout.contains(option), "help lacks \(option)")
     }
-    #expect(try oauth1(["help", "sign"]).stdout == help.stdout)
-    let version = try oauth1(["--version"])
+    #expect(try await oauth1(["help", "sign"]).stdout == help.stdout)
+    let version = try await oauth1(["--version"])
     #expect(version.status == 0 && version.stdout.hasPrefix("oauth1 "))
-    #expect(try oauth1(["sign", "--version"]).stdout == version.stdout)
-    let bare = try oauth1([])
+    #expect(try await oauth1(["sign", "--version"]).stdout == version.stdout)
+    let bare = try await oauth1([])
     #expect(bare.status == 2 && bare.stderr.contains("no command given") && bare.stderr.contains("Commands:"))
   }
 }

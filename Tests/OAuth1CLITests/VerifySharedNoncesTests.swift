@@ -25,79 +25,84 @@ struct VerifySharedNoncesTests {
     ] + (store.map { ["--nonce-store", $0] } ?? [])
   }
 
-  @Test func aReplayToAnotherProcessIsRefused() throws {
+  @Test func aReplayToAnotherProcessIsRefused() async throws {
     let redis = try LocalRedisServer()
     let command = try arguments(nonce: "n-1", store: redis.url)
-    let first = try oauth1(command)
+    let first = try await oauth1(command)
     #expect(first.status == 0 && first.stdout.hasPrefix("valid\n"), "\(first.stdout)\(first.stderr)")
-    let second = try oauth1(command)
+    let second = try await oauth1(command)
     #expect(second.status == 1 && second.stdout.hasPrefix("invalid: nonce_used"), "\(second.stdout)\(second.stderr)")
     // Without the store, each process remembers only its own nonces: the replay passes.
-    let unshared = try oauth1(try arguments(nonce: "n-2", store: nil))
+    let unshared = try await oauth1(try arguments(nonce: "n-2", store: nil))
     #expect(unshared.status == 0)
-    #expect(try oauth1(try arguments(nonce: "n-2", store: nil)).status == 0)
+    #expect(try await oauth1(try arguments(nonce: "n-2", store: nil)).status == 0)
   }
 
-  @Test func sixteenProcessesAtOnceAcceptOne() throws {
+  @Test func sixteenProcessesAtOnceAcceptOne() async throws {
     let redis = try LocalRedisServer()
     let command = try arguments(nonce: "race", store: redis.url)
-    let results = Locked<[Result<ProcessResult, CLIFailure>]>([])
-    // A thread each, so that all 16 processes run at once (concurrentPerform would run as many as there are cores).
-    let group = DispatchGroup()
-    for _ in 0..<16 {
-      group.enter()
-      Thread.detachNewThread {
-        let result = Result { () throws(CLIFailure) -> ProcessResult in
-          do { return try oauth1(command) } catch { throw CLIFailure(description: "\(error)") }
+    // A thread each, so that all 16 processes run at once (ProcessRunner.run runs at most
+    // ProcessRunner.concurrentProcesses), all waited for off the concurrency pool.
+    let all = try await onOwnThread {
+      let results = Locked<[Result<ProcessResult, CLIFailure>]>([])
+      let group = DispatchGroup()
+      for _ in 0..<16 {
+        group.enter()
+        Thread.detachNewThread {
+          let result = Result { () throws(CLIFailure) -> ProcessResult in
+            do { return try ProcessRunner.runBlocking(PackagePaths.executable("oauth1"), command, timeout: 60) } catch {
+              throw CLIFailure(description: "\(error)")
+            }
+          }
+          results.withLock { $0.append(result) }
+          group.leave()
         }
-        results.withLock { $0.append(result) }
-        group.leave()
       }
+      group.wait()
+      return try results.withLock { $0 }.map { try $0.get() }
     }
-    group.wait()
-    let all = try results.withLock { $0 }.map { try $0.get() }
     #expect(all.filter { $0.status == 0 }.count == 1, "\(all.map(\.status))")
     #expect(all.filter { $0.status == 1 && $0.stdout.hasPrefix("invalid: nonce_used") }.count == 15, "\(all.map(\.stdout))")
   }
 
   /// Redis stopped: every verification exits 3 (not 1, a bad request) and none is accepted;
   /// restarted: verifications pass again. A forged request is still refused for its signature.
-  @Test func redisStoppedFailsClosedWithItsOwnStatus() throws {
+  @Test func redisStoppedFailsClosedWithItsOwnStatus() async throws {
     let redis = try LocalRedisServer()
-    #expect(try oauth1(try arguments(nonce: "before", store: redis.url)).status == 0)
+    #expect(try await oauth1(try arguments(nonce: "before", store: redis.url)).status == 0)
     redis.stop()
     for index in 0..<4 {
-      let result = try oauth1(try arguments(nonce: "during-\(index)", store: redis.url))
+      let result = try await oauth1(try arguments(nonce: "during-\(index)", store: redis.url))
       #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
       #expect(result.stdout.hasPrefix("invalid: temporarily_unavailable"))
       #expect(result.stdout.contains("cannot connect to Redis at 127.0.0.1:\(redis.port)"))
     }
-    let forged = try oauth1(try arguments(nonce: "during-forged", store: redis.url, secret: "wrong-secret"))
+    let forged = try await oauth1(try arguments(nonce: "during-forged", store: redis.url, secret: "wrong-secret"))
     #expect(forged.status == 1 && forged.stdout.hasPrefix("invalid: signature_invalid"))
     try redis.restart()
-    let after = try oauth1(try arguments(nonce: "after", store: redis.url))
+    let after = try await oauth1(try arguments(nonce: "after", store: redis.url))
     #expect(after.status == 0, "\(after.stdout)\(after.stderr)")
   }
 
   /// The URL, with its password, from OAUTH1_REDIS_URL; the password appears in no output.
-  @Test func credentialsFromTheEnvironment() throws {
+  @Test func credentialsFromTheEnvironment() async throws {
     let redis = try LocalRedisServer(arguments: ["--requirepass", "REDIS-PASS-123"])
     var environment = ProcessInfo.processInfo.environment
     environment["OAUTH1_REDIS_URL"] = "redis://:REDIS-PASS-123@127.0.0.1:\(redis.port)/2"
     let command = try arguments(nonce: "env", store: nil)
-    #expect(try oauth1(command, environment: environment).status == 0)
-    let replay = try oauth1(command, environment: environment)
+    #expect(try await oauth1(command, environment: environment).status == 0)
+    let replay = try await oauth1(command, environment: environment)
     #expect(replay.status == 1 && replay.stdout.hasPrefix("invalid: nonce_used"))
     environment["OAUTH1_REDIS_URL"] = "redis://:WRONG-PASS-456@127.0.0.1:\(redis.port)/2"
-    let refused = try oauth1(try arguments(nonce: "env-2", store: nil), environment: environment)
+    let refused = try await oauth1(try arguments(nonce: "env-2", store: nil), environment: environment)
     #expect(refused.status == 3 && refused.stdout.contains("refused AUTH"), "\(refused.stdout)")
     for result in [replay, refused] { #expect(!(result.stdout + result.stderr).contains("PASS-")) }
   }
 
   /// `rediss://`: the server's certificate checked against the CA in SSL_CERT_FILE (OpenSSL's
   /// own variable for the trust store); without it the handshake fails closed, exit 3.
-  @Test func overTLS() throws {
-    let certificates = try TestCertificates()
+  @Test func overTLS() async throws {
+    let certificates = try await TestCertificates()
     let redis = try LocalRedisServer(
       arguments: ["--requirepass", "TLS-PASS-789"],
       tls: [
@@ -108,12 +113,12 @@ struct VerifySharedNoncesTests {
     environment["OAUTH1_REDIS_URL"] = "rediss://:TLS-PASS-789@localhost:\(redis.port)"
     environment["SSL_CERT_FILE"] = certificates.path("ca.crt")
     let command = try arguments(nonce: "tls", store: nil)
-    let first = try oauth1(command, environment: environment)
+    let first = try await oauth1(command, environment: environment)
     #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
-    let replay = try oauth1(command, environment: environment)
+    let replay = try await oauth1(command, environment: environment)
     #expect(replay.status == 1 && replay.stdout.hasPrefix("invalid: nonce_used"))
     environment["SSL_CERT_FILE"] = nil
-    let untrusted = try oauth1(try arguments(nonce: "tls-2", store: nil), environment: environment)
+    let untrusted = try await oauth1(try arguments(nonce: "tls-2", store: nil), environment: environment)
     #expect(untrusted.status == 3 && untrusted.stdout.contains("certificate was refused"), "\(untrusted.stdout)")
     #expect(!(untrusted.stdout + untrusted.stderr).contains("TLS-PASS"))
   }

@@ -29,7 +29,7 @@ struct RedisTLSTests {
   }
 
   @Test func aNonceIsRecordedOverTLSWithPasswordAndDatabase() async throws {
-    let certificates = try TestCertificates()
+    let certificates = try await TestCertificates()
     let redis = try LocalRedisServer(arguments: ["--requirepass", "tls-pass"], tls: serverTLS(certificates))
     for host in ["127.0.0.1", "localhost"] {
       let tls = try store("rediss://:tls-pass@\(host):\(redis.port)/4", ca: certificates.path("ca.crt"))
@@ -44,7 +44,7 @@ struct RedisTLSTests {
   /// An idle TLS connection is reused (TLS 1.3 session tickets, read after the handshake, do
   /// not make it look stale), and reopened after a restart.
   @Test func connectionsAreReusedAndReopenedAfterARestart() async throws {
-    let certificates = try TestCertificates()
+    let certificates = try await TestCertificates()
     let redis = try LocalRedisServer(tls: serverTLS(certificates))
     let tls = try store(redis.url, ca: certificates.path("ca.crt"), poolSize: 1)
     func clientID() async throws -> Int64 {
@@ -61,7 +61,7 @@ struct RedisTLSTests {
   }
 
   @Test func anUntrustedOrMisnamedCertificateIsRefused() async throws {
-    let certificates = try TestCertificates()
+    let certificates = try await TestCertificates()
     let redis = try LocalRedisServer(arguments: ["--bind", "127.0.0.1", "127.0.0.2"], tls: serverTLS(certificates))
     // The system's trust store does not know the test CA.
     let untrusted = try store(redis.url, ca: nil)
@@ -90,7 +90,7 @@ struct RedisTLSTests {
 
   /// With `tls-auth-clients yes`, Redis's default, the store needs a client certificate.
   @Test func aClientCertificate() async throws {
-    let certificates = try TestCertificates()
+    let certificates = try await TestCertificates()
     let redis = try LocalRedisServer(tls: serverTLS(certificates, clientCertificates: true))
     let without = try store(redis.url, ca: certificates.path("ca.crt"))
     await #expect(throws: RedisNonceStoreError.self) { try await without.ping() }

@@ -28,13 +28,13 @@ struct PKCETests {
   }
 
   @Test("oauthlib's authorization server accepts every challenge", .tags(.peers), .tier(.peers))
-  func oauthlibAccepts() throws {
+  func oauthlibAccepts() async throws {
     let cases = (0..<200).map { index in PKCE(length: 43 + index % 86) }
     let input = try JSONSerialization.data(withJSONObject: cases.map { ["verifier": $0.verifier, "challenge": $0.challenge] })
-    let verdicts = try JSONDecoder().decode([Bool].self, from: try PythonPeer.run(script: "oauthlib_pkce.py", input: input))
+    let verdicts = try JSONDecoder().decode([Bool].self, from: try await PythonPeer.run(script: "oauthlib_pkce.py", input: input))
     #expect(verdicts.count == 200 && verdicts.allSatisfy { $0 })
     // And refuses a challenge of another verifier, so the check is not vacuous.
     let wrong = try JSONSerialization.data(withJSONObject: [["verifier": cases[0].verifier, "challenge": cases[1].challenge]])
-    #expect(try JSONDecoder().decode([Bool].self, from: try PythonPeer.run(script: "oauthlib_pkce.py", input: wrong)) == [false])
+    #expect(try await JSONDecoder().decode([Bool].self, from: try PythonPeer.run(script: "oauthlib_pkce.py", input: wrong)) == [false])
   }
 }

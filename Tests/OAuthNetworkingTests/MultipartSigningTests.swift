@@ -34,7 +34,7 @@ struct MultipartSigningTests {
       "oauth_params": protocolParameters, "consumer_secret": consumer.secret, "token_secret": token.secret, "signature_method": "HMAC-SHA1",
       "client": false,
     ]
-    let output = try PythonPeer.run(script: "oauthlib_peer.py", input: try JSONSerialization.data(withJSONObject: [caseJSON]))
+    let output = try await PythonPeer.run(script: "oauthlib_peer.py", input: try JSONSerialization.data(withJSONObject: [caseJSON]))
     let result = try #require((try JSONSerialization.jsonObject(with: output) as? [[String: Any]])?.first)
     #expect(result["error"] == nil, "\(result)")
     #expect(result["signature"] as? String == signature)
@@ -80,7 +80,7 @@ struct MultipartSigningTests {
       "oauth_params": fields.filter { $0.name != "oauth_signature" }.map { [$0.name, $0.value] },
       "consumer_secret": consumer.secret, "token_secret": token.secret, "signature_method": "HMAC-SHA1", "client": false,
     ]
-    let output = try PythonPeer.run(script: "oauthlib_peer.py", input: try JSONSerialization.data(withJSONObject: [caseJSON]))
+    let output = try await PythonPeer.run(script: "oauthlib_peer.py", input: try JSONSerialization.data(withJSONObject: [caseJSON]))
     let result = try #require((try JSONSerialization.jsonObject(with: output) as? [[String: Any]])?.first)
     #expect(result["signature"] as? String == signature, "\(result)")
     let baseString = try #require(result["base_string"] as? String)

@@ -4,6 +4,8 @@ import Foundation
 /// standard input, then wait for it to finish (for prompts such as a login PIN).
 public final class InteractiveProcess: @unchecked Sendable {
   private let process = Process()
+  /// When the process was started.
+  private let started = Date()
   private let input = Pipe(), output = Pipe(), errors = Pipe()
   private let lock = NSLock()
   private var out = Data(), err = Data()
@@ -60,6 +62,6 @@ public final class InteractiveProcess: @unchecked Sendable {
     if process.isRunning { process.terminate() }
     process.waitUntilExit()
     _ = finished.wait(timeout: .now() + 5)
-    return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+    return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: stderr, seconds: Date().timeIntervalSince(started))
   }
 }

@@ -67,13 +67,13 @@ public enum PythonPeer {
   /// and returns its stdout. A non-zero exit is a ``Failure`` that carries the script's stderr.
   public static func run(
     script: String, input: Data, requirements set: Requirements = .oauthlib, timeout: Double = 300
-  ) throws -> Data {
-    let site = try sitePackages(set)
+  ) async throws -> Data {
+    let site = try await onOwnThread { try sitePackages(set) }
     var environment = ProcessInfo.processInfo.environment
     environment["PYTHONPATH"] = site.path
     environment["PYTHONDONTWRITEBYTECODE"] = "1"
     environment["PYTHONNOUSERSITE"] = "1"
-    let result = try ProcessRunner.run(
+    let result = try await ProcessRunner.run(
       python, ["python3", "-s", PackagePaths.peers.appendingPathComponent(script).path],
       stdin: input, environment: environment, timeout: timeout)
     guard result.status == 0 else {
@@ -112,7 +112,7 @@ public enum PythonPeer {
     }
     try? FileManager.default.removeItem(at: folder)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let result = try ProcessRunner.run(
+    let result = try ProcessRunner.runBlocking(
       python,
       [
         "python3", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-input",
@@ -121,7 +121,7 @@ public enum PythonPeer {
       timeout: 600)
     var sourceResult = result
     if result.status == 0 && !set.sources.isEmpty {
-      sourceResult = try ProcessRunner.run(
+      sourceResult = try ProcessRunner.runBlocking(
         python,
         ["python3", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-input", "--no-deps", "--target", folder.path]
           + set.sources,

@@ -52,9 +52,9 @@ struct ArchiveCommandTests {
     }
   }
 
-  static func read(_ file: URL, queries: [String: String] = [:]) throws -> Reading {
+  static func read(_ file: URL, queries: [String: String] = [:]) async throws -> Reading {
     let request = try JSONSerialization.data(withJSONObject: ["path": file.path, "queries": queries])
-    return try JSONDecoder().decode(Reading.self, from: PythonPeer.run(script: "archive_reader.py", input: request))
+    return try JSONDecoder().decode(Reading.self, from: await PythonPeer.run(script: "archive_reader.py", input: request))
   }
 
   /// Starts `tweets` with `arguments`, output discarded.
@@ -106,20 +106,19 @@ struct ArchiveCommandTests {
   @Test("A paged fetch killed with SIGKILL at random moments and resumed until done: every tweet exactly once, authors joined, integrity ok")
   func killedAndResumed() async throws {
     let tweets = try TweetsRunner(server: try VerifiedSandbox(tweetsPerUser: 2000))
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     let file = folder.appendingPathComponent("timeline.sqlite")
     // Uninterrupted runs into other databases say how long one takes with this build (a
     // sanitizer slows it several times): the kills land within the quicker (the first run
     // also pays the servers' warm-up).
     var quickest = Double.infinity
     for run in 1...2 {
-      let started = Date()
-      let whole = try tweets.run(["timeline", "sandbox_user", "--all", "--db", folder.appendingPathComponent("whole\(run).sqlite").path])
-      quickest = min(quickest, Date().timeIntervalSince(started))
+      let whole = try await tweets.run(["timeline", "sandbox_user", "--all", "--db", folder.appendingPathComponent("whole\(run).sqlite").path])
+      quickest = min(quickest, whole.seconds)
       #expect(whole.status == 0, "\(whole.stderr)")
     }
     let typical = quickest
-    let reference = try tweets.run(["timeline", "sandbox_user", "--all", "--format", "jsonl"])
+    let reference = try await tweets.run(["timeline", "sandbox_user", "--all", "--format", "jsonl"])
     let expected = Set(
       reference.stdout.split(separator: "\n").compactMap { line in
         (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
@@ -134,7 +133,7 @@ struct ArchiveCommandTests {
     }
     #expect(status == 0)
     #expect(kills >= 1, "no kill landed before the fetch ended")
-    let reading = try Self.read(file)
+    let reading = try await Self.read(file)
     #expect(reading.integrity == "ok")
     #expect(reading.journal_mode == "wal" && reading.user_version == 4)
     #expect(reading.tweet_ids.count == expected.count, "every tweet once: \(reading.tweet_ids.count) rows")
@@ -142,7 +141,7 @@ struct ArchiveCommandTests {
     #expect(reading.tweets_with_author_row == expected.count, "every tweet's author is in users")
     // The profile's ledger, written by every one of those processes (killed ones included):
     // each post charged once on this day, none twice (issue #30).
-    let usage = try tweets.run(["usage", "--format", "json"])
+    let usage = try await tweets.run(["usage", "--format", "json"])
     let rows = (try usage.json() as? [String: Any])?["spent"] as? [[String: Any]] ?? []
     let charged = rows.filter { $0["command"] as? String == "timeline" }.map { $0["items"] as? Int ?? 0 }.reduce(0, +)
     #expect(charged == expected.count, "posts charged in the ledger: \(charged) of \(expected.count); \(rows)")
@@ -157,20 +156,20 @@ struct ArchiveCommandTests {
   func rerunAndQueries() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 120)
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     let file = folder.appendingPathComponent("swift.sqlite")
     let command = ["timeline", "swift_lang", "--limit", "50", "--db", file.path]
-    #expect(try tweets.run(command).status == 0)
-    let first = try Self.read(file)
+    #expect(try await tweets.run(command).status == 0)
+    let first = try await Self.read(file)
     #expect(first.tweet_ids.count == 50)
     // A reply by sandbox_user to swift_lang's newest tweet: that tweet's reply count grows, and
     // the reply is not in swift_lang's timeline.
     let newest = try #require(first.tweet_ids.compactMap { UInt64($0) }.max())
-    let before = try Self.read(file, queries: ["replies": "SELECT reply_count FROM tweets WHERE id = \(newest)"])
-    #expect(try tweets.run(["post", "A reply to count", "--reply-to", String(newest)]).status == 0)
-    let rerun = try tweets.run(command)
+    let before = try await Self.read(file, queries: ["replies": "SELECT reply_count FROM tweets WHERE id = \(newest)"])
+    #expect(try await tweets.run(["post", "A reply to count", "--reply-to", String(newest)]).status == 0)
+    let rerun = try await tweets.run(command)
     #expect(rerun.status == 0, "\(rerun.stderr)")
-    let after = try Self.read(file, queries: ["replies": "SELECT reply_count FROM tweets WHERE id = \(newest)"])
+    let after = try await Self.read(file, queries: ["replies": "SELECT reply_count FROM tweets WHERE id = \(newest)"])
     #expect(Set(after.tweet_ids) == Set(first.tweet_ids), "no new rows")
     guard case .number(let old) = before.queries["replies"]?.first?.first, case .number(let new) = after.queries["replies"]?.first?.first else {
       Issue.record("no reply count: \(before.queries) \(after.queries)")
@@ -180,10 +179,10 @@ struct ArchiveCommandTests {
     #expect(after.fetches.count == 2, "a re-run adds a row to fetches only")
 
     // More data for the queries: a conversation and other authors.
-    #expect(try tweets.run(["search", "swift", "--limit", "60", "--db", file.path]).status == 0)
+    #expect(try await tweets.run(["search", "swift", "--limit", "60", "--db", file.path]).status == 0)
     let queries = try Self.documentedQueries()
     #expect(queries.count == 3)
-    let reading = try Self.read(file, queries: Dictionary(uniqueKeysWithValues: queries.enumerated().map { ("q\($0.offset)", $0.element) }))
+    let reading = try await Self.read(file, queries: Dictionary(uniqueKeysWithValues: queries.enumerated().map { ("q\($0.offset)", $0.element) }))
     for (name, rows) in reading.queries.sorted(by: { $0.key < $1.key }) {
       #expect(!rows.isEmpty, "query \(name) returned nothing")
     }
@@ -201,30 +200,29 @@ struct ArchiveCommandTests {
   func terminated() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 1000)
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     // Two pages at once, then a third that takes 30 s: the signal comes while it is awaited.
     try await server.script("/2/users/1001/tweets", [["delay": 0], ["delay": 0], ["delay": 30]])
     let file = folder.appendingPathComponent("term.sqlite")
     let process = try start(tweets, ["timeline", "sandbox_user", "--all", "--db", file.path])
-    let signalled = try await onOwnThread {
-      let deadline = Date().addingTimeInterval(TestTiming.seconds(20))
-      while Date() < deadline, process.isRunning, (try? Self.read(file).tweet_ids.count) ?? 0 < 200 { usleep(50_000) }
-      let signalled = Date()
-      kill(process.processIdentifier, SIGTERM)
-      process.waitUntilExit()
-      return signalled
+    let deadline = Date().addingTimeInterval(TestTiming.seconds(20))
+    while Date() < deadline, process.isRunning, (try? await Self.read(file).tweet_ids.count) ?? 0 < 200 {
+      try await Task.sleep(for: .milliseconds(50))
     }
+    let signalled = Date()
+    kill(process.processIdentifier, SIGTERM)
+    try await onOwnThread { process.waitUntilExit() }
     #expect(process.terminationStatus == 143, "exit \(process.terminationStatus)")
     #expect(Date().timeIntervalSince(signalled) < TestTiming.seconds(10), "the awaited page was cancelled, not waited for")
     #expect(!FileManager.default.fileExists(atPath: file.path + "-wal"), "the database was closed: no write-ahead log left")
-    let stopped = try Self.read(file)
+    let stopped = try await Self.read(file)
     #expect(stopped.integrity == "ok")
     #expect(stopped.fetches.map(\.status) == ["stopped"] && stopped.tweet_ids.count == 200, "\(stopped.fetches), \(stopped.tweet_ids.count)")
 
-    let resumed = try tweets.run(["timeline", "sandbox_user", "--all", "--db", file.path, "--resume"])
+    let resumed = try await tweets.run(["timeline", "sandbox_user", "--all", "--db", file.path, "--resume"])
     #expect(resumed.status == 0, "\(resumed.stderr)")
     #expect(resumed.stderr.contains("resuming fetch 1 after 200 tweets (2 pages)"), "\(resumed.stderr)")
-    let done = try Self.read(file)
+    let done = try await Self.read(file)
     #expect(done.tweet_ids.count == 1000 && Set(done.tweet_ids).count == 1000)
     #expect(done.fetches.count == 1 && done.fetches[0].status == "complete")
   }
@@ -234,7 +232,7 @@ struct ArchiveCommandTests {
     // X's limit of 300 lookups per window, with a 1-second window: 1,000 lookups are not held up.
     let server = try VerifiedSandbox(tweetsPerUser: 20_000, rateWindow: 1)
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     let known = try await server.tweetIDs()
     #expect(known.count == 60_000)
     // 100,000 ids: the 60,000 tweets and 40,000 ids between them that name none, mixed.
@@ -257,7 +255,7 @@ struct ArchiveCommandTests {
     // The status is the last run's: 4 when it met a missing id, 0 when the kills let it start
     // past the last of them (the input's last 20,000 ids all name tweets). The table is the record.
     #expect(status == 4 || status == 0, "exit \(status)")
-    let reading = try Self.read(file)
+    let reading = try await Self.read(file)
     #expect(reading.integrity == "ok")
     #expect(reading.tweet_ids.count == 60_000 && Set(reading.tweet_ids) == Set(known))
     #expect(reading.missing_ids.count == 40_000 && Set(reading.missing_ids) == Set(absent))
@@ -270,8 +268,8 @@ struct ArchiveCommandTests {
   @Test("hydrate --output --resume continues after the ids done; refusals name what to do")
   func hydrateToAFile() async throws {
     let tweets = try TweetsRunner(server: try VerifiedSandbox(tweetsPerUser: 300))
-    try tweets.loginWithTokens()
-    let reference = try tweets.run(["timeline", "sandbox_user", "--all", "--format", "jsonl"])
+    try await tweets.loginWithTokens()
+    let reference = try await tweets.run(["timeline", "sandbox_user", "--all", "--format", "jsonl"])
     let known = reference.stdout.split(separator: "\n").compactMap { line in
       (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
     }
@@ -287,11 +285,11 @@ struct ArchiveCommandTests {
     }
     #expect(lines == known, "the input's order, each id once")
 
-    let both = try tweets.run(["hydrate", ids.path, "--output", out.path, "--db", folder.appendingPathComponent("x.sqlite").path])
+    let both = try await tweets.run(["hydrate", ids.path, "--output", out.path, "--db", folder.appendingPathComponent("x.sqlite").path])
     #expect(both.status == 2 && both.stderr.contains("give --output FILE or --db FILE, not both"))
-    let format = try tweets.run(["timeline", "--format", "csv", "--db", folder.appendingPathComponent("x.sqlite").path])
+    let format = try await tweets.run(["timeline", "--format", "csv", "--db", folder.appendingPathComponent("x.sqlite").path])
     #expect(format.status == 2 && format.stderr.contains("leave out --format"))
-    let notAnArchive = try tweets.run(["timeline", "--limit", "5", "--db", ids.path])
+    let notAnArchive = try await tweets.run(["timeline", "--limit", "5", "--db", ids.path])
     #expect(notAnArchive.status == 1 && notAnArchive.stderr.contains(ids.path), "\(notAnArchive.stderr)")
   }
 }

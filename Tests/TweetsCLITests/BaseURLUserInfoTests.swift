@@ -11,7 +11,7 @@ struct BaseURLUserInfoTests {
   @Test func theUserInfoIsNeitherStoredNorPrinted() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 30)
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-userinfo-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -21,22 +21,23 @@ struct BaseURLUserInfoTests {
     let withUserInfo = try #require(components.url).absoluteString
 
     let database = folder.appendingPathComponent("archive.sqlite")
-    let fetch = try tweets.run(["timeline", "swift_lang", "--limit", "5", "--db", database.path, "--verbose"], baseURL: withUserInfo)
+    let fetch = try await tweets.run(["timeline", "swift_lang", "--limit", "5", "--db", database.path, "--verbose"], baseURL: withUserInfo)
     #expect(fetch.status == 0, "\(fetch.stderr)")
-    let reading = try ArchiveCommandTests.read(database)
+    let reading = try await ArchiveCommandTests.read(database)
     #expect(
       reading.fetches.map(\.command) == [["timeline", "swift_lang", "--limit", "5", "--base-url", server.baseURL.absoluteString]],
       "\(reading.fetches.map(\.command))")
     // The same command with the user info resumes the same fetch.
-    let again = try tweets.run(["timeline", "swift_lang", "--limit", "5", "--db", database.path, "--resume"], baseURL: withUserInfo)
-    let fetches = try ArchiveCommandTests.read(database).fetches
+    let again = try await tweets.run(["timeline", "swift_lang", "--limit", "5", "--db", database.path, "--resume"], baseURL: withUserInfo)
+    let fetches = try await ArchiveCommandTests.read(database).fetches
     #expect(again.status == 0 && fetches.count == 1, "\(again.stderr)")
 
     let output = folder.appendingPathComponent("tweets.jsonl")
-    let written = try tweets.run(["timeline", "swift_lang", "--limit", "5", "--output", output.path, "--format", "jsonl"], baseURL: withUserInfo)
+    let written = try await tweets.run(
+      ["timeline", "swift_lang", "--limit", "5", "--output", output.path, "--format", "jsonl"], baseURL: withUserInfo)
     #expect(written.status == 0, "\(written.stderr)")
 
-    let refused = try tweets.run(["whoami"], baseURL: "ftp://archivist:\(Self.password)@127.0.0.1:1/")
+    let refused = try await tweets.run(["whoami"], baseURL: "ftp://archivist:\(Self.password)@127.0.0.1:1/")
     #expect(refused.status == 2, "\(refused.stderr)")
 
     for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) {

@@ -8,10 +8,10 @@ import Testing
 @Suite("tweets bookmarks against the sandbox", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
 struct BookmarksCommandTests {
   /// `tweets login --oauth2` asking for `scopes`.
-  func login(_ tweets: TweetsRunner, scopes: String) throws {
+  func login(_ tweets: TweetsRunner, scopes: String) async throws {
     let port = try LoopbackServer.freePort()
     let browser = "python3 '\(PackagePaths.peers.appendingPathComponent("browser.py").path)'"
-    let login = try tweets.run(
+    let login = try await tweets.run(
       [
         "login", "--oauth2", "--client-id", "sandbox-client-id", "--redirect-uri", "http://127.0.0.1:\(port)/callback", "--authorize-url",
         tweets.server.baseURL.appendingPathComponent("i/oauth2/authorize").absoluteString, "--scopes", scopes,
@@ -31,37 +31,37 @@ struct BookmarksCommandTests {
   func bookmarksWithTheScopes() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
-    try login(tweets, scopes: "tweet.read users.read bookmark.read bookmark.write offline.access")
+    try await login(tweets, scopes: "tweet.read users.read bookmark.read bookmark.write offline.access")
 
-    let listed = try tweets.run(["bookmarks", "--format", "jsonl"])
+    let listed = try await tweets.run(["bookmarks", "--format", "jsonl"])
     #expect(listed.status == 0, "\(listed.stderr)")
     let seeded = try Self.ids(listed.stdout)
     #expect(seeded.count == 5, "the demo user's five bookmarks: \(listed.stdout)")
 
     let file = tweets.configDirectory.appendingPathComponent("bookmarks.jsonl")
-    let saved = try tweets.run(["bookmarks", "--all", "--format", "jsonl", "--output", file.path])
+    let saved = try await tweets.run(["bookmarks", "--all", "--format", "jsonl", "--output", file.path])
     #expect(saved.status == 0, "\(saved.stderr)")
     #expect(try Self.ids(String(contentsOf: file, encoding: .utf8)) == seeded)
     let archive = tweets.configDirectory.appendingPathComponent("bookmarks.sqlite")
-    let archived = try tweets.run(["bookmarks", "--db", archive.path])
+    let archived = try await tweets.run(["bookmarks", "--db", archive.path])
     #expect(archived.status == 0 && FileManager.default.fileExists(atPath: archive.path), "\(archived.stderr)")
 
-    let folders = try tweets.run(["bookmarks", "--folders"])
+    let folders = try await tweets.run(["bookmarks", "--folders"])
     #expect(folders.status == 0 && folders.stdout == "1940000000000000001  Read later\n", "\(folders.stdout)\(folders.stderr)")
-    let folder = try tweets.run(["bookmarks", "--folder", "1940000000000000001", "--format", "jsonl"])
+    let folder = try await tweets.run(["bookmarks", "--folder", "1940000000000000001", "--format", "jsonl"])
     #expect(folder.status == 0, "\(folder.stderr)")
     #expect(try Self.ids(folder.stdout) == Array(seeded.prefix(2)))
 
-    let timeline = try tweets.run(["timeline", "--limit", "20", "--format", "jsonl"])
+    let timeline = try await tweets.run(["timeline", "--limit", "20", "--format", "jsonl"])
     let post = try #require(try Self.ids(timeline.stdout).first { !seeded.contains($0) }, "\(timeline.stderr)")
-    let added = try tweets.run(["bookmark", "add", post])
+    let added = try await tweets.run(["bookmark", "add", post])
     #expect(added.status == 0 && added.stdout == "Bookmarked \(post).\n", "\(added.stderr)")
-    #expect(try Self.ids(try tweets.run(["bookmarks", "--format", "jsonl"]).stdout) == [post] + seeded, "the newest bookmark first")
-    let removed = try tweets.run(["bookmark", "remove", post])
+    #expect(try await Self.ids(try tweets.run(["bookmarks", "--format", "jsonl"]).stdout) == [post] + seeded, "the newest bookmark first")
+    let removed = try await tweets.run(["bookmark", "remove", post])
     #expect(removed.status == 0 && removed.stdout == "Removed the bookmark of \(post).\n", "\(removed.stderr)")
-    #expect(try Self.ids(try tweets.run(["bookmarks", "--format", "jsonl"]).stdout) == seeded)
+    #expect(try await Self.ids(try tweets.run(["bookmarks", "--format", "jsonl"]).stdout) == seeded)
 
-    let usage = try tweets.run(["bookmark", "keep", post])
+    let usage = try await tweets.run(["bookmark", "keep", post])
     #expect(usage.status == 2 && usage.stderr.contains("tweets bookmark add|remove ID"))
   }
 
@@ -69,9 +69,9 @@ struct BookmarksCommandTests {
   func withoutTheScopes() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
-    try login(tweets, scopes: "tweet.read users.read offline.access")
+    try await login(tweets, scopes: "tweet.read users.read offline.access")
     for arguments in [["bookmarks"], ["bookmarks", "--folders"], ["bookmark", "add", "1799999999999999000"]] {
-      let refused = try tweets.run(arguments)
+      let refused = try await tweets.run(arguments)
       #expect(refused.status != 0, "\(arguments)")
       #expect(
         refused.stderr.contains("403") && refused.stderr.contains("bookmark.read") && refused.stderr.contains("tweets login --oauth2"),

@@ -66,12 +66,12 @@ struct CommandOptionsTests {
     "stream": ["format", "output", "limit", "duration", "tag", "all", "terminate-all", "terminate"] + session + ["db"],
   ]
 
-  func tweets(_ arguments: [String]) throws -> ProcessResult {
+  func tweets(_ arguments: [String]) async throws -> ProcessResult {
     var environment = ProcessInfo.processInfo.environment
     for key in environment.keys where key.hasPrefix("X_") || key.hasPrefix("TWITTER_") || key.hasPrefix("TWEETS_") {
       environment.removeValue(forKey: key)
     }
-    return try ProcessRunner.run(PackagePaths.executable("tweets"), arguments, environment: environment, timeout: 60)
+    return try await ProcessRunner.run(PackagePaths.executable("tweets"), arguments, environment: environment, timeout: 60)
   }
 
   /// The long names of the options a help text lists.
@@ -84,16 +84,16 @@ struct CommandOptionsTests {
   }
 
   @Test("The overview lists every command the table knows")
-  func everyCommandIsChecked() throws {
-    let overview = try tweets(["help"])
+  func everyCommandIsChecked() async throws {
+    let overview = try await tweets(["help"])
     let listed = overview.stdout.components(separatedBy: "Commands:\n").last?.split(separator: "\n").prefix { $0.hasPrefix("  ") }
       .compactMap { $0.split(separator: " ").first.map(String.init) }.filter { $0 != "help" && $0 != "completions" }
     #expect(Set(listed ?? []) == Set(Self.commands.keys), "\(overview.stdout)")
   }
 
   @Test("help COMMAND lists exactly the options the command takes", arguments: commands.keys.sorted())
-  func helpListsTheCommandsOptions(command: String) throws {
-    let help = try tweets(["help", command])
+  func helpListsTheCommandsOptions(command: String) async throws {
+    let help = try await tweets(["help", command])
     #expect(help.status == 0)
     let expected = Set(Self.commands[command]! + ["help"])
     let listed = Self.listedOptions(help.stdout)
@@ -103,11 +103,11 @@ struct CommandOptionsTests {
   }
 
   @Test("A shared option a command does not take is a usage error naming the command", arguments: commands.keys.sorted())
-  func anOptionNotTakenIsAUsageError(command: String) throws {
+  func anOptionNotTakenIsAUsageError(command: String) async throws {
     let takes = Set(Self.commands[command]!)
     for option in Self.shared where !takes.contains(option.name) {
       let argument = "--" + option.name + (option.takesValue ? "=1" : "")
-      let result = try tweets([command, argument])
+      let result = try await tweets([command, argument])
       #expect(result.status == 2, "\(command) \(argument): \(result.status) \(result.stderr)")
       #expect(
         result.stderr.hasPrefix("tweets: error: tweets \(command) does not take --\(option.name): "),
@@ -118,19 +118,19 @@ struct CommandOptionsTests {
   }
 
   @Test("The example of the issue: tweets post --limit, before or after the command, and -o")
-  func postDoesNotTakeLimit() throws {
+  func postDoesNotTakeLimit() async throws {
     for arguments in [["post", "hello", "--limit", "5"], ["--limit", "5", "post", "hello"]] {
-      let result = try tweets(arguments)
+      let result = try await tweets(arguments)
       #expect(result.status == 2)
       #expect(
         result.stderr.hasPrefix(
           "tweets: error: tweets post does not take --limit: timeline, search, mentions, liked, bookmarks and 6 other commands do\n"
         ), "\(result.stderr)")
     }
-    let short = try tweets(["post", "hello", "-o", "out.jsonl"])
+    let short = try await tweets(["post", "hello", "-o", "out.jsonl"])
     #expect(short.status == 2 && short.stderr.hasPrefix("tweets: error: tweets post does not take -o: timeline, hydrate, search"), "\(short.stderr)")
     // An option no command takes is still unknown, with a suggestion.
-    let typo = try tweets(["post", "hello", "--formt", "json"])
+    let typo = try await tweets(["post", "hello", "--formt", "json"])
     #expect(typo.status == 2 && typo.stderr.hasPrefix("tweets: error: unknown option --formt (did you mean --format?)"), "\(typo.stderr)")
   }
 }

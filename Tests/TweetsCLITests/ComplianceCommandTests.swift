@@ -9,8 +9,8 @@ import Testing
 @Suite("tweets compliance", .tags(.processes), .tier(.processes))
 struct ComplianceCommandTests {
   /// Runs `script` (Python, reading the archive at `argv[1]`) and decodes its JSON output.
-  static func python(_ script: String, _ archive: String) throws -> [String: Any] {
-    let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, archive], timeout: 120)
+  static func python(_ script: String, _ archive: String) async throws -> [String: Any] {
+    let result = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, archive], timeout: 120)
     try #require(result.status == 0, "\(result.stderr)")
     return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
   }
@@ -23,19 +23,19 @@ struct ComplianceCommandTests {
     """
 
   /// A sandbox, a signed-in `tweets`, and an archive of @sandbox_user's timeline.
-  static func archiveOfOneTimeline(tweetsPerUser: Int) throws -> (VerifiedSandbox, TweetsRunner, String) {
+  static func archiveOfOneTimeline(tweetsPerUser: Int) async throws -> (VerifiedSandbox, TweetsRunner, String) {
     let server = try VerifiedSandbox(tweetsPerUser: tweetsPerUser)
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     let archive = tweets.configDirectory.appendingPathComponent("archive.sqlite").path
-    #expect(try tweets.run(["timeline", "sandbox_user", "--all", "--db", archive]).status == 0)
+    #expect(try await tweets.run(["timeline", "sandbox_user", "--all", "--db", archive]).status == 0)
     return (server, tweets, archive)
   }
 
   /// Fills an archive with every post of the sandbox's three authors.
-  static func fill(_ tweets: TweetsRunner, _ archive: String) throws {
+  static func fill(_ tweets: TweetsRunner, _ archive: String) async throws {
     for user in ["sandbox_user", "swift_lang", "oauth_fan"] {
-      let run = try tweets.run(["timeline", user, "--all", "--db", archive])
+      let run = try await tweets.run(["timeline", user, "--all", "--db", archive])
       #expect(run.status == 0, "\(run.stderr)")
     }
   }
@@ -44,10 +44,10 @@ struct ComplianceCommandTests {
   func archiveFollowsItsAuthors() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 667)
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     let archive = tweets.configDirectory.appendingPathComponent("study.sqlite").path
-    try Self.fill(tweets, archive)
-    let before = try Self.python(Self.postsScript, archive) as? [String: [String]] ?? [:]
+    try await Self.fill(tweets, archive)
+    let before = try await Self.python(Self.postsScript, archive) as? [String: [String]] ?? [:]
     #expect(before.count >= 2000, "\(before.count) posts")
 
     // X's events: 37 posts deleted and 5 protected among 1001's and 1002's, author 1003 suspended.
@@ -60,16 +60,16 @@ struct ComplianceCommandTests {
     for id in protected { events[id] = "protected" }
     try await server.compliance(["urls": "storage", "posts": events, "users": ["1003": "suspended"]])
 
-    let run = try tweets.run(["compliance", "--db", archive, "--poll-interval", "0.1"])
+    let run = try await tweets.run(["compliance", "--db", archive, "--poll-interval", "0.1"])
     #expect(run.status == 0, "\(run.stderr)")
     let removed = Set(deleted + protected + suspended)
     #expect(run.stdout.contains("removed \(removed.count) posts"), "\(run.stdout)")
 
     // Read back by Python: the removed posts are gone from every table, the rest unchanged.
-    let after = try Self.python(Self.postsScript, archive) as? [String: [String]] ?? [:]
+    let after = try await Self.python(Self.postsScript, archive) as? [String: [String]] ?? [:]
     #expect(Set(after.keys) == Set(before.keys).subtracting(removed))
     #expect(after.allSatisfy { before[$0.key] == $0.value })
-    let leftovers = try Self.python(
+    let leftovers = try await Self.python(
       """
       import json, sqlite3, sys
       c = sqlite3.connect(sys.argv[1])
@@ -108,9 +108,9 @@ struct ComplianceCommandTests {
 
     // A users job: the account and its posts go, each post's event naming it.
     try await server.compliance(["users": ["1002": "deactivated"]])
-    let users = try tweets.run(["compliance", "--db", archive, "--type", "users", "--poll-interval", "0.1"])
+    let users = try await tweets.run(["compliance", "--db", archive, "--type", "users", "--poll-interval", "0.1"])
     #expect(users.status == 0, "\(users.stderr)")
-    let final = try Self.python(Self.postsScript, archive) as? [String: [String]] ?? [:]
+    let final = try await Self.python(Self.postsScript, archive) as? [String: [String]] ?? [:]
     #expect(!final.isEmpty && final.values.allSatisfy { $0[0] == "1001" })
     #expect(tweets.everything.range(of: VerifiedSandbox.bearerToken) == nil)
   }
@@ -119,12 +119,12 @@ struct ComplianceCommandTests {
   func idsAndJobs() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
-    let timeline = try tweets.run(["timeline", "swift_lang", "--limit", "3", "--format", "jsonl"])
+    try await tweets.loginWithTokens()
+    let timeline = try await tweets.run(["timeline", "swift_lang", "--limit", "3", "--format", "jsonl"])
     let ids = DehydrateTests.ids(timeline.stdout)
     #expect(ids.count == 3)
     try await server.compliance(["urls": "api", "posts": [ids[0]: "deleted", ids[1]: "scrub_geo"]])
-    let run = try tweets.run(["compliance", "--ids", "-", "--poll-interval", "0.1"], stdin: ids.joined(separator: "\n") + "\n")
+    let run = try await tweets.run(["compliance", "--ids", "-", "--poll-interval", "0.1"], stdin: ids.joined(separator: "\n") + "\n")
     #expect(run.status == 0, "\(run.stderr)")
     let lines = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     #expect(lines.count == 2)
@@ -132,15 +132,15 @@ struct ComplianceCommandTests {
     #expect(lines.first { $0["id"] as? String == ids[1] }?["action"] as? String == "scrub_geo")
     let transfers = try await server.compliance()["transfers"] as? [[String: Any]] ?? []
     #expect(transfers.count == 2 && transfers.allSatisfy { $0["authorization"] as? Bool == true })
-    let jobs = try tweets.run(["compliance", "jobs"])
+    let jobs = try await tweets.run(["compliance", "jobs"])
     #expect(jobs.status == 0 && jobs.stdout.contains("complete"), "\(jobs.stdout)\(jobs.stderr)")
     // A second active job of a type is X's 409; not an id is refused before anything is sent.
-    #expect(try tweets.run(["compliance", "--ids", "-"], stdin: "12x\n").status == 2)
+    #expect(try await tweets.run(["compliance", "--ids", "-"], stdin: "12x\n").status == 2)
   }
 
   @Test("a kill during the upload and during the polling resumes the same job, uploading once")
   func killResumes() async throws {
-    let (server, tweets, archive) = try Self.archiveOfOneTimeline(tweetsPerUser: 40)
+    let (server, tweets, archive) = try await Self.archiveOfOneTimeline(tweetsPerUser: 40)
     try await server.compliance(["urls": "api", "processing_polls": 100_000])
     // The upload is held 3 s by the sandbox: killed while it is in flight.
     try await server.script("/2/compliance/jobs/", [["delay": 3]])
@@ -157,7 +157,7 @@ struct ComplianceCommandTests {
     kill(second.pid, SIGKILL)
     _ = second.wait()
     try await server.compliance(["processing_polls": 0])
-    let last = try tweets.run(["compliance", "--db", archive, "--poll-interval", "0.2"])
+    let last = try await tweets.run(["compliance", "--db", archive, "--poll-interval", "0.2"])
     #expect(last.status == 0 && last.stderr.contains("Resuming compliance job"), "\(last.stderr)")
     let jobs = try await server.compliance()["jobs"] as? [[String: Any]] ?? []
     #expect(jobs.count == 1 && jobs.first?["uploads"] as? Int == 1 && jobs.first?["status"] as? String == "complete")
@@ -166,12 +166,12 @@ struct ComplianceCommandTests {
 
   @Test("a job whose upload never arrived expires at X, and the next run creates a new one")
   func expiredJobIsCreatedAnew() async throws {
-    let (server, tweets, archive) = try Self.archiveOfOneTimeline(tweetsPerUser: 10)
+    let (server, tweets, archive) = try await Self.archiveOfOneTimeline(tweetsPerUser: 10)
     try await server.script("/2/compliance/jobs/", [["status": 400, "body": "{}"]])
-    let failed = try tweets.run(["compliance", "--db", archive, "--poll-interval", "0.1"])
+    let failed = try await tweets.run(["compliance", "--db", archive, "--poll-interval", "0.1"])
     #expect(failed.status != 0)
     try await server.skewClock(by: 16 * 60)  // past X's 15-minute upload window
-    let again = try tweets.run(["compliance", "--db", archive, "--poll-interval", "0.1"])
+    let again = try await tweets.run(["compliance", "--db", archive, "--poll-interval", "0.1"])
     #expect(again.status == 0 && again.stderr.contains("is expired: creating a new one"), "\(again.stderr)")
     let jobs = try await server.compliance()["jobs"] as? [[String: Any]] ?? []
     #expect(jobs.map { $0["status"] as? String } == ["expired", "complete"])

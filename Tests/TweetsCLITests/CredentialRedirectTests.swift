@@ -51,8 +51,8 @@ struct CredentialRedirectTests {
   func aRenewalRedirectedToAnotherPortSendsItNothing(status: Int) async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 5, oauth2Lifetime: Int(OAuth2CommandTests.lifetime))
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
-    #expect(try tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
+    try await tweets.loginWithTokens()
+    #expect(try await tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
     let before = try OAuth2CommandTests.tokens(tweets)
     let refresh = try #require(before.refresh)
     let thief = try Thief()
@@ -60,7 +60,7 @@ struct CredentialRedirectTests {
     try await Task.sleep(nanoseconds: UInt64((OAuth2CommandTests.lifetime + 1) * 1_000_000_000))
 
     try await server.script("/2/oauth2/token", [["redirect": thief.url + "/collect?x=1", "status": status]])
-    let result = try tweets.run(["whoami"])
+    let result = try await tweets.run(["whoami"])
     let seen = thief.received.withLock { $0 }
     #expect(seen.isEmpty, "the other origin received: \(seen)")
     #expect(!seen.joined().contains(refresh))
@@ -69,7 +69,7 @@ struct CredentialRedirectTests {
     #expect(!result.stderr.contains("/collect") && !result.stderr.contains(refresh), "\(result.stderr)")
     // A failed renewal never loses the token: the next run, with no fault left, renews with it.
     #expect(try OAuth2CommandTests.tokens(tweets).refresh == refresh)
-    let again = try tweets.run(["whoami"])
+    let again = try await tweets.run(["whoami"])
     #expect(again.status == 0 && again.stdout.hasSuffix("signed in with OAuth 2.0\n"), "\(again.stderr)")
     #expect(try await server.stats().oauth2Grants["refresh_token"] == 1)
     #expect(thief.received.withLock { $0 }.isEmpty)

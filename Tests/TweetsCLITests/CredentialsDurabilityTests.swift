@@ -45,7 +45,7 @@ struct CredentialsDurabilityTests {
     // Two hundred logins would use up users/me's 15-minute window; this test is not about that.
     try await server.setRemaining("/2/users/me", 100_000)
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     let file = tweets.credentialsFile
     // A big file (3,000 other profiles, about a megabyte), so that writing and syncing it takes
     // long enough for some kills to land in the middle of it.
@@ -105,7 +105,7 @@ struct CredentialsDurabilityTests {
     }
     #expect(problems.isEmpty, "\(problems)")
     // The next normal login cleans up what the killed ones left.
-    let result = try tweets.run(
+    let result = try await tweets.run(
       ["login", "--profile", "final", "--access-token", VerifiedSandbox.accessToken, "--access-token-secret", VerifiedSandbox.accessTokenSecret]
         + tweets.consumer)
     #expect(result.status == 0, "\(result.stderr)")

@@ -15,38 +15,38 @@ struct DehydrateTests {
   @Test func dehydrateThenHydrateGivesTheSameIdsInTheSameOrder() async throws {
     let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     let archive = tweets.configDirectory.appendingPathComponent("a.sqlite").path
-    #expect(try tweets.run(["timeline", "sandbox_user", "--limit", "120", "--db", archive]).status == 0)
-    let dehydrated = try tweets.run(["dehydrate", "--db", archive])
+    #expect(try await tweets.run(["timeline", "sandbox_user", "--limit", "120", "--db", archive]).status == 0)
+    let dehydrated = try await tweets.run(["dehydrate", "--db", archive])
     #expect(dehydrated.status == 0, "\(dehydrated.stderr)")
     let ids = dehydrated.stdout.split(separator: "\n").map(String.init)
     #expect(ids.count == 120 && Set(ids).count == 120)
     let file = tweets.configDirectory.appendingPathComponent("ids.txt")
     try Data(dehydrated.stdout.utf8).write(to: file)
-    let hydrated = try tweets.run(["hydrate", file.path, "--format", "jsonl"])
+    let hydrated = try await tweets.run(["hydrate", file.path, "--format", "jsonl"])
     #expect(hydrated.status == 0, "\(hydrated.stderr)")
     #expect(Self.ids(hydrated.stdout) == ids)
 
     // From JSON lines: the same ids, in the file's order; the users are the authors.
     let lines = tweets.configDirectory.appendingPathComponent("posts.jsonl")
     try Data(hydrated.stdout.utf8).write(to: lines)
-    #expect(try tweets.run(["dehydrate", lines.path]).stdout.split(separator: "\n").map(String.init) == ids)
-    #expect(try tweets.run(["dehydrate", lines.path, "--users"]).stdout.split(separator: "\n") == ["1001"])
+    #expect(try await tweets.run(["dehydrate", lines.path]).stdout.split(separator: "\n").map(String.init) == ids)
+    #expect(try await tweets.run(["dehydrate", lines.path, "--users"]).stdout.split(separator: "\n") == ["1001"])
 
     // A phrase selects the posts whose text holds it, as the archive's own rows say.
-    let phrase = try tweets.run(["dehydrate", "--db", archive, "--query", "coffee"]).stdout.split(separator: "\n").map(String.init)
+    let phrase = try await tweets.run(["dehydrate", "--db", archive, "--query", "coffee"]).stdout.split(separator: "\n").map(String.init)
     let texts = try await Self.texts(archive)
     #expect(!phrase.isEmpty && phrase.count < ids.count)
     #expect(Set(phrase) == Set(texts.filter { $0.value.lowercased().contains("coffee") }.keys))
-    #expect(try tweets.run(["dehydrate", lines.path, "--query", "x"]).status == 2)
+    #expect(try await tweets.run(["dehydrate", lines.path, "--query", "x"]).status == 2)
   }
 
   /// The archive's texts by id, read with Python's sqlite3 (code this project did not write).
   static func texts(_ archive: String) async throws -> [String: String] {
     let script =
       "import json, sqlite3, sys; print(json.dumps({str(i): t for i, t in sqlite3.connect(sys.argv[1]).execute('select id, text from tweets')}))"
-    let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, archive], timeout: 60)
+    let result = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, archive], timeout: 60)
     return (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: String]) ?? [:]
   }
 }

@@ -29,23 +29,23 @@ struct ExportTests {
     }
   }
 
-  static func peer(_ job: [String: Any]) throws -> [String: Any] {
-    let output = try PythonPeer.run(
+  static func peer(_ job: [String: Any]) async throws -> [String: Any] {
+    let output = try await PythonPeer.run(
       script: "twarc_csv_peer.py", input: try JSONSerialization.data(withJSONObject: job), requirements: .twarcCSV)
     return try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
   }
 
   /// twarc-csv run on `input` (with `options`), compared with our table at `ours`.
-  static func compare(_ input: URL, _ ours: URL, options: [String] = []) throws -> Comparison {
+  static func compare(_ input: URL, _ ours: URL, options: [String] = []) async throws -> Comparison {
     let job: [String: Any] = ["action": "compare", "input": input.path, "ours": ours.path, "options": options]
-    let output = try PythonPeer.run(
+    let output = try await PythonPeer.run(
       script: "twarc_csv_peer.py", input: try JSONSerialization.data(withJSONObject: job), requirements: .twarcCSV)
     return try JSONDecoder().decode(Comparison.self, from: output)
   }
 
   /// Runs `tweets export` with `arguments`, its table written to `table`.
-  static func export(_ tweets: TweetsRunner, _ arguments: [String], to table: URL) throws {
-    let result = try tweets.run(["export"] + arguments + ["--output", table.path])
+  static func export(_ tweets: TweetsRunner, _ arguments: [String], to table: URL) async throws {
+    let result = try await tweets.run(["export"] + arguments + ["--output", table.path])
     #expect(result.status == 0, "\(result.stderr)")
   }
 
@@ -55,37 +55,37 @@ struct ExportTests {
   /// A sandbox, a signed-in `tweets`, and 150 posts of @sandbox_user's timeline fetched with
   /// twarc2's fields both as X's pages (`pages.jsonl`) and into an archive (`a.sqlite`), in the
   /// runner's folder (`file` names a file there).
-  static func pagesAndArchive() throws -> (server: VerifiedSandbox, tweets: TweetsRunner, file: (String) -> URL) {
+  static func pagesAndArchive() async throws -> (server: VerifiedSandbox, tweets: TweetsRunner, file: (String) -> URL) {
     let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     let folder = tweets.configDirectory
     let file = { (name: String) in folder.appendingPathComponent(name) }
-    let raw = try tweets.run(Self.fetch + ["--format", "raw"])
+    let raw = try await tweets.run(Self.fetch + ["--format", "raw"])
     #expect(raw.status == 0, "\(raw.stderr)")
     try Data(raw.stdout.utf8).write(to: file("pages.jsonl"))
-    let stored = try tweets.run(Self.fetch + ["--db", file("a.sqlite").path])
+    let stored = try await tweets.run(Self.fetch + ["--db", file("a.sqlite").path])
     #expect(stored.status == 0, "\(stored.stderr)")
     return (server, tweets, file)
   }
 
   @Test func theSandboxsPagesFlattenedPostsAndArchiveGiveTwarcCSVsTable() async throws {
-    let (_, tweets, file) = try Self.pagesAndArchive()
+    let (_, tweets, file) = try await Self.pagesAndArchive()
 
     // twarc's own flattening of the pages (`twarc2 flatten`), and the pages as the archive keeps
     // them: without the referenced posts, which it stores only as ids.
-    let prepared = try Self.peer([
+    let prepared = try await Self.peer([
       "action": "prepare", "pages": file("pages.jsonl").path, "flattened": file("flat.jsonl").path,
       "without_referenced": file("bare.jsonl").path,
     ])
     let posts = try #require(prepared["posts"] as? Int)
     #expect(posts == 150)
 
-    try Self.export(tweets, [file("pages.jsonl").path], to: file("pages.csv"))
-    try Self.export(tweets, [file("flat.jsonl").path], to: file("flat.csv"))
-    try Self.export(tweets, ["--db", file("a.sqlite").path], to: file("db.csv"))
+    try await Self.export(tweets, [file("pages.jsonl").path], to: file("pages.csv"))
+    try await Self.export(tweets, [file("flat.jsonl").path], to: file("flat.csv"))
+    try await Self.export(tweets, ["--db", file("a.sqlite").path], to: file("db.csv"))
     for (input, ours) in [("pages.jsonl", "pages.csv"), ("flat.jsonl", "flat.csv"), ("bare.jsonl", "db.csv")] {
-      let comparison = try Self.compare(file(input), file(ours))
+      let comparison = try await Self.compare(file(input), file(ours))
       #expect(comparison.rows == posts, "\(input)")
       #expect(comparison.difference == nil, "\(input) → \(ours): \(comparison.difference ?? "")")
       #expect(comparison.sameBytes, "twarc-csv's bytes")
@@ -101,16 +101,16 @@ struct ExportTests {
 
     // tweets' own JSON lines keep less than X sent: refused with the way to X's own JSON, and no
     // half table left under the output's name or beside it.
-    let model = try tweets.run(Self.fetch + ["--format", "jsonl"])
+    let model = try await tweets.run(Self.fetch + ["--format", "jsonl"])
     try Data(model.stdout.utf8).write(to: file("model.jsonl"))
-    let refused = try tweets.run(["export", file("model.jsonl").path, "-o", file("model.csv").path])
+    let refused = try await tweets.run(["export", file("model.jsonl").path, "-o", file("model.csv").path])
     #expect(refused.status == 2 && refused.stderr.contains("line 1 of") && refused.stderr.contains("fetch with --format raw (or --db)"))
     #expect(!FileManager.default.fileExists(atPath: file("model.csv").path))
     #expect(!FileManager.default.fileExists(atPath: file("model.csv").path + ".partial"))
 
     // --columns picks and orders, as twarc-csv's --output-columns does.
-    try Self.export(tweets, [file("pages.jsonl").path, "--columns", "text,id,public_metrics.like_count"], to: file("some.csv"))
-    let some = try Self.compare(file("pages.jsonl"), file("some.csv"), options: ["--output-columns", "text,id,public_metrics.like_count"])
+    try await Self.export(tweets, [file("pages.jsonl").path, "--columns", "text,id,public_metrics.like_count"], to: file("some.csv"))
+    let some = try await Self.compare(file("pages.jsonl"), file("some.csv"), options: ["--output-columns", "text,id,public_metrics.like_count"])
     #expect(some.columns == ["text", "id", "public_metrics.like_count"] && some.difference == nil, "\(some.difference ?? "")")
     #expect(some.sameBytes, "twarc-csv's bytes")
   }
@@ -118,20 +118,20 @@ struct ExportTests {
   /// After `tweets compliance` removed posts, `export --db` writes none of them: twarc-csv's
   /// table of the same pages without those posts.
   @Test func postsComplianceRemovedAreNotExported() async throws {
-    let (server, tweets, file) = try Self.pagesAndArchive()
-    let ids = try tweets.run(["dehydrate", "--db", file("a.sqlite").path]).stdout.split(separator: "\n").map(String.init)
+    let (server, tweets, file) = try await Self.pagesAndArchive()
+    let ids = try await tweets.run(["dehydrate", "--db", file("a.sqlite").path]).stdout.split(separator: "\n").map(String.init)
     try #require(ids.count == 150)
     let removed = [ids[3], ids[10], ids[42]]
     try await server.compliance(["urls": "storage", "posts": Dictionary(uniqueKeysWithValues: removed.map { ($0, "deleted") })])
-    let run = try tweets.run(["compliance", "--db", file("a.sqlite").path, "--poll-interval", "0.1"])
+    let run = try await tweets.run(["compliance", "--db", file("a.sqlite").path, "--poll-interval", "0.1"])
     #expect(run.status == 0, "\(run.stderr)")
 
-    _ = try Self.peer([
+    _ = try await Self.peer([
       "action": "prepare", "pages": file("pages.jsonl").path, "flattened": file("flat.jsonl").path,
       "without_referenced": file("bare.jsonl").path, "drop_ids": removed,
     ])
-    try Self.export(tweets, ["--db", file("a.sqlite").path], to: file("db.csv"))
-    let comparison = try Self.compare(file("bare.jsonl"), file("db.csv"))
+    try await Self.export(tweets, ["--db", file("a.sqlite").path], to: file("db.csv"))
+    let comparison = try await Self.compare(file("bare.jsonl"), file("db.csv"))
     #expect(comparison.rows == ids.count - removed.count)
     #expect(comparison.difference == nil, "\(comparison.difference ?? "")")
     #expect(comparison.sameBytes, "twarc-csv's bytes")
@@ -139,7 +139,7 @@ struct ExportTests {
     for id in removed { #expect(!table.contains(id), "\(id) is still in the table") }
   }
 
-  @Test func realXAnswersRecordedByOtherProjectsGiveTwarcCSVsTable() throws {
+  @Test func realXAnswersRecordedByOtherProjectsGiveTwarcCSVsTable() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -147,17 +147,17 @@ struct ExportTests {
     let cassettes = try FileManager.default.contentsOfDirectory(atPath: recordings.path).filter { $0.hasPrefix("v2-") && $0.hasSuffix(".json") }
       .sorted().map { recordings.appendingPathComponent($0).path }
     let pages = folder.appendingPathComponent("pages.jsonl"), flat = folder.appendingPathComponent("flat.jsonl")
-    let extracted = try Self.peer(["action": "pages", "cassettes": cassettes, "output": pages.path])
+    let extracted = try await Self.peer(["action": "pages", "cassettes": cassettes, "output": pages.path])
     #expect((extracted["pages"] as? Int ?? 0) >= 8)
     // twarc2's files carry its `__twarc` object on each page: both tools copy it into the `__twarc.*` columns.
     #expect(try String(contentsOf: pages, encoding: .utf8).contains("\"__twarc\": {\"url\": \"https://api.twitter.com/2/"))
     // Flattened, one post per line: more than one batch of 100 lines, so pandas' per-batch
     // number columns (counts printed `12.0` where a row of the batch lacks them) are compared too.
-    _ = try Self.peer([
+    _ = try await Self.peer([
       "action": "prepare", "pages": pages.path, "flattened": flat.path, "without_referenced": folder.appendingPathComponent("bare.jsonl").path,
     ])
     for input in [pages, flat] {
-      let comparison = try Self.exportAndCompare(input, in: folder)
+      let comparison = try await Self.exportAndCompare(input, in: folder)
       #expect(comparison.rows > 100)
       #expect(comparison.difference == nil, "\(input.lastPathComponent): \(comparison.difference ?? "")")
       #expect(comparison.sameBytes, "twarc-csv's bytes")
@@ -169,25 +169,25 @@ struct ExportTests {
   /// entities and pinned post, a retweet of a post X did not include, a stream line with its
   /// matching rules, a flattened line with twarc2's `__twarc`, an answer of errors only, a
   /// duplicate, non-ASCII and `\r\n` in texts, counts missing from some rows of the batch.
-  @Test func everyKindOfColumnGivesTwarcCSVsCells() throws {
+  @Test func everyKindOfColumnGivesTwarcCSVsCells() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let comparison = try Self.exportAndCompare(PackagePaths.peers.appendingPathComponent("twarc_edge_cases.jsonl"), in: folder)
+    let comparison = try await Self.exportAndCompare(PackagePaths.peers.appendingPathComponent("twarc_edge_cases.jsonl"), in: folder)
     #expect(comparison.rows == 8)
     #expect(comparison.difference == nil, "\(comparison.difference ?? "")")
     #expect(comparison.sameBytes, "twarc-csv's bytes")
   }
 
   /// `tweets export` of `input` into `folder`, compared with twarc-csv's table of it.
-  static func exportAndCompare(_ input: URL, in folder: URL) throws -> Comparison {
+  static func exportAndCompare(_ input: URL, in folder: URL) async throws -> Comparison {
     let table = folder.appendingPathComponent(input.lastPathComponent + ".csv")
-    let result = try ProcessRunner.run(PackagePaths.executable("tweets"), ["export", input.path, "-o", table.path], timeout: 60)
+    let result = try await ProcessRunner.run(PackagePaths.executable("tweets"), ["export", input.path, "-o", table.path], timeout: 60)
     #expect(result.status == 0, "\(result.stderr)")
-    return try compare(input, table)
+    return try await compare(input, table)
   }
 
-  @Test func hostileLinesAreSkippedByNameAndTheRestIsWritten() throws {
+  @Test func hostileLinesAreSkippedByNameAndTheRestIsWritten() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -202,7 +202,7 @@ struct ExportTests {
     ]
     let input = folder.appendingPathComponent("hostile.jsonl"), table = folder.appendingPathComponent("t.csv")
     try Data(lines.joined(separator: "\n").utf8).write(to: input)
-    let result = try ProcessRunner.run(
+    let result = try await ProcessRunner.run(
       PackagePaths.executable("tweets"), ["export", input.path, "-o", table.path, "--columns", "id,text"], timeout: 60)
     #expect(result.status == 0, "\(result.stderr)")
     for number in [2, 3, 11] { #expect(result.stderr.contains("line \(number) is not JSON"), "\(result.stderr)") }
@@ -211,17 +211,17 @@ struct ExportTests {
     #expect(rows.map { $0.prefix(20) } == ["id,text", "1,first", "2," + huge.prefix(18), "3,"])
     #expect(rows[2].count == huge.count + 2)
 
-    let unknown = try ProcessRunner.run(PackagePaths.executable("tweets"), ["export", input.path, "--columns", "id,txet"], timeout: 60)
+    let unknown = try await ProcessRunner.run(PackagePaths.executable("tweets"), ["export", input.path, "--columns", "id,txet"], timeout: 60)
     #expect(unknown.status == 2)
     let header = try #require(rows.first)
-    let all = try ProcessRunner.run(PackagePaths.executable("tweets"), ["export", input.path], timeout: 60)
+    let all = try await ProcessRunner.run(PackagePaths.executable("tweets"), ["export", input.path], timeout: 60)
     let columns = try #require(all.stdout.split(separator: "\n").first)
     #expect(header == "id,text" && unknown.stderr.contains("no column \"txet\"; the columns are: \(columns)"), "\(unknown.stderr)")
   }
 
   /// `--output` to a named pipe (as to `/dev/null` or `/dev/stdout`) writes into it: the table is
   /// renamed into place only over a regular file, never over a device or a pipe.
-  @Test func anOutputThatIsNoRegularFileIsWrittenInPlace() throws {
+  @Test func anOutputThatIsNoRegularFileIsWrittenInPlace() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -234,7 +234,7 @@ struct ExportTests {
     let output = Pipe()
     reader.standardOutput = output
     try reader.run()
-    let result = try ProcessRunner.run(
+    let result = try await ProcessRunner.run(
       PackagePaths.executable("tweets"), ["export", input.path, "-o", pipe.path, "--columns", "id,text"], timeout: 60)
     reader.waitUntilExit()
     #expect(result.status == 0, "\(result.stderr)")

@@ -129,7 +129,7 @@ struct FaultMatrixTests {
   @Test func everyFaultEndsInATypedErrorAndTheRightExitStatus() async throws {
     let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     // One ordinary exchange first, so that no row's time includes the first connection of this
     // process (twice, under a loaded CI run, the first row took 25–29 s instead of about 1 s).
     _ = try? await XClient(
@@ -176,9 +176,8 @@ struct FaultMatrixTests {
       try await server.reset()
       try await fault.setUp(server)
       if !fault.script.isEmpty { try await server.script(path, fault.script) }
-      let cliStart = clock.now
-      let result = try tweets.run(["whoami"] + (fault.arguments.contains("--max-wait") ? [] : ["--max-wait", "3"]) + fault.arguments)
-      let cliTime = clock.now - cliStart
+      let result = try await tweets.run(["whoami"] + (fault.arguments.contains("--max-wait") ? [] : ["--max-wait", "3"]) + fault.arguments)
+      let cliTime = result.duration
       let cliAttempts = try await server.stats().attempts(path)
       #expect(result.status == fault.exitStatus, "\(fault.name): exit \(result.status), stderr: \(result.stderr)")
       // "%d" stands for the attempts the server saw: every message states the real number.
@@ -194,9 +193,8 @@ struct FaultMatrixTests {
     }
     // The connection refused case needs no server at all: a port nobody listens on.
     let closed = try Self.unusedPort()
-    let start = ContinuousClock.now
-    let refused = try tweets.run(["whoami", "--max-wait", "3"], baseURL: "http://127.0.0.1:\(closed)")
-    let elapsed = ContinuousClock.now - start
+    let refused = try await tweets.run(["whoami", "--max-wait", "3"], baseURL: "http://127.0.0.1:\(closed)")
+    let elapsed = refused.duration
     #expect(refused.status == 1 && refused.stderr.contains("attempts: could not connect (connection refused)"), "\(refused.stderr)")
     #expect(elapsed < .seconds(20))
     print(
@@ -210,7 +208,7 @@ struct FaultMatrixTests {
   @Test func aTimelineThroughOne503WaitsSecondsNotTheWindow() async throws {
     let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     try await server.reset()
     // What the sandbox sends, as X does: the window's headers on the error answer.
     try await server.script("/2/users/1002/tweets", [["status": 503]])
@@ -232,9 +230,8 @@ struct FaultMatrixTests {
     }
     try await server.reset()
     try await server.script("/2/users/1002/tweets", [["status": 503]])
-    let start = ContinuousClock.now
-    let result = try tweets.run(["timeline", "swift_lang", "--limit", "5", "--format", "jsonl"])
-    let elapsed = ContinuousClock.now - start
+    let result = try await tweets.run(["timeline", "swift_lang", "--limit", "5", "--format", "jsonl"])
+    let elapsed = result.duration
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.split(separator: "\n").count == 5)
     #expect(result.stderr.contains("failed (HTTP 503, attempt 1 of 4); retrying in 1."), "\(result.stderr)")

@@ -37,10 +37,10 @@ struct OAuth2CommandTests {
       "login", "--oauth2", "--client-id", "sandbox-client-id", "--redirect-uri", "http://127.0.0.1:\(port)/callback",
       "--authorize-url", server.baseURL.appendingPathComponent("i/oauth2/authorize").absoluteString,
     ]
-    let login = try tweets.run(arguments, environment: ["BROWSER": browser])
+    let login = try await tweets.run(arguments, environment: ["BROWSER": browser])
     #expect(login.status == 0 && login.stdout.hasPrefix("Logged in as @sandbox_user with OAuth 2.0"), "\(login.stderr)")
     #expect(login.stderr.contains("code_challenge_method=S256"), "the authorize URL is printed")
-    let whoami = try tweets.run(["whoami"])
+    let whoami = try await tweets.run(["whoami"])
     #expect(whoami.stdout == "@sandbox_user (Sandbox User), id 1001, signed in with OAuth 2.0\n", "\(whoami.stderr)")
     let stats = try await server.stats()
     #expect(stats.oauth2Grants["authorization_code"] == 1)
@@ -51,7 +51,7 @@ struct OAuth2CommandTests {
     // Another local process requests the redirect URI first, with a forged state and code: it
     // gets a 400 and the login goes on waiting, then completes with the browser's redirect.
     let other = try TweetsRunner(server: server)
-    let raced = try other.run(arguments, environment: ["BROWSER": browser, "FORGE_FIRST": "1"])
+    let raced = try await other.run(arguments, environment: ["BROWSER": browser, "FORGE_FIRST": "1"])
     #expect(raced.status == 0 && raced.stdout.hasPrefix("Logged in as @sandbox_user with OAuth 2.0"), "\(raced.stderr)")
     #expect(try await server.stats().oauth2Grants["authorization_code"] == 2, "the forged code was never exchanged")
     #expect(!raced.stderr.contains("attacker-code"))
@@ -60,14 +60,14 @@ struct OAuth2CommandTests {
   @Test func migrateKeepsTheOAuth1TokenAndOnlyTheNewestPairWorks() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
-    let first = try tweets.run(["migrate", "--client-id", "sandbox-client-id", "--scopes", "tweet.read users.read offline.access"])
+    try await tweets.loginWithTokens()
+    let first = try await tweets.run(["migrate", "--client-id", "sandbox-client-id", "--scopes", "tweet.read users.read offline.access"])
     #expect(first.status == 0 && first.stdout.contains("X granted: tweet.read users.read offline.access"), "\(first.stderr)")
     let old = try Self.tokens(tweets)
-    #expect(try tweets.run(["whoami"]).stdout.hasSuffix("signed in with OAuth 2.0\n"))
-    #expect(try tweets.run(["whoami", "--api", "1.1"]).stdout.hasSuffix("signed in with OAuth 1.0a\n"), "v1.1 keeps OAuth 1.0a")
+    #expect(try await tweets.run(["whoami"]).stdout.hasSuffix("signed in with OAuth 2.0\n"))
+    #expect(try await tweets.run(["whoami", "--api", "1.1"]).stdout.hasSuffix("signed in with OAuth 1.0a\n"), "v1.1 keeps OAuth 1.0a")
 
-    #expect(try tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
+    #expect(try await tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
     let new = try Self.tokens(tweets)
     let oldStatus = try await bearer(server, old.access), newStatus = try await bearer(server, new.access)
     #expect(oldStatus == 401 && newStatus == 200)
@@ -78,7 +78,7 @@ struct OAuth2CommandTests {
     let before = try Data(contentsOf: tweets.credentialsFile)
     let broken = String(decoding: before, as: UTF8.self).replacingOccurrences(of: "sandbox-access-token-secret", with: "not-the-secret")
     try Data(broken.utf8).write(to: tweets.credentialsFile)
-    let refused = try tweets.run(["migrate", "--client-id", "sandbox-client-id"])
+    let refused = try await tweets.run(["migrate", "--client-id", "sandbox-client-id"])
     #expect(
       refused.status == 3 && refused.stderr.contains("invalid_grant") && refused.stderr.contains("The profile is unchanged"), "\(refused.stderr)")
     #expect(try Data(contentsOf: tweets.credentialsFile) == Data(broken.utf8))
@@ -92,11 +92,11 @@ struct OAuth2CommandTests {
   @Test func anExpiredTokenIsRenewedOnceAndTheNewPairSaved() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 20, oauth2Lifetime: Int(Self.lifetime))
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
-    #expect(try tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
+    try await tweets.loginWithTokens()
+    #expect(try await tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
     let before = try Self.tokens(tweets)
     try await Task.sleep(nanoseconds: UInt64((Self.lifetime + 1) * 1_000_000_000))
-    let timeline = try tweets.run(["timeline", "--limit", "3", "--format", "jsonl"])
+    let timeline = try await tweets.run(["timeline", "--limit", "3", "--format", "jsonl"])
     #expect(timeline.status == 0 && timeline.stdout.split(separator: "\n").count == 3, "\(timeline.stderr)")
     let after = try Self.tokens(tweets)
     #expect(after.access != before.access && after.refresh != before.refresh)
@@ -106,11 +106,11 @@ struct OAuth2CommandTests {
   @Test func fourProcessesOnAnExpiredProfileRenewOnce() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 20, oauth2Lifetime: Int(Self.lifetime))
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
-    #expect(try tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
+    try await tweets.loginWithTokens()
+    #expect(try await tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
     try await Task.sleep(nanoseconds: UInt64((Self.lifetime + 1) * 1_000_000_000))
     let results = try await withThrowingTaskGroup(of: ProcessResult.self) { group in
-      for _ in 0..<4 { group.addTask { try await onOwnThread { try tweets.run(["whoami"]) } } }
+      for _ in 0..<4 { group.addTask { try await tweets.run(["whoami"]) } }
       return try await group.reduce(into: []) { $0.append($1) }
     }
     #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.stderr))")
@@ -118,17 +118,17 @@ struct OAuth2CommandTests {
     #expect(stats.oauth2Grants["refresh_token"] == 1 && stats.oauth2Grants["spent_presented"] == nil, "\(stats.oauth2Grants)")
     // The profile ends with a valid pair: one more run succeeds (renewing again if the slowed
     // runs let the 2 s token expire meanwhile) and no spent refresh token was ever presented.
-    #expect(try tweets.run(["whoami"]).status == 0)
+    #expect(try await tweets.run(["whoami"]).status == 0)
     #expect(try await server.stats().oauth2Grants["spent_presented"] == nil)
   }
 
   @Test func logoutRevokesThenRemovesTheProfile() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
-    #expect(try tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
+    try await tweets.loginWithTokens()
+    #expect(try await tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
     let tokens = try Self.tokens(tweets)
-    let logout = try tweets.run(["logout"])
+    let logout = try await tweets.run(["logout"])
     #expect(logout.status == 0 && logout.stdout.contains("Revoked the OAuth 2.0 tokens at X."), "\(logout.stderr)")
     #expect(try await bearer(server, tokens.access) == 401)
     #expect(try await server.stats().oauth2Grants["revoke"] == 2)
@@ -146,11 +146,11 @@ struct OAuth2CommandTests {
   @Test func a401OnATokenNotYetExpiredRenewsOnceAndReplays() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
-    let migrate = try tweets.run(["migrate", "--client-id", "sandbox-client-id", "--client-secret", "sandbox-client-secret"])
+    try await tweets.loginWithTokens()
+    let migrate = try await tweets.run(["migrate", "--client-id", "sandbox-client-id", "--client-secret", "sandbox-client-secret"])
     #expect(migrate.status == 0, "\(migrate.stderr)")
     try await revokeAtX(server, try Self.tokens(tweets).access)
-    let whoami = try tweets.run(["whoami", "--verbose"])
+    let whoami = try await tweets.run(["whoami", "--verbose"])
     #expect(whoami.status == 0 && whoami.stdout.hasSuffix("signed in with OAuth 2.0\n"), "\(whoami.stderr)")
     #expect(whoami.stderr.contains("[verbose] authentication: OAuth 2.0 user context"))
     let stats = try await server.stats()
@@ -161,7 +161,7 @@ struct OAuth2CommandTests {
     let tokens = try Self.tokens(tweets)
     try await revokeAtX(server, tokens.access)
     try await revokeAtX(server, try #require(tokens.refresh))
-    let recovered = try tweets.run(["whoami"])
+    let recovered = try await tweets.run(["whoami"])
     #expect(recovered.status == 0 && recovered.stderr.contains("exchanging the profile's OAuth 1.0a token for a new pair"), "\(recovered.stderr)")
     #expect(!tweets.everything.contains("sandbox-client-secret"), "the client secret is never printed")
   }
@@ -169,8 +169,8 @@ struct OAuth2CommandTests {
   @Test func killedDuringRenewalsTheProfileIsNeverCorruptAndTheNextRunSucceeds() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 20, oauth2Lifetime: 1)
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
-    #expect(try tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
+    try await tweets.loginWithTokens()
+    #expect(try await tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
     var random = SystemRandomNumberGenerator()
     var kills = 0
     for _ in 0..<12 {
@@ -192,7 +192,7 @@ struct OAuth2CommandTests {
       #expect((try? JSONSerialization.jsonObject(with: file)) != nil, "the credentials file is whole JSON after every kill")
       #expect(try Self.tokens(tweets).refresh != nil)
     }
-    let last = try tweets.run(["whoami"])
+    let last = try await tweets.run(["whoami"])
     #expect(last.status == 0, "after \(kills) kills: \(last.stderr)")
     print("[oauth2] \(kills) of 12 renewing runs killed with SIGKILL; the file stayed whole, and the next run succeeded")
   }
@@ -208,7 +208,7 @@ struct OAuth2CommandTests {
     #expect(interactive.waitForError(containing: "Redirected URL: "))
     let url = try #require(interactive.stderr.split(separator: "\n").first { $0.contains("/i/oauth2/authorize?") })
       .trimmingCharacters(in: .whitespaces)
-    let follow = try ProcessRunner.run(
+    let follow = try await ProcessRunner.run(
       URL(fileURLWithPath: "/usr/bin/env"),
       [
         "python3", "-c",
@@ -225,7 +225,7 @@ struct OAuth2CommandTests {
 
     // X unreachable: the tokens cannot be revoked, and the profile is removed all the same.
     server.stop()
-    let logout = try tweets.run(["logout", "--timeout", "2", "--max-wait", "1"])
+    let logout = try await tweets.run(["logout", "--timeout", "2", "--max-wait", "1"])
     #expect(logout.status == 0 && logout.stderr.contains("could not revoke the OAuth 2.0 tokens at X"), "\(logout.stderr)")
     #expect(logout.stdout.contains("Logged out: removed profile"))
   }

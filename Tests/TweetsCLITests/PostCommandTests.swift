@@ -27,15 +27,15 @@ struct PostCommandTests {
   @Test func twoImagesWithAltTextAsAReplyThenDeleted() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     let one = try Self.file("one.jpg", bytes: 200_000), two = try Self.file("two.png", bytes: 100_000)
-    let post = try tweets.run([
+    let post = try await tweets.run([
       "post", "Two", "photos", "--media", one.path, "--alt", "The first", "--media", two.path, "--reply-to", "1800000000000000000",
     ])
     #expect(post.status == 0 && post.stdout.hasPrefix("Posted "), "\(post.stderr)")
     let id = try #require(Self.id(post))
     #expect(post.stdout == "Posted \(id): https://x.com/i/status/\(id)\n")
-    let shown = try tweets.run(["show", id, "--format", "jsonl"])
+    let shown = try await tweets.run(["show", id, "--format", "jsonl"])
     let object = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
     let media = try #require(object["media"] as? [[String: Any]])
     #expect(media.count == 2 && media[0]["alt_text"] as? String == "The first" && media[1]["alt_text"] == nil, "\(media)")
@@ -46,19 +46,19 @@ struct PostCommandTests {
     for secret in [VerifiedSandbox.consumerSecret, VerifiedSandbox.accessTokenSecret, "oauth_signature"] {
       #expect(!tweets.everything.contains(secret), "no secret in any output")
     }
-    let deleted = try tweets.run(["delete", id])
+    let deleted = try await tweets.run(["delete", id])
     #expect(deleted.status == 0 && deleted.stdout == "Deleted \(id).\n")
-    #expect(try tweets.run(["show", id]).status == 4)
+    #expect(try await tweets.run(["show", id]).status == 4)
   }
 
   @Test func aVideoInThreeSegmentsOneAnswered503OncePendingForThreePolls() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     try await server.setMediaProcessing(pendingPolls: 3)
     try await server.script("/2/media/upload/1880000000000000001/append", [["status": 503]])
     let video = try Self.file("clip.mp4", bytes: 10_000_000)
-    let post = try tweets.run(["post", "A", "clip", "--media", video.path, "--quote", "1800000000000000000", "--format", "json"])
+    let post = try await tweets.run(["post", "A", "clip", "--media", video.path, "--quote", "1800000000000000000", "--format", "json"])
     #expect(post.status == 0, "\(post.stderr)")
     let answer = try #require(try post.json() as? [String: Any])
     #expect((answer["data"] as? [String: Any])?["id"] != nil, "X's whole answer: \(answer)")
@@ -74,13 +74,13 @@ struct PostCommandTests {
 
   /// The peak memory of `tweets post --media FILE` (its maximum resident set, from a Python
   /// parent's `getrusage`), for a video of `bytes`.
-  func peakMemory(_ tweets: TweetsRunner, bytes: Int) throws -> Int {
+  func peakMemory(_ tweets: TweetsRunner, bytes: Int) async throws -> Int {
     let video = try Self.file("v\(bytes).mp4", bytes: bytes)
     defer { try? FileManager.default.removeItem(at: video) }
     let measure =
       "import resource, subprocess, sys; code = subprocess.run(sys.argv[1:]).returncode; "
       + "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.exit(code)"
-    let result = try ProcessRunner.run(
+    let result = try await ProcessRunner.run(
       URL(fileURLWithPath: "/usr/bin/env"),
       ["python3", "-c", measure, PackagePaths.executable("tweets").path, "post", "size \(bytes)", "--media", video.path] + tweets.common,
       environment: ResumeTests.withoutQuarantine(tweets.environment), timeout: TestTiming.seconds(300))
@@ -95,8 +95,8 @@ struct PostCommandTests {
   func memoryStaysFlat() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 5)
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
-    let small = try peakMemory(tweets, bytes: 10_000_000), large = try peakMemory(tweets, bytes: 80_000_000)
+    try await tweets.loginWithTokens()
+    let small = try await peakMemory(tweets, bytes: 10_000_000), large = try await peakMemory(tweets, bytes: 80_000_000)
     print("[memory] tweets post --media: peak RSS \(small) KB for 10 MB, \(large) KB for 80 MB")
     #expect(small > 0 && large < 100_000 && large - small < 30_000, "peak \(large) KB, grew by \(large - small) KB")
   }
@@ -104,28 +104,28 @@ struct PostCommandTests {
   @Test func failuresAndRefusals() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     let text = try Self.file("notes.txt", bytes: 10)
-    let unsupported = try tweets.run(["post", "x", "--media", text.path])
+    let unsupported = try await tweets.run(["post", "x", "--media", text.path])
     #expect(unsupported.status == 2 && unsupported.stderr.contains("not .txt"), "\(unsupported.stderr)")
     let big = try Self.file("big.gif", bytes: 15_000_001)
-    let oversized = try tweets.run(["post", "x", "--media", big.path])
+    let oversized = try await tweets.run(["post", "x", "--media", big.path])
     #expect(oversized.status == 2 && oversized.stderr.contains("X takes gifs up to 15.0 MB"), "\(oversized.stderr)")
     let five = try (0..<5).map { try Self.file("p\($0).jpg", bytes: 10) }
-    let tooMany = try tweets.run(["post", "x"] + five.flatMap { ["--media", $0.path] })
+    let tooMany = try await tweets.run(["post", "x"] + five.flatMap { ["--media", $0.path] })
     #expect(tooMany.status == 2 && tooMany.stderr.contains("up to 4 images"))
-    let long = try tweets.run(["post", String(repeating: "日", count: 141)])
+    let long = try await tweets.run(["post", String(repeating: "日", count: 141)])
     #expect(long.status == 2 && long.stderr.contains("the post is 282 characters as X counts them"), "\(long.stderr)")
-    let url = try tweets.run(["post", String(repeating: "a", count: 256) + " https://example.com/" + String(repeating: "x", count: 100)])
+    let url = try await tweets.run(["post", String(repeating: "a", count: 256) + " https://example.com/" + String(repeating: "x", count: 100)])
     #expect(url.status == 0, "a URL counts 23: \(url.stderr)")
-    let loneAlt = try tweets.run(["post", "x", "--alt", "no media"])
+    let loneAlt = try await tweets.run(["post", "x", "--alt", "no media"])
     #expect(loneAlt.status == 2 && loneAlt.stderr.contains("--alt describes the --media before it"))
     let requests = try await server.stats().requests
     #expect(!requests.contains { $0.path.hasPrefix("/2/media") }, "nothing was uploaded for a refused post")
 
     try await server.setMediaProcessing(pendingPolls: 1, fail: true)
     let gif = try Self.file("party.gif", bytes: 50_000)
-    let failed = try tweets.run(["post", "party", "--media", gif.path])
+    let failed = try await tweets.run(["post", "party", "--media", gif.path])
     #expect(failed.status == 1 && failed.stderr.contains("X could not process party.gif"), "\(failed.stderr)")
   }
 }
@@ -145,8 +145,8 @@ struct PostThreadTests {
   }
 
   /// The account's posts with each text, newest first, and what each replies to.
-  func posts(_ tweets: TweetsRunner) throws -> [(text: String, id: String, parent: String?)] {
-    let timeline = try tweets.run(["timeline", "sandbox_user", "--limit", "10", "--format", "jsonl"])
+  func posts(_ tweets: TweetsRunner) async throws -> [(text: String, id: String, parent: String?)] {
+    let timeline = try await tweets.run(["timeline", "sandbox_user", "--limit", "10", "--format", "jsonl"])
     return try timeline.stdout.split(separator: "\n").map { line in
       let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
       let parent = (object["referenced_tweets"] as? [[String: Any]])?.first { $0["type"] as? String == "replied_to" }?["id"] as? String
@@ -157,23 +157,23 @@ struct PostThreadTests {
   @Test func aThreePostThreadThenNothingMoreOnResume() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 5)
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     let file = try threadFile()
-    let posted = try tweets.run(["post", "--thread", file.path])
+    let posted = try await tweets.run(["post", "--thread", file.path])
     #expect(posted.status == 0 && posted.stdout.split(separator: "\n").count == 3, "\(posted.stderr)")
-    let mine = try posts(tweets).prefix(3)
+    let mine = try await posts(tweets).prefix(3)
     #expect(mine.map(\.text) == ["Third and last", "Second, with CRLF line ends", "First post of the thread"])
     #expect(mine[0].parent == mine[1].id && mine[1].parent == mine[2].id)
-    let again = try tweets.run(["post", "--thread", file.path, "--resume"])
+    let again = try await tweets.run(["post", "--thread", file.path, "--resume"])
     #expect(again.status == 0 && again.stdout == "The thread is complete (3 posts): nothing to post.\n")
-    let twice = try tweets.run(["post", "--thread", file.path])
+    let twice = try await tweets.run(["post", "--thread", file.path])
     #expect(twice.status == 2 && twice.stderr.contains("add --resume"))
   }
 
   @Test func killedWhileAPostWasInFlightAndResumedEveryPostOnce() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 5)
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     // The second post is answered 3 s late: the process is killed meanwhile, and X (the
     // sandbox) still creates it.
     try await server.script("/2/tweets", [["delay": 0], ["delay": 3]])
@@ -185,10 +185,10 @@ struct PostThreadTests {
     kill(process.pid, SIGKILL)
     _ = process.wait()
     try await Task.sleep(nanoseconds: 3_500_000_000)
-    let resumed = try tweets.run(["post", "--thread", file.path, "--resume"])
+    let resumed = try await tweets.run(["post", "--thread", file.path, "--resume"])
     #expect(resumed.status == 0, "\(resumed.stderr)")
     #expect(resumed.stderr.contains("post 2 was sent before the stop and X has it"), "\(resumed.stderr)")
-    let mine = try posts(tweets).prefix(4)
+    let mine = try await posts(tweets).prefix(4)
     #expect(mine.map(\.text).prefix(3) == ["Third and last", "Second, with CRLF line ends", "First post of the thread"], "\(mine.map(\.text))")
     #expect(mine[3].text != "First post of the thread", "nothing posted twice")
     #expect(mine[0].parent == mine[1].id && mine[1].parent == mine[2].id)
@@ -197,10 +197,10 @@ struct PostThreadTests {
   @Test func anEmptyPostIsRefusedBeforeAnythingIsSent() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 5)
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString).txt")
     try Data("One\n---\n   \n---\nThree\n".utf8).write(to: file)
-    let refused = try tweets.run(["post", "--thread", file.path])
+    let refused = try await tweets.run(["post", "--thread", file.path])
     #expect(refused.status == 2 && refused.stderr.contains("post 2 of the thread is empty"))
     #expect(try await server.stats().requests.filter { $0.method == "POST" }.isEmpty)
   }

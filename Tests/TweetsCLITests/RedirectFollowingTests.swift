@@ -21,7 +21,7 @@ struct RedirectFollowingTests {
   @Test func aSameOriginRedirectIsSignedForTheNewURLByTheLibraryAndTheCLI() async throws {
     let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     let moved = server.baseURL.appendingPathComponent("old")
 
     // A signed GET.
@@ -53,7 +53,7 @@ struct RedirectFollowingTests {
     // tweets, with --verbose saying where it was sent.
     try await server.reset()
     try await server.script("/old/", [["redirect": "/2/users/me", "keep_query": true]])
-    let result = try tweets.run(["whoami", "--verbose"], baseURL: moved.absoluteString)
+    let result = try await tweets.run(["whoami", "--verbose"], baseURL: moved.absoluteString)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(
       result.stderr.contains("↪ 307: redirected from \(moved.absoluteString)/2/users/me to \(server.baseURL.absoluteString)/2/users/me"),
@@ -66,7 +66,7 @@ struct RedirectFollowingTests {
     let server = try VerifiedSandbox()
     let other = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     let target = other.baseURL.absoluteString + "/2/users/me"
 
     try await server.reset()
@@ -83,7 +83,7 @@ struct RedirectFollowingTests {
     }
 
     try await server.script("/2/users/me", [["redirect": target, "keep_query": true]])
-    let result = try tweets.run(["whoami"])
+    let result = try await tweets.run(["whoami"])
     #expect(result.status == 1, "\(result.stderr)")
     #expect(
       result.stderr.contains("redirected from \(server.baseURL.absoluteString)/2/users/me to \(target), another origin, so without the credentials"),
@@ -97,7 +97,7 @@ struct RedirectFollowingTests {
   @Test func aRedirectLoopEndsWithATypedError() async throws {
     let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     try await server.reset()
     try await server.script("/2/users/me", Array(repeating: ["redirect": "/2/users/me"], count: 6))
     do {
@@ -113,7 +113,7 @@ struct RedirectFollowingTests {
     #expect(try await server.stats().attempts("/2/users/me") == 6)
 
     try await server.script("/2/users/me", Array(repeating: ["redirect": "/2/users/me"], count: 6))
-    let result = try tweets.run(["whoami"])
+    let result = try await tweets.run(["whoami"])
     #expect(result.status == 1 && result.stderr.contains("more than 5 redirects"), "\(result.stderr)")
   }
 }

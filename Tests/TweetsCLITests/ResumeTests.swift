@@ -37,10 +37,10 @@ struct ResumeTests {
   }
 
   @Test("Killed with SIGKILL at random moments and resumed until done: every tweet exactly once")
-  func killedAndResumed() throws {
+  func killedAndResumed() async throws {
     let tweets = try TweetsRunner(server: try VerifiedSandbox(tweetsPerUser: Self.tweetCount))
-    try tweets.loginWithTokens()
-    let reference = try tweets.run(["timeline", "sandbox_user", "--all", "--format", "jsonl"])
+    try await tweets.loginWithTokens()
+    let reference = try await tweets.run(["timeline", "sandbox_user", "--all", "--format", "jsonl"])
     let expected = reference.stdout.split(separator: "\n").compactMap { line in
       (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
     }
@@ -101,7 +101,7 @@ struct ResumeTests {
   func stoppedByARateLimit() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 1000)
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-ratelimit-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -109,7 +109,7 @@ struct ResumeTests {
     let command = ["timeline", "sandbox_user", "--all", "--format", "csv", "--output", file.path, "--no-wait"]
 
     try await server.setRemaining("/2/users/1001/tweets", 4)
-    let stopped = try tweets.run(command)
+    let stopped = try await tweets.run(command)
     #expect(stopped.status == 5, "\(stopped.stderr)")
     #expect(stopped.stderr.contains("stopped after 400 tweets"), "\(stopped.stderr)")
     // The command to resume with: the fetch, without how it ran (--no-wait).
@@ -118,7 +118,7 @@ struct ResumeTests {
     #expect(stopped.stderr.contains("--resume"))
 
     try await server.reset()
-    let resumed = try tweets.run(command + ["--resume"])
+    let resumed = try await tweets.run(command + ["--resume"])
     #expect(resumed.status == 0, "\(resumed.stderr)")
     #expect(resumed.stderr.contains("resuming after 400 tweets (4 pages)"))
     let rows = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\r\n").filter { !$0.isEmpty }
@@ -127,7 +127,7 @@ struct ResumeTests {
     let ids = rows.dropFirst().map { $0.prefix { $0 != "," } }
     #expect(ids.count == 1000 && Set(ids).count == 1000)
 
-    let again = try tweets.run(command + ["--resume"])
+    let again = try await tweets.run(command + ["--resume"])
     #expect(again.status == 0 && again.stderr.contains("is complete (1000 tweets): nothing to resume"))
   }
 
@@ -136,9 +136,9 @@ struct ResumeTests {
   /// AddressSanitizer (`.ci/sanitizers address`) its quarantine of freed memory is turned off for
   /// that process, so that the figure is the program's and not the quarantine's (which kept
   /// 248 MB more for 5,000 tweets than for 500).
-  func peakMemory(tweets count: Int) throws -> (kilobytes: Int, lines: Int) {
+  func peakMemory(tweets count: Int) async throws -> (kilobytes: Int, lines: Int) {
     let tweets = try TweetsRunner(server: try VerifiedSandbox(tweetsPerUser: count))
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-memory-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -146,7 +146,7 @@ struct ResumeTests {
     let measure =
       "import resource, subprocess, sys; code = subprocess.run(sys.argv[1:]).returncode; "
       + "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.exit(code)"
-    let result = try ProcessRunner.run(
+    let result = try await ProcessRunner.run(
       URL(fileURLWithPath: "/usr/bin/env"),
       [
         "python3", "-c", measure, PackagePaths.executable("tweets").path, "timeline", "sandbox_user", "--all", "--format", "jsonl", "--output",
@@ -167,42 +167,42 @@ struct ResumeTests {
   }
 
   @Test("Memory stays flat with the number of tweets: 5,000 tweets peak within 16 MB of 500")
-  func memoryStaysFlat() throws {
-    let small = try peakMemory(tweets: 500), large = try peakMemory(tweets: 5000)
+  func memoryStaysFlat() async throws {
+    let small = try await peakMemory(tweets: 500), large = try await peakMemory(tweets: 5000)
     #expect(small.lines == 500 && large.lines == 5000)
     print("[memory] tweets --all --output: peak RSS \(small.kilobytes) KB for 500 tweets, \(large.kilobytes) KB for 5,000")
     #expect(large.kilobytes - small.kilobytes < 16_384, "peak grew by \(large.kilobytes - small.kilobytes) KB")
   }
 
   @Test("Refusals: an existing file, another fetch's checkpoint, json, other commands, lines with no checkpoint")
-  func refusals() throws {
+  func refusals() async throws {
     let tweets = try TweetsRunner(server: try VerifiedSandbox())
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-refusals-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("out.jsonl")
-    #expect(try tweets.run(["timeline", "sandbox_user", "--limit", "30", "--format", "jsonl", "--output", file.path]).status == 0)
+    #expect(try await tweets.run(["timeline", "sandbox_user", "--limit", "30", "--format", "jsonl", "--output", file.path]).status == 0)
     #expect(try ids(in: file).count == 30)
 
     // Credentials given as options are never written to the checkpoint nor printed to resume with.
     let withKeys = folder.appendingPathComponent("keys.jsonl")
-    let keyed = try tweets.run(["timeline", "sandbox_user", "--limit", "5", "--format", "jsonl", "--output", withKeys.path] + tweets.consumer)
+    let keyed = try await tweets.run(["timeline", "sandbox_user", "--limit", "5", "--format", "jsonl", "--output", withKeys.path] + tweets.consumer)
     #expect(keyed.status == 0)
     let checkpoint = try String(contentsOf: withKeys.appendingPathExtension("checkpoint"), encoding: .utf8)
     #expect(!checkpoint.contains(VerifiedSandbox.consumerSecret) && !checkpoint.contains("--consumer-secret"))
 
-    let again = try tweets.run(["timeline", "sandbox_user", "--limit", "30", "--format", "jsonl", "--output", file.path])
+    let again = try await tweets.run(["timeline", "sandbox_user", "--limit", "30", "--format", "jsonl", "--output", file.path])
     #expect(again.status == 2 && again.stderr.contains("already exists with a checkpoint: add --resume"))
-    let other = try tweets.run(["search", "from:swift_lang", "--format", "jsonl", "--output", file.path, "--resume"])
+    let other = try await tweets.run(["search", "from:swift_lang", "--format", "jsonl", "--output", file.path, "--resume"])
     #expect(other.status == 2 && other.stderr.contains("holds another fetch; resume it with: tweets timeline sandbox_user"))
-    let json = try tweets.run(["timeline", "sandbox_user", "--json", "--output", folder.appendingPathComponent("x.json").path])
+    let json = try await tweets.run(["timeline", "sandbox_user", "--json", "--output", folder.appendingPathComponent("x.json").path])
     #expect(json.status == 2 && json.stderr.contains("use --format jsonl"))
-    let show = try tweets.run(["show", "1", "--output", folder.appendingPathComponent("s.jsonl").path])
+    let show = try await tweets.run(["show", "1", "--output", folder.appendingPathComponent("s.jsonl").path])
     #expect(show.status == 2 && show.stderr.contains("tweets show does not take --output: timeline, hydrate, search,"), "\(show.stderr)")
     let unaccounted = folder.appendingPathComponent("lines.jsonl")
     try Data("{\"id\":\"1\"}\n".utf8).write(to: unaccounted)
-    let noCheckpoint = try tweets.run(["timeline", "sandbox_user", "--format", "jsonl", "--output", unaccounted.path, "--resume"])
+    let noCheckpoint = try await tweets.run(["timeline", "sandbox_user", "--format", "jsonl", "--output", unaccounted.path, "--resume"])
     #expect(noCheckpoint.status == 2 && noCheckpoint.stderr.contains("holds 11 bytes but has no checkpoint"), "\(noCheckpoint.stderr)")
   }
 
@@ -213,7 +213,7 @@ struct ResumeTests {
   func resumeBeforeTheFirstCheckpoint() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 300)
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-first-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -221,20 +221,20 @@ struct ResumeTests {
     let command = ["timeline", "sandbox_user", "--all", "--format", "jsonl", "--output", file.path, "--resume", "--no-wait"]
 
     try await server.script("/2/users/by/username", [["status": 429, "reset_in": 600]])
-    let stopped = try tweets.run(command)
+    let stopped = try await tweets.run(command)
     #expect(stopped.status == 5, "\(stopped.stderr)")
     #expect(!FileManager.default.fileExists(atPath: file.path + ".checkpoint"))
 
-    let started = try tweets.run(command)
+    let started = try await tweets.run(command)
     #expect(started.status == 0, "\(started.stderr)")
     #expect(started.stderr.contains("tweets: no checkpoint for \(file.path) yet: fetching from the beginning"), "\(started.stderr)")
     #expect(try ids(in: file).count == 300)
-    let again = try tweets.run(command)
+    let again = try await tweets.run(command)
     #expect(again.status == 0 && again.stderr.contains("is complete (300 tweets): nothing to resume"), "\(again.stderr)")
 
     let empty = folder.appendingPathComponent("empty.jsonl")
     try Data().write(to: empty)
-    let fromEmpty = try tweets.run(["timeline", "sandbox_user", "--limit", "5", "--format", "jsonl", "--output", empty.path, "--resume"])
+    let fromEmpty = try await tweets.run(["timeline", "sandbox_user", "--limit", "5", "--format", "jsonl", "--output", empty.path, "--resume"])
     #expect(fromEmpty.status == 0 && fromEmpty.stderr.contains("fetching from the beginning"), "\(fromEmpty.stderr)")
     #expect(try ids(in: empty).count == 5)
   }

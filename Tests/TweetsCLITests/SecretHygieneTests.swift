@@ -19,11 +19,11 @@ struct SecretHygieneTests {
     let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
     var runs: [(String, ProcessResult)] = []
-    func run(_ label: String, _ arguments: [String], environment: [String: String] = [:], baseURL: String? = nil) throws {
-      let result = try tweets.run(arguments, environment: environment, baseURL: baseURL)
+    func run(_ label: String, _ arguments: [String], environment: [String: String] = [:], baseURL: String? = nil) async throws {
+      let result = try await tweets.run(arguments, environment: environment, baseURL: baseURL)
       runs.append((label, result))
       if !arguments.contains("--verbose") && !arguments.contains("--help") && !label.hasPrefix("usage") {
-        let verbose = try tweets.run(arguments + ["--verbose"], environment: environment, baseURL: baseURL)
+        let verbose = try await tweets.run(arguments + ["--verbose"], environment: environment, baseURL: baseURL)
         runs.append((label + " --verbose", verbose))
       }
     }
@@ -40,53 +40,54 @@ struct SecretHygieneTests {
     runs.append(("login (PIN flow) --verbose", pinResult))
     #expect(pinResult.status == 0, "\(pinResult.stderr)")
 
-    try run(
+    try await run(
       "login with tokens",
       ["login", "--access-token", VerifiedSandbox.accessToken, "--access-token-secret", VerifiedSandbox.accessTokenSecret] + tweets.consumer)
-    try run("whoami", ["whoami"])
-    try run("whoami v1.1", ["whoami", "--api", "1.1"])
-    try run("timeline", ["timeline", "--limit", "3"])
-    try run("timeline of a user, json", ["timeline", "sandbox_user", "--limit", "3", "--json"])
-    try run("search", ["search", "swift", "--limit", "3", "--format", "csv"])
-    try run("show", ["show", "1", "--api", "1.1"])
-    try run("post", ["post", "hygiene check"])
-    try run("post v1.1", ["post", "hygiene check v1", "--api", "1.1"])
-    try run("api GET", ["api", "GET", "/2/users/me"])
-    try run("api POST", ["api", "POST", "1.1/statuses/update.json", "-d", "status=api hygiene"])
-    try run("help", ["help", "login"])
-    try run("help flag", ["login", "--help"])
+    try await run("whoami", ["whoami"])
+    try await run("whoami v1.1", ["whoami", "--api", "1.1"])
+    try await run("timeline", ["timeline", "--limit", "3"])
+    try await run("timeline of a user, json", ["timeline", "sandbox_user", "--limit", "3", "--json"])
+    try await run("search", ["search", "swift", "--limit", "3", "--format", "csv"])
+    try await run("show", ["show", "1", "--api", "1.1"])
+    try await run("post", ["post", "hygiene check"])
+    try await run("post v1.1", ["post", "hygiene check v1", "--api", "1.1"])
+    try await run("api GET", ["api", "GET", "/2/users/me"])
+    try await run("api POST", ["api", "POST", "1.1/statuses/update.json", "-d", "status=api hygiene"])
+    try await run("help", ["help", "login"])
+    try await run("help flag", ["login", "--help"])
 
     // Error paths.
-    try run("wrong consumer secret (flag)", ["whoami", "--consumer-secret", "WRONG-CONSUMER-SECRET-7f3a"])
-    try run("wrong consumer secret (environment)", ["timeline", "--api", "1.1"], environment: ["X_CONSUMER_SECRET": "ENV-CONSUMER-SECRET-41d2"])
-    try run(
+    try await run("wrong consumer secret (flag)", ["whoami", "--consumer-secret", "WRONG-CONSUMER-SECRET-7f3a"])
+    try await run(
+      "wrong consumer secret (environment)", ["timeline", "--api", "1.1"], environment: ["X_CONSUMER_SECRET": "ENV-CONSUMER-SECRET-41d2"])
+    try await run(
       "login with a wrong token secret",
       ["login", "--profile", "bad", "--access-token", VerifiedSandbox.accessToken, "--access-token-secret", "WRONG-TOKEN-SECRET-9c1e"]
         + tweets.consumer)
-    try run("wrong PIN", ["login", "--profile", "pin", "--pin", "0000000"] + tweets.consumer)
-    try run("usage error with secrets on the line", ["timeline", "--limit", "0", "--consumer-secret", "WRONG-CONSUMER-SECRET-7f3a"])
-    try run("usage: unknown option after a secret", ["whoami", "--consumer-secret", "WRONG-CONSUMER-SECRET-7f3a", "--frobnicate"])
-    try run("usage: secret as a stray positional", ["whoami", "WRONG-TOKEN-SECRET-9c1e"])
-    try run("missing profile", ["whoami", "--profile", "nobody"])
+    try await run("wrong PIN", ["login", "--profile", "pin", "--pin", "0000000"] + tweets.consumer)
+    try await run("usage error with secrets on the line", ["timeline", "--limit", "0", "--consumer-secret", "WRONG-CONSUMER-SECRET-7f3a"])
+    try await run("usage: unknown option after a secret", ["whoami", "--consumer-secret", "WRONG-CONSUMER-SECRET-7f3a", "--frobnicate"])
+    try await run("usage: secret as a stray positional", ["whoami", "WRONG-TOKEN-SECRET-9c1e"])
+    try await run("missing profile", ["whoami", "--profile", "nobody"])
     try await server.script("/2/users/me", [["status": 429, "reset_in": 3600]])
-    try run("rate limited", ["whoami", "--no-wait"])
+    try await run("rate limited", ["whoami", "--no-wait"])
     try await server.script("/2/users/me", Array(repeating: ["status": 503], count: 20))
-    try run("server errors", ["whoami", "--max-wait", "1"])
+    try await run("server errors", ["whoami", "--max-wait", "1"])
     try await server.reset()
     try await server.script("/2/users/me", [["html": true], ["html": true], ["invalid_json": true], ["invalid_json": true]])
-    try run("HTML and invalid JSON", ["whoami", "--max-wait", "0"])
+    try await run("HTML and invalid JSON", ["whoami", "--max-wait", "0"])
     try await server.reset()
     try await server.script("/2/users/me", Array(repeating: ["reset_connection": true], count: 20))
-    try run("connection reset", ["whoami", "--max-wait", "0"])
+    try await run("connection reset", ["whoami", "--max-wait", "0"])
     try await server.reset()
-    try run("connection refused", ["whoami", "--max-wait", "0"], baseURL: "http://127.0.0.1:1")
+    try await run("connection refused", ["whoami", "--max-wait", "0"], baseURL: "http://127.0.0.1:1")
     try await server.skewClock(by: 7200)
-    try run("clock skew", ["whoami"])
+    try await run("clock skew", ["whoami"])
     try await server.reset()
     try await server.revoke(token: VerifiedSandbox.accessToken)
-    try run("revoked token", ["whoami", "--api", "1.1"])
+    try await run("revoked token", ["whoami", "--api", "1.1"])
     try await server.reset()
-    try run("logout", ["logout", "--profile", "bad"])
+    try await run("logout", ["logout", "--profile", "bad"])
 
     // The secrets the server issued in the PIN flow are in the file, and nowhere else.
     let file = try JSONSerialization.jsonObject(with: Data(contentsOf: tweets.credentialsFile)) as? [String: [String: [String: String]]]

@@ -25,20 +25,20 @@ struct SpellingTests {
 
   /// The output of every fetch (and of the stream, last) against a sandbox in `spelling`, and
   /// the answers it sent.
-  static func outputs(spelling: String) throws -> (outputs: [String], answers: String, streamLines: [String]) {
+  static func outputs(spelling: String) async throws -> (outputs: [String], answers: String, streamLines: [String]) {
     let server = try VerifiedSandbox(streamTimeScale: 0.05, spelling: spelling)
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     var outputs: [String] = []
     for fetch in fetches {
-      let result = try tweets.run(fetch)
+      let result = try await tweets.run(fetch)
       #expect(result.status == 0, "\(spelling): tweets \(fetch.joined(separator: " ")): \(result.stderr)")
       outputs.append(result.stdout)
     }
     let bearer = ["X_BEARER_TOKEN": VerifiedSandbox.bearerToken], direct = server.directURL.absoluteString
-    let rule = try tweets.run(["stream", "rules", "add", "from:swift_lang"], environment: bearer, baseURL: direct)
+    let rule = try await tweets.run(["stream", "rules", "add", "from:swift_lang"], environment: bearer, baseURL: direct)
     #expect(rule.status == 0, "\(rule.stderr)")
-    let streamed = try tweets.run(Self.stream, environment: bearer, baseURL: direct)
+    let streamed = try await tweets.run(Self.stream, environment: bearer, baseURL: direct)
     #expect(streamed.status == 0, "\(spelling): tweets stream: \(streamed.stderr)")
     outputs.append(streamed.stdout)
     // The bodies the sandbox sent (the requests' own query names the tweet fields either way).
@@ -56,9 +56,9 @@ struct SpellingTests {
   }
 
   @Test("The same fetches print the same posts from an answer in either spelling")
-  func equalOutput() throws {
-    let tweetNames = try Self.outputs(spelling: "tweet")
-    let postNames = try Self.outputs(spelling: "post")
+  func equalOutput() async throws {
+    let tweetNames = try await Self.outputs(spelling: "tweet")
+    let postNames = try await Self.outputs(spelling: "post")
 
     // The answers really differ: the post sandbox wrote every renamed field in its post name.
     for name in ["referenced_posts", "edit_history_post_ids", "note_post", "repost_count", "posts"] {

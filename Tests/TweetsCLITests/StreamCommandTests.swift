@@ -17,20 +17,20 @@ struct StreamCommandTests {
   /// Rules that together match every post of the sandbox's data.
   static let everyone = ["from:sandbox_user", "from:swift_lang", "from:oauth_fan"]
 
-  func run(_ runner: TweetsRunner, _ arguments: [String], scale: Double? = nil) throws -> ProcessResult {
+  func run(_ runner: TweetsRunner, _ arguments: [String], scale: Double? = nil) async throws -> ProcessResult {
     var environment = runner.environment.merging(Self.bearer) { $1 }
     if let scale { environment["TWEETS_STREAM_TIME_SCALE"] = String(scale) }
     // The session's options first: after a `--` every word is the rule's.
-    let result = try ProcessRunner.run(
+    let result = try await ProcessRunner.run(
       PackagePaths.executable("tweets"), runner.common(baseURL: runner.server.directURL.absoluteString) + arguments, environment: environment,
       timeout: 60)
     runner.record(result)
     return result
   }
 
-  func addRules(_ runner: TweetsRunner, _ values: [String]) throws {
+  func addRules(_ runner: TweetsRunner, _ values: [String]) async throws {
     for value in values {
-      let added = try run(runner, ["stream", "rules", "add", value, "--tag", value.replacingOccurrences(of: "from:", with: "")])
+      let added = try await run(runner, ["stream", "rules", "add", value, "--tag", value.replacingOccurrences(of: "from:", with: "")])
       try #require(added.status == 0, "\(added.stderr)")
     }
   }
@@ -47,12 +47,12 @@ struct StreamCommandTests {
     let server = try VerifiedSandbox(tweetsPerUser: 20)
     let runner = try TweetsRunner(server: server)
 
-    let added = try run(runner, ["stream", "rules", "add", "from:swift_lang", "has:media", "--tag", "swift media"])
+    let added = try await run(runner, ["stream", "rules", "add", "from:swift_lang", "has:media", "--tag", "swift media"])
     #expect(added.status == 0, "\(added.stderr)")
     let id = try #require(added.stdout.split(separator: " ").dropFirst(2).first.map { String($0.dropLast()) })
     #expect(added.stdout.contains("from:swift_lang has:media (tag: swift media)"))
 
-    let listed = try run(runner, ["stream", "rules"])
+    let listed = try await run(runner, ["stream", "rules"])
     #expect(listed.status == 0)
     #expect(listed.stdout.contains("\(id)  from:swift_lang has:media  (tag: swift media)"))
 
@@ -64,23 +64,23 @@ struct StreamCommandTests {
       (["--", "-from:swift_lang"], "non-negation term"),
     ]
     for (words, expected) in refusals {
-      let refused = try run(runner, ["stream", "rules", "add"] + words)
+      let refused = try await run(runner, ["stream", "rules", "add"] + words)
       #expect(refused.status == 1, "\(words.joined(separator: " ").prefix(40)): \(refused.stderr)")
       #expect(refused.stderr.contains("X refused the rule") && refused.stderr.contains(expected), "\(refused.stderr)")
     }
     #expect(try await server.streamConnections().rules == 1, "a refused rule is not created")
 
-    let unknown = try run(runner, ["stream", "rules", "delete", "1234567"])
+    let unknown = try await run(runner, ["stream", "rules", "delete", "1234567"])
     #expect(unknown.status == 1 && unknown.stderr.contains("Rule does not exist"), "\(unknown.stderr)")
-    let deleted = try run(runner, ["stream", "rules", "delete", id])
+    let deleted = try await run(runner, ["stream", "rules", "delete", id])
     #expect(deleted.status == 0 && deleted.stdout.contains("Deleted 1 of 1 rules."), "\(deleted.stdout)\(deleted.stderr)")
 
-    try addRules(runner, Self.everyone)
-    let all = try run(runner, ["stream", "rules", "delete", "--all"])
+    try await addRules(runner, Self.everyone)
+    let all = try await run(runner, ["stream", "rules", "delete", "--all"])
     #expect(all.status == 0 && all.stdout.contains("Deleted 3 rules."), "\(all.stdout)\(all.stderr)")
-    let empty = try run(runner, ["stream", "rules"])
+    let empty = try await run(runner, ["stream", "rules"])
     #expect(empty.status == 0 && empty.stdout.isEmpty && empty.stderr.contains("No rules"))
-    let noRules = try run(runner, ["stream", "--limit", "1"])
+    let noRules = try await run(runner, ["stream", "--limit", "1"])
     #expect(noRules.status != 0 && noRules.stderr.contains("no rules"), "a stream with no rule is X's 409: \(noRules.stderr)")
     #expect(!runner.everything.contains(VerifiedSandbox.bearerToken), "the bearer token is never printed")
   }
@@ -91,11 +91,11 @@ struct StreamCommandTests {
     // firehose fast, so that the posts come at once.
     let server = try VerifiedSandbox(tweetsPerUser: 20, streamTimeScale: 0.05)
     let runner = try TweetsRunner(server: server)
-    try addRules(runner, Self.everyone)
+    try await addRules(runner, Self.everyone)
     try await server.script("/2/tweets/search/stream", Array(repeating: ["reset_connection": true], count: 3))
     try await server.streamFault(["disconnect": true, "after": 2])
 
-    let result = try run(runner, ["stream", "--limit", "5"])
+    let result = try await run(runner, ["stream", "--limit", "5"])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.split(separator: "\n").count == 5)
     let log = try await server.streamConnections().connections
@@ -120,11 +120,11 @@ struct StreamCommandTests {
     let scale = 0.05
     let server = try VerifiedSandbox(tweetsPerUser: 20, streamTimeScale: scale)
     let runner = try TweetsRunner(server: server)
-    try addRules(runner, Self.everyone)
+    try await addRules(runner, Self.everyone)
     try await server.script("/2/tweets/search/stream", [["status": 503], ["status": 503], ["status": 429], ["status": 429]])
     try await server.streamFault(["stall": 3, "after": 2])
 
-    let result = try run(runner, ["stream", "--limit", "6", "--format", "raw"], scale: scale)
+    let result = try await run(runner, ["stream", "--limit", "6", "--format", "raw"], scale: scale)
     #expect(result.status == 0, "\(result.stderr)")
     let log = try await server.streamConnections().connections
     try #require(log.count == 6, "two 503s, two 429s, the connection that stalled, the one that ended: \(log)")
@@ -156,37 +156,37 @@ struct StreamCommandTests {
     let scale = 0.05
     let server = try VerifiedSandbox(tweetsPerUser: 20, streamTimeScale: scale)
     let runner = try TweetsRunner(server: server)
-    try addRules(runner, Self.everyone)
-    let none = try run(runner, ["stream", "connections"])
+    try await addRules(runner, Self.everyone)
+    let none = try await run(runner, ["stream", "connections"])
     #expect(none.status == 0 && none.stdout.isEmpty && none.stderr.contains("No active connections"), "\(none.stderr)")
 
     // What a crashed collector leaves: a connection X still counts.
     try await server.streamFault(["stale": true])
-    let listed = try run(runner, ["stream", "connections"])
+    let listed = try await run(runner, ["stream", "connections"])
     #expect(listed.status == 0 && listed.stdout.contains("  filtered_stream since ") && listed.stdout.contains(" from 127.0.0.1"), "\(listed)")
     // X's 429 waits a minute (3 s at this scale): --duration ends the stream during the wait.
-    let blocked = try run(runner, ["stream", "--duration", "1"], scale: scale)
+    let blocked = try await run(runner, ["stream", "--duration", "1"], scale: scale)
     #expect(blocked.stderr.contains("TooManyConnections"), "X's words: \(blocked.stderr)")
     #expect(blocked.stderr.contains("tweets stream connections --terminate-all"), "the command that cures it: \(blocked.stderr)")
     #expect(blocked.stderr.contains("waiting 3.00 s"), "then X's back-off as before: \(blocked.stderr)")
     #expect(try await server.streamConnections().connections.map { $0.status ?? -1 } == [200, 429])
 
-    let ended = try run(runner, ["stream", "connections", "--terminate-all"])
+    let ended = try await run(runner, ["stream", "connections", "--terminate-all"])
     #expect(ended.status == 0 && ended.stdout == "Ended 1 connection.\n", "\(ended.stdout)\(ended.stderr)")
-    let streamed = try run(runner, ["stream", "--limit", "2"], scale: scale)
+    let streamed = try await run(runner, ["stream", "--limit", "2"], scale: scale)
     #expect(streamed.status == 0 && streamed.stdout.split(separator: "\n").count == 2, "\(streamed.stderr)")
     #expect(!streamed.stderr.contains("TooManyConnections"))
 
     // --terminate ID ends one connection; an unknown id is reported and exits 1.
     try await server.streamFault(["stale": true])
-    let again = try run(runner, ["stream", "connections"])
+    let again = try await run(runner, ["stream", "connections"])
     let id = String(again.stdout.prefix { $0 != " " })
-    let byID = try run(runner, ["stream", "connections", "--terminate", id])
+    let byID = try await run(runner, ["stream", "connections", "--terminate", id])
     #expect(byID.status == 0 && byID.stdout == "Ended 1 connection.\n", "\(byID.stdout)\(byID.stderr)")
-    let unknown = try run(runner, ["stream", "connections", "--terminate", "00000000-0000-0000-0000-000000000000", "not-a-connection"])
+    let unknown = try await run(runner, ["stream", "connections", "--terminate", "00000000-0000-0000-0000-000000000000", "not-a-connection"])
     #expect(unknown.status == 1 && unknown.stdout == "Ended 0 connections; 2 could not be ended.\n", "\(unknown.stdout)\(unknown.stderr)")
     #expect(unknown.stderr.contains("not-a-connection was not ended"), "\(unknown.stderr)")
-    let extra = try run(runner, ["stream", "connections", "now"])
+    let extra = try await run(runner, ["stream", "connections", "now"])
     #expect(extra.status == 2 && extra.stderr.contains("takes no more arguments"), "\(extra.stderr)")
   }
 
@@ -194,10 +194,9 @@ struct StreamCommandTests {
   func durationAndOffline() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 20, streamTimeScale: 0.05)
     let runner = try TweetsRunner(server: server)
-    try addRules(runner, Self.everyone)
-    let started = Date()
-    let timed = try run(runner, ["stream", "--duration", "1", "--format", "text"])
-    let elapsed = Date().timeIntervalSince(started)
+    try await addRules(runner, Self.everyone)
+    let timed = try await run(runner, ["stream", "--duration", "1", "--format", "text"])
+    let elapsed = timed.seconds
     #expect(timed.status == 0, "\(timed.stderr)")
     #expect(elapsed >= 1 && elapsed < TestTiming.seconds(5), "\(elapsed) s for --duration 1")
     #expect(timed.stdout.contains("  rules: swift_lang") || timed.stdout.contains("  rules: oauth_fan"), "\(timed.stdout.prefix(300))")
@@ -205,7 +204,7 @@ struct StreamCommandTests {
     // In process: no server, the sandbox's demo rule (from:swift_lang, tagged swift_lang).
     var environment = runner.environment
     environment["X_BEARER_TOKEN"] = nil
-    let offline = try ProcessRunner.run(
+    let offline = try await ProcessRunner.run(
       PackagePaths.executable("tweets"), ["--sandbox", "--config-dir", runner.configDirectory.path, "stream", "--limit", "2"],
       environment: environment, timeout: 30)
     #expect(offline.status == 0, "\(offline.stderr)")
@@ -220,12 +219,12 @@ struct StreamCommandTests {
 
   /// Streams with `arguments` (rules matching every post) until `written` says 5 posts are
   /// stored, then sends SIGTERM and returns how the process ended.
-  func streamUntilFive(_ name: String, _ arguments: (URL) -> [String], written: @escaping @Sendable (URL) -> Int) async throws -> (
+  func streamUntilFive(_ name: String, _ arguments: (URL) -> [String], written: (URL) async -> Int) async throws -> (
     file: URL, result: ProcessResult
   ) {
     let server = try VerifiedSandbox(tweetsPerUser: 20, streamTimeScale: 0.05)
     let runner = try TweetsRunner(server: server)
-    try addRules(runner, Self.everyone)
+    try await addRules(runner, Self.everyone)
     // Not in the runner's folder, which goes with the runner when this returns.
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-stream-\(UUID().uuidString)-\(name)")
     var environment = runner.environment
@@ -233,12 +232,10 @@ struct StreamCommandTests {
     let process = try InteractiveProcess(
       PackagePaths.executable("tweets"), ["stream"] + arguments(file) + runner.common(baseURL: server.directURL.absoluteString),
       environment: environment)
-    let result = try await onOwnThread {
-      let deadline = Date().addingTimeInterval(TestTiming.seconds(20))
-      while Date() < deadline, written(file) < 5 { usleep(20_000) }
-      kill(process.pid, SIGTERM)
-      return process.wait(timeout: TestTiming.seconds(10))
-    }
+    let deadline = Date().addingTimeInterval(TestTiming.seconds(20))
+    while Date() < deadline, await written(file) < 5 { try await Task.sleep(for: .milliseconds(20)) }
+    kill(process.pid, SIGTERM)
+    let result = try await onOwnThread { process.wait(timeout: TestTiming.seconds(10)) }
     return (file, result)
   }
 
@@ -263,11 +260,11 @@ struct StreamCommandTests {
   @Test("--db stores each post with the tags of the rules it matched; SIGTERM closes the database cleanly (exit 0, no log left)")
   func intoTheArchive() async throws {
     let (file, result) = try await streamUntilFive(
-      "stream.sqlite", { ["--db", $0.path] }, written: { file in (try? ArchiveCommandTests.read(file).tweet_ids.count) ?? 0 })
+      "stream.sqlite", { ["--db", $0.path] }, written: { file in (try? await ArchiveCommandTests.read(file).tweet_ids.count) ?? 0 })
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.isEmpty, "--db prints no post")
     #expect(!FileManager.default.fileExists(atPath: file.path + "-wal"), "the database was closed")
-    let reading = try ArchiveCommandTests.read(
+    let reading = try await ArchiveCommandTests.read(
       file,
       queries: [
         "untagged": "SELECT count(*) FROM tweets t WHERE NOT EXISTS (SELECT 1 FROM stream_matches m WHERE m.tweet_id = t.id)",
@@ -284,16 +281,16 @@ struct StreamCommandTests {
   @Test(
     "Without X_BEARER_TOKEN the app's bearer token is obtained from its consumer key and secret; a wrong secret is refused (exit 3), nothing secret printed"
   )
-  func bearerFromTheConsumer() throws {
+  func bearerFromTheConsumer() async throws {
     let server = try VerifiedSandbox(tweetsPerUser: 20)
     let runner = try TweetsRunner(server: server)
     let base = runner.common(baseURL: server.directURL.absoluteString)
     let keys = ["X_CONSUMER_KEY": VerifiedSandbox.consumerKey, "X_CONSUMER_SECRET": VerifiedSandbox.consumerSecret]
     let environment = runner.environment.merging(keys) { $1 }
-    let listed = try ProcessRunner.run(PackagePaths.executable("tweets"), base + ["stream", "rules", "--verbose"], environment: environment)
+    let listed = try await ProcessRunner.run(PackagePaths.executable("tweets"), base + ["stream", "rules", "--verbose"], environment: environment)
     #expect(listed.status == 0, "\(listed.stderr)")
     #expect(listed.stderr.contains("bearer token obtained from the consumer key and secret"), "\(listed.stderr)")
-    let counts = try ProcessRunner.run(PackagePaths.executable("tweets"), base + ["counts", "swift"], environment: environment)
+    let counts = try await ProcessRunner.run(PackagePaths.executable("tweets"), base + ["counts", "swift"], environment: environment)
     #expect(counts.status == 0, "\(counts.stderr)")
     for result in [listed, counts] {
       #expect(!(result.stdout + result.stderr).contains(VerifiedSandbox.bearerToken), "the bearer token is never printed")
@@ -303,7 +300,7 @@ struct StreamCommandTests {
     var wrong = runner.environment
     wrong["X_CONSUMER_KEY"] = VerifiedSandbox.consumerKey
     wrong["X_CONSUMER_SECRET"] = "not-the-secret"
-    let refused = try ProcessRunner.run(PackagePaths.executable("tweets"), base + ["stream", "rules"], environment: wrong)
+    let refused = try await ProcessRunner.run(PackagePaths.executable("tweets"), base + ["stream", "rules"], environment: wrong)
     #expect(refused.status == 3, "\(refused.stderr)")
     #expect(refused.stderr.contains("X did not issue one for consumer key \(VerifiedSandbox.consumerKey)"), "\(refused.stderr)")
     #expect(refused.stderr.contains("Unable to verify your credentials"), "X's words: \(refused.stderr)")

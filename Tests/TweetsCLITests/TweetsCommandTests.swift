@@ -23,27 +23,27 @@ struct TweetsCommandTests {
     // The credentials file: private, and complete.
     let attributes = try FileManager.default.attributesOfItem(atPath: tweets.credentialsFile.path)
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-    let whoami = try tweets.run(["whoami"])
+    let whoami = try await tweets.run(["whoami"])
     #expect(whoami.status == 0 && whoami.stdout == "@sandbox_user (Sandbox User), id 1001, signed in with OAuth 1.0a\n")
-    let whoamiV1 = try tweets.run(["whoami", "--api", "1.1", "--json"])
+    let whoamiV1 = try await tweets.run(["whoami", "--api", "1.1", "--json"])
     #expect((try whoamiV1.json() as? [String: String])?["username"] == "sandbox_user")
     try expectNoSecrets(tweets)
   }
 
-  @Test func pinFromTheCommandLineAndAWrongPin() throws {
+  @Test func pinFromTheCommandLineAndAWrongPin() async throws {
     let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
-    let wrong = try tweets.run(["login", "--pin", "0000000"] + tweets.consumer)
+    let wrong = try await tweets.run(["login", "--pin", "0000000"] + tweets.consumer)
     #expect(wrong.status == 3)
     #expect(wrong.stderr.contains("Invalid oauth_verifier parameter"))
     #expect(wrong.stderr.contains("Check the PIN"))
   }
 
-  @Test func timelineAllPagesAndEveryFormat() throws {
+  @Test func timelineAllPagesAndEveryFormat() async throws {
     let tweets = try TweetsRunner(server: try VerifiedSandbox())
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
 
-    let all = try tweets.run(["timeline", "sandbox_user", "--all", "--format", "jsonl"])
+    let all = try await tweets.run(["timeline", "sandbox_user", "--all", "--format", "jsonl"])
     #expect(all.status == 0, "\(all.stderr)")
     let lines = all.stdout.split(separator: "\n")
     #expect(lines.count == 250)
@@ -64,10 +64,10 @@ struct TweetsCommandTests {
     #expect((first["author"] as? [String: String])?["username"] == "sandbox_user")
     #expect((first["created_at"] as? String)?.hasSuffix("Z") == true)
 
-    let json = try tweets.run(["timeline", "sandbox_user", "--json", "--limit", "7"])
+    let json = try await tweets.run(["timeline", "sandbox_user", "--json", "--limit", "7"])
     #expect((try json.json() as? [[String: Any]])?.count == 7)
 
-    let csv = try tweets.run(["timeline", "sandbox_user", "--format", "csv", "--limit", "3"])
+    let csv = try await tweets.run(["timeline", "sandbox_user", "--format", "csv", "--limit", "3"])
     let rows = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
     #expect(
       rows.first
@@ -75,16 +75,16 @@ struct TweetsCommandTests {
         + "referenced_tweets,urls,mentions,hashtags,media,possibly_sensitive,edit_history_tweet_ids,bookmarks,impressions,paid_partnership")
     #expect(rows.count == 4)
 
-    let text = try tweets.run(["timeline", "@swift_lang", "--limit", "2"])
+    let text = try await tweets.run(["timeline", "@swift_lang", "--limit", "2"])
     #expect(text.status == 0)
     #expect(text.stdout.contains("@swift_lang Swift Language"))
     #expect(text.stdout.contains("  id "))
     #expect(!text.stdout.contains("\u{1B}["), "no colour without a terminal")
 
-    let home = try tweets.run(["timeline", "--limit", "30", "--format", "jsonl"])
+    let home = try await tweets.run(["timeline", "--limit", "30", "--format", "jsonl"])
     #expect(home.stdout.split(separator: "\n").count == 30)
 
-    let v1 = try tweets.run(["timeline", "sandbox_user", "--all", "--format", "jsonl", "--api", "1.1"])
+    let v1 = try await tweets.run(["timeline", "sandbox_user", "--all", "--format", "jsonl", "--api", "1.1"])
     // The same tweets from both versions; v1.1 knows fewer metrics (no replies or quotes) and no
     // long posts (it cuts them at 280 characters, as X does; v2 has them whole).
     func essentials(_ output: String) throws -> [[String]] {
@@ -100,36 +100,36 @@ struct TweetsCommandTests {
     try expectNoSecrets(tweets)
   }
 
-  @Test func showSearchPostAndApi() throws {
+  @Test func showSearchPostAndApi() async throws {
     let tweets = try TweetsRunner(server: try VerifiedSandbox())
-    try tweets.loginWithTokens()
-    let newest = try #require(
+    try await tweets.loginWithTokens()
+    let newest = try await #require(
       try tweets.run(["timeline", "sandbox_user", "--limit", "2", "--format", "jsonl"]).stdout.split(separator: "\n").compactMap {
         (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String
       } as [String]?)
     #expect(newest.count == 2)
 
-    let show = try tweets.run(["show"] + newest + ["--format", "jsonl"])
+    let show = try await tweets.run(["show"] + newest + ["--format", "jsonl"])
     #expect(show.status == 0 && show.stdout.split(separator: "\n").count == 2)
-    let missing = try tweets.run(["show", newest[0], "1"])
+    let missing = try await tweets.run(["show", newest[0], "1"])
     #expect(missing.status == 4)
     #expect(missing.stderr.contains("Could not find tweet with ids: [1]"))
 
-    let search = try tweets.run(["search", "from:swift_lang", "--all", "--format", "jsonl"])
+    let search = try await tweets.run(["search", "from:swift_lang", "--all", "--format", "jsonl"])
     #expect(search.status == 0 && search.stdout.split(separator: "\n").count == 250)
 
-    let post = try tweets.run(["post", "Hello", "from", "tweets", "+", "🚀", "--json"])
+    let post = try await tweets.run(["post", "Hello", "from", "tweets", "+", "🚀", "--json"])
     #expect(post.status == 0, "\(post.stderr)")
     // X's whole answer, as sent.
     #expect((((try post.json() as? [String: Any])?["data"] as? [String: Any])?["text"] as? String) == "Hello from tweets + 🚀")
-    let v1post = try tweets.run(["post", "A v1.1 status: 100% & more", "--api", "1.1", "--format", "jsonl"])
+    let v1post = try await tweets.run(["post", "A v1.1 status: 100% & more", "--api", "1.1", "--format", "jsonl"])
     #expect(v1post.status == 0 && v1post.stdout.contains("100% & more"))
 
-    let me = try tweets.run(["api", "GET", "/2/users/me"])
+    let me = try await tweets.run(["api", "GET", "/2/users/me"])
     #expect(me.status == 0 && me.stdout.contains("\"username\":\"sandbox_user\""))
-    let update = try tweets.run(["api", "POST", "1.1/statuses/update.json", "-d", "status=Sent with tweets api"])
+    let update = try await tweets.run(["api", "POST", "1.1/statuses/update.json", "-d", "status=Sent with tweets api"])
     #expect(update.status == 0 && update.stdout.contains("Sent with tweets api"))
-    let notFound = try tweets.run(["api", "GET", "/1.1/statuses/show.json", "--query", "id=5"])
+    let notFound = try await tweets.run(["api", "GET", "/1.1/statuses/show.json", "--query", "id=5"])
     #expect(notFound.status == 4)
     #expect(notFound.stdout.contains("No status found with that ID."), "the error body is printed")
     try expectNoSecrets(tweets)
@@ -138,20 +138,20 @@ struct TweetsCommandTests {
   @Test func rateLimitsWaitOrFail() async throws {
     let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     try await server.script("/2/users/me", [["status": 429, "reset_in": 2]])
-    let waited = try tweets.run(["whoami"])
+    let waited = try await tweets.run(["whoami"])
     #expect(waited.status == 0, "\(waited.stderr)")
     #expect(waited.stderr.contains("Rate limited on GET"))
     #expect(waited.stderr.contains("for the limit to reset"))
 
     try await server.script("/2/users/me", [["status": 429, "reset_in": 600]])
-    let failed = try tweets.run(["whoami", "--no-wait"])
+    let failed = try await tweets.run(["whoami", "--no-wait"])
     #expect(failed.status == 5)
     #expect(failed.stderr.contains("Rate limit exceeded"))
 
     try await server.script("/2/users/me", [["status": 429, "reset_in": 600]])
-    let tooLong = try tweets.run(["whoami", "--max-wait", "5"])
+    let tooLong = try await tweets.run(["whoami", "--max-wait", "5"])
     #expect(tooLong.status == 5, "a reset beyond --max-wait fails at once")
   }
 
@@ -160,15 +160,15 @@ struct TweetsCommandTests {
   @Test func messagesAboutALongRequestAreShort() async throws {
     let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     let ids = (0..<100).map { String(1_799_999_999_999_952_000 + $0) }
     try await server.script("/2/tweets", [["status": 429, "reset_in": 1]])
-    let waited = try tweets.run(["show"] + ids + ["--format", "jsonl"])
+    let waited = try await tweets.run(["show"] + ids + ["--format", "jsonl"])
     let wait = try #require(waited.stderr.split(separator: "\n").first { $0.hasPrefix("Rate limited on GET ") }, "\(waited.stderr)")
     let requestLine = try #require(Self.between("Rate limited on ", and: ": waiting ", in: wait), "\(wait)")
     #expect(requestLine.count <= 120 && requestLine.contains("/2/tweets?ids=1799999999999952000,1799999999999952001…(100 values)"), "\(wait)")
 
-    let refused = try tweets.run(["show"] + ids + ["--max-wait", "1"], baseURL: "http://127.0.0.1:9")
+    let refused = try await tweets.run(["show"] + ids + ["--max-wait", "1"], baseURL: "http://127.0.0.1:9")
     #expect(refused.status == 1, "\(refused.stderr)")
     let error = try #require(refused.stderr.split(separator: "\n").first { $0.hasPrefix("tweets: error: GET ") }, "\(refused.stderr)")
     let failed = try #require(Self.between("tweets: error: ", and: " failed: ", in: error), "\(error)")
@@ -185,28 +185,28 @@ struct TweetsCommandTests {
   @Test func authenticationAndServerFailures() async throws {
     let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
 
-    let badSecret = try tweets.run(["timeline", "--consumer-secret", "tampered-secret"])
+    let badSecret = try await tweets.run(["timeline", "--consumer-secret", "tampered-secret"])
     #expect(badSecret.status == 3)
     #expect(badSecret.stderr.contains("HTTP 401"), "\(badSecret.stderr)")
     #expect(badSecret.stderr.contains("--verbose"))
 
     try await server.script("/2/users/me", Array(repeating: ["status": 503], count: 10))
-    let down = try tweets.run(["whoami", "--max-wait", "4"])
+    let down = try await tweets.run(["whoami", "--max-wait", "4"])
     #expect(down.status == 6, "\(down.stderr)")
     #expect(down.stderr.contains("retrying"))
 
     try await server.skewClock(by: -7200)
-    let skewed = try tweets.run(["whoami"])
+    let skewed = try await tweets.run(["whoami"])
     #expect(skewed.status == 3)
     #expect(skewed.stderr.contains("code 135") && skewed.stderr.contains(/X's clock is -7(19\d|20\d) s/), "\(skewed.stderr)")
     try expectNoSecrets(tweets)
   }
 
-  @Test func missingProfileAndBadFlags() throws {
+  @Test func missingProfileAndBadFlags() async throws {
     let tweets = try TweetsRunner(server: try VerifiedSandbox())
-    let missing = try tweets.run(["timeline"])
+    let missing = try await tweets.run(["timeline"])
     #expect(missing.status == 3)
     #expect(missing.stderr.contains("tweets login"))
 
@@ -214,19 +214,19 @@ struct TweetsCommandTests {
       ["timeline", "--limit", "0"], ["timeline", "--format", "xml"], ["frobnicate"], ["timeline", "--nope"],
       ["show"], ["show", "12ab"], ["api", "GET"], ["timeline", "--all", "--limit", "5"], ["login", "--access-token", "x"],
     ] {
-      let result = try tweets.run(arguments)
+      let result = try await tweets.run(arguments)
       #expect(result.status == 2, "\(arguments): \(result.status) \(result.stderr)")
     }
-    let help = try tweets.run(["help", "timeline"])
+    let help = try await tweets.run(["help", "timeline"])
     #expect(help.status == 0 && help.stdout.contains("--all") && help.stdout.contains("Exit status"))
-    #expect(try tweets.run(["--version"]).stdout.hasPrefix("tweets "))
-    #expect(try tweets.run(["timeline", "--help"]).status == 0)
+    #expect(try await tweets.run(["--version"]).stdout.hasPrefix("tweets "))
+    #expect(try await tweets.run(["timeline", "--help"]).status == 0)
   }
 
-  @Test func verboseShowsRequestsButNoSecrets() throws {
+  @Test func verboseShowsRequestsButNoSecrets() async throws {
     let tweets = try TweetsRunner(server: try VerifiedSandbox())
-    try tweets.loginWithTokens()
-    let verbose = try tweets.run(["whoami", "--verbose"])
+    try await tweets.loginWithTokens()
+    let verbose = try await tweets.run(["whoami", "--verbose"])
     #expect(verbose.status == 0)
     #expect(verbose.stderr.contains("[verbose] → GET \(tweets.server.baseURL.absoluteString)/2/users/me"))
     #expect(verbose.stderr.contains("[verbose] signature base string: GET&http%3A%2F%2F127.0.0.1"))
@@ -235,11 +235,11 @@ struct TweetsCommandTests {
     try expectNoSecrets(tweets)
   }
 
-  @Test func logout() throws {
+  @Test func logout() async throws {
     let tweets = try TweetsRunner(server: try VerifiedSandbox())
-    try tweets.loginWithTokens()
-    #expect(try tweets.run(["logout"]).status == 0)
-    #expect(try tweets.run(["whoami"]).status == 3)
+    try await tweets.loginWithTokens()
+    #expect(try await tweets.run(["logout"]).status == 0)
+    #expect(try await tweets.run(["whoami"]).status == 3)
   }
 
   /// No secret may appear in anything the tool printed.

@@ -34,10 +34,12 @@ final class TweetsRunner: @unchecked Sendable {
   var consumer: [String] { ["--consumer-key", VerifiedSandbox.consumerKey, "--consumer-secret", VerifiedSandbox.consumerSecret] }
 
   /// Runs `tweets` with `arguments` against the sandbox (or `baseURL`).
-  func run(_ arguments: [String], environment extra: [String: String] = [:], stdin: String = "", baseURL: String? = nil) throws -> ProcessResult {
+  func run(_ arguments: [String], environment extra: [String: String] = [:], stdin: String = "", baseURL: String? = nil) async throws
+    -> ProcessResult
+  {
     var environment = self.environment
     for (key, value) in extra { environment[key] = value }
-    let result = try ProcessRunner.run(
+    let result = try await ProcessRunner.run(
       PackagePaths.executable("tweets"), arguments + common(baseURL: baseURL ?? server.baseURL.absoluteString),
       stdin: Data(stdin.utf8), environment: environment, timeout: 60)
     record(result)
@@ -56,8 +58,8 @@ final class TweetsRunner: @unchecked Sendable {
   var everything: String { lock.withLock { outputs.joined(separator: "\n") } }
 
   /// Stores the fixture access token without the PIN flow.
-  func loginWithTokens() throws {
-    let result = try run(
+  func loginWithTokens() async throws {
+    let result = try await run(
       ["login", "--access-token", VerifiedSandbox.accessToken, "--access-token-secret", VerifiedSandbox.accessTokenSecret] + consumer)
     precondition(result.status == 0, "login failed: \(result.stderr)")
   }

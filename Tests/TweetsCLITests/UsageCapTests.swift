@@ -24,14 +24,13 @@ struct UsageCapTests {
   func aPagedFetchStopsAtOnceOnTheSecondPage(status: Int, body: String) async throws {
     let server = try VerifiedSandbox()
     let tweets = try TweetsRunner(server: server)
-    try tweets.loginWithTokens()
+    try await tweets.loginWithTokens()
     try await server.reset()
     // The first page passes; the second meets the cap.
     try await server.script("/2/tweets/search/recent", [[:], ["status": status, "bare": true, "body": body, "headers": Self.headroom()]])
-    let start = ContinuousClock.now
     // "a" matches 169 of the sandbox's posts: two pages of 100.
-    let result = try tweets.run(["search", "a", "--all", "--format", "jsonl"])
-    let elapsed = ContinuousClock.now - start
+    let result = try await tweets.run(["search", "a", "--all", "--format", "jsonl"])
+    let elapsed = result.duration
     #expect(result.status == 3, "\(result.stderr)")
     #expect(!result.stderr.contains("for the limit to reset"), "\(result.stderr)")
     #expect(!result.stderr.contains("retrying"), "\(result.stderr)")

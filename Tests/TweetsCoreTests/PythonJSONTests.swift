@@ -9,14 +9,14 @@ import Testing
 @Suite("PythonJSON against Python's json")
 struct PythonJSONTests {
   /// Python's answers for `inputs`, one per line, from `script` run on them (a JSON array on stdin).
-  static func python(_ script: String, _ inputs: [String]) throws -> [String] {
-    let result = try ProcessRunner.run(
+  static func python(_ script: String, _ inputs: [String]) async throws -> [String] {
+    let result = try await ProcessRunner.run(
       URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script], stdin: try JSONSerialization.data(withJSONObject: inputs), timeout: 60)
     #expect(result.status == 0, "\(result.stderr)")
     return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String])
   }
 
-  @Test func floatsAreWrittenAsPythonsRepr() throws {
+  @Test func floatsAreWrittenAsPythonsRepr() async throws {
     var generator = SystemRandomNumberGenerator()
     var numbers: [Double] = [
       0, -0.0, 1, 5, 0.1, 0.0001, 0.00001, 1e15, 1e16, 9_007_199_254_740_992, 123_456_789_012_345_680, 1e22, .leastNonzeroMagnitude,
@@ -28,13 +28,14 @@ struct PythonJSONTests {
       if number.isFinite { numbers.append(number) }
     }
     for exponent in -30...30 { numbers.append(1.5 * pow(10, Double(exponent))) }
-    let expected = try Self.python("import json, sys; print(json.dumps([repr(float(x)) for x in json.load(sys.stdin)]))", numbers.map { "\($0)" })
+    let expected = try await Self.python(
+      "import json, sys; print(json.dumps([repr(float(x)) for x in json.load(sys.stdin)]))", numbers.map { "\($0)" })
     for (number, want) in zip(numbers, expected) {
       #expect(PythonJSON.pythonRepr(number) == want, "\(number)")
     }
   }
 
-  @Test func valuesReadAndWrittenAsJsonLoadsThenDumps() throws {
+  @Test func valuesReadAndWrittenAsJsonLoadsThenDumps() async throws {
     var generator = SystemRandomNumberGenerator()
     let pool: [Unicode.Scalar] = ["a", "\"", "\\", "/", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{7F}", "é", "☀", "\u{FEFF}", "😀", "𝄞", " "]
     var texts: [String] = []
@@ -50,7 +51,7 @@ struct PythonJSONTests {
       #"{"a":1,"b":2,"a":3}"#, "-0", "123456789012345678901234567890", "[1.50, 1E2, -0.0, 1e400, 2.5e-3]",
       #"{"x":{"y":[{"z":"\ud83d\ude00\u00e9\/"}]},"e":{}}"#, #"  [ ]  "#, #""\ud800""#,
     ]
-    let expected = try Self.python(
+    let expected = try await Self.python(
       "import json, sys; print(json.dumps([json.dumps(json.loads(x)) for x in json.load(sys.stdin)]))", documents)
     for (document, want) in zip(documents, expected) {
       // A lone surrogate has no Swift String: it reads as U+FFFD, which Python keeps as itself.

@@ -18,7 +18,7 @@ struct PostLengthTests {
   }
 
   @Test("twitter-text-parser counts the same", .tags(.peers), .tier(.peers))
-  func agreesWithTwitterText() throws {
+  func agreesWithTwitterText() async throws {
     let pieces = [
       "Hello", " ", "world", "café", "e\u{301}", "日本語", "한국어", "😀", "☀️", "👨‍👩‍👧", "🏳️‍🌈", "#Swift", "@user", "https://example.com/path?q=1",
       "http://x.co", "—", "…", "\n", "Ωμέγα", "Привет", "١٢٣", "🇫🇷", "🐟", "&", "<", "1️⃣",
@@ -32,7 +32,7 @@ struct PostLengthTests {
       let spaced = (0..<Int.random(in: 1...30, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined(separator: " ")
       texts += [glued, spaced]
     }
-    let output = try PythonPeer.run(script: "twitter_text_peer.py", input: try JSONSerialization.data(withJSONObject: texts))
+    let output = try await PythonPeer.run(script: "twitter_text_peer.py", input: try JSONSerialization.data(withJSONObject: texts))
     let theirs = try JSONDecoder().decode([Int].self, from: output)
     let disagreements = zip(texts, theirs).filter { PostLength.weighted($0.0) != $0.1 }
     #expect(disagreements.isEmpty, "\(disagreements.prefix(5).map { "\($0.0.debugDescription): ours \(PostLength.weighted($0.0)), theirs \($0.1)" })")

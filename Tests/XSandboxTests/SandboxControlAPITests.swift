@@ -93,7 +93,7 @@ struct SandboxControlAPITests {
   }
 
   /// `--control-token TOKEN` sets the token; too short a one is a usage error.
-  @Test func aGivenToken() throws {
+  @Test func aGivenToken() async throws {
     let chosen = "harness-token-" + UUID().uuidString
     let server = try Self.serve(["--control-token", chosen])
     defer { server.stop() }
@@ -101,17 +101,17 @@ struct SandboxControlAPITests {
     let headers = ["Content-Type: application/json", "X-Sandbox-Control-Token: " + chosen]
     let (status, text) = try Self.send(server, Self.post("/_control/reset", host: "127.0.0.1:\(server.port)", headers: headers, body: "{}"))
     #expect(status == 200, "\(text)")
-    let short = try ProcessRunner.run(
+    let short = try await ProcessRunner.run(
       PackagePaths.executable("tweets"), ["sandbox", "serve", "--port", "0", "--control", "--control-token", "short"])
     #expect(short.status == 2 && short.stderr.contains("--control-token"), "\(short.stderr)")
-    let alone = try ProcessRunner.run(PackagePaths.executable("tweets"), ["sandbox", "serve", "--port", "0", "--control-token", chosen])
+    let alone = try await ProcessRunner.run(PackagePaths.executable("tweets"), ["sandbox", "serve", "--port", "0", "--control-token", chosen])
     #expect(alone.status == 2 && alone.stderr.contains("--control"), "\(alone.stderr)")
   }
 
   /// `tweets sandbox serve --credits USD --post-cap N` (issue #30 item 7): the sandbox bills
   /// from the start; the control API's `billing` reads the account and tops it up. Amounts
   /// that are none are refused as usage errors.
-  @Test func creditsAndAPostCapFromTheCommandLine() throws {
+  @Test func creditsAndAPostCapFromTheCommandLine() async throws {
     let server = try Self.serve(["--credits", "0.50", "--post-cap", "100"])
     defer { server.stop() }
     let token = try Self.token(server)
@@ -121,9 +121,9 @@ struct SandboxControlAPITests {
     #expect(status == 200 && text.contains(#""balance":"0.50""#) && text.contains(#""post_cap":100"#), "\(text)")
     let (added, topped) = try Self.send(server, Self.post("/_control/billing", host: host, headers: headers, body: #"{"add_credits": "1"}"#))
     #expect(added == 200 && topped.contains(#""balance":"1.50""#), "\(topped)")
-    let bad = try ProcessRunner.run(PackagePaths.executable("tweets"), ["sandbox", "serve", "--port", "0", "--credits", "lots"])
+    let bad = try await ProcessRunner.run(PackagePaths.executable("tweets"), ["sandbox", "serve", "--port", "0", "--credits", "lots"])
     #expect(bad.status == 2 && bad.stderr.contains("--credits"), "\(bad.stderr)")
-    let negative = try ProcessRunner.run(PackagePaths.executable("tweets"), ["sandbox", "serve", "--port", "0", "--post-cap", "-1"])
+    let negative = try await ProcessRunner.run(PackagePaths.executable("tweets"), ["sandbox", "serve", "--port", "0", "--post-cap", "-1"])
     #expect(negative.status == 2 && negative.stderr.contains("--post-cap"), "\(negative.stderr)")
   }
 }

@@ -46,7 +46,7 @@ struct OAuthlibDifferentialTests {
       ours[request.id] = generator
     }
 
-    let output = try PythonPeer.run(script: "oauthlib_peer.py", input: JSONEncoder().encode(cases))
+    let output = try await PythonPeer.run(script: "oauthlib_peer.py", input: JSONEncoder().encode(cases))
     let results = try JSONDecoder().decode([PeerResult].self, from: output)
     #expect(results.count == cases.count)
 
