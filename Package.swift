@@ -51,13 +51,10 @@ let package = Package(
     // with nothing but Swift and libssl-dev), on threads of its own; TLS through COpenSSL's libssl.
     .target(name: "OAuth1Redis", dependencies: ["OAuth1", "COpenSSL", "Locking"]),
     // A generic HTTP client whose side effects live in request behaviors. Knows no OAuth.
-    // The system's libcurl, for NetworkClient's CurlTransport (the default on Linux):
-    // libcurl4-openssl-dev is among Swift's own Linux dependencies.
-    .systemLibrary(
-      name: "CCurl",
-      pkgConfig: "libcurl",
-      providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
-    ),
+    // libcurl, for NetworkClient's CurlTransport (the default on Linux), loaded at run time from
+    // libcurl.so.4 (which FoundationNetworking links): the small part of its API the transport
+    // uses is declared in the module, so no libcurl development package is needed to build.
+    .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
     .target(name: "NetworkClient", dependencies: ["PercentEncoding", "Locking", "DateFormats", "CCurl"]),
     // Test doubles, shipped as their own products (not in the production modules).
     .target(name: "NetworkClientTesting", dependencies: ["NetworkClient"]),

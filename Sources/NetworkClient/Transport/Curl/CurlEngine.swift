@@ -29,11 +29,8 @@ final class CurlEngine: @unchecked Sendable {
   private let inbox = Locked<[Command]>([])
   private let configuration: CurlTransport.Configuration
 
-  /// libcurl's global state, set up once before the first handle (thread-safe since 7.84).
-  private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-
   init?(configuration: CurlTransport.Configuration) {
-    guard Self.globalInit == CURLE_OK, let multi = curl_multi_init() else { return nil }
+    guard CurlLibrary.unavailableReason == nil, let multi = ccurl_multi_init() else { return nil }
     self.multi = multi
     self.configuration = configuration
     _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.maxConnections)
@@ -51,7 +48,7 @@ final class CurlEngine: @unchecked Sendable {
   /// Hands `command` to the loop and wakes it.
   func post(_ command: Command) {
     inbox.withLock { $0.append(command) }
-    curl_multi_wakeup(multi)
+    ccurl_multi_wakeup(multi)
   }
 
   /// The loop: the only code that touches the multi handle.
@@ -85,9 +82,9 @@ final class CurlEngine: @unchecked Sendable {
           }
         }
         var active: Int32 = 0
-        _ = curl_multi_perform(multi, &active)
+        _ = ccurl_multi_perform(multi, &active)
         var left: Int32 = 0
-        while let message = curl_multi_info_read(multi, &left) {
+        while let message = ccurl_multi_info_read(multi, &left) {
           guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle, let transfer = running[easy] else { continue }
           let code = ccurl_message_result(message)
           end(transfer, code == CURLE_OK ? nil : transfer.failure(code))
@@ -97,15 +94,15 @@ final class CurlEngine: @unchecked Sendable {
           end(transfer, URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: "no byte for \(transfer.stallTimeout ?? 0) s"]))
         }
         // Wakes for the network, for `post`, or to look at the stall timers.
-        if !stopping || !running.isEmpty { _ = curl_multi_poll(multi, nil, 0, running.isEmpty ? 10_000 : 50, nil) }
+        if !stopping || !running.isEmpty { _ = ccurl_multi_poll(multi, nil, 0, running.isEmpty ? 10_000 : 50, nil) }
       }
-      for easy in idle { curl_easy_cleanup(easy) }
-      curl_multi_cleanup(multi)
+      for easy in idle { ccurl_easy_cleanup(easy) }
+      ccurl_multi_cleanup(multi)
     }
 
     private func start(_ transfer: CurlTransfer) {
       if case .done = transfer.delivery { return }  // cancelled before it started
-      guard let easy = idle.popLast() ?? curl_easy_init() else {
+      guard let easy = idle.popLast() ?? ccurl_easy_init() else {
         transfer.finish(URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "curl_easy_init failed"]))
         return
       }
@@ -114,10 +111,10 @@ final class CurlEngine: @unchecked Sendable {
         transfer.finish(failure)
         return
       }
-      let code = curl_multi_add_handle(multi, easy)
+      let code = ccurl_multi_add_handle(multi, easy)
       guard code == CURLM_OK else {
         recycle(transfer)
-        transfer.finish(URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: String(cString: curl_multi_strerror(code))]))
+        transfer.finish(URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: String(cString: ccurl_multi_strerror(code))]))
         return
       }
       running[easy] = transfer
@@ -128,8 +125,8 @@ final class CurlEngine: @unchecked Sendable {
     private func recycle(_ transfer: CurlTransfer) {
       guard let easy = transfer.easy else { return }
       transfer.easy = nil
-      curl_easy_reset(easy)
-      if idle.count < configuration.maxConnections { idle.append(easy) } else { curl_easy_cleanup(easy) }
+      ccurl_easy_reset(easy)
+      if idle.count < configuration.maxConnections { idle.append(easy) } else { ccurl_easy_cleanup(easy) }
     }
 
     /// Takes `transfer` out of the multi handle and ends it with `failure` (`nil`: success).
@@ -139,7 +136,7 @@ final class CurlEngine: @unchecked Sendable {
         transfer.finish(failure)
         return
       }
-      curl_multi_remove_handle(multi, easy)
+      ccurl_multi_remove_handle(multi, easy)
       transfer.finish(failure)
       recycle(transfer)
     }

@@ -11,7 +11,7 @@ import Foundation
 enum CurlFailure {
   /// The `URLError` for a transfer that ended with `code`; `message` is curl's error buffer.
   static func error(_ code: CURLcode, message: String) -> URLError {
-    let text = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
+    let text = message.isEmpty ? String(cString: ccurl_easy_strerror(code)) : message
     return URLError(urlCode(code), userInfo: [NSLocalizedDescriptionKey: text])
   }
 

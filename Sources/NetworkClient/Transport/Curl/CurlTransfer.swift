@@ -58,7 +58,7 @@ final class CurlTransfer: @unchecked Sendable {
   }
 
   deinit {
-    curl_slist_free_all(headerList)
+    ccurl_slist_free_all(headerList)
     errorBuffer.deallocate()
     if case .file(let handle) = upload { try? handle.close() }
   }
@@ -147,7 +147,7 @@ final class CurlTransfer: @unchecked Sendable {
     // No `Expect: 100-continue` pause before a body; no Content-Type curl would invent for a POST.
     lines.append("Expect:")
     if !request.headers.contains("Content-Type") { lines.append("Content-Type:") }
-    for line in lines { headerList = curl_slist_append(headerList, line) }
+    for line in lines { headerList = ccurl_slist_append(headerList, line) }
     let code = ccurl_setopt_pointer(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headerList))
     return code == CURLE_OK ? nil : CurlFailure.error(code, message: "")
   }
