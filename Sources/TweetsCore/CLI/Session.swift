@@ -27,9 +27,17 @@ struct Session {
     self.sandboxType = sandboxType
     // In process, the sandbox lives as long as the command: the stream gets a rule to match.
     sandbox = options.sandbox ? sandboxType.inProcess(streamRules: [(value: "from:swift_lang", tag: "swift_lang")]) : nil
+    if let sandbox {
+      transport = sandbox
+    } else {
+      let chosen = DefaultTransport()
+      if options.verbose { terminal.err("[verbose] transport: \(chosen.name) (\(chosen.reason))") }
+      transport = chosen
+    }
   }
 
-  var transport: any HTTPTransport { sandbox ?? DefaultTransport() }
+  /// The run's transport: the in-process sandbox, or the platform's (said with `--verbose`).
+  let transport: any HTTPTransport
 
   /// The stored profile, warning when its file is readable by others.
   func profile() throws -> Profile? {

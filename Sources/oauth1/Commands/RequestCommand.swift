@@ -84,14 +84,16 @@ struct RequestCommand: OAuth1Subcommand {
     let signer = OAuthRequestBehavior(
       consumer: setup.consumer, token: setup.token, configuration: configuration, placement: setup.placement(queryAuth: parsed[queryAuth])
     ) { baseString in signedBaseString.withLock { $0 = baseString } }
+    let transport = DefaultTransport()
     let client = NetworkClient(
       configuration: RequestConfiguration(
         baseURL: url, defaultBehavior: CombinedRequestBehavior([HeadersBehavior(setup.providerHeaders), signer]),
-        timeout: TimeInterval(seconds)))
+        transport: transport, timeout: TimeInterval(seconds)))
     let request = Request<HTTPResponse>(
       method: method, path: "", headers: headers, body: body.map { .data($0, contentType: contentType ?? "application/octet-stream") } ?? .none)
 
     if parsed[verbose] {
+      Output.stderr("transport: \(transport.name) (\(transport.reason))")
       let prepared = try client.prepare(request)
       let generator = try OAuthSignatureGenerator(
         consumer: setup.consumer, token: setup.token,
