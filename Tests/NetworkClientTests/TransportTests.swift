@@ -316,4 +316,47 @@ final class TransportTests {
       #endif
     }
   }
+
+  @Test(
+    "a reader slower than the network holds the server back: the transport holds at most its buffer, nothing lost or reordered",
+    arguments: Kind.allCases)
+  func backpressure(_ kind: Kind) async throws {
+    let id = UUID().uuidString
+    let url = URL(string: server.baseURL.absoluteString + "/firehose?id=\(id)&seconds=60")!
+    let response = try await kind.make().open(HTTPRequest(method: .get, url: url, timeout: 30))
+    var read = 0
+    var misplaced = 0
+    var tooSlow: StreamBuffer.ReaderTooSlow?
+    let clock = ContinuousClock()
+    let started = clock.now
+    do {
+      for try await chunk in response.body {
+        // Each byte is its offset mod 251: a lost, repeated or reordered chunk shows.
+        misplaced += chunk.enumerated().lazy.filter { $0.element != UInt8((read + $0.offset) % 251) }.count
+        read += chunk.count
+        try await Task.sleep(for: .milliseconds(20))
+        if clock.now - started > .seconds(4) { break }
+      }
+    } catch let error as StreamBuffer.ReaderTooSlow {
+      tooSlow = error
+    }
+    response.cancel()
+    let answer = try await client(kind).send(Request<[String: Int]>(method: .get, path: "/written", query: [("id", id)]))
+    let written = try #require(answer["written"])
+    print("[backpressure] \(kind): read \(read) bytes in 4 s; the server could write \(written)\(tooSlow.map { "; ended: \($0)" } ?? "")")
+    #expect(misplaced == 0)
+    #expect(read > 0)
+    // curl pauses the transfer, so its reader is never cut off; URLSession cannot pause, and the
+    // buffer's hard limit ends the stream instead of growing.
+    if kind == .curl {
+      #expect(tooSlow == nil)
+      // Unbounded, the server writes as fast as loopback takes it (1 GB in 4 s here, on
+      // URLSession); bounded, what was read plus the transport's buffer
+      // (StreamBuffer.defaultLimit) and the kernel's socket buffers (5 MB more than read, here).
+      let slack = 16 << 20
+      #expect(written - read < slack, "the server wrote \(written - read) bytes more than were read")
+    } else {
+      #expect(try #require(tooSlow).bufferedBytes <= StreamBuffer.defaultLimit * 64 + (1 << 20))
+    }
+  }
 }

@@ -14,6 +14,9 @@ test process is gone), then exits on its own.
   /huge-header      a 2 MiB header line
   /many-headers     20,000 header lines of 100 bytes (2 MB of head)
   /stall-head?seconds=S   the status line, then S seconds of silence (60 by default)
+  /firehose?id=I&seconds=S   64 KiB chunks as fast as the client takes them, for S seconds
+                    (or until it hangs up); each byte is its offset mod 251, so order can be checked
+  /written?id=I     JSON: how many body bytes /firehose?id=I has written so far
 
 --tls CERT KEY serves HTTPS with that certificate.
 """
@@ -25,6 +28,10 @@ import time
 from http.server import BaseHTTPRequestHandler
 from peer_server import read_body, serve
 from urllib.parse import parse_qsl, urlsplit
+
+# Bytes each /firehose has handed to the kernel, by its id.
+WRITTEN = {}
+PATTERN = bytes(n % 251 for n in range(251 * 262))
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -98,6 +105,27 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 time.sleep(float(params.get("interval", "0.1")))
             self.wfile.write(b"0\r\n\r\n")
+        elif url.path == "/firehose":
+            params = dict(query)
+            key = params.get("id", "")
+            WRITTEN[key] = 0
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            chunk = 65536
+            deadline = time.time() + float(params.get("seconds", "10"))
+            try:
+                while time.time() < deadline:
+                    start = WRITTEN[key] % 251
+                    data = PATTERN[start:start + chunk]
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+                    WRITTEN[key] += len(data)
+                self.wfile.write(b"0\r\n\r\n")
+            except OSError:
+                self.close_connection = True
+        elif url.path == "/written":
+            self.reply(200, json.dumps({"written": WRITTEN.get(dict(query).get("id", ""), -1)}).encode())
         elif url.path == "/redirect":
             params = dict(query)
             self.reply(int(params.get("status", "302")), b"", [("Location", params.get("to", "/echo"))])

@@ -45,8 +45,8 @@ private final class StreamRelay: NSObject, URLSessionDataDelegate, Sendable {
   private struct State {
     /// The waiting `open`, until the head arrives.
     var head: CheckedContinuation<HTTPStreamingResponse, any Error>?
-    /// The body's stream, once the head arrived.
-    var chunks: AsyncThrowingStream<Data, any Error>.Continuation?
+    /// The body's buffer, once the head arrived.
+    var chunks: StreamBuffer?
     var task: URLSessionDataTask?
     var session: URLSession?
     var cancelled = false
@@ -89,23 +89,25 @@ private final class StreamRelay: NSObject, URLSessionDataDelegate, Sendable {
     for (name, value) in http?.allHeaderFields ?? [:] {
       headers.add(name: String(describing: name), value: String(describing: value))
     }
-    let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
-    continuation.onTermination = { [weak self] termination in
-      if case .cancelled = termination { self?.cancel() }
-    }
+    // FoundationNetworking's suspend and resume of a running data task cannot pace it: measured
+    // here, the suspension took effect 30 to 200 MB late, and one resume never restarted the
+    // transfer (the reader then waited for its timeout). So nothing pauses: a reader that falls
+    // behind by more than the buffer's hard limit ends the stream (StreamBuffer.ReaderTooSlow),
+    // and memory stays bounded. CurlTransport, the default on Linux, pauses instead.
+    let buffer = StreamBuffer(onResume: {}, onCancel: { [weak self] in self?.cancel() })
     let waiting = state.withLock { state -> CheckedContinuation<HTTPStreamingResponse, any Error>? in
-      state.chunks = continuation
+      state.chunks = buffer
       defer { state.head = nil }
       return state.head
     }
     completionHandler(.allow)
     waiting?.resume(
-      returning: HTTPStreamingResponse(statusCode: http?.statusCode ?? 0, headers: headers, body: stream) { [weak self] in self?.cancel() })
+      returning: HTTPStreamingResponse(statusCode: http?.statusCode ?? 0, headers: headers, body: buffer.stream) { [weak self] in self?.cancel() })
   }
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
     let chunks = state.withLock { $0.chunks }
-    chunks?.yield(data)
+    chunks?.push(data)
   }
 
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -122,7 +124,7 @@ private final class StreamRelay: NSObject, URLSessionDataDelegate, Sendable {
     if let waiting {
       waiting.resume(throwing: failure ?? NetworkError.transport(TransportFailure(request: request, underlying: URLError(.badServerResponse))))
     }
-    if let failure { chunks?.finish(throwing: failure) } else { chunks?.finish() }
+    chunks?.finish(throwing: failure)
   }
 
   func urlSession(

@@ -22,6 +22,8 @@ final class CurlEngine: @unchecked Sendable {
   enum Command {
     case add(CurlTransfer)
     case cancel(CurlTransfer, any Error)
+    /// The transfer's reader has caught up: let curl deliver again.
+    case resume(CurlTransfer)
     case stop
   }
 
@@ -76,6 +78,12 @@ final class CurlEngine: @unchecked Sendable {
           switch command {
           case .add(let transfer): start(transfer)
           case .cancel(let transfer, let error): end(transfer, error)
+          case .resume(let transfer):
+            if let easy = transfer.easy, running[easy] != nil, transfer.pausedForReader {
+              transfer.pausedForReader = false
+              transfer.lastActivity = DispatchTime.now().uptimeNanoseconds
+              _ = ccurl_easy_pause(easy, CURLPAUSE_CONT)
+            }
           case .stop:
             stopping = true
             for transfer in Array(running.values) { end(transfer, URLError(.cancelled)) }

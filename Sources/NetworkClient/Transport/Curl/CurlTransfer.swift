@@ -22,7 +22,7 @@ final class CurlTransfer: @unchecked Sendable {
   /// How the response goes back: whole, or its head first and its body as it arrives.
   enum Delivery {
     case whole(CheckedContinuation<HTTPResponse, any Error>)
-    case stream(head: CheckedContinuation<HTTPStreamingResponse, any Error>?, body: AsyncThrowingStream<Data, any Error>.Continuation)
+    case stream(head: CheckedContinuation<HTTPStreamingResponse, any Error>?, body: StreamBuffer)
     case done
   }
 
@@ -48,7 +48,10 @@ final class CurlTransfer: @unchecked Sendable {
   private var headerList: UnsafeMutablePointer<curl_slist>?
   private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
   /// The last time a byte moved (`DispatchTime` nanoseconds).
-  private(set) var lastActivity = DispatchTime.now().uptimeNanoseconds
+  var lastActivity = DispatchTime.now().uptimeNanoseconds
+  /// Whether curl holds the transfer paused because its reader is behind (its silence then is
+  /// the reader's, not the server's: no stall timeout runs).
+  var pausedForReader = false
 
   init(request: HTTPRequest, delivery: Delivery, stallTimeout: TimeInterval?) {
     self.request = request
@@ -65,7 +68,7 @@ final class CurlTransfer: @unchecked Sendable {
 
   /// Whether the transfer has been silent for longer than its stall timeout at `now`.
   func isStalled(now: UInt64) -> Bool {
-    guard let stallTimeout else { return false }
+    guard let stallTimeout, !pausedForReader else { return false }
     return Double(now &- lastActivity) / 1e9 > stallTimeout
   }
 
@@ -158,7 +161,12 @@ final class CurlTransfer: @unchecked Sendable {
   fileprivate func received(_ bytes: UnsafeRawBufferPointer) -> Int {
     lastActivity = DispatchTime.now().uptimeNanoseconds
     switch delivery {
-    case .stream(_, let continuation): continuation.yield(Data(bytes))
+    case .stream(_, let buffer):
+      guard buffer.offer(Data(bytes)) else {
+        // curl keeps these bytes and hands them again after curl_easy_pause(CONT).
+        pausedForReader = true
+        return Int(CURL_WRITEFUNC_PAUSE)
+      }
     default: body.append(contentsOf: bytes)
     }
     return bytes.count
@@ -168,16 +176,13 @@ final class CurlTransfer: @unchecked Sendable {
   fileprivate func receivedHeader(_ line: UnsafeRawBufferPointer) -> Int {
     lastActivity = DispatchTime.now().uptimeNanoseconds
     guard head.take(line) else { return 0 }  // a head past its limit: curl fails the transfer
-    if head.isComplete, case .stream(let waiting?, let continuation) = delivery {
-      delivery = .stream(head: nil, body: continuation)
+    if head.isComplete, case .stream(let waiting?, let buffer) = delivery {
+      delivery = .stream(head: nil, body: buffer)
       let cancel = cancelStream ?? {}
-      waiting.resume(returning: HTTPStreamingResponse(statusCode: head.statusCode, headers: head.headers, body: bodyStream, cancel: cancel))
+      waiting.resume(returning: HTTPStreamingResponse(statusCode: head.statusCode, headers: head.headers, body: buffer.stream, cancel: cancel))
     }
     return line.count
   }
-
-  /// The stream handed out with the head; set by the transport before the transfer starts.
-  var bodyStream = AsyncThrowingStream<Data, any Error> { $0.finish() }
 
   /// Fills curl's `buffer` with the next bytes of the body; 0 at its end.
   fileprivate func send(into buffer: UnsafeMutableRawBufferPointer) -> Int {
@@ -218,9 +223,8 @@ final class CurlTransfer: @unchecked Sendable {
   func finish(_ failure: (any Error)?) {
     let delivery = self.delivery
     self.delivery = .done
-    // The stream's hang-up and its storage refer back to this transfer: let go of both.
+    // The stream's hang-up refers back to this transfer: let go of it.
     cancelStream = nil
-    bodyStream = AsyncThrowingStream { $0.finish() }
     switch delivery {
     case .whole(let continuation):
       if let failure {
@@ -230,14 +234,12 @@ final class CurlTransfer: @unchecked Sendable {
       } else {
         continuation.resume(returning: HTTPResponse(statusCode: head.statusCode, headers: head.headers, body: body, request: request))
       }
-    case .stream(let waiting, let continuation):
+    case .stream(let waiting, let buffer):
       if let waiting {
         waiting.resume(throwing: failure ?? URLError(.badServerResponse))
-        continuation.finish(throwing: failure ?? URLError(.badServerResponse))
-      } else if let failure {
-        continuation.finish(throwing: failure)
+        buffer.finish(throwing: failure ?? URLError(.badServerResponse))
       } else {
-        continuation.finish()
+        buffer.finish(throwing: failure)
       }
     case .done:
       break

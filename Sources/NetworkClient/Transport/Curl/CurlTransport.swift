@@ -78,14 +78,11 @@ public struct CurlTransport: HTTPTransport, HTTPStreamingTransport {
   /// arrives, with no total timeout (a stream's reader watches for silence itself, and so does
   /// the transfer, after the request's timeout).
   public func open(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
-    let (stream, body) = AsyncThrowingStream<Data, any Error>.makeStream()
-    return try await start { head, box in
+    try await start { head, box in
+      // The reader's pace reaches the transfer: curl pauses it while the buffer is full.
+      let body = StreamBuffer(onResume: { box.resume() }, onCancel: { box.cancel() })
       let transfer = CurlTransfer(request: request, delivery: .stream(head: head, body: body), stallTimeout: request.timeout)
-      transfer.bodyStream = stream
       transfer.cancelStream = { box.cancel() }
-      body.onTermination = { termination in
-        if case .cancelled = termination { box.cancel() }
-      }
       return transfer
     }
   }
@@ -140,5 +137,11 @@ private final class TransferBox: Sendable {
       return (state.transfer, state.engine)
     }
     if let transfer = found.0, let engine = found.1 { engine.post(.cancel(transfer, URLError(.cancelled))) }
+  }
+
+  /// Lets a transfer paused for its reader go on.
+  func resume() {
+    let found = state.withLock { ($0.transfer, $0.engine) }
+    if let transfer = found.0, let engine = found.1 { engine.post(.resume(transfer)) }
   }
 }
