@@ -139,11 +139,13 @@ public struct RetryBehavior: RequestBehavior {
   public func delay(after error: NetworkError, attempt: Int, request: HTTPRequest) -> TimeInterval? {
     let mayRepeat = request.isIdempotent || retryNonIdempotent
     switch error {
+    case .transport(let failure) where failure.passedTotalDeadline:
+      return nil
     case .transport(let failure):
       switch failure.kind {
       case .refused: return backoff(attempt: attempt)
       case .timedOut, .interrupted, .other: return mayRepeat ? backoff(attempt: attempt) : nil
-      case .hostNotFound, .tls: return nil
+      case .hostNotFound, .tls, .tooLarge: return nil
       }
     case .httpStatus(let failure) where retryableStatuses.contains(failure.statusCode) && !isFinal(failure):
       guard failure.statusCode == 429 || mayRepeat else { return nil }

@@ -78,10 +78,13 @@ public struct NetworkClient: Sendable {
           request.headers.add(name: field.name, value: field.value)
         }
         request = try await behavior.modify(request, withCredentials: credentialed)
+        if let reason = request.headers.invalidFieldReason { throw NetworkError.invalidRequest(reason: reason) }
         await behavior.beforeSend(request)
         let response: HTTPResponse
         do {
-          response = try await configuration.transport.send(request)
+          let transport = configuration.transport
+          let sent = request
+          response = try await Deadline.within(configuration.totalTimeout(for: request)) { try await transport.send(sent) }
         } catch {
           throw Self.networkError(error, request: request)
         }

@@ -25,6 +25,20 @@ public struct RequestConfiguration: Sendable {
   public var timeout: TimeInterval
   /// Which redirects the client follows, and which origins may receive credentials.
   public var redirects: RedirectPolicy
+  /// Seconds the whole of one exchange (one hop: sending the request, receiving all of its
+  /// answer) may take; `nil` (the default): ``totalTimeoutMultiple`` times the request's
+  /// timeout, which bounds only silence. A server that trickles its answer (a byte every half
+  /// second) is never silent for long: without this it could hold a request for as long as it
+  /// likes. Streamed answers (``HTTPStreamingTransport``) have no total deadline.
+  public var totalTimeout: TimeInterval?
+  /// The total deadline as a multiple of a request's timeout, when ``totalTimeout`` is `nil`: 4,
+  /// so a request with the default 30 s timeout ends within 2 minutes, whatever the server does.
+  public static let totalTimeoutMultiple: Double = 4
+
+  /// The whole exchange's deadline for `request`.
+  func totalTimeout(for request: HTTPRequest) -> TimeInterval {
+    totalTimeout ?? (request.timeout ?? timeout) * Self.totalTimeoutMultiple
+  }
 
   /// - Parameters:
   ///   - baseURL: the URL every request path is joined to.

@@ -21,6 +21,9 @@ public struct TransportFailure: Sendable, CustomStringConvertible {
     case hostNotFound
     /// TLS could not be established (certificate, protocol): retrying changes nothing.
     case tls
+    /// The answer was larger than the transport accepts (``CurlTransport/Configuration/maxResponseBytes``):
+    /// retrying changes nothing.
+    case tooLarge
     /// Anything else, such as an error from a custom transport.
     case other
   }
@@ -49,6 +52,12 @@ public struct TransportFailure: Sendable, CustomStringConvertible {
     kind = Self.kind(of: underlying)
   }
 
+  /// Whether the exchange outlasted its total deadline (``RequestConfiguration/totalTimeout``):
+  /// the server was answering, too slowly, and sending the request again would meet the same.
+  public var passedTotalDeadline: Bool {
+    kind == .timedOut && (underlying as NSError).userInfo[Deadline.userInfoKey] != nil
+  }
+
   /// A short phrase for progress messages: `timed out after 1 s`, `connection refused`.
   public var summary: String {
     switch kind {
@@ -57,6 +66,7 @@ public struct TransportFailure: Sendable, CustomStringConvertible {
     case .interrupted: return "connection lost"
     case .hostNotFound: return "host not found"
     case .tls: return "TLS failed"
+    case .tooLarge: return "answer too large"
     case .other: return "no response"
     }
   }
@@ -64,6 +74,11 @@ public struct TransportFailure: Sendable, CustomStringConvertible {
   public var description: String {
     let detail = Redaction.text(Self.explain(underlying))
     let redirected = Redirection.note(redirections)
+    if kind == .timedOut, let deadline = (underlying as NSError).userInfo[Deadline.userInfoKey] as? TimeInterval {
+      let tries = attempts > 1 ? " (each of \(attempts) attempts)" : ""
+      return
+        "\(requestLine)\(redirected) took longer than its total deadline of \(Seconds.text(deadline))\(tries): the server kept sending, too slowly. Check the server, or allow a longer timeout."
+    }
     if kind == .timedOut, let timeout {
       let tries = attempts > 1 ? "\(attempts) attempts of \(Seconds.text(timeout)) each" : Seconds.text(timeout)
       return
@@ -81,6 +96,7 @@ public struct TransportFailure: Sendable, CustomStringConvertible {
     case .timedOut: return .timedOut
     case .networkConnectionLost, .badServerResponse, .cannotParseResponse, .unknown: return .interrupted
     case .cannotFindHost, .dnsLookupFailed: return .hostNotFound
+    case .dataLengthExceedsMaximum: return .tooLarge
     case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
       .serverCertificateHasUnknownRoot, .clientCertificateRejected:
       return .tls
@@ -105,6 +121,7 @@ public struct TransportFailure: Sendable, CustomStringConvertible {
       what = "the TLS connection could not be established"
     case .badServerResponse, .cannotParseResponse: what = "the server's response was not valid HTTP or ended early"
     case .badURL, .unsupportedURL: what = "the URL cannot be requested"
+    case .dataLengthExceedsMaximum: what = "the answer was too large"
     case .cancelled: what = "cancelled"
     case .unknown: what = "the transfer failed"
     default: what = "network error \(nsError.code)"

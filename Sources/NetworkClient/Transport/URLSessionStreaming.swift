@@ -14,6 +14,7 @@ extension URLSessionTransport: HTTPStreamingTransport {
   /// ```
   public func open(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
     try Task.checkCancellation()
+    if let reason = request.headers.invalidFieldReason { throw NetworkError.invalidRequest(reason: reason) }
     let configuration = URLSessionConfiguration.ephemeral
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData

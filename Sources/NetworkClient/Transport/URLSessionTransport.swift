@@ -49,6 +49,7 @@ public struct URLSessionTransport: HTTPTransport {
 
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     try Task.checkCancellation()
+    if let reason = request.headers.invalidFieldReason { throw NetworkError.invalidRequest(reason: reason) }
     let (data, response): (Data, URLResponse)
     do {
       if let file = request.bodyFile {

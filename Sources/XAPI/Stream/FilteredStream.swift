@@ -146,6 +146,8 @@ public struct FilteredStream: AsyncSequence, Sendable {
     } catch {
       if Task.isCancelled || error is CancellationError { return .cancelled }
       if case NetworkError.cancelled = error { return .cancelled }
+      // A request that cannot be sent (a bearer token with a line break) fails the same way again.
+      if let invalid = error as? NetworkError, case .invalidRequest = invalid { return .fatal(XError(invalid)) }
       return .failed(.network, reason: Self.words(error))
     }
     guard response.statusCode == 200 else {

@@ -49,6 +49,9 @@ final class CurlTransfer: @unchecked Sendable {
   private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
   /// The last time a byte moved (`DispatchTime` nanoseconds).
   var lastActivity = DispatchTime.now().uptimeNanoseconds
+  /// The most bytes of a whole answer (the configuration's), and whether the answer passed it.
+  private var maxResponseBytes = Int.max
+  private var oversized = false
   /// Whether curl holds the transfer paused because its reader is behind (its silence then is
   /// the reader's, not the server's: no stall timeout runs).
   var pausedForReader = false
@@ -76,6 +79,7 @@ final class CurlTransfer: @unchecked Sendable {
   /// with a line break, a body file that cannot be read).
   func configure(_ easy: UnsafeMutableRawPointer, _ configuration: CurlTransport.Configuration) -> URLError? {
     self.easy = easy
+    maxResponseBytes = configuration.maxResponseBytes
     func set(_ code: CURLcode) -> URLError? { code == CURLE_OK ? nil : CurlFailure.error(code, message: "") }
     let me = Unmanaged.passUnretained(self).toOpaque()
     var failures: [URLError?] = [
@@ -139,11 +143,9 @@ final class CurlTransfer: @unchecked Sendable {
   }
 
   private func configureHeaders(_ easy: UnsafeMutableRawPointer) -> URLError? {
+    if let reason = request.headers.invalidFieldReason { return URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: reason]) }
     var lines: [String] = []
     for field in request.headers {
-      guard !field.name.isEmpty, !(field.name + field.value).contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
-        return URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: "the header \(field.name) holds a line break or NUL"])
-      }
       // "Name;" is curl's spelling of a header with an empty value ("Name:" would remove it).
       lines.append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
     }
@@ -167,7 +169,12 @@ final class CurlTransfer: @unchecked Sendable {
         pausedForReader = true
         return Int(CURL_WRITEFUNC_PAUSE)
       }
-    default: body.append(contentsOf: bytes)
+    default:
+      guard body.count + bytes.count <= maxResponseBytes else {
+        oversized = true
+        return 0  // curl fails the transfer (CURLE_WRITE_ERROR)
+      }
+      body.append(contentsOf: bytes)
     }
     return bytes.count
   }
@@ -248,7 +255,12 @@ final class CurlTransfer: @unchecked Sendable {
 
   /// The error of a transfer curl ended with `code`.
   func failure(_ code: CURLcode) -> URLError {
-    CurlFailure.error(code, message: String(cString: errorBuffer))
+    if oversized {
+      return URLError(
+        .dataLengthExceedsMaximum,
+        userInfo: [NSLocalizedDescriptionKey: "the answer was larger than \(maxResponseBytes) bytes (CurlTransport's maxResponseBytes): refused"])
+    }
+    return CurlFailure.error(code, message: String(cString: errorBuffer))
   }
 
   static func milliseconds(_ seconds: TimeInterval) -> Int {

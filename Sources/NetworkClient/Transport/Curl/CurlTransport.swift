@@ -40,6 +40,12 @@ public struct CurlTransport: HTTPTransport, HTTPStreamingTransport {
     public var caFile: String?
     /// A folder of hashed certificates to trust; from `SSL_CERT_DIR` when set.
     public var caDirectory: String?
+    /// The most bytes of one whole answer (``send(_:)``), counted after decoding (curl asks for
+    /// gzip, deflate, brotli and zstd): 64 MiB by default, far above any answer of X's API
+    /// (a page of 100 posts with every expansion is under 1 MB), so that a small compressed
+    /// answer cannot decode into gigabytes of memory (a 261 KB gzip answer is 437 MB). Past it
+    /// the transfer fails. Streamed answers (``open(_:)``) are bounded by ``StreamBuffer``.
+    public var maxResponseBytes = CurlTransport.defaultMaxResponseBytes
 
     /// The defaults, with trust from the environment.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -47,6 +53,9 @@ public struct CurlTransport: HTTPTransport, HTTPStreamingTransport {
       caDirectory = environment["SSL_CERT_DIR"]
     }
   }
+
+  /// The default ``Configuration/maxResponseBytes``: 64 MiB.
+  public static let defaultMaxResponseBytes = 64 << 20
 
   /// The configuration its transfers run with.
   public let configuration: Configuration
@@ -71,14 +80,14 @@ public struct CurlTransport: HTTPTransport, HTTPStreamingTransport {
 
   /// Sends `request` and returns the whole response.
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-    try await start { continuation, _ in CurlTransfer(request: request, delivery: .whole(continuation), stallTimeout: request.timeout) }
+    try await start(request) { continuation, _ in CurlTransfer(request: request, delivery: .whole(continuation), stallTimeout: request.timeout) }
   }
 
   /// Sends `request` and returns when its status and headers are in; the body follows as it
   /// arrives, with no total timeout (a stream's reader watches for silence itself, and so does
   /// the transfer, after the request's timeout).
   public func open(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
-    try await start { head, box in
+    try await start(request) { head, box in
       // The reader's pace reaches the transfer: curl pauses it while the buffer is full.
       let body = StreamBuffer(onResume: { box.resume() }, onCancel: { box.cancel() })
       let transfer = CurlTransfer(request: request, delivery: .stream(head: head, body: body), stallTimeout: request.timeout)
@@ -91,9 +100,10 @@ public struct CurlTransport: HTTPTransport, HTTPStreamingTransport {
   /// for it: the one path of `send` and `open`, with the task's cancellation passed on to the
   /// transfer and reported as ``NetworkError/cancelled``.
   private func start<Response: Sendable>(
-    _ make: (CheckedContinuation<Response, any Error>, TransferBox) -> CurlTransfer
+    _ request: HTTPRequest, _ make: (CheckedContinuation<Response, any Error>, TransferBox) -> CurlTransfer
   ) async throws -> Response {
     try Task.checkCancellation()
+    if let reason = request.headers.invalidFieldReason { throw NetworkError.invalidRequest(reason: reason) }
     let engine = try usableEngine()
     let box = TransferBox()
     do {
