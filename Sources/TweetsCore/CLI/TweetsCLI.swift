@@ -78,13 +78,26 @@ package enum TweetsCLI {
     }
 
     let session = Session(options: options, terminal: terminal, environment: environment, sandboxType: sandbox)
+    let status: Int32
     do {
-      return try await command.run(parsed, session).rawValue
+      status = try await command.run(parsed, session).rawValue
     } catch {
+      if let failure = terminal.outputFailure(), error as? WriteFailure == failure { return outputFailed(failure, terminal) }
       let (message, code) = describe(error)
       terminal.err("tweets: error: \(message)")
-      return code.rawValue
+      return terminal.outputFailure().map { outputFailed($0, terminal) } ?? code.rawValue
     }
+    return terminal.outputFailure().map { outputFailed($0, terminal) } ?? status
+  }
+
+  /// The status `run` returns when standard output refused a write, whatever the command
+  /// returned: 1 and the reason on stderr (a full disk, an I/O error), or, for a reader that
+  /// went away (`| head -1`), nothing said and 141, the status of a process SIGPIPE killed,
+  /// which the program then becomes (``CheckedOutput/exit(_:)``).
+  static func outputFailed(_ failure: WriteFailure, _ terminal: Terminal) -> Int32 {
+    if failure.isClosedPipe { return 128 + SIGPIPE }
+    terminal.err("tweets: error: \(failure)")
+    return ExitCode.failure.rawValue
   }
 
   /// The message and exit status for any failure.
@@ -109,6 +122,7 @@ package enum TweetsCLI {
     case XError.network(.rejected(_, let underlying)), NetworkError.rejected(_, let underlying): return describe(underlying)
     case let error as NetworkError: return (error.description, .failure)
     case let error as ArchiveError: return (error.description, .failure)
+    case let error as WriteFailure: return (error.description, .failure)
     case let stop as Interruption.Stopped: return (stop.description, stop.exitCode)
     default: return (Redaction.text("\(error)"), .failure)
     }
