@@ -96,4 +96,52 @@ struct OutputFailureTests {
     let again = try await run(arguments + ["--resume"], to: .captured)
     #expect(again.status == 0 && again.stderr.contains("is complete (169 tweets)"), "\(again.stderr)")
   }
+
+  /// Whether a file system can be made small enough to fill: a tmpfs in a mount namespace of
+  /// an unprivileged user namespace (`unshare -rm`), seen by the child alone.
+  static let canFillAFileSystem: Bool = {
+    let unshare = URL(fileURLWithPath: "/usr/bin/unshare")
+    guard FileManager.default.isExecutableFile(atPath: unshare.path) else { return false }
+    let probe = try? ProcessRunner.runBlocking(unshare, ["-rm", "sh", "-c", "mount -t tmpfs -o size=16k none /tmp"], timeout: 30)
+    return probe?.status == 0
+  }()
+
+  /// `--output FILE` on a file system that fills up at the second page (an 80 KiB tmpfs; the
+  /// first page is about 60 KB): the first page and its checkpoint are kept, the resume command
+  /// is printed, and once the file system has room (remounted larger) it finishes the fetch
+  /// with every tweet once.
+  @Test(.enabled(if: canFillAFileSystem, "needs unshare -rm and tmpfs"))
+  func outputOnAFullFileSystemKeepsWhatWasCommitted() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("full-fs-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let script = #"""
+      dir=$1; shift
+      mount -t tmpfs -o size=80k none "$dir" || exit 99
+      "$0" "$@" --output "$dir/out.jsonl"; echo "first: $?"
+      tr -d ' \n' < "$dir/out.jsonl.checkpoint"; echo
+      mount -o remount,size=1m none "$dir" || exit 98
+      "$0" "$@" --output "$dir/out.jsonl" --resume >/dev/null 2>&1; echo "second: $?"
+      wc -l < "$dir/out.jsonl"; sort "$dir/out.jsonl" | uniq | wc -l
+      """#
+    let file = folder.appendingPathComponent("out.jsonl").path
+    let result = try await run(
+      ["sh", "-c", script, PackagePaths.executable("tweets").path, folder.path, "--sandbox", "timeline", "--all", "--format", "jsonl"],
+      to: .captured, shell: #"exec unshare -rm "$@""#)
+    #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+    #expect(
+      result.stderr == """
+        tweets: stopped after 100 tweets in \(file); the checkpoint is saved. Resume with:
+          tweets timeline --sandbox --all --format jsonl --output \(file) --resume
+        tweets: error: cannot write \(file): No space left on device
+
+        """)
+    let lines = result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    #expect(lines.count == 5, "\(result.stdout)")
+    guard lines.count == 5 else { return }
+    #expect(lines[0] == "first: 1")
+    #expect(lines[1].contains(#""pages":1,"records":100"#), "\(lines[1])")
+    #expect(lines[2] == "second: 0")
+    #expect(lines[3] == "180" && lines[4] == "180", "every tweet once")
+  }
 }
