@@ -45,6 +45,21 @@ struct OutputFailureTests {
     #expect(verbose.stderr.components(separatedBy: "→ GET").count - 1 == 1, "\(verbose.stderr)")
   }
 
+  /// `hydrate` looks ids up 100 at a time: the second batch is not asked for.
+  @Test func hydrateStopsAtTheBatchThatCouldNotBeWritten() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hydrate-full-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let ids = folder.appendingPathComponent("ids.txt")
+    // The sandbox's tweets: every 1,000th id from 1800000000000000000 down.
+    try Data((0..<150).map { "\(1_800_000_000_000_000_000 - $0 * 1000)\n" }.joined().utf8).write(to: ids)
+    let result = try await run(["--sandbox", "hydrate", ids.path, "--verbose"], to: .file("/dev/full"))
+    #expect(result.signal == nil && result.status == 1, "\(result.status) \(result.stderr)")
+    let said = result.stderr.split(separator: "\n").filter { !$0.hasPrefix("[verbose]") }
+    #expect(said == [Substring(Self.full.dropLast())], "\(said)")
+    #expect(result.stderr.components(separatedBy: "→ GET").count - 1 == 1, "\(result.stderr)")
+  }
+
   @Test func streamToAFullDiskOrFile() async throws {
     let result = try await run(["--sandbox", "stream", "--limit", "3"], to: .file("/dev/full"))
     #expect(result.signal == nil && result.status == 1, "\(result.status) \(result.stderr)")
