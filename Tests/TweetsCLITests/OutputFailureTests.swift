@@ -35,6 +35,14 @@ struct OutputFailureTests {
     #expect(result.stderr == Self.full)
   }
 
+  /// What the dispatch answers itself (help, version) is checked too.
+  @Test(arguments: [["--help"], ["--version"], ["help", "timeline"], ["timeline", "--help"], ["--sandbox", "whoami"]])
+  func everyAnswerToAFullDiskIsAnError(arguments: [String]) async throws {
+    let result = try await run(arguments, to: .file("/dev/full"))
+    #expect(result.signal == nil && result.status == 1, "\(result.status) \(result.stderr)")
+    #expect(result.stderr == Self.full)
+  }
+
   @Test func searchAllStopsAtThePageThatCouldNotBeWritten() async throws {
     let result = try await run(["--sandbox", "search", "a", "--all", "--format", "jsonl"], to: .file("/dev/full"))
     #expect(result.signal == nil && result.status == 1, "\(result.status) \(result.stderr)")

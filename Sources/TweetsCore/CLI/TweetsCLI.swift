@@ -43,8 +43,16 @@ package enum TweetsCLI {
   /// Runs one command line (without the program's name) and returns the exit status
   /// (``ExitCode``); everything is written to `terminal`, and `environment` stands for the
   /// process's environment variables; `sandbox` is the offline X API of `--sandbox` and `tweets
-  /// sandbox serve`.
+  /// sandbox serve`. Standard output refusing a write, anywhere (a result, the help), decides
+  /// the status (``outputFailed(_:_:)``).
   package static func run(_ arguments: [String], environment: [String: String], terminal: Terminal, sandbox: any TweetsSandbox.Type) async -> Int32 {
+    let status = await runCommand(arguments, environment: environment, terminal: terminal, sandbox: sandbox)
+    return terminal.outputFailure().map { outputFailed($0, terminal) } ?? status
+  }
+
+  private static func runCommand(
+    _ arguments: [String], environment: [String: String], terminal: Terminal, sandbox: any TweetsSandbox.Type
+  ) async -> Int32 {
     let name: String, rest: [String]
     switch shell.dispatch(arguments) {
     case .finished(let answer):
@@ -78,16 +86,15 @@ package enum TweetsCLI {
     }
 
     let session = Session(options: options, terminal: terminal, environment: environment, sandboxType: sandbox)
-    let status: Int32
     do {
-      status = try await command.run(parsed, session).rawValue
+      return try await command.run(parsed, session).rawValue
     } catch {
-      if let failure = terminal.outputFailure(), error as? WriteFailure == failure { return outputFailed(failure, terminal) }
+      // Standard output's own failure is said once, by `run`.
+      if let failure = terminal.outputFailure(), error as? WriteFailure == failure { return ExitCode.failure.rawValue }
       let (message, code) = describe(error)
       terminal.err("tweets: error: \(message)")
-      return terminal.outputFailure().map { outputFailed($0, terminal) } ?? code.rawValue
+      return code.rawValue
     }
-    return terminal.outputFailure().map { outputFailed($0, terminal) } ?? status
   }
 
   /// The status `run` returns when standard output refused a write, whatever the command
