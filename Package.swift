@@ -94,7 +94,7 @@ let package = Package(
       name: "oauth1",
       dependencies: ["OAuth1", "OAuth1Redis", "OAuthNetworking", "NetworkClient", "CommandLineSupport", "Loopback", "PercentEncoding"]),
     // The executable hands the sandbox (XSandbox) to TweetsCore, which does not depend on it.
-    .executableTarget(name: "tweets", dependencies: ["TweetsCore", "XSandbox"]),
+    .executableTarget(name: "tweets", dependencies: ["TweetsCore", "XSandbox", "CommandLineSupport"]),
     // Benchmarks: a program that prints figures, not a test.
     .executableTarget(name: "oauth1-bench", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking", "COpenSSL"]),
     // How tweets hydrate's memory and rate scale with its input (runs the tweets executable).

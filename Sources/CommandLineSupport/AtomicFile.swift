@@ -24,8 +24,14 @@ package enum AtomicFile {
     guard descriptor >= 0 else {
       throw Failure("cannot create \(temporary.path): \(String(cString: strerror(errno)))")
     }
-    let ok = writeAll(data, to: descriptor) && fsync(descriptor) == 0
-    let writeError = errno
+    var writeError: Int32 = 0
+    do throws(WriteFailure) {
+      try CheckedWrite.all(data, to: descriptor, naming: temporary.path)
+      if fsync(descriptor) != 0 { writeError = errno }
+    } catch {
+      writeError = error.code
+    }
+    let ok = writeError == 0
     close(descriptor)
     guard ok, rename(temporary.path, file.path) == 0 else {
       let reason = String(cString: strerror(ok ? errno : writeError))
@@ -50,22 +56,6 @@ package enum AtomicFile {
       let parts = name.dropFirst(prefix.count).split(separator: ".")
       guard let pid = parts.first.flatMap({ pid_t($0) }), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
       unlink(directory.appendingPathComponent(name).path)
-    }
-  }
-  /// Writes all of `data` to `descriptor`, retrying partial writes and interruptions; `false`
-  /// when the system refuses (a full disk, say), with `errno` set.
-  package static func writeAll(_ data: Data, to descriptor: Int32) -> Bool {
-    data.withUnsafeBytes { buffer -> Bool in
-      var written = 0
-      while written < buffer.count {
-        let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-        if result < 0 {
-          if errno == EINTR { continue }
-          return false
-        }
-        written += result
-      }
-      return true
     }
   }
 }

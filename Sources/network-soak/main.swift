@@ -83,7 +83,9 @@ if let name = option("--child"), let port = option("--port") {
     }
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
     let sorted = latencies.sorted()
-    if failures.withLock({ $0 }) > 0 { FileHandle.standardError.write(Data("\(name): \(failures.withLock { $0 }) requests failed\n".utf8)) }
+    if failures.withLock({ $0 }) > 0 {
+      try? FileHandle.standardError.write(contentsOf: Data("\(name): \(failures.withLock { $0 }) requests failed\n".utf8))
+    }
     results.append(
       Figures(
         concurrency: concurrency, residentAtCheckpoint: checkpointMemory.withLock { $0 }, residentAtEnd: endMemory.withLock { $0 },

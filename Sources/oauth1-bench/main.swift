@@ -16,7 +16,7 @@ import Foundation
 
 if CommandLine.arguments.contains("--peers-protocol") {
   do { try PeersProtocol.run(environment: ProcessInfo.processInfo.environment) } catch {
-    FileHandle.standardError.write(Data("oauth1-bench: \(error)\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("oauth1-bench: \(error)\n".utf8))
     exit(1)
   }
   exit(0)
@@ -42,7 +42,7 @@ do {
   try SigningWorkloads.run(&harness)
   try ScalingWorkloads.run(&harness)
 } catch {
-  FileHandle.standardError.write(Data("oauth1-bench: \(error)\n".utf8))
+  try? FileHandle.standardError.write(contentsOf: Data("oauth1-bench: \(error)\n".utf8))
   exit(1)
 }
 if (ClientWorkloads.names + VerificationWorkloads.names).contains(where: harness.selected) {
@@ -53,7 +53,7 @@ if (ClientWorkloads.names + VerificationWorkloads.names).contains(where: harness
       try await VerificationWorkloads.run(&box.harness)
       try await ClientWorkloads.run(&box.harness)
     } catch {
-      FileHandle.standardError.write(Data("oauth1-bench: \(error)\n".utf8))
+      try? FileHandle.standardError.write(contentsOf: Data("oauth1-bench: \(error)\n".utf8))
     }
     done.signal()
   }

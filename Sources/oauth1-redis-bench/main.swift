@@ -106,7 +106,7 @@ extension String {
 let done = DispatchSemaphore(value: 0)
 Task.detached {
   do { try await run() } catch {
-    FileHandle.standardError.write(Data("oauth1-redis-bench: \(error)\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("oauth1-redis-bench: \(error)\n".utf8))
     exit(1)
   }
   done.signal()

@@ -2,8 +2,10 @@ import CommandLineSupport
 import Foundation
 
 /// Dispatches `oauth1 <command>` and turns every failure into a message and an exit status:
-/// 0 success, 1 a request that cannot be signed (or, for `verify`, fails a check), 2 wrong
-/// usage, 3 (`verify`) a nonce store that cannot answer.
+/// 0 success, 1 a request that cannot be signed (or, for `verify`, fails a check) or output
+/// that could not be written (a full disk), 2 wrong usage, 3 (`verify`) a nonce store that
+/// cannot answer; a reader of standard output that went away (`| head`) ends it quietly by
+/// SIGPIPE (141 in a shell).
 enum OAuth1Command {
   static let version = "0.1.0"
   /// `--version`, which every command takes too.
@@ -22,9 +24,9 @@ enum OAuth1Command {
   static func run(_ arguments: [String]) async -> Int32 {
     switch shell.dispatch(arguments) {
     case .finished(let answer):
-      print(answer.standardOutput, terminator: "")
+      Output.stdout(answer.standardOutput)
       if !answer.standardError.isEmpty { Output.stderr(answer.standardError) }
-      return answer.status
+      return Output.checked(answer.status)
     case .run(let name, let rest):
       guard let command = commands.first(where: { $0.spec.subcommand == name }) else { return 2 }
       return await run(command, rest)
@@ -39,27 +41,45 @@ enum OAuth1Command {
       // An option of another subcommand is named as such: "oauth1 sign does not take --max-time: request does".
       let parsed = try shell.parse(arguments, for: spec)
       if parsed[CommandSpec.help] {
-        print(spec.usage, terminator: "")
-        return 0
+        Output.stdout(spec.usage)
+        return Output.checked(0)
       }
       if parsed[versionOption] {
-        print("oauth1 \(version)")
-        return 0
+        Output.stdout("oauth1 \(version)\n")
+        return Output.checked(0)
       }
-      return try await command.run(parsed, ())
+      return Output.checked(try await command.run(parsed, ()))
     } catch let error as UsageError {
-      return Output.usage(error, spec)
+      return Output.checked(Output.usage(error, spec))
     } catch {
       Output.error("\(error)")
-      return 1
+      return Output.checked(1)
     }
   }
 }
 
-/// Writing to the standard streams.
+/// Writing to the standard streams, through ``CheckedOutput``: a write that fails is kept (and
+/// reported once, by ``checked(_:)``), never a crash or a silent loss.
 enum Output {
+  /// Writes `text` as it is to standard output.
+  static func stdout(_ text: String) {
+    CheckedOutput.standardOutput.write(text)
+  }
+
+  /// `status`, unless standard output refused a write: then 1, with the reason on stderr, or,
+  /// for a reader that went away (`| head -1`), 141 and nothing said: `main` then ends the
+  /// process by SIGPIPE, as a Unix tool ends (``CheckedOutput/exit(_:)``).
+  static func checked(_ status: Int32) -> Int32 {
+    guard let failure = CheckedOutput.standardOutput.failure else { return status }
+    if failure.isClosedPipe { return 128 + SIGPIPE }
+    error("\(failure)")
+    return 1
+  }
+
+  /// Writes `text` and, unless it ends with one, a newline to standard error; a failure there
+  /// is dropped, there being nowhere left to report it.
   static func stderr(_ text: String) {
-    FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    CheckedOutput.standardError.write(text.hasSuffix("\n") ? text : text + "\n")
   }
 
   static func error(_ message: String) {

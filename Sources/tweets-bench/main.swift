@@ -68,11 +68,11 @@ func input(_ count: Int) throws -> String {
     let id: UInt64 = index % 2 == 0 ? 1_800_000_000_000_000_000 - UInt64((index / 2) % 3000) * 1000 : 1_700_000_000_000_000_000 + UInt64(index)
     chunk += "\(id)\n"
     if chunk.utf8.count > 1 << 20 {
-      handle.write(Data(chunk.utf8))
+      try handle.write(contentsOf: Data(chunk.utf8))
       chunk = ""
     }
   }
-  handle.write(Data(chunk.utf8))
+  try handle.write(contentsOf: Data(chunk.utf8))
   try handle.close()
   return path
 }

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Foundation
 import TweetsCore
 import XSandbox
@@ -8,4 +9,5 @@ import XSandbox
 let environment = ProcessInfo.processInfo.environment
 let status = await TweetsCLI.run(
   Array(CommandLine.arguments.dropFirst()), environment: environment, terminal: .standard(environment: environment), sandbox: XSandbox.self)
-exit(status)
+// A reader of standard output that went away ends the process as SIGPIPE would.
+CheckedOutput.exit(status)

@@ -8,25 +8,44 @@ public struct ProcessResult: Sendable {
   /// How long the process ran, from its start to its exit: what a test that times a process
   /// compares (the wait for a slot among ``ProcessRunner/concurrentProcesses`` is not in it).
   public let seconds: Double
+  /// The signal that ended the process (its ``status`` is then the signal's number), or `nil`
+  /// when it exited: what tells "exit 13" from "killed by SIGPIPE".
+  public let signal: Int32?
 
-  public init(status: Int32, stdout: String, stderr: String, seconds: Double) {
+  public init(status: Int32, stdout: String, stderr: String, seconds: Double, signal: Int32? = nil) {
     self.status = status
     self.stdout = stdout
     self.stderr = stderr
     self.seconds = seconds
+    self.signal = signal
   }
 
   /// ``seconds`` as a `Duration`.
   public var duration: Duration { .milliseconds(Int64((seconds * 1000).rounded())) }
 }
 
+/// Where a child's standard output goes.
+public enum ChildOutput: Sendable {
+  /// A pipe the runner reads to its end: ``ProcessResult/stdout``.
+  case captured
+  /// The file at this path, opened for writing as it is (a device such as `/dev/full`, where
+  /// every write fails with ENOSPC): ``ProcessResult/stdout`` is empty.
+  case file(String)
+  /// A pipe whose reading end is closed before the child starts, as `| head -1`'s is once
+  /// `head` has its line: every write meets EPIPE, or SIGPIPE where that is not ignored.
+  case closedPipe
+}
+
 /// Runs programs as real child processes, for end-to-end tests and Python peers.
 public enum ProcessRunner {
   public enum Failure: Error, CustomStringConvertible {
     case timedOut(String, seconds: Double)
+    /// The file given as a child's standard output could not be opened for writing.
+    case cannotOpen(String)
     public var description: String {
       switch self {
       case .timedOut(let command, let seconds): return "\(command) did not finish within \(seconds) s and was killed"
+      case .cannotOpen(let path): return "cannot open \(path) for writing"
       }
     }
   }
@@ -44,28 +63,31 @@ public enum ProcessRunner {
     _ arguments: [String],
     stdin: Data = Data(),
     environment: [String: String]? = nil,
+    standardOutput: ChildOutput = .captured,
     timeout: Double = 120
   ) async throws -> ProcessResult {
     try await onOwnThread {
       slots.wait()
       defer { slots.signal() }
-      return try runBlocking(executable, arguments, stdin: stdin, environment: environment, timeout: timeout)
+      return try runBlocking(
+        executable, arguments, stdin: stdin, environment: environment, standardOutput: standardOutput, timeout: timeout)
     }
   }
 
-  /// How many processes ``run(_:_:stdin:environment:timeout:)`` runs at once: two per core.
+  /// How many processes ``run(_:_:stdin:environment:standardOutput:timeout:)`` runs at once: two per core.
   /// Awaiting tests no longer hold the concurrency pool's threads, so without a bound every
   /// process test of the suite would start its process at once on a machine of two cores.
   public static let concurrentProcesses = 2 * ProcessInfo.processInfo.activeProcessorCount
   private static let slots = DispatchSemaphore(value: concurrentProcesses)
 
-  /// ``run(_:_:stdin:environment:timeout:)`` for code that cannot await (it blocks the
-  /// calling thread until the process ends).
+  /// ``run(_:_:stdin:environment:standardOutput:timeout:)`` for code that cannot await (it
+  /// blocks the calling thread until the process ends).
   public static func runBlocking(
     _ executable: URL,
     _ arguments: [String],
     stdin: Data = Data(),
     environment: [String: String]? = nil,
+    standardOutput: ChildOutput = .captured,
     timeout: Double = 120
   ) throws -> ProcessResult {
     let process = Process()
@@ -74,8 +96,23 @@ public enum ProcessRunner {
     if let environment { process.environment = environment }
     let input = Pipe(), output = Pipe(), errors = Pipe()
     process.standardInput = input
-    process.standardOutput = output
     process.standardError = errors
+    var read = [(errors, false)]
+    // The child's copy of a file or of a pipe's writing end; the parent's is closed once it runs.
+    var given: FileHandle?
+    switch standardOutput {
+    case .captured:
+      process.standardOutput = output
+      read.append((output, true))
+    case .file(let path):
+      guard let handle = FileHandle(forWritingAtPath: path) else { throw Failure.cannotOpen(path) }
+      process.standardOutput = handle
+      given = handle
+    case .closedPipe:
+      try output.fileHandleForReading.close()
+      process.standardOutput = output.fileHandleForWriting
+      given = output.fileHandleForWriting
+    }
 
     let collected = Collected()
     let group = DispatchGroup()
@@ -83,7 +120,7 @@ public enum ProcessRunner {
     // own, never on Dispatch's global queue, whose few threads a dozen blocked reads starve
     // (and with them the queue that tells Foundation's Process that a child has exited: a
     // 0.05 s verification was seen "running" for 48 s).
-    for (pipe, isOutput) in [(output, true), (errors, false)] {
+    for (pipe, isOutput) in read {
       group.enter()
       Thread.detachNewThread {
         let data = readToEnd(pipe.fileHandleForReading)
@@ -93,6 +130,7 @@ public enum ProcessRunner {
     }
     let started = Date()
     try process.run()
+    try? given?.close()
     Thread.detachNewThread {
       input.fileHandleForWriting.write(stdin)
       try? input.fileHandleForWriting.close()
@@ -110,7 +148,8 @@ public enum ProcessRunner {
     return ProcessResult(
       status: process.terminationStatus,
       stdout: String(decoding: collected.output, as: UTF8.self),
-      stderr: String(decoding: collected.errors, as: UTF8.self), seconds: seconds)
+      stderr: String(decoding: collected.errors, as: UTF8.self), seconds: seconds,
+      signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
   }
 
   private final class Collected: @unchecked Sendable {

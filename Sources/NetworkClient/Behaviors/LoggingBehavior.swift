@@ -7,7 +7,7 @@ import Foundation
 ///
 /// ```swift
 /// let logging = LoggingBehavior(includeHeaders: true) { line in
-///   FileHandle.standardError.write(Data((line + "\n").utf8))
+///   try? FileHandle.standardError.write(contentsOf: Data((line + "\n").utf8))
 /// }
 /// ```
 public struct LoggingBehavior: RequestBehavior {

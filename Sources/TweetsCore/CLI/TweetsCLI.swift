@@ -43,8 +43,16 @@ package enum TweetsCLI {
   /// Runs one command line (without the program's name) and returns the exit status
   /// (``ExitCode``); everything is written to `terminal`, and `environment` stands for the
   /// process's environment variables; `sandbox` is the offline X API of `--sandbox` and `tweets
-  /// sandbox serve`.
+  /// sandbox serve`. Standard output refusing a write, anywhere (a result, the help), decides
+  /// the status (``outputFailed(_:_:)``).
   package static func run(_ arguments: [String], environment: [String: String], terminal: Terminal, sandbox: any TweetsSandbox.Type) async -> Int32 {
+    let status = await runCommand(arguments, environment: environment, terminal: terminal, sandbox: sandbox)
+    return terminal.outputFailure().map { outputFailed($0, terminal) } ?? status
+  }
+
+  private static func runCommand(
+    _ arguments: [String], environment: [String: String], terminal: Terminal, sandbox: any TweetsSandbox.Type
+  ) async -> Int32 {
     let name: String, rest: [String]
     switch shell.dispatch(arguments) {
     case .finished(let answer):
@@ -81,10 +89,22 @@ package enum TweetsCLI {
     do {
       return try await command.run(parsed, session).rawValue
     } catch {
+      // Standard output's own failure is said once, by `run`.
+      if let failure = terminal.outputFailure(), error as? WriteFailure == failure { return ExitCode.failure.rawValue }
       let (message, code) = describe(error)
       terminal.err("tweets: error: \(message)")
       return code.rawValue
     }
+  }
+
+  /// The status `run` returns when standard output refused a write, whatever the command
+  /// returned: 1 and the reason on stderr (a full disk, an I/O error), or, for a reader that
+  /// went away (`| head -1`), nothing said and 141, the status of a process SIGPIPE killed,
+  /// which the program then becomes (``CheckedOutput/exit(_:)``).
+  static func outputFailed(_ failure: WriteFailure, _ terminal: Terminal) -> Int32 {
+    if failure.isClosedPipe { return 128 + SIGPIPE }
+    terminal.err("tweets: error: \(failure)")
+    return ExitCode.failure.rawValue
   }
 
   /// The message and exit status for any failure.
@@ -109,6 +129,7 @@ package enum TweetsCLI {
     case XError.network(.rejected(_, let underlying)), NetworkError.rejected(_, let underlying): return describe(underlying)
     case let error as NetworkError: return (error.description, .failure)
     case let error as ArchiveError: return (error.description, .failure)
+    case let error as WriteFailure: return (error.description, .failure)
     case let stop as Interruption.Stopped: return (stop.description, stop.exitCode)
     default: return (Redaction.text("\(error)"), .failure)
     }

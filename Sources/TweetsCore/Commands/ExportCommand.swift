@@ -69,6 +69,8 @@ struct ExportCommand: TweetsCommand {
     } else if let file {
       let input = try InputLines(file: file, terminal: session.terminal)
       while let line = input.next() {
+        // A table that can no longer be written ends the reading (standard input may not end).
+        try destination.check()
         // Blank lines are no input line to twarc-csv either (they do not count in a batch).
         if line.allSatisfy(\.isWhitespace) { continue }
         let value: PythonJSON

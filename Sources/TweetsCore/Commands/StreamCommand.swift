@@ -186,6 +186,7 @@ struct StreamCommand: TweetsCommand {
             fetch = current
           } else if let sink {
             sink.write(StreamLineFormat.line(item, format: format, now: now, color: terminal.useColor && sink.isTerminal))
+            try sink.check()
           }
           let count = written.withLock { count in
             count += 1
@@ -234,9 +235,10 @@ enum StreamLineFormat {
   }
 }
 
-/// Where the lines go: stdout, or appended to a file, each line in one write.
+/// Where the lines go: stdout, or appended to a file (`O_APPEND`), each line in one write.
+/// A write that fails is kept (``CheckedOutput``), and ``check()`` ends the stream with it.
 final class StreamSink: Sendable {
-  private let handle: FileHandle?
+  private let file: CheckedOutput?
   private let terminal: Terminal
   let isTerminal: Bool
 
@@ -244,24 +246,31 @@ final class StreamSink: Sendable {
     self.terminal = terminal
     isTerminal = file == nil && terminal.isInteractive
     guard let file else {
-      handle = nil
+      self.file = nil
       return
     }
-    if !FileManager.default.fileExists(atPath: file.path) { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
-    guard let handle = FileHandle(forWritingAtPath: file.path) else {
-      throw TweetsFailure("cannot write to \(file.path): check the folder exists and is writable", exitCode: .failure)
+    let descriptor = open(file.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else {
+      throw TweetsFailure(
+        "cannot write to \(file.path): \(String(cString: strerror(errno))): check the folder exists and is writable", exitCode: .failure)
     }
-    handle.seekToEndOfFile()
-    self.handle = handle
+    self.file = CheckedOutput(descriptor: descriptor, naming: file.path)
   }
 
   func write(_ line: String) {
-    if let handle { handle.write(Data(line.utf8)) } else { terminal.writeOut(line) }
+    if let file { file.write(line) } else { terminal.writeOut(line) }
+  }
+
+  /// Throws the first line that could not be written: the stream stops there, since every
+  /// post it delivers is paid for.
+  func check() throws(WriteFailure) {
+    if let file { try file.check() } else { try terminal.checkOutput() }
   }
 
   func close() {
-    try? handle?.synchronize()
-    try? handle?.close()
+    guard let file else { return }
+    fsync(file.descriptor)
+    Foundation.close(file.descriptor)
   }
 }
 

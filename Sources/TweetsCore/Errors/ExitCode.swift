@@ -6,7 +6,7 @@ import XAPI
 package enum ExitCode: Int32, Sendable, CaseIterable {
   /// The command did what was asked.
   case success = 0
-  /// A network failure or anything unexpected.
+  /// A network failure, output that could not be written (a full disk), or anything unexpected.
   case failure = 1
   /// Wrong usage: an unknown command or option, a bad value.
   case usage = 2
@@ -28,11 +28,13 @@ package enum ExitCode: Int32, Sendable, CaseIterable {
   case terminated = 143
 
   static let documentation = """
-    Exit status: 0 success; 1 network or unexpected error; 2 usage error; 3 authentication or
-    permission failure (keys, token, clock, access tier, no stored profile); 4 not found;
-    5 rate limited; 6 server error (after retries where safe); 7 stopped at the spending limit
-    (--max-cost; what was stored is kept: add --resume with a larger limit); 130 and 143 stopped
-    by SIGINT or SIGTERM (what was stored is kept: add --resume to go on).
+    Exit status: 0 success; 1 network or unexpected error, or output that could not be written
+    (a full disk); 2 usage error; 3 authentication or permission failure (keys, token, clock,
+    access tier, no stored profile); 4 not found; 5 rate limited; 6 server error (after retries
+    where safe); 7 stopped at the spending limit (--max-cost; what was stored is kept: add
+    --resume with a larger limit); 130 and 143 stopped by SIGINT or SIGTERM (what was stored is
+    kept: add --resume to go on). A reader of standard output that went away (| head) ends
+    tweets quietly by SIGPIPE (141 in a shell), as it ends other Unix tools.
     """
 
   /// The status for an API error.

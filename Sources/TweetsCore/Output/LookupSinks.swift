@@ -41,6 +41,8 @@ final class StandardOutputSink: LookupSink {
     writer.writeRaw(batch.body)
     batch.tweets.forEach(writer.write)
     for absent in batch.missing { terminal.err("tweets: \(absent.id): \(absent.detail ?? absent.reason)") }
+    // A batch that could not be written ends the lookup: the next one would be paid for too.
+    try terminal.checkOutput()
   }
 
   func finish() { writer.finish() }

@@ -142,8 +142,10 @@ final class ResumableOutput {
     // disk) and between the page and its checkpoint, not only while waiting for the network.
     let parts = Self.faultPause == nil ? [data] : [data.prefix(data.count / 2), data.dropFirst(data.count / 2)]
     for part in parts {
-      guard AtomicFile.writeAll(Data(part), to: descriptor) else {
-        throw TweetsFailure("cannot write \(file.path): \(String(cString: strerror(errno)))", exitCode: .failure)
+      do throws(WriteFailure) {
+        try CheckedWrite.all(Data(part), to: descriptor, naming: file.path)
+      } catch {
+        throw TweetsFailure("cannot write \(file.path): \(String(cString: strerror(error.code)))", exitCode: .failure)
       }
       if let pause = Self.faultPause { usleep(pause) }
     }

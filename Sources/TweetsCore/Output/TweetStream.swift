@@ -25,6 +25,8 @@ enum TweetStream {
         page.items.forEach(writer.write)
         writer.writeRaw(page.body)
         for problem in page.partialErrors { terminal.err("tweets: \(problem.description)") }
+        // A page that could not be written ends the fetch: the next one would be paid for too.
+        try terminal.checkOutput()
         terminal.status("… " + progress())
       }
     } catch {

@@ -139,8 +139,8 @@ struct LoginCommand: OAuth1Subcommand {
     let store = ProviderProfile.store(environment: environment)
     try store.save(profile, as: profileName)
     let user = tokens.screenName.map { " (@\($0))" } ?? tokens.userID.map { " (user \($0))" } ?? ""
-    print("Logged in\(user). Saved profile \(profileName) in \(store.file.path) (the token and its secret are not shown).")
-    print("Try: oauth1 request GET URL --profile \(profileName)")
+    Output.stdout("Logged in\(user). Saved profile \(profileName) in \(store.file.path) (the token and its secret are not shown).\n")
+    Output.stdout("Try: oauth1 request GET URL --profile \(profileName)\n")
     return 0
   }
 
@@ -178,7 +178,7 @@ struct LoginCommand: OAuth1Subcommand {
   }
 
   static func readVerifier(prompt: String) throws -> String {
-    FileHandle.standardError.write(Data(prompt.utf8))
+    CheckedOutput.standardError.write(prompt)
     guard let line = readLine(), !line.trimmingCharacters(in: .whitespaces).isEmpty else {
       throw LoginFailure("no verifier was typed (standard input ended)")
     }

@@ -113,7 +113,7 @@ struct RequestCommand: OAuth1Subcommand {
       let redacted = rejection.redacted { !$0.hasPrefix("oauth_") && Redaction.isSensitive(parameter: $0) }
       if parsed[include] {
         // As curl -i: the status line, the headers, a blank line and the body, then exit 1.
-        FileHandle.standardOutput.write(Data(statusAndHeaders(failure.statusCode, failure.headers).utf8))
+        Output.stdout(statusAndHeaders(failure.statusCode, failure.headers))
         try write(Data(refusedBody(text, rejection, redacted).utf8), to: parsed[output])
       }
       Output.error("the provider answered HTTP \(failure.statusCode) to \(failure.requestLine)")
@@ -129,7 +129,7 @@ struct RequestCommand: OAuth1Subcommand {
       Output.error(error.description)
       return 1
     }
-    if parsed[include] { FileHandle.standardOutput.write(Data(statusAndHeaders(response.statusCode, response.headers).utf8)) }
+    if parsed[include] { Output.stdout(statusAndHeaders(response.statusCode, response.headers)) }
     try write(response.body, to: parsed[output])
     return 0
   }
@@ -191,7 +191,7 @@ struct RequestCommand: OAuth1Subcommand {
 
   static func write(_ body: Data, to path: String?) throws {
     guard let path else {
-      FileHandle.standardOutput.write(body)
+      CheckedOutput.standardOutput.write(body)
       return
     }
     do {

@@ -36,7 +36,7 @@ struct SignCommand: OAuth1Subcommand {
     for note in input.notes { Output.stderr("oauth1: note: \(note)") }
     let generator = try input.sign()
     let report = SigningReport(generator: generator, example: example)
-    print(parsed[json] ? report.json() : report.text(), terminator: "")
+    Output.stdout(parsed[json] ? report.json() : report.text())
     if let example, generator.signature != example.publishedSignature {
       Output.error("the signature differs from the published \(example.publishedSignature)")
       return 1

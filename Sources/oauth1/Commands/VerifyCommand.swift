@@ -87,13 +87,13 @@ struct VerifyCommand: OAuth1Subcommand {
     let verifier = OAuthVerifier(credentials: lookup, nonceStore: try sharedNonceStore(parsed, window: 2 * options.maxClockSkew), options: options)
     do throws(OAuthVerificationError) {
       let verified = try await verifier.verify(request, authorization: parsed[authorization], headers: headers, peerAddress: parsed[peer])
-      print("valid")
-      print("consumer key:     \(oneLine(verified.consumerKey))")
-      print("token:            \(verified.token.map(oneLine) ?? "(none)")")
-      print("signature method: \(verified.signatureMethod.rawValue)")
+      Output.stdout("valid\n")
+      Output.stdout("consumer key:     \(oneLine(verified.consumerKey))\n")
+      Output.stdout("token:            \(verified.token.map(oneLine) ?? "(none)")\n")
+      Output.stdout("signature method: \(verified.signatureMethod.rawValue)\n")
       return 0
     } catch {
-      print(describe(error), terminator: "")
+      Output.stdout(describe(error))
       return error.problem == .temporarilyUnavailable ? storeUnavailable : 1
     }
   }
