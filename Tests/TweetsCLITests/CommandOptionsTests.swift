@@ -53,7 +53,7 @@ struct CommandOptionsTests {
     "usage": ["days"] + signedIn + format,
     "budget": session,
     "dehydrate": ["users", "since", "until", "query"] + session + ["db"],
-    "export": ["format", "output", "columns"] + session + ["db"],
+    "export": ["format", "output", "columns", "escape-formulas"] + session + ["db"],
     "compliance": ["type", "ids", "poll-interval", "name"] + session + ["db"],
     "media": ["dir", "input", "parallel", "refetch"] + signedIn + ["db"],
     "api": ["data", "query", "json-body"] + signedIn,

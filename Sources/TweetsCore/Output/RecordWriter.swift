@@ -105,9 +105,16 @@ package final class RecordWriter<Record: OutputRecord> {
     return (try? encoder.encode(record)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
   }
 
+  /// A field of `--format csv`: a cell a spreadsheet would take for a formula written with a
+  /// leading `'` (``SpreadsheetFormulas``: this CSV promises no other tool's bytes, and a post's
+  /// text is anyone's), then quoted as RFC 4180 says (``csvQuoted(_:)``).
+  static func csvField(_ field: String) -> String {
+    csvQuoted(SpreadsheetFormulas.escaped(field))
+  }
+
   /// RFC 4180: quote a field with a comma, quote or line break, doubling inner quotes. The bytes
   /// are looked at, not the characters: `\r\n` is one `Character`, equal to neither `\r` nor `\n`.
-  static func csvField(_ field: String) -> String {
+  static func csvQuoted(_ field: String) -> String {
     guard field.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }) else { return field }
     return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
