@@ -82,7 +82,8 @@ package enum TweetsCLI {
       return try await command.run(parsed, session).rawValue
     } catch {
       let (message, code) = describe(error)
-      terminal.err("tweets: error: \(message)")
+      // An error's message may quote the server (X's own `detail`, a job's status, a name).
+      terminal.err("tweets: error: \(TerminalText.visible(message, keepingLines: true))")
       return code.rawValue
     }
   }

@@ -132,7 +132,7 @@ struct MediaCommand: TweetsCommand {
         needVariants += 1
       case .none(let reason):
         unavailable += 1
-        terminal.err("tweets: \(media.key): nothing to download: \(reason)")
+        terminal.err(TerminalText.visible("tweets: \(media.key): nothing to download: \(reason)"))
       }
     }
     if needVariants > 0 {
@@ -151,7 +151,7 @@ struct MediaCommand: TweetsCommand {
       case .failure(let error):
         failed += 1
         terminal.status("")
-        terminal.err("tweets: \(job.key): \(error)")
+        terminal.err(TerminalText.visible("tweets: \(job.key): \(error)"))
       }
       terminal.status("… \(done) of \(jobs.count) files, \(ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file))")
     }
