@@ -96,11 +96,22 @@ struct ComplianceCommand: TweetsCommand {
     let done = try await complete(job!, interval: interval, client, session)
     let results = try await client.v2.complianceResults(of: done)
     let summary = try archive.applyCompliance(results, job: done.id, type: type)
-    // The removed media's downloaded files go too: they hold the removed content.
-    let removedFiles = summary.mediaFiles.filter { (try? FileManager.default.removeItem(atPath: $0)) != nil }.count
+    // The removed media's downloaded files go too: they hold the removed content. Only the files
+    // downloaded, where they were downloaded (MediaFileRemoval); each other one is named.
+    var removedFiles = 0, keptFiles = 0
+    for file in summary.mediaFiles {
+      switch MediaFileRemoval.remove(file) {
+      case .removed: removedFiles += 1
+      case .absent: break
+      case .kept(let reason):
+        keptFiles += 1
+        terminal.err(TerminalText.visible("tweets: did not delete \(file.path), the file of removed media \(file.mediaKey): \(reason)"))
+      }
+    }
     var parts = ["removed \(summary.removedPosts) post\(summary.removedPosts == 1 ? "" : "s")"]
     if type == .users { parts.append("\(summary.removedUsers) account\(summary.removedUsers == 1 ? "" : "s")") }
     if removedFiles > 0 { parts.append("deleted \(removedFiles) downloaded media file\(removedFiles == 1 ? "" : "s")") }
+    if keptFiles > 0 { parts.append("\(keptFiles) downloaded media file\(keptFiles == 1 ? "" : "s") not deleted (named above)") }
     if summary.scrubbedGeo > 0 { parts.append("removed the location of \(summary.scrubbedGeo)") }
     if summary.notInArchive > 0 { parts.append("\(summary.notInArchive) already gone") }
     if summary.invalid > 0 { parts.append("\(summary.invalid) ids X could not read") }
@@ -110,7 +121,8 @@ struct ComplianceCommand: TweetsCommand {
       terminal.out("\(summary.rehydrate.count) edited post\(summary.rehydrate.count == 1 ? "" : "s") to fetch again (tweets hydrate IDS):")
       for id in summary.rehydrate { terminal.out("  \(id)") }
     }
-    return .success
+    // The archive is brought in line; a file that still holds removed content is the user's to delete.
+    return keptFiles > 0 ? .failure : .success
   }
 
   /// Writes the archive's ids to a temporary file, uploads it, and marks the job uploaded.

@@ -62,6 +62,13 @@ struct MediaCommand: TweetsCommand {
     } catch {
       throw TweetsFailure("cannot create \(directory.path): \(error.localizedDescription)", exitCode: .failure)
     }
+    // The paths recorded are absolute and resolved: `tweets compliance`, run from anywhere,
+    // deletes the files downloaded here and nothing of the same name elsewhere.
+    guard let resolved = realpath(directory.path, nil) else {
+      throw TweetsFailure("cannot resolve \(directory.path): \(String(cString: strerror(errno)))", exitCode: .failure)
+    }
+    let folder = String(cString: resolved)
+    free(resolved)
     let downloads = MediaDownloads(download: FileDownload(), parallel: parallel)
     if let database {
       guard FileManager.default.fileExists(atPath: database.path) else { throw UsageError("no archive at \(database.path)") }
@@ -69,7 +76,7 @@ struct MediaCommand: TweetsCommand {
       defer { archive.close() }
       if refetch { try await Self.refetchVariants(archive, session) }
       let items = try archive.mediaItems().map(\.media)
-      return try await Self.download(items, into: written, with: downloads, session) { key in
+      return try await Self.download(items, into: folder, with: downloads, session) { key in
         try archive.mediaFile(key)
       } record: {
         try archive.record($0)
@@ -84,9 +91,9 @@ struct MediaCommand: TweetsCommand {
       guard let data = FileManager.default.contents(atPath: input!) else { throw UsageError("cannot read \(input!)") }
       lines = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
     }
-    var manifest = MediaManifest(directory: directory)
+    var manifest = MediaManifest(directory: URL(fileURLWithPath: folder))
     let found = manifest.records
-    return try await Self.download(try MediaInput.items(lines), into: written, with: downloads, session) {
+    return try await Self.download(try MediaInput.items(lines), into: folder, with: downloads, session) {
       found[$0]
     } record: {
       try manifest.append($0)

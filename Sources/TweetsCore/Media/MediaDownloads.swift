@@ -12,7 +12,8 @@ struct MediaDownloads {
   struct Job: Sendable {
     let key: String
     let choice: MediaFileChoice
-    /// `DIR/<media_key>.<ext>` as the user wrote DIR: what is recorded.
+    /// `DIR/<media_key>.<ext>`, DIR absolute with its symbolic links resolved: what is
+    /// recorded, and what `tweets compliance` may later delete (inside DIR, and only there).
     let path: String
   }
 
