@@ -30,6 +30,12 @@ struct ServerTextTests {
         "json": [
           "data": [["id": "1", "text": "=HYPERLINK(\"https://evil.example\")" + escapes + "\nline 2\tand a tab", "author_id": "9"]],
           "includes": ["users": [["id": "9", "username": "author" + escapes, "name": "Name" + escapes]]],
+          "errors": [
+            [
+              "value": "2", "detail": "Could not find tweet with ids: [2]." + escapes, "title": "Not Found Error", "resource_type": "tweet",
+              "parameter": "ids", "resource_id": "2", "type": "https://api.twitter.com/2/problems/resource-not-found",
+            ]
+          ],
         ]
       ],
     ]
@@ -65,9 +71,11 @@ struct ServerTextTests {
       #expect(Self.controls(result.stdout).isEmpty, "\(command): \(result.stdout.debugDescription)")
       #expect(result.stdout.contains("\u{FFFD}[2J\u{FFFD}]0;pwned\u{FFFD}"), "\(command): \(result.stdout.debugDescription)")
     }
-    // A post's lines and tabs are kept: they are its text.
-    let post = try await Self.run(["show", "1"], server, folder)
+    // A post's lines and tabs are kept: they are its text. X's errors on stderr are shown so too.
+    let post = try await Self.run(["show", "1", "2"], server, folder)
     #expect(post.stdout.contains("\n  line 2\tand a tab"), "\(post.stdout.debugDescription)")
+    #expect(post.stderr.contains("2: Could not find tweet with ids: [2].\u{FFFD}[2J"), "\(post.stderr.debugDescription)")
+    #expect(Self.controls(post.stderr).isEmpty, "\(post.stderr.debugDescription)")
   }
 
   /// `--format csv` writes a cell that begins like a formula with a leading `'` (OWASP): this
