@@ -53,9 +53,9 @@ struct CommandOptionsTests {
     "usage": ["days"] + signedIn + format,
     "budget": session,
     "dehydrate": ["users", "since", "until", "query"] + session + ["db"],
-    "export": ["format", "output", "columns"] + session + ["db"],
+    "export": ["format", "output", "columns", "escape-formulas"] + session + ["db"],
     "compliance": ["type", "ids", "poll-interval", "name"] + session + ["db"],
-    "media": ["dir", "input", "parallel", "refetch"] + signedIn + ["db"],
+    "media": ["dir", "input", "parallel", "max-bytes", "refetch"] + signedIn + ["db"],
     "api": ["data", "query", "json-body"] + signedIn,
     "sandbox": [
       "port", "tweets-per-user", "oauth2-lifetime", "rate-window", "stream-time-scale", "credits", "post-cap", "spelling", "record-exchanges",

@@ -9,8 +9,8 @@ import Testing
 @Suite("tweets compliance", .tags(.processes), .tier(.processes))
 struct ComplianceCommandTests {
   /// Runs `script` (Python, reading the archive at `argv[1]`) and decodes its JSON output.
-  static func python(_ script: String, _ archive: String) async throws -> [String: Any] {
-    let result = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, archive], timeout: 120)
+  static func python(_ script: String, _ archive: String, _ arguments: [String] = []) async throws -> [String: Any] {
+    let result = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, archive] + arguments, timeout: 120)
     try #require(result.status == 0, "\(result.stderr)")
     return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
   }
@@ -175,5 +175,76 @@ struct ComplianceCommandTests {
     #expect(again.status == 0 && again.stderr.contains("is expired: creating a new one"), "\(again.stderr)")
     let jobs = try await server.compliance()["jobs"] as? [[String: Any]] ?? []
     #expect(jobs.map { $0["status"] as? String } == ["expired", "complete"])
+  }
+
+  /// Issue #43 item 3: a relative `--dir` is recorded resolved, so compliance run from another
+  /// folder deletes the file downloaded and not another project's file of that name; an archive
+  /// whose records point elsewhere (a directory named like a media file, a path through `..`)
+  /// has nothing but the downloaded files deleted, and says what it did not delete.
+  @Test func complianceDeletesOnlyTheFilesDownloadedWhereTheyWereDownloaded() async throws {
+    let server = try VerifiedSandbox()
+    let tweets = try TweetsRunner(server: server)
+    try await tweets.loginWithTokens()
+    let archive = try await MediaDownloadTests.archive(tweets)
+    let fileManager = FileManager.default
+    let projectA = tweets.configDirectory.appendingPathComponent("projectA"), projectB = tweets.configDirectory.appendingPathComponent("projectB")
+    for folder in [projectA, projectB] {
+      try fileManager.createDirectory(at: folder.appendingPathComponent("media"), withIntermediateDirectories: true)
+    }
+    // `tweets ARGUMENTS` run in `folder`.
+    func run(in folder: URL, _ arguments: [String]) async throws -> ProcessResult {
+      let result = try await ProcessRunner.run(
+        URL(fileURLWithPath: "/bin/sh"),
+        ["-c", "cd \"$0\" && exec \"$@\"", folder.path, PackagePaths.executable("tweets").path] + arguments + tweets.common,
+        environment: tweets.environment, timeout: 60)
+      tweets.record(result)
+      return result
+    }
+    let downloaded = try await run(in: projectA, ["media", "download", "--db", archive, "--dir", "media"])
+    #expect(downloaded.status == 0, "\(downloaded.stderr)")
+
+    // Each media item shown by one post: its file, as recorded, and that post.
+    let script = """
+      import json, sqlite3, sys
+      c = sqlite3.connect(sys.argv[1])
+      rows = c.execute('select f.media_key, f.path, min(m.tweet_id) from media_files f join tweet_media m using (media_key) group by f.media_key having count(*) = 1')
+      print(json.dumps({k: [p, str(t)] for k, p, t in rows}))
+      """
+    let files = try await Self.python(script, archive) as? [String: [String]] ?? [:]
+    let media = projectA.resolvingSymlinksInPath().appendingPathComponent("media").path
+    #expect(files.count >= 3, "\(files)")
+    for (key, file) in files { #expect(file[0].hasPrefix(media + "/" + key + "."), "recorded as \(file[0])") }
+    let keys = files.keys.sorted()
+    let (kept, crafted, dotted) = (keys[0], keys[1], keys[2])
+    let keptName = URL(fileURLWithPath: files[kept]![0]).lastPathComponent
+
+    // Another project has a file of the same name under its own media folder.
+    let theirs = projectB.appendingPathComponent("media").appendingPathComponent(keptName)
+    try Data("another project's file".utf8).write(to: theirs)
+    // A crafted record: a directory named as the media's file, holding a file of its own.
+    let directory = projectB.appendingPathComponent("work").appendingPathComponent(URL(fileURLWithPath: files[crafted]![0]).lastPathComponent)
+    try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
+    try Data("keep me".utf8).write(to: directory.appendingPathComponent("notes.txt"))
+    // Another, through `..`: the file downloaded, by a path that is not the one recorded.
+    let dottedFile = files[dotted]![0]
+    let dottedPath = media + "/../media/" + URL(fileURLWithPath: dottedFile).lastPathComponent
+    _ = try await Self.python(
+      "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('update media_files set path = ? where media_key = ?', (sys.argv[2], sys.argv[3])); "
+        + "c.execute('update media_files set path = ? where media_key = ?', (sys.argv[4], sys.argv[5])); c.commit(); print('{}')",
+      archive, [directory.path, crafted, dottedPath, dotted])
+
+    // Their posts deleted (a post may show more than one of them).
+    let posts = Set([kept, crafted, dotted].map { files[$0]![1] })
+    try await server.compliance(["urls": "storage", "posts": Dictionary(uniqueKeysWithValues: posts.map { ($0, "deleted") })])
+    let applied = try await run(in: projectB, ["compliance", "--db", archive, "--poll-interval", "0.1"])
+    #expect(applied.status == 1, "\(applied.stdout)\(applied.stderr)")
+    #expect(applied.stdout.contains("removed \(posts.count) post") && applied.stdout.contains("deleted 1 downloaded media file"), "\(applied.stdout)")
+    #expect(applied.stdout.contains("2 downloaded media files not deleted"), "\(applied.stdout)")
+    #expect(!fileManager.fileExists(atPath: files[kept]![0]), "the file downloaded is still there")
+    #expect(try String(contentsOf: theirs, encoding: .utf8) == "another project's file")
+    #expect(try String(contentsOf: directory.appendingPathComponent("notes.txt"), encoding: .utf8) == "keep me")
+    #expect(fileManager.fileExists(atPath: dottedFile))
+    #expect(applied.stderr.contains("did not delete \(directory.path)") && applied.stderr.contains("it is a directory"), "\(applied.stderr)")
+    #expect(applied.stderr.contains("did not delete \(dottedPath)") && applied.stderr.contains("\"..\""), "\(applied.stderr)")
   }
 }

@@ -42,6 +42,25 @@ struct DehydrateTests {
     #expect(try await tweets.run(["dehydrate", lines.path, "--query", "x"]).status == 2)
   }
 
+  /// Issue #43 item 11: an `id` that is not an id (a line break, a fraction, a path, an escape,
+  /// a sign, past 64 bits) is not printed, and is counted on the standard error.
+  @Test func onlyIdsArePrintedAndTheOthersCounted() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dehydrate-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let input = folder.appendingPathComponent("posts.jsonl")
+    let hostile = [
+      #"{"id":"1\n2"}"#, #"{"id":"7"}"#, #"{"id":1.5}"#, #"{"id":"../../etc"}"#, #"{"id":"\u001b]0;x\u00079"}"#,
+      #"{"id":"18446744073709551616"}"#, #"{"id":"18446744073709551615"}"#, #"{"id":"+5"}"#, #"{"id":" 8"}"#, #"{"id":12}"#,
+    ]
+    try Data((#"{"data":["# + hostile.joined(separator: ",") + "]}\n").utf8).write(to: input)
+    let result = try await ProcessRunner.run(
+      PackagePaths.executable("tweets"), ["dehydrate", input.path, "--config-dir", folder.path], timeout: 60)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "7\n18446744073709551615\n12\n", "\(result.stdout.debugDescription)")
+    #expect(result.stderr.contains("left out 7 ids that are not an id"), "\(result.stderr)")
+  }
+
   /// The archive's texts by id, read with Python's sqlite3 (code this project did not write).
   static func texts(_ archive: String) async throws -> [String: String] {
     let script =

@@ -243,4 +243,31 @@ struct ExportTests {
     #expect(stat(pipe.path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFIFO, "the pipe was replaced")
     #expect(!FileManager.default.fileExists(atPath: pipe.path + ".partial"))
   }
+
+  /// Issue #43 item 7: cells that begin like a spreadsheet formula (`=`, `+`, `-`, `@`, a tab,
+  /// and a leading `\r` that twarc-csv strips, uncovering `=`) are twarc-csv's bytes by default,
+  /// counted on standard error; `--escape-formulas` writes them with a leading `'`.
+  @Test func cellsThatBeginLikeAFormulaAreTwarcCSVsByDefaultAndEscapedOnRequest() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let texts = ["=HYPERLINK(\"https://evil.example\",\"click\")", "\r=1+1", "+1", "-2", "@SUM(A1)", "\tx", "plain"]
+    let page: [String: Any] = ["data": texts.enumerated().map { ["id": String($0.offset + 1), "text": $0.element] }]
+    let input = folder.appendingPathComponent("formulas.jsonl"), table = folder.appendingPathComponent("t.csv")
+    try JSONSerialization.data(withJSONObject: page).write(to: input)
+
+    let plain = try await ProcessRunner.run(PackagePaths.executable("tweets"), ["export", input.path, "-o", table.path], timeout: 60)
+    #expect(plain.status == 0, "\(plain.stderr)")
+    #expect(plain.stderr.contains("warning: 6 text cells begin with =, +, -, @, a tab or a carriage return"), "\(plain.stderr)")
+    let comparison = try await Self.compare(input, table)
+    #expect(comparison.difference == nil && comparison.sameBytes, "\(comparison.difference ?? "")")
+
+    let escaped = try await ProcessRunner.run(
+      PackagePaths.executable("tweets"), ["export", input.path, "--escape-formulas", "--columns", "id,text"], timeout: 60)
+    #expect(escaped.status == 0 && escaped.stderr.contains("6 text cells began with"), "\(escaped.stderr)")
+    #expect(
+      escaped.stdout.split(separator: "\n").map(String.init) == [
+        "id,text", #"1,"'=HYPERLINK(""https://evil.example"",""click"")""#, "2,'=1+1", "3,'+1", "4,'-2", "5,'@SUM(A1)", "6,'\tx", "7,plain",
+      ], "\(escaped.stdout.debugDescription)")
+  }
 }

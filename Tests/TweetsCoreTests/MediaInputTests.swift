@@ -42,7 +42,7 @@ struct MediaInputTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    var manifest = MediaManifest(directory: folder)
+    var manifest = try MediaManifest(directory: folder)
     let first = MediaFileRecord(mediaKey: "7_1", path: "m/7_1.mp4", bytes: 1, sha256: "aa", sourceURL: "https://v/1.mp4")
     var second = first
     second.bytes = 2
@@ -53,6 +53,6 @@ struct MediaInputTests {
     try handle.seekToEnd()
     try handle.write(contentsOf: Data(#"{"media_key":"3_9","pa"#.utf8))
     try handle.close()
-    #expect(MediaManifest(directory: folder).records == ["7_1": second])
+    #expect(try MediaManifest(directory: folder).records == ["7_1": second])
   }
 }

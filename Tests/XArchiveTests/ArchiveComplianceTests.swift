@@ -61,7 +61,7 @@ struct ArchiveComplianceTests {
     #expect(try count(archive, "SELECT count(*) FROM tweets WHERE id = 1") == 0)
     #expect(try count(archive, "SELECT count(*) FROM media WHERE media_key = '3_1'") == 0)
     // Its downloaded file's record is gone and its path handed back for deletion; post 2's stays.
-    #expect(summary.mediaFiles == ["/m/3_1.jpg"])
+    #expect(summary.mediaFiles.map(\.path) == ["/m/3_1.jpg"])
     #expect(try count(archive, "SELECT count(*) FROM media_files") == 1)
     #expect(try count(archive, "SELECT count(*) FROM tweets") == 5)
     // Post 2 keeps its text and loses its location.

@@ -11,7 +11,14 @@ import Foundation
 /// Its limits, each an error of its own (``FileDownloadError``): a file at most
 /// ``Limits/maxBytes`` (refused on its `Content-Length` before reading, or as it grows), a body
 /// shorter than its `Content-Length` (``FileDownloadError/truncated(expected:received:)``), and
-/// a silence of ``Limits/idleTimeout`` between two chunks (the transport's timeout).
+/// a silence of ``Limits/idleTimeout`` between two chunks (the transport's timeout). The
+/// caller may refuse a URL before it is requested, the first or a redirect's target (`screen`:
+/// a host it will not reach), and stop a download from `eachChunk` (a budget over several
+/// files); either is ``FileDownloadError/refused(reason:)``.
+///
+/// It asks for the file's own bytes (`Accept-Encoding: identity`) over ``DefaultTransport``,
+/// which then decodes nothing: a server that compresses anyway gets its compressed bytes
+/// written, never inflated (a 65 KB gzip answer would otherwise become 64 MB on disk).
 ///
 /// ```swift
 /// let download = FileDownload()
@@ -53,13 +60,22 @@ public struct FileDownload: Sendable {
   private let transport: any HTTPStreamingTransport
   private let limits: Limits
   private let redirects: RedirectPolicy
+  private let screen: @Sendable (URL) -> String?
 
-  /// A downloader over `transport` (URLSession's by default), within `limits`, following
-  /// redirects by `redirects` (whose trusted origins do not matter: there is no credential).
-  public init(transport: any HTTPStreamingTransport = URLSessionTransport(), limits: Limits = Limits(), redirects: RedirectPolicy = .default) {
+  /// A downloader over `transport` (``DefaultTransport`` by default: libcurl on Linux, which
+  /// decodes no content coding the request did not ask for, where FoundationNetworking's
+  /// URLSession inflates a gzip body whatever was asked), within `limits`, following redirects
+  /// by `redirects` (whose trusted origins do not matter: there is no credential). `screen`
+  /// says why a URL is not to be requested (or `nil` to request it); it is asked of the first
+  /// URL and of each redirect's target before any request goes there.
+  public init(
+    transport: any HTTPStreamingTransport = DefaultTransport(), limits: Limits = Limits(), redirects: RedirectPolicy = .default,
+    screen: @escaping @Sendable (URL) -> String? = { _ in nil }
+  ) {
     self.transport = transport
     self.limits = limits
     self.redirects = redirects
+    self.screen = screen
   }
 
   /// Where the body of a download to `destination` is written until complete:
@@ -69,10 +85,12 @@ public struct FileDownload: Sendable {
   }
 
   /// Downloads `url` to `destination` (replacing a file there once complete), handing each
-  /// chunk to `eachChunk` as it is written (a digest, a progress count).
+  /// chunk to `eachChunk` before it is written (a digest, a progress count, a budget): an error
+  /// it throws ends the download, the partial file removed.
   public func download(
-    from url: URL, to destination: URL, eachChunk: @Sendable (Data) -> Void = { _ in }
+    from url: URL, to destination: URL, eachChunk: @Sendable (Data) throws(FileDownloadError) -> Void = { _ in }
   ) async throws(FileDownloadError) -> Result {
+    if let reason = screen(url) { throw .refused(reason: reason) }
     var hop = HTTPRequest(
       method: .get, url: url, headers: ["User-Agent": Self.userAgent, "Accept": "*/*", "Accept-Encoding": "identity"], isIdempotent: true,
       timeout: limits.idleTimeout)
@@ -96,6 +114,7 @@ public struct FileDownload: Sendable {
         response.cancel()
         // Nothing to strip but what a caller's transport might add: no credential goes on.
         for name in ["Authorization", "Proxy-Authorization", "Cookie"] { next.headers[name] = nil }
+        if let reason = screen(next.url) { throw .refused(reason: reason) }
         hop = next
         continue
       }
@@ -111,7 +130,9 @@ public struct FileDownload: Sendable {
   }
 
   /// Writes the body to the partial file, checks its length, and renames it to `destination`.
-  private func save(_ response: HTTPStreamingResponse, of request: HTTPRequest, to destination: URL, eachChunk: @Sendable (Data) -> Void)
+  private func save(
+    _ response: HTTPStreamingResponse, of request: HTTPRequest, to destination: URL, eachChunk: @Sendable (Data) throws(FileDownloadError) -> Void
+  )
     async throws(FileDownloadError)
     -> Int64
   {
@@ -140,8 +161,8 @@ public struct FileDownload: Sendable {
         for try await chunk in response.body {
           received += Int64(chunk.count)
           if received > limits.maxBytes { throw FileDownloadError.tooLarge(limit: limits.maxBytes, announced: nil) }
+          try eachChunk(chunk)
           try handle.write(contentsOf: chunk)
-          eachChunk(chunk)
         }
         try handle.synchronize()
       } catch let error as FileDownloadError {

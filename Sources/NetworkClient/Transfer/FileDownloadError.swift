@@ -15,6 +15,9 @@ public enum FileDownloadError: Error, Sendable, CustomStringConvertible {
   case truncated(expected: Int64, received: Int64)
   /// The partial file could not be written, or not renamed to the destination.
   case file(path: String, reason: String)
+  /// The caller refused the download: its URL or a redirect's target (the downloader's
+  /// `screen`), or a chunk (its `eachChunk` threw this), for `reason`, in the caller's words.
+  case refused(reason: String)
 
   /// What failed, in a sentence.
   public var description: String {
@@ -27,6 +30,8 @@ public enum FileDownloadError: Error, Sendable, CustomStringConvertible {
       "the body ended after \(received) of its \(expected) bytes"
     case .file(let path, let reason):
       "cannot write \(path): \(reason)"
+    case .refused(let reason):
+      reason
     }
   }
 }

@@ -85,7 +85,7 @@ struct Session {
       if options.verbose { terminal.err("[verbose] authentication: OAuth 2.0 user context (client \(oauth2.clientID))") }
       let terminal = self.terminal
       var tokenStore = ProfileTokenStore(store: store, name: options.profileName)
-      if options.verbose { tokenStore.note = { terminal.err("[verbose] \($0)") } }
+      if options.verbose { tokenStore.note = { terminal.err(TerminalText.visible("[verbose] \($0)")) } }
       let client = XClient(
         authentication: .oauth2(store: tokenStore, refresher: refresher(oauth2, profile: profile)),
         baseURL: options.baseURL, transport: transport, retry: retry, behaviors: try behaviors, timeout: options.timeout)
@@ -120,7 +120,7 @@ struct Session {
     let terminal = self.terminal
     return ProfileRefresher(
       endpoint: tokenEndpoint(clientID: oauth2.clientID, clientSecret: oauth2.clientSecret), oauth1: oauth1, profileName: options.profileName,
-      note: { terminal.err("tweets: \($0)") })
+      note: { terminal.err(TerminalText.visible("tweets: \($0)")) })
   }
 
   /// A client with the app's bearer token, for the endpoints X serves app-only (full-archive
@@ -199,7 +199,7 @@ struct Session {
     let terminal = self.terminal
     return [
       LoggingBehavior(includeHeaders: true) { text in
-        for line in text.split(separator: "\n") { terminal.err("[verbose] \(line)") }
+        for line in text.split(separator: "\n") { terminal.err(TerminalText.visible("[verbose] \(line)")) }
       }
     ]
   }

@@ -92,7 +92,8 @@ package enum TweetsCLI {
       // Standard output's own failure is said once, by `run`.
       if let failure = terminal.outputFailure(), error as? WriteFailure == failure { return ExitCode.failure.rawValue }
       let (message, code) = describe(error)
-      terminal.err("tweets: error: \(message)")
+      // An error's message may quote the server (X's own `detail`, a job's status, a name).
+      terminal.err("tweets: error: \(TerminalText.visible(message, keepingLines: true))")
       return code.rawValue
     }
   }

@@ -54,7 +54,7 @@ struct ApiCommand: TweetsCommand {
       if case .httpStatus(let failure) = error {
         session.terminal.writeOut(Self.printable(failure.body))
         let xError = XError(error)
-        session.terminal.err("tweets: error: HTTP \(failure.statusCode): \(xError)")
+        session.terminal.err(TerminalText.visible("tweets: error: HTTP \(failure.statusCode): \(xError)"))
         return ExitCode.for(xError) == .success ? .failure : ExitCode.for(xError)
       }
       throw XError(error)

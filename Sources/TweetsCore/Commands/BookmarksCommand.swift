@@ -30,7 +30,7 @@ struct BookmarksCommand: TweetsCommand {
     if arguments[Self.folders] {
       let folders = try await BookmarkCommand.explained { try await client.v2.bookmarkFolders(userID: me) }
       if folders.isEmpty { session.terminal.err("No bookmark folders.") }
-      for folder in folders { session.terminal.out("\(folder.id)  \(folder.name)") }
+      for folder in folders { session.terminal.out(TerminalText.visible("\(folder.id)  \(folder.name)")) }
       return .success
     }
     let options = session.options.timelineOptions

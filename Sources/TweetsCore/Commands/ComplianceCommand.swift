@@ -77,13 +77,14 @@ struct ComplianceCommand: TweetsCommand {
       let found = try? await client.v2.complianceJob(id: pending.id)
       switch found?.status {
       case .inProgress?, .complete?:
-        terminal.err("Resuming compliance job \(pending.id) (\(pending.ids) ids, created \(pending.createdAt)); X holds its ids.")
+        terminal.err(
+          TerminalText.visible("Resuming compliance job \(pending.id) (\(pending.ids) ids, created \(pending.createdAt)); X holds its ids."))
         job = found
       case .created? where found?.uploadExpiresAt.map({ $0 > Date() }) ?? false:
-        terminal.err("Resuming compliance job \(pending.id): its upload did not finish, sending the ids again.")
+        terminal.err(TerminalText.visible("Resuming compliance job \(pending.id): its upload did not finish, sending the ids again."))
         job = try await upload(found!, archive: archive, type: type, client, session)
       default:
-        terminal.err("Compliance job \(pending.id) is \(found?.status.description ?? "unknown to X"): creating a new one.")
+        terminal.err(TerminalText.visible("Compliance job \(pending.id) is \(found?.status.description ?? "unknown to X"): creating a new one."))
         try archive.markComplianceJob(id: pending.id, .abandoned)
       }
     }
@@ -95,20 +96,33 @@ struct ComplianceCommand: TweetsCommand {
     let done = try await complete(job!, interval: interval, client, session)
     let results = try await client.v2.complianceResults(of: done)
     let summary = try archive.applyCompliance(results, job: done.id, type: type)
-    // The removed media's downloaded files go too: they hold the removed content.
-    let removedFiles = summary.mediaFiles.filter { (try? FileManager.default.removeItem(atPath: $0)) != nil }.count
+    // The removed media's downloaded files go too: they hold the removed content. Only the files
+    // downloaded, where they were downloaded (MediaFileRemoval); each other one is named.
+    var removedFiles = 0, keptFiles = 0
+    for file in summary.mediaFiles {
+      switch MediaFileRemoval.remove(file) {
+      case .removed: removedFiles += 1
+      case .absent: break
+      case .kept(let reason):
+        keptFiles += 1
+        terminal.err(TerminalText.visible("tweets: did not delete \(file.path), the file of removed media \(file.mediaKey): \(reason)"))
+      }
+    }
     var parts = ["removed \(summary.removedPosts) post\(summary.removedPosts == 1 ? "" : "s")"]
     if type == .users { parts.append("\(summary.removedUsers) account\(summary.removedUsers == 1 ? "" : "s")") }
     if removedFiles > 0 { parts.append("deleted \(removedFiles) downloaded media file\(removedFiles == 1 ? "" : "s")") }
+    if keptFiles > 0 { parts.append("\(keptFiles) downloaded media file\(keptFiles == 1 ? "" : "s") not deleted (named above)") }
     if summary.scrubbedGeo > 0 { parts.append("removed the location of \(summary.scrubbedGeo)") }
     if summary.notInArchive > 0 { parts.append("\(summary.notInArchive) already gone") }
     if summary.invalid > 0 { parts.append("\(summary.invalid) ids X could not read") }
-    terminal.out("Compliance job \(done.id) (\(type.rawValue)): \(results.count) results, " + parts.joined(separator: ", ") + ".")
+    terminal.out(
+      TerminalText.visible("Compliance job \(done.id) (\(type.rawValue)): \(results.count) results, ") + parts.joined(separator: ", ") + ".")
     if !summary.rehydrate.isEmpty {
       terminal.out("\(summary.rehydrate.count) edited post\(summary.rehydrate.count == 1 ? "" : "s") to fetch again (tweets hydrate IDS):")
       for id in summary.rehydrate { terminal.out("  \(id)") }
     }
-    return .success
+    // The archive is brought in line; a file that still holds removed content is the user's to delete.
+    return keptFiles > 0 ? .failure : .success
   }
 
   /// Writes the archive's ids to a temporary file, uploads it, and marks the job uploaded.
@@ -122,7 +136,7 @@ struct ComplianceCommand: TweetsCommand {
     defer { try? FileManager.default.removeItem(at: file) }
     let count = try archive.writeComplianceIDs(type: type, to: handle)
     try handle.close()
-    session.terminal.err("Uploading \(count) \(type == .tweets ? "post" : "user") ids for compliance job \(job.id) …")
+    session.terminal.err(TerminalText.visible("Uploading \(count) \(type == .tweets ? "post" : "user") ids for compliance job \(job.id) …"))
     try await client.v2.uploadComplianceIDs(for: job, file: file)
     try archive.markComplianceJobUploaded(id: job.id, ids: count)
     return job
@@ -143,7 +157,9 @@ struct ComplianceCommand: TweetsCommand {
         throw TweetsFailure(
           "X says compliance job \(job.id) is \(job.status): run tweets compliance again to create a new one", exitCode: .failure)
       case .created, .inProgress:
-        session.terminal.status("compliance job \(job.id): \(job.status), checked \(polls) time\(polls == 1 ? "" : "s"); next in \(Int(interval)) s")
+        session.terminal.status(
+          TerminalText.visible("compliance job \(job.id): \(job.status)")
+            + ", checked \(polls) time\(polls == 1 ? "" : "s"); next in \(Int(interval)) s")
         try await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
       }
     }
@@ -174,7 +190,7 @@ struct ComplianceCommand: TweetsCommand {
     defer { try? FileManager.default.removeItem(at: file) }
     let client = try await session.appClient(for: "compliance")
     let job = try await client.v2.createComplianceJob(type: type, name: name ?? "tweets compliance")
-    session.terminal.err("Uploading \(count) ids for compliance job \(job.id) …")
+    session.terminal.err(TerminalText.visible("Uploading \(count) ids for compliance job \(job.id) …"))
     try await client.v2.uploadComplianceIDs(for: job, file: file)
     let done = try await complete(job, interval: interval, client, session)
     for result in try await client.v2.complianceResults(of: done) { session.terminal.out(result.jsonLine) }
@@ -187,7 +203,7 @@ struct ComplianceCommand: TweetsCommand {
     if jobs.isEmpty { session.terminal.err("No \(type.rawValue) compliance jobs.") }
     for job in jobs {
       let created = job.createdAt.map { RFC3339.string(from: $0) } ?? "-"
-      session.terminal.out("\(job.id)  \(job.type.rawValue)  \(job.status)  \(created)" + (job.name.map { "  \($0)" } ?? ""))
+      session.terminal.out(TerminalText.visible("\(job.id)  \(job.type.rawValue)  \(job.status)  \(created)" + (job.name.map { "  \($0)" } ?? "")))
     }
     return .success
   }

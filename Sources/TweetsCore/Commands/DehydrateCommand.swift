@@ -36,17 +36,27 @@ struct DehydrateCommand: TweetsCommand {
       let archive = try TweetArchive(path: database.path)
       defer { archive.close() }
       if users && filter != TweetArchive.IDFilter() { throw UsageError("--since, --until and --query select posts: leave them out with --users") }
-      for id in users ? try archive.userIDs() : try archive.postIDs(filter) { session.terminal.out(id) }
+      var others = 0
+      for id in users ? try archive.userIDs() : try archive.postIDs(filter) {
+        if Self.isID(id) { session.terminal.out(id) } else { others += 1 }
+      }
+      Self.report(others, session)
       return .success
     }
     if filter != TweetArchive.IDFilter() { throw UsageError("--since, --until and --query read the archive: give --db FILE") }
     guard let file = arguments.positionals.first else { throw UsageError("give --db FILE, a JSON-lines file, or - for standard input") }
     var seen = Set<String>()
+    var others = 0
     func take(_ line: Substring) {
       guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
       for object in AnswerItems.objects(in: Data(line.utf8)) {
         let item = users ? (object["author"] as? [String: Any]) ?? object : object
-        if let id = AnswerItems.id(of: item), seen.insert(id).inserted { session.terminal.out(id) }
+        guard let id = AnswerItems.id(of: item) else { continue }
+        guard Self.isID(id) else {
+          others += 1
+          continue
+        }
+        if seen.insert(id).inserted { session.terminal.out(id) }
       }
     }
     if file == "-" {
@@ -55,6 +65,22 @@ struct DehydrateCommand: TweetsCommand {
       guard let data = FileManager.default.contents(atPath: file) else { throw UsageError("cannot read \(file)") }
       for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) { take(line) }
     }
+    Self.report(others, session)
     return .success
+  }
+
+  /// Whether `text` is an id as X writes one: decimal digits only, a value that fits in 64 bits.
+  /// Only such ids are printed: the output is read back one id a line (`tweets hydrate`, other
+  /// tools, file names), so an `id` holding a line break, a sign, a fraction, a path or
+  /// terminal escapes would print as something else than one id.
+  static func isID(_ text: String) -> Bool {
+    !text.isEmpty && text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } && UInt64(text) != nil
+  }
+
+  /// Says on the standard error how many `id`s were not ids and were left out, when any were.
+  static func report(_ others: Int, _ session: Session) {
+    guard others > 0 else { return }
+    session.terminal.err(
+      "tweets dehydrate: left out \(others) \(others == 1 ? "id that is" : "ids that are") not an id (decimal digits of at most 64 bits)")
   }
 }

@@ -23,10 +23,15 @@ struct ExportCommand: TweetsCommand {
   static let columns = Option<[String]?>.value(
     "columns", placeholder: "LIST", help: "Only these columns, in this order, comma-separated (default: all of twarc-csv's).",
     recorded: .omitted, .list)
+  static let escapeFormulas = Option.flag(
+    "escape-formulas",
+    help:
+      "Write a text cell that begins with =, +, -, @, a tab or a carriage return with a leading ' (a spreadsheet runs it as a formula otherwise).",
+    recorded: .omitted)
   var spec: CommandSpec {
     makeSpec(
       summary: "Write an archive (--db) or X's JSON lines as a CSV table, one row per post, with twarc-csv's columns.",
-      options: [Self.format, Self.output, Self.columns],
+      options: [Self.format, Self.output, Self.columns, Self.escapeFormulas],
       positionals: [
         PositionalSpec(
           "file", help: "JSON lines: X's responses (--format raw, twarc2's files) or flattened posts; \"-\" for standard input.", optional: true)
@@ -36,6 +41,9 @@ struct ExportCommand: TweetsCommand {
         replied-to, retweeted and quoted authors, a retweet with its original's text and counts,
         entities as lists): examples: tweets export --db climate.sqlite -o climate.csv;
         tweets search climate --format raw > pages.jsonl; tweets export pages.jsonl --columns id,text.
+        A post's text may begin like a spreadsheet formula (=HYPERLINK(...)): twarc-csv writes it
+        as it is, and so does export, saying on standard error how many such cells it wrote;
+        --escape-formulas writes them with a leading ', which spreadsheets show as text.
         """)
   }
 
@@ -56,7 +64,7 @@ struct ExportCommand: TweetsCommand {
 
   private func write(_ arguments: ParsedArguments, _ session: Session, columns: [String], to destination: TableDestination) throws -> ExitCode {
     let file = arguments.positionals.first
-    let writer = TwarcCSVWriter(columns: columns, sink: destination.write)
+    let writer = TwarcCSVWriter(columns: columns, escapesFormulas: arguments[Self.escapeFormulas], sink: destination.write)
     var skipped = 0
     if let database = session.options.database {
       guard FileManager.default.fileExists(atPath: database.path) else { throw UsageError("no archive at \(database.path)") }
@@ -96,6 +104,14 @@ struct ExportCommand: TweetsCommand {
     if writer.duplicates > 0 { summary += ", \(writer.duplicates) duplicate posts left out" }
     if skipped > 0 { summary += ", \(TweetWriter.count(skipped, "line")) not JSON skipped" }
     session.terminal.err(summary)
+    if writer.formulaCells > 0 {
+      let cells = TweetWriter.count(writer.formulaCells, "text cell")
+      session.terminal.err(
+        writer.escapesFormulas
+          ? "tweets export: \(cells) began with =, +, -, @, a tab or a carriage return: written with a leading ' (--escape-formulas)"
+          : "tweets export: warning: \(cells) \(writer.formulaCells == 1 ? "begins" : "begin") with =, +, -, @, a tab or a carriage return, "
+            + "which a spreadsheet may run as a formula; written as twarc-csv writes them: add --escape-formulas to write them with a leading '")
+    }
     return .success
   }
 

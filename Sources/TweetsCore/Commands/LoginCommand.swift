@@ -72,7 +72,9 @@ struct LoginCommand: TweetsCommand {
     profile.userID = account.userID
     profile.username = account.username
     try session.store.save(profile, as: session.options.profileName)
-    terminal.out("Logged in as @\(account.username ?? "?") (profile \"\(session.options.profileName)\", saved in \(session.store.file.path))")
+    terminal.out(
+      "Logged in as @\(TerminalText.visible(account.username ?? "?")) (profile \"\(session.options.profileName)\", saved in \(session.store.file.path))"
+    )
     return .success
   }
 }

@@ -18,6 +18,9 @@ struct MediaCommand: TweetsCommand {
     "parallel", placeholder: "N", default: .value(MediaDownloads.defaultParallel),
     help: "Files downloaded at once (default \(.default), at most \(String(MediaDownloads.maxParallel))).",
     .integer(in: 1...MediaDownloads.maxParallel))
+  static let maxBytes = Option<Int>.value(
+    "max-bytes", placeholder: "BYTES", default: .value(Int(MediaDownloads.defaultMaxTotalBytes)),
+    help: "The most bytes the run receives, all files together (default \(.default), 64 GiB).", .integer(in: 1...Int.max))
   static let refetch = Option.flag(
     "refetch",
     help:
@@ -27,7 +30,7 @@ struct MediaCommand: TweetsCommand {
   var spec: CommandSpec {
     makeSpec(
       summary: "Download the photos, videos and GIFs of an archive (--db) or of JSON lines (--input) into a directory.",
-      options: [Self.directory, Self.input, Self.parallel, Self.refetch],
+      options: [Self.directory, Self.input, Self.parallel, Self.maxBytes, Self.refetch],
       positionals: [PositionalSpec("action", help: "download")],
       discussion: """
         Photos come at full size (name=orig); a video or GIF as its mp4 of the highest bit rate.
@@ -35,7 +38,11 @@ struct MediaCommand: TweetsCommand {
         once complete, so a killed run leaves no half file under the final name; a re-run skips
         each file whose size and SHA-256 match what was recorded: in the archive's media_files
         table (--db), or in DIR/manifest.jsonl (--input). X's CDN gets no credential, on the first
-        request or after a redirect. A file is at most 4 GiB, and a silence of 60 s fails it.
+        request or after a redirect. A file is at most 4 GiB, a run receives at most --max-bytes
+        (64 GiB by default) over all its files, and a silence of 60 s fails a file. The files'
+        own bytes are asked for (no compression undone), only over http or https, and never
+        from this machine or its link (localhost, 127.0.0.0/8, ::1, 169.254.0.0/16, fe80::/10,
+        0.0.0.0) unless --base-url is on this machine too (a sandbox served there).
         Example: tweets media download --db climate.sqlite --dir media --parallel 8
         """)
   }
@@ -47,6 +54,7 @@ struct MediaCommand: TweetsCommand {
     let input = try arguments.value(Self.input)
     let refetch = arguments[Self.refetch]
     let parallel = try arguments.value(Self.parallel)
+    let maxBytes = Int64(try arguments.value(Self.maxBytes))
     let database = session.options.database
     switch (database, input) {
     case (nil, nil): throw UsageError("give --db FILE or --input FILE (JSON lines; - for standard input)")
@@ -62,14 +70,24 @@ struct MediaCommand: TweetsCommand {
     } catch {
       throw TweetsFailure("cannot create \(directory.path): \(error.localizedDescription)", exitCode: .failure)
     }
-    let downloads = MediaDownloads(download: FileDownload(), parallel: parallel)
+    // The paths recorded are absolute and resolved: `tweets compliance`, run from anywhere,
+    // deletes the files downloaded here and nothing of the same name elsewhere.
+    guard let resolved = realpath(directory.path, nil) else {
+      throw TweetsFailure("cannot resolve \(directory.path): \(String(cString: strerror(errno)))", exitCode: .failure)
+    }
+    let folder = String(cString: resolved)
+    free(resolved)
+    // A media URL on this machine or its link is X's only when the API is there too (a sandbox).
+    let localAPI = session.options.baseURL.host.map(LocalHosts.isLocal) ?? false
+    let download = FileDownload(screen: { LocalHosts.refusal($0, allowingLocal: localAPI) })
+    let downloads = MediaDownloads(download: download, parallel: parallel, maxTotalBytes: maxBytes)
     if let database {
       guard FileManager.default.fileExists(atPath: database.path) else { throw UsageError("no archive at \(database.path)") }
       let archive = try TweetArchive(path: database.path)
       defer { archive.close() }
       if refetch { try await Self.refetchVariants(archive, session) }
       let items = try archive.mediaItems().map(\.media)
-      return try await Self.download(items, into: written, with: downloads, session) { key in
+      return try await Self.download(items, into: folder, with: downloads, session) { key in
         try archive.mediaFile(key)
       } record: {
         try archive.record($0)
@@ -84,9 +102,9 @@ struct MediaCommand: TweetsCommand {
       guard let data = FileManager.default.contents(atPath: input!) else { throw UsageError("cannot read \(input!)") }
       lines = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
     }
-    var manifest = MediaManifest(directory: directory)
+    var manifest = try MediaManifest(directory: URL(fileURLWithPath: folder))
     let found = manifest.records
-    return try await Self.download(try MediaInput.items(lines), into: written, with: downloads, session) {
+    return try await Self.download(try MediaInput.items(lines), into: folder, with: downloads, session) {
       found[$0]
     } record: {
       try manifest.append($0)
@@ -132,7 +150,7 @@ struct MediaCommand: TweetsCommand {
         needVariants += 1
       case .none(let reason):
         unavailable += 1
-        terminal.err("tweets: \(media.key): nothing to download: \(reason)")
+        terminal.err(TerminalText.visible("tweets: \(media.key): nothing to download: \(reason)"))
       }
     }
     if needVariants > 0 {
@@ -151,7 +169,7 @@ struct MediaCommand: TweetsCommand {
       case .failure(let error):
         failed += 1
         terminal.status("")
-        terminal.err("tweets: \(job.key): \(error)")
+        terminal.err(TerminalText.visible("tweets: \(job.key): \(error)"))
       }
       terminal.status("… \(done) of \(jobs.count) files, \(ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file))")
     }

@@ -81,7 +81,7 @@ struct PostCommand: TweetsCommand {
       writer.write(tweet)
       writer.finish()
     default:
-      session.terminal.out("Posted \(posted.id): https://x.com/i/status/\(posted.id)")
+      session.terminal.out(TerminalText.visible("Posted \(posted.id): https://x.com/i/status/\(posted.id)"))
     }
     return .success
   }
@@ -134,7 +134,7 @@ struct PostCommand: TweetsCommand {
       }
     }
     terminal.status("")
-    terminal.err("Uploaded \(name) (media \(uploaded.id)).")
+    terminal.err(TerminalText.visible("Uploaded \(name) (media \(uploaded.id))."))
     return uploaded
   }
 }

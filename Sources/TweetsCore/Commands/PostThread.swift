@@ -100,7 +100,7 @@ enum PostThread {
     for index in checkpoint.posted.count..<posts.count {
       let parent = checkpoint.posted.last
       if checkpoint.inFlight == index, let found = try await alreadyPosted(posts[index], replyingTo: parent, client: client, profile: profile) {
-        terminal.err("tweets: post \(index + 1) was sent before the stop and X has it (\(found)): not sending it again.")
+        terminal.err(TerminalText.visible("tweets: post \(index + 1) was sent before the stop and X has it (\(found)): not sending it again."))
         checkpoint.posted.append(found)
         checkpoint.inFlight = nil
         try save()
@@ -112,7 +112,7 @@ enum PostThread {
       checkpoint.posted.append(posted.id)
       checkpoint.inFlight = nil
       try save()
-      terminal.out("Posted \(index + 1)/\(posts.count) \(posted.id): https://x.com/i/status/\(posted.id)")
+      terminal.out(TerminalText.visible("Posted \(index + 1)/\(posts.count) \(posted.id): https://x.com/i/status/\(posted.id)"))
     }
     return .success
   }

@@ -79,14 +79,16 @@ struct StreamCommand: TweetsCommand {
       guard words.count <= 2 else { throw UsageError("tweets stream rules (list) takes no more arguments") }
       let rules = try await client.v2.streamRules()
       if rules.isEmpty { terminal.err("No rules: add one with tweets stream rules add QUERY [--tag TAG].") }
-      for rule in rules { terminal.out("\(rule.id)  \(rule.value)" + (rule.tag.map { "  (tag: \($0))" } ?? "")) }
+      for rule in rules { terminal.out(TerminalText.visible("\(rule.id)  \(rule.value)" + (rule.tag.map { "  (tag: \($0))" } ?? ""))) }
     case "add":
       let query = words.dropFirst(2).joined(separator: " ")
       guard !query.trimmingCharacters(in: .whitespaces).isEmpty else {
         throw UsageError("the rule is empty: tweets stream rules add QUERY [--tag TAG]")
       }
       let update = try await client.v2.addStreamRules([StreamRule.New(value: query, tag: arguments[Self.tag])])
-      for rule in update.rules { terminal.out("Added rule \(rule.id): \(rule.value)" + (rule.tag.map { " (tag: \($0))" } ?? "")) }
+      for rule in update.rules {
+        terminal.out(TerminalText.visible("Added rule \(rule.id): \(rule.value)" + (rule.tag.map { " (tag: \($0))" } ?? "")))
+      }
     case "delete":
       let ids = Array(words.dropFirst(2))
       if arguments[Self.all] {
@@ -125,7 +127,7 @@ struct StreamCommand: TweetsCommand {
     if all || !ids.isEmpty {
       let kills = try await all ? client.v2.terminateAllStreamConnections() : client.v2.terminateStreamConnections(uuids: ids)
       for result in kills.results where !result.success {
-        terminal.err("tweets: \(result.uuid) was not ended: \(result.errorMessage ?? "X gave no reason")")
+        terminal.err(TerminalText.visible("tweets: \(result.uuid) was not ended: \(result.errorMessage ?? "X gave no reason")"))
       }
       terminal.out(
         "Ended \(kills.successfulKills) connection\(kills.successfulKills == 1 ? "" : "s")"
@@ -136,7 +138,8 @@ struct StreamCommand: TweetsCommand {
     if connections.isEmpty { terminal.err("No active connections.") }
     for connection in connections {
       let since = connection.connectedAt.map { " since " + RFC3339.string(from: $0) } ?? ""
-      terminal.out("\(connection.id)  \(connection.endpointName ?? "stream")\(since)" + (connection.clientIP.map { " from \($0)" } ?? ""))
+      terminal.out(
+        TerminalText.visible("\(connection.id)  \(connection.endpointName ?? "stream")\(since)" + (connection.clientIP.map { " from \($0)" } ?? "")))
     }
     return .success
   }

@@ -85,9 +85,9 @@ struct UsageCommand: TweetsCommand {
       let cap = usage.projectCap.map { " of \($0)" } ?? ""
       let reset = usage.capResetDay.map { ", resets on day \($0) of the month" } ?? ""
       session.terminal.out("X's count: \(usage.projectUsage)\(cap) posts read this cycle\(reset).")
-      for day in usage.daily.suffix(7) { session.terminal.out("  \(day.day)  \(day.posts) posts") }
+      for day in usage.daily.suffix(7) { session.terminal.out(TerminalText.visible("  \(day.day)  \(day.posts) posts")) }
     } else if let xError {
-      session.terminal.out("X's count: not available (\(xError)).")
+      session.terminal.out(TerminalText.visible("X's count: not available (\(xError))."))
     }
     session.terminal.out("Spent since \(cycleStart) (the ledger of profile \(session.options.profileName)): \(spentCycle); today \(spentToday).")
     for total in totals {

@@ -54,7 +54,7 @@ struct UsersCommand: TweetsCommand {
       users.forEach(writer.write)
       writer.finish()
     }
-    for problem in problems { session.terminal.err("tweets: \(problem.description)") }
+    for problem in problems { session.terminal.err(TerminalText.visible("tweets: \(problem.description)")) }
     if !missing.isEmpty {
       session.terminal.err(
         "tweets: \(missing.count) of \(wanted.count) accounts not returned (suspended, deleted or unknown): \(missing.joined(separator: ", "))")

@@ -13,7 +13,8 @@ struct WhoamiCommand: TweetsCommand {
     let user = session.options.api == .v1 ? try await client.v1.verifyCredentials() : try await client.v2.me()
     switch session.options.format {
     case .text:
-      session.terminal.out("@\(user.username) (\(user.name)), id \(user.id), signed in with \(session.authenticationName(profile))")
+      session.terminal.out(
+        TerminalText.visible("@\(user.username) (\(user.name)), id \(user.id), signed in with \(session.authenticationName(profile))"))
     case .json, .jsonl:
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys]

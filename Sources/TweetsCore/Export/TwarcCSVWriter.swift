@@ -29,10 +29,19 @@ final class TwarcCSVWriter {
   private(set) var duplicates = 0
   /// Objects left out because they have no `id`.
   private(set) var withoutID = 0
+  /// Whether text cells a spreadsheet would take for a formula get a leading `'`
+  /// (``SpreadsheetFormulas``); twarc-csv writes them as they are, and so does this writer by
+  /// default, for its bytes.
+  let escapesFormulas: Bool
+  /// Text cells written that a spreadsheet would take for a formula: escaped with
+  /// ``escapesFormulas``, else as they are (for the caller to say so).
+  private(set) var formulaCells = 0
 
-  /// A writer of `columns` to `sink`, which gets the header at once.
-  init(columns: [String], sink: @escaping (String) -> Void) {
+  /// A writer of `columns` to `sink`, which gets the header at once; `escapesFormulas` writes a
+  /// text cell that begins like a formula with a leading `'`.
+  init(columns: [String], escapesFormulas: Bool = false, sink: @escaping (String) -> Void) {
     self.columns = columns
+    self.escapesFormulas = escapesFormulas
     self.sink = sink
     sink(line(columns))
   }
@@ -90,16 +99,13 @@ final class TwarcCSVWriter {
 
   /// A cell as pandas prints it after twarc-csv's `_process_dataframe`: a string without `\r`
   /// and with each line break written `\n`, a list as JSON, `True`/`False`, floats as Python.
+  /// A string that then begins like a formula (a leading `\r` removed may uncover one) is
+  /// counted in ``formulaCells``, and escaped with ``escapesFormulas``.
   private func render(_ cell: TwarcRow.Cell?, asFloat: Bool) -> String {
     switch cell {
     case nil, .none?: return ""
     case .string(let text)?:
-      guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
-      var out = String.UnicodeScalarView()
-      for scalar in text.unicodeScalars where scalar != "\r" {
-        if scalar == "\n" { out.append(contentsOf: "\\n".unicodeScalars) } else { out.append(scalar) }
-      }
-      return String(out)
+      return formulaChecked(pandasText(text))
     case .integer(let digits)?: return asFloat ? PythonJSON.pythonRepr(Double(digits) ?? .nan) : digits
     case .double(let number)?: return PythonJSON.pythonRepr(number)
     case .bool(let flag)?: return flag ? "True" : "False"
@@ -107,10 +113,27 @@ final class TwarcCSVWriter {
     }
   }
 
+  /// A text cell as written: counted when it begins like a formula, and escaped if asked.
+  private func formulaChecked(_ text: String) -> String {
+    guard SpreadsheetFormulas.isFormulaLike(text) else { return text }
+    formulaCells += 1
+    return escapesFormulas ? SpreadsheetFormulas.escaped(text) : text
+  }
+
+  /// A string as twarc-csv writes it: without `\r`, each line break written `\n`.
+  private func pandasText(_ text: String) -> String {
+    guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
+    var out = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars where scalar != "\r" {
+      if scalar == "\n" { out.append(contentsOf: "\\n".unicodeScalars) } else { out.append(scalar) }
+    }
+    return String(out)
+  }
+
   /// One CSV line as Python's `csv` module writes it (minimal quoting); a line of one empty
   /// field is `""`, so that it is not an empty line.
   private func line(_ fields: [String]) -> String {
     if fields.count == 1 && fields[0].isEmpty { return "\"\"\n" }
-    return fields.map(TweetWriter.csvField).joined(separator: ",") + "\n"
+    return fields.map(TweetWriter.csvQuoted).joined(separator: ",") + "\n"
   }
 }

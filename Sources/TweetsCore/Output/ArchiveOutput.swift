@@ -34,7 +34,7 @@ extension TweetStream {
           pageCount += 1
           try Item.store(page, in: archive, fetch: &fetch, complete: iterator.isFinished)
           terminal.status("")
-          for problem in page.partialErrors { terminal.err("tweets: \(problem.description)") }
+          for problem in page.partialErrors { terminal.err(TerminalText.visible("tweets: \(problem.description)")) }
           terminal.status("… " + progress())
         }
         if fetch.status != .complete { try archive.complete(&fetch) }

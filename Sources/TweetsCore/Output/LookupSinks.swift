@@ -40,7 +40,7 @@ final class StandardOutputSink: LookupSink {
   func commit(_ batch: LookupBatch, inputDone: Int, complete: Bool) throws {
     writer.writeRaw(batch.body)
     batch.tweets.forEach(writer.write)
-    for absent in batch.missing { terminal.err("tweets: \(absent.id): \(absent.detail ?? absent.reason)") }
+    for absent in batch.missing { terminal.err(TerminalText.visible("tweets: \(absent.id): \(absent.detail ?? absent.reason)")) }
     // A batch that could not be written ends the lookup: the next one would be paid for too.
     try terminal.checkOutput()
   }
@@ -72,7 +72,7 @@ final class FileSink: LookupSink {
     writer.writeRaw(batch.body)
     batch.tweets.forEach(writer.write)
     if complete { writer.finish() }
-    for absent in batch.missing { terminal.err("tweets: \(absent.id): \(absent.detail ?? absent.reason)") }
+    for absent in batch.missing { terminal.err(TerminalText.visible("tweets: \(absent.id): \(absent.detail ?? absent.reason)")) }
     try output.commit(text, records: writer.written, next: nil, complete: complete, inputDone: inputDone)
   }
 

@@ -105,9 +105,16 @@ package final class RecordWriter<Record: OutputRecord> {
     return (try? encoder.encode(record)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
   }
 
+  /// A field of `--format csv`: a cell a spreadsheet would take for a formula written with a
+  /// leading `'` (``SpreadsheetFormulas``: this CSV promises no other tool's bytes, and a post's
+  /// text is anyone's), then quoted as RFC 4180 says (``csvQuoted(_:)``).
+  static func csvField(_ field: String) -> String {
+    csvQuoted(SpreadsheetFormulas.escaped(field))
+  }
+
   /// RFC 4180: quote a field with a comma, quote or line break, doubling inner quotes. The bytes
   /// are looked at, not the characters: `\r\n` is one `Character`, equal to neither `\r` nor `\n`.
-  static func csvField(_ field: String) -> String {
+  static func csvQuoted(_ field: String) -> String {
     guard field.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }) else { return field }
     return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
@@ -180,28 +187,31 @@ extension Tweet: OutputRecord {
     return fields
   }
 
-  /// Author, relative time, references, text, media, id and counts.
+  /// Author, relative time, references, text, media, id and counts; what X sent shown through
+  /// ``TerminalText`` (no control character reaches the terminal).
   package func text(now: Date, color: Bool) -> String {
     let tweet = self
+    let shown = { (text: String) in TerminalText.visible(text) }
     let bold = color ? "\u{1B}[1m" : "", dim = color ? "\u{1B}[2m" : "", reset = color ? "\u{1B}[0m" : ""
     var header = ""
     if let author = tweet.author {
-      header = "\(bold)@\(author.username ?? author.id)\(reset)"
-      if let name = author.name, !name.isEmpty { header += " \(name)" }
+      header = "\(bold)@\(shown(author.username ?? author.id))\(reset)"
+      if let name = author.name, !name.isEmpty { header += " \(shown(name))" }
     }
     if let date = tweet.createdAt { header += (header.isEmpty ? "" : " · ") + TweetWriter.relative(date, now: now) }
-    var footer = "id \(tweet.id)"
+    var footer = "id \(shown(tweet.id))"
     if let metrics = tweet.metrics {
       footer += " · " + TweetWriter.count(metrics.retweets, "retweet") + " · " + TweetWriter.count(metrics.likes, "like")
       if let replies = metrics.replies { footer += " · " + TweetWriter.count(replies, "reply", plural: "replies") }
     }
     for reference in tweet.referencedTweets ?? [] {
-      let whose = reference.tweet?.author?.username.map { " @" + $0 } ?? ""
+      let whose = reference.tweet?.author?.username.map { " @" + shown($0) } ?? ""
       let label = ["replied_to": "reply to", "quoted": "quotes", "retweeted": "retweet of"][reference.kind.rawValue] ?? reference.kind.rawValue
-      header += " · \(label)\(whose) \(reference.id)"
+      header += " · \(shown(label))\(whose) \(shown(reference.id))"
     }
-    let body = tweet.text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
-    let media = (tweet.media ?? []).map { "  [\($0.type)\($0.altText.map { ": " + $0 } ?? "")] \($0.url ?? "")" }
+    let body = TerminalText.visible(tweet.text, keepingLines: true).split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(
+      separator: "\n")
+    let media = (tweet.media ?? []).map { "  [\(shown($0.type))\($0.altText.map { ": " + shown($0) } ?? "")] \(shown($0.url ?? ""))" }
     return ([header, body] + media + ["  \(dim)\(footer)\(reset)"]).filter { !$0.isEmpty }.joined(separator: "\n")
   }
 
@@ -221,17 +231,19 @@ extension XUser: OutputRecord {
     ]
   }
 
-  /// `@username Name`, then the counts, then the profile's text.
+  /// `@username Name`, then the counts, then the profile's text; what X sent shown through
+  /// ``TerminalText``.
   package func text(now: Date, color: Bool) -> String {
     let bold = color ? "\u{1B}[1m" : "", reset = color ? "\u{1B}[0m" : ""
-    var lines = ["\(bold)@\(username)\(reset)" + (name.isEmpty ? "" : " \(name)") + (protected == true ? " (protected)" : "")]
+    let shown = { (text: String) in TerminalText.visible(text) }
+    var lines = ["\(bold)@\(shown(username))\(reset)" + (name.isEmpty ? "" : " \(shown(name))") + (protected == true ? " (protected)" : "")]
     if let metrics {
       lines.append(
         "  " + UserWriter.count(metrics.followers, "follower") + " · " + UserWriter.count(metrics.following, "following", plural: "following")
           + " · " + UserWriter.count(metrics.tweets, "tweet"))
     }
-    if let description, !description.isEmpty { lines.append("  " + description.replacingOccurrences(of: "\n", with: " ")) }
-    lines.append("  id \(id)")
+    if let description, !description.isEmpty { lines.append("  " + shown(description.replacingOccurrences(of: "\n", with: " "))) }
+    lines.append("  id \(shown(id))")
     return lines.joined(separator: "\n")
   }
 }

@@ -24,7 +24,7 @@ enum TweetStream {
         terminal.status("")
         page.items.forEach(writer.write)
         writer.writeRaw(page.body)
-        for problem in page.partialErrors { terminal.err("tweets: \(problem.description)") }
+        for problem in page.partialErrors { terminal.err(TerminalText.visible("tweets: \(problem.description)")) }
         // A page that could not be written ends the fetch: the next one would be paid for too.
         try terminal.checkOutput()
         terminal.status("… " + progress())
@@ -91,7 +91,7 @@ extension TweetStream {
         try output.commit(pageText, records: writer.written, next: done ? nil : page.next, complete: done)
         pageText = ""
         terminal.status("")
-        for problem in page.partialErrors { terminal.err("tweets: \(problem.description)") }
+        for problem in page.partialErrors { terminal.err(TerminalText.visible("tweets: \(problem.description)")) }
         terminal.status("… " + progress())
       }
       if !done {

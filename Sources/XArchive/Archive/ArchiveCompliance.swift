@@ -60,9 +60,10 @@ extension TweetArchive {
     public var notInArchive = 0
     /// Ids X could not read.
     public var invalid = 0
-    /// The files `tweets media download` saved of the removed media (their `media_files` rows
-    /// are gone): for the caller to delete, as they hold the removed content.
-    public var mediaFiles: [String] = []
+    /// The files `tweets media download` saved of the removed media, as recorded (their
+    /// `media_files` rows are gone): for the caller to delete, as they hold the removed
+    /// content; each with its size and SHA-256, so that only the file downloaded is deleted.
+    public var mediaFiles: [MediaFileRecord] = []
   }
 
   /// The job of `type` the archive is waiting for, if any: created or uploaded, not applied.
@@ -197,13 +198,17 @@ extension TweetArchive {
   /// Removes a post's content: its row, raw JSON, media links (and the media no other post
   /// shows, with their downloaded files' rows, whose paths are added to `files`), hashtags,
   /// references and stream matches. Whether the archive held it.
-  private func removePost(_ id: Int64, files: inout [String]) throws(ArchiveError) -> Bool {
+  private func removePost(_ id: Int64, files: inout [MediaFileRecord]) throws(ArchiveError) -> Bool {
     let key: [SQLiteValue] = [.integer(id)]
     let onlyHere = """
       SELECT media_key FROM tweet_media WHERE tweet_id = ?1
       AND media_key NOT IN (SELECT media_key FROM tweet_media WHERE tweet_id != ?1)
       """
-    files += try database.rows("SELECT path FROM media_files WHERE media_key IN (\(onlyHere))", key).compactMap { $0.first?.text }
+    files += try database.rows("SELECT media_key, path, bytes, sha256, source_url FROM media_files WHERE media_key IN (\(onlyHere))", key)
+      .compactMap { row in
+        guard let mediaKey = row[0].text, let path = row[1].text, let bytes = row[2].integer, let sha = row[3].text else { return nil }
+        return MediaFileRecord(mediaKey: mediaKey, path: path, bytes: bytes, sha256: sha, sourceURL: row[4].text ?? "")
+      }
     try database.run("DELETE FROM media_files WHERE media_key IN (\(onlyHere))", key)
     try database.run("DELETE FROM media WHERE media_key IN (\(onlyHere))", key)
     for table in ["tweet_media", "tweet_hashtags", "tweet_references", "stream_matches", "raw_tweets"] {
