@@ -23,7 +23,7 @@ struct StreamCommandTests {
     // The session's options first: after a `--` every word is the rule's.
     let result = try await ProcessRunner.run(
       PackagePaths.executable("tweets"), runner.common(baseURL: runner.server.directURL.absoluteString) + arguments, environment: environment,
-      timeout: 60)
+      timeout: TweetsRunner.hangTimeout)
     runner.record(result)
     return result
   }
@@ -235,7 +235,7 @@ struct StreamCommandTests {
     let deadline = Date().addingTimeInterval(TestTiming.seconds(20))
     while Date() < deadline, await written(file) < 5 { try await Task.sleep(for: .milliseconds(20)) }
     kill(process.pid, SIGTERM)
-    let result = try await onOwnThread { process.wait(timeout: TestTiming.seconds(10)) }
+    let result = await process.wait(timeout: TestTiming.seconds(10))
     return (file, result)
   }
 
