@@ -206,7 +206,9 @@ struct StreamCommandTests {
     let timed = try await run(runner, ["stream", "--duration", "1", "--format", "text"])
     let elapsed = timed.seconds
     #expect(timed.status == 0, "\(timed.stderr)")
-    #expect(elapsed >= 1 && elapsed < TestTiming.seconds(5), "\(elapsed) s for --duration 1")
+    // At least the duration; the upper bound catches a stream that does not end (the sandbox's
+    // goes on for minutes), not a slow start on a busy machine.
+    #expect(elapsed >= 1 && elapsed < TestTiming.seconds(30), "\(elapsed) s for --duration 1")
     #expect(timed.stdout.contains("  rules: swift_lang") || timed.stdout.contains("  rules: oauth_fan"), "\(timed.stdout.prefix(300))")
 
     // In process: no server, the sandbox's demo rule (from:swift_lang, tagged swift_lang).
