@@ -136,6 +136,23 @@ struct CostControlTests {
     #expect(USDText(ledger) == USDText(charged), "the ledger says \(ledger), the sandbox charged \(charged): \(rows)")
   }
 
+  /// A token that names no account (not X's `ID-…` form) and no profile: a read of a user's own
+  /// data is recorded at the full price, and the run says so, once, before it is sent.
+  @Test func anUnknownAccountIsSaidOnce() async throws {
+    let server = try VerifiedSandbox()
+    let tweets = try TweetsRunner(server: server)
+    let environment = [
+      "X_CONSUMER_KEY": VerifiedSandbox.consumerKey, "X_CONSUMER_SECRET": VerifiedSandbox.consumerSecret,
+      "X_ACCESS_TOKEN": "opaque-token", "X_ACCESS_TOKEN_SECRET": "secret",
+    ]
+    let read = try await tweets.run(["api", "GET", "/2/users/1001/tweets"], environment: environment)
+    let notes = read.stderr.components(separatedBy: "the ledger does not know whose access token this is").count - 1
+    #expect(notes == 1 && read.stderr.contains("user 1001's data at the full price"), "\(read.stderr)")
+    // Not for a read X never bills as owned.
+    let search = try await tweets.run(["api", "GET", "/2/tweets/search/recent?query=a"], environment: environment)
+    #expect(!search.stderr.contains("the ledger does not know"), "\(search.stderr)")
+  }
+
   /// Credits run out in the middle of a paged fetch: what was stored is kept, the message says
   /// where to add credits, and after a top-up `--resume` finishes.
   @Test func creditsRunningOutStopAFetchThatResumesAfterATopUp() async throws {
