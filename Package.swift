@@ -112,7 +112,7 @@ let package = Package(
     .testTarget(name: "NetworkClientTests", dependencies: ["NetworkClient", "NetworkClientTesting", "TestSupport", "Loopback", "Locking"]),
     .testTarget(name: "OAuthNetworkingTests", dependencies: ["OAuthNetworking", "NetworkClientTesting", "OAuth1Testing", "TestSupport"]),
     // Recordings/: real X responses recorded by other projects, replayed by the decoder tests.
-    .testTarget(name: "OAuth2Tests", dependencies: ["OAuth2", "NetworkClientTesting", "TestSupport"]),
+    .testTarget(name: "OAuth2Tests", dependencies: ["OAuth2", "CryptoPrimitives", "NetworkClientTesting", "TestSupport"]),
     .testTarget(name: "XAPITests", dependencies: ["XAPI", "OAuthNetworking", "NetworkClientTesting", "TestSupport"], exclude: ["Recordings"]),
     .testTarget(
       name: "XSandboxTests",

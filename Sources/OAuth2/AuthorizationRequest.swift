@@ -6,7 +6,7 @@ import PercentEncoding
 /// the `state` to compare and the PKCE verifier to exchange the code with.
 ///
 /// ```swift
-/// let login = AuthorizationRequest(client: client, redirectURI: "http://127.0.0.1:8976/callback", scopes: ["tweet.read", "users.read", "offline.access"])
+/// let login = try AuthorizationRequest(client: client, redirectURI: "http://127.0.0.1:8976/callback", scopes: ["tweet.read", "users.read", "offline.access"])
 /// print("Open", login.url)
 /// let code = try login.code(fromRedirect: redirectedURL)   // throws .stateMismatch for a forged one
 /// let token = try await TokenEndpoint(client: client).exchange(code: code, for: login)
@@ -24,14 +24,16 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
   /// The PKCE pair: the challenge goes in the URL, the verifier with the code exchange.
   public let pkce: PKCE
 
-  /// A login with a fresh `state` and PKCE verifier, unless given.
-  public init(client: OAuth2Client, redirectURI: String, scopes: [String], state: String? = nil, pkce: PKCE = PKCE()) {
+  /// A login with a fresh `state` and PKCE verifier, unless given. Throws
+  /// ``OAuth2Error/cryptoFailure(operation:reason:)`` if a fresh verifier's challenge cannot be
+  /// computed.
+  public init(client: OAuth2Client, redirectURI: String, scopes: [String], state: String? = nil, pkce: PKCE? = nil) throws(OAuth2Error) {
     self.client = client
     self.redirectURI = redirectURI
     self.scopes = scopes
     var generator = SystemRandomNumberGenerator()
     self.state = state ?? String((0..<32).map { _ in PKCE.alphabet.dropLast(4).randomElement(using: &generator)! })
-    self.pkce = pkce
+    if let pkce { self.pkce = pkce } else { self.pkce = try PKCE() }
   }
 
   /// The authorize URL: `response_type=code`, `client_id`, `redirect_uri`, `scope` (separated

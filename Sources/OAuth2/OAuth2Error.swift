@@ -48,6 +48,10 @@ public enum OAuth2Error: Error, Sendable, Equatable, CustomStringConvertible {
   case transport(String)
   /// A configuration that cannot work (a malformed verifier or URL).
   case invalidConfiguration(String)
+  /// The system's cryptography (OpenSSL's libcrypto) failed at `operation` (`digest` for the
+  /// PKCE challenge), with its own `reason`. Nothing was sent: a challenge computed from a
+  /// failed digest would match no verifier.
+  case cryptoFailure(operation: String, reason: String)
 
   /// Whether trying the same request again could succeed: never for a 400 or 401 answer (a
   /// spent refresh token must not be presented twice), yes for 429, 503 and network failures.
@@ -78,6 +82,7 @@ public enum OAuth2Error: Error, Sendable, Equatable, CustomStringConvertible {
     case .redirected: "redirected"
     case .transport: "transport"
     case .invalidConfiguration: "invalid_configuration"
+    case .cryptoFailure: "crypto_failure"
     }
   }
 
@@ -103,6 +108,8 @@ public enum OAuth2Error: Error, Sendable, Equatable, CustomStringConvertible {
       "the endpoint answered with a redirect (HTTP \(status)) to \(location) (its path and query not shown), which was not followed: the request carries a code, a token or a secret that goes only to the endpoint configured. If the provider moved it, configure its new URL."
     case .transport(let text): "the token endpoint could not be reached: \(text)"
     case .invalidConfiguration(let text): text
+    case .cryptoFailure(let operation, let reason):
+      "the system's cryptography failed (\(operation)): \(reason). Nothing was sent; check the OpenSSL installation."
     }
   }
 

@@ -52,12 +52,12 @@ struct ProviderCommandsTests {
   }
 
   /// Waits for the authorize URL `oauth1 login` prints.
-  func authorizeURL(_ login: InteractiveProcess) throws -> URL {
-    guard login.waitForError(containing: "oauth_token=") else {
+  func authorizeURL(_ login: InteractiveProcess) async throws -> URL {
+    guard await login.waitForError(containing: "oauth_token=") else {
       throw CLIFailure(description: "no authorize URL on stderr: \(login.stderr)")
     }
     // Let the rest of the line arrive.
-    usleep(100_000)
+    try await Task.sleep(for: .milliseconds(100))
     guard let line = login.stderr.split(separator: "\n").first(where: { $0.contains("oauth_token=") }),
       let url = URL(string: line.trimmingCharacters(in: .whitespaces))
     else { throw CLIFailure(description: "no authorize URL in: \(login.stderr)") }
@@ -75,11 +75,11 @@ struct ProviderCommandsTests {
         "--access-token-url", provider.url("/oauth/access_token"), "--consumer-key", FakeOAuthProvider.consumerKey,
         "--signature-method", "HMAC-SHA256", "--realm", "123456_SB1", "--profile", "netsuite", "--no-browser",
       ], environment: environment(config, ["OAUTH1_CONSUMER_SECRET": FakeOAuthProvider.consumerSecret]))
-    let page = try await FakeOAuthProvider.browse(try authorizeURL(login))
+    let page = try await FakeOAuthProvider.browse(try await authorizeURL(login))
     #expect(page.status == 200)
-    #expect(login.waitForError(containing: "verifier shown after authorizing"))
+    #expect(await login.waitForError(containing: "verifier shown after authorizing"))
     login.send(try await provider.lastVerifier())
-    let result = login.wait()
+    let result = await login.wait()
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains("Logged in (@fake_user). Saved profile netsuite"))
 
@@ -114,8 +114,8 @@ struct ProviderCommandsTests {
         "--signature-method", "RSA-SHA1", "--private-key", keyFile.path, "--callback", "loopback", "--profile", "jira", "--no-browser",
       ], environment: environment(config))
     // Another page on the machine poking the callback port does not end the login.
-    let authorize = try authorizeURL(login)
-    #expect(login.waitForError(containing: "/callback ..."))
+    let authorize = try await authorizeURL(login)
+    #expect(await login.waitForError(containing: "/callback ..."))
     let waiting = try #require(login.stderr.split(separator: "\n").first { $0.contains("Waiting for the provider") })
     let callback = try #require(waiting.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") })
     let poke = try await FakeOAuthProvider.browse(try #require(URL(string: callback + "?oauth_verifier=forged")))
@@ -123,7 +123,7 @@ struct ProviderCommandsTests {
     // The browser: the provider redirects it to the command's own callback server.
     let page = try await FakeOAuthProvider.browse(authorize)
     #expect(page.status == 200 && page.body.contains("Authorized"), "\(page.body)")
-    let result = login.wait()
+    let result = await login.wait()
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stderr.contains("Waiting for the provider to redirect to http://127.0.0.1:"))
 

@@ -60,7 +60,9 @@ struct HostileRedisTests {
       return
     }
     #expect(error.description.count < 300, "\(error.description.prefix(300))")
-    #expect(seconds < TestTiming.seconds(2), "\(seconds) s")
+    // The error's kind shows the header was refused; the bound catches the old 28 s read of the
+    // whole reply, not a busy machine's slow wake-up.
+    #expect(seconds < TestTiming.seconds(4), "\(seconds) s")
     print("[hostile-redis] a 4 MB array: failed closed in \(String(format: "%.3f", seconds)) s: \(error)")
   }
 
@@ -74,7 +76,9 @@ struct HostileRedisTests {
       Issue.record("\(error)")
       return
     }
-    #expect(seconds >= 0.5 && seconds < TestTiming.seconds(0.5) + 1, "\(seconds) s")
+    // At least the timeout; the upper bound catches the old failure (still reading after 35 s),
+    // not a busy machine's slow wake-up.
+    #expect(seconds >= 0.5 && seconds < TestTiming.seconds(0.5) + 10, "\(seconds) s")
     print("[hostile-redis] slow nested arrays: failed closed in \(String(format: "%.3f", seconds)) s: \(error)")
   }
 

@@ -9,7 +9,7 @@ struct AuthorizationRequestTests {
 
   @Test func theAuthorizeURLCarriesWhatXDocuments() throws {
     let pkce = try PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
-    let login = AuthorizationRequest(
+    let login = try AuthorizationRequest(
       client: client, redirectURI: "http://127.0.0.1:8976/callback", scopes: ["tweet.read", "users.read", "offline.access"], state: "state123",
       pkce: pkce)
     #expect(
@@ -23,14 +23,14 @@ struct AuthorizationRequestTests {
     #expect(!login.description.contains(pkce.verifier))
   }
 
-  @Test func eachLoginHasItsOwnStateAndVerifier() {
-    let one = AuthorizationRequest(client: client, redirectURI: "http://127.0.0.1:8976/callback", scopes: ["tweet.read"])
-    let two = AuthorizationRequest(client: client, redirectURI: "http://127.0.0.1:8976/callback", scopes: ["tweet.read"])
+  @Test func eachLoginHasItsOwnStateAndVerifier() throws {
+    let one = try AuthorizationRequest(client: client, redirectURI: "http://127.0.0.1:8976/callback", scopes: ["tweet.read"])
+    let two = try AuthorizationRequest(client: client, redirectURI: "http://127.0.0.1:8976/callback", scopes: ["tweet.read"])
     #expect(one.state != two.state && one.pkce.verifier != two.pkce.verifier && one.state.count == 32)
   }
 
   @Test func theRedirectIsCheckedBeforeItsCodeIsUsed() throws {
-    let login = AuthorizationRequest(client: client, redirectURI: "http://127.0.0.1:8976/callback", scopes: ["tweet.read"], state: "s-1")
+    let login = try AuthorizationRequest(client: client, redirectURI: "http://127.0.0.1:8976/callback", scopes: ["tweet.read"], state: "s-1")
     #expect(try login.code(fromRedirect: "http://127.0.0.1:8976/callback?state=s-1&code=abc%2Bdef") == "abc+def")
     #expect(try login.code(fromRedirect: "/callback?code=xyz&state=s-1") == "xyz")
     #expect(throws: OAuth2Error.stateMismatch) { try login.code(fromRedirect: "/callback?state=s-2&code=abc") }

@@ -28,7 +28,7 @@ struct TokenEndpointRedirectTests {
           "code",
           { endpoint throws(OAuth2Error) in
             _ = try await endpoint.exchange(
-              code: "C-secret", for: AuthorizationRequest(client: endpoint.client, redirectURI: "http://127.0.0.1:1/cb", scopes: []))
+              code: "C-secret", for: try AuthorizationRequest(client: endpoint.client, redirectURI: "http://127.0.0.1:1/cb", scopes: []))
           }
         ),
         ("exchange", { endpoint throws(OAuth2Error) in _ = try await endpoint.exchangeOAuth1(token: "t", secret: "S-secret") }),

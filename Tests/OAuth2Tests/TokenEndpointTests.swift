@@ -29,7 +29,7 @@ struct TokenEndpointTests {
 
   @Test func theAuthorizationCodeGrant() async throws {
     let (endpoint, stub) = Self.endpoint()
-    let login = AuthorizationRequest(client: endpoint.client, redirectURI: "http://127.0.0.1:8976/callback", scopes: ["tweet.read"])
+    let login = try AuthorizationRequest(client: endpoint.client, redirectURI: "http://127.0.0.1:8976/callback", scopes: ["tweet.read"])
     let token = try await endpoint.exchange(code: "the-code", for: login)
     #expect(token.accessToken == "AAA" && token.refreshToken == "RRR" && token.scopes == ["tweet.read", "users.read", "offline.access"])
     #expect(token.expiresAt == Date(timeIntervalSince1970: 1_007_200) && token.lifetime == 7200)

@@ -8,7 +8,10 @@ test process is gone), then exits on its own.
   /slow?seconds=S   waits S seconds, then 200
   /drop             promises 1000 bytes, sends 10, closes the connection
   /etag             ETag "v1"; answers 304 to If-None-Match: "v1"
-  /stream?lines=N&interval=S   N lines, one chunk each, S seconds apart (chunked)
+  /stream?lines=N&interval=S   N lines, one chunk each, S seconds apart (chunked); with
+                    &gate=G, the lines after the first wait until /release?gate=G is asked
+                    (at most 60 s), and each says whether the release came: "released"
+  /release?gate=G   opens the gate G of a /stream
   /redirect?status=S&to=URL    that redirect, to be handed back, not followed
   /repeated         two Link headers and two X-Dup headers, in order
   /huge-header      a 2 MiB header line
@@ -24,6 +27,7 @@ import argparse
 import hashlib
 import json
 import socket
+import threading
 import time
 from http.server import BaseHTTPRequestHandler
 from peer_server import read_body, serve
@@ -32,6 +36,16 @@ from urllib.parse import parse_qsl, urlsplit
 # Bytes each /firehose has handed to the kernel, by its id.
 WRITTEN = {}
 PATTERN = bytes(n % 251 for n in range(251 * 262))
+
+
+GATES = {}
+GATES_LOCK = threading.Lock()
+
+
+def gate(name):
+    """The event of gate `name`, made on first use by either side."""
+    with GATES_LOCK:
+        return GATES.setdefault(name, threading.Event())
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -99,8 +113,16 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Type", "application/json")
             self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
+            released = None
             for n in range(int(params.get("lines", "3"))):
-                line = json.dumps({"n": n, "at": time.time()}).encode() + b"\r\n"
+                if n == 1 and "gate" in params:
+                    # The client asks /release once it has seen the first line: if it only
+                    # saw the body at its end, the release never comes and the wait times out.
+                    released = gate(params["gate"]).wait(timeout=60)
+                fields = {"n": n, "at": time.time()}
+                if released is not None:
+                    fields["released"] = released
+                line = json.dumps(fields).encode() + b"\r\n"
                 self.wfile.write(b"%x\r\n%s\r\n" % (len(line), line))
                 self.wfile.flush()
                 time.sleep(float(params.get("interval", "0.1")))
@@ -126,6 +148,9 @@ class Handler(BaseHTTPRequestHandler):
                 self.close_connection = True
         elif url.path == "/written":
             self.reply(200, json.dumps({"written": WRITTEN.get(dict(query).get("id", ""), -1)}).encode())
+        elif url.path == "/release":
+            gate(dict(query).get("gate", "")).set()
+            self.reply(200, b"released")
         elif url.path == "/redirect":
             params = dict(query)
             self.reply(int(params.get("status", "302")), b"", [("Location", params.get("to", "/echo"))])

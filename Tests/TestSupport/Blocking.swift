@@ -8,3 +8,12 @@ public func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T)
     thread.start()
   }
 }
+
+extension Process {
+  /// Waits for the process to exit without holding a thread of the concurrency pool: the
+  /// blocking `waitUntilExit()` runs on a thread of its own (``onOwnThread(_:)``). A test that
+  /// starts a process, sleeps a random moment and kills it awaits this instead.
+  public func exited() async throws {
+    try await onOwnThread { self.waitUntilExit() }
+  }
+}

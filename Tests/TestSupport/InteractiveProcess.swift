@@ -39,13 +39,14 @@ public final class InteractiveProcess: @unchecked Sendable {
   public var pid: Int32 { process.processIdentifier }
   public var stderr: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
 
-  /// Waits (at most `timeout` seconds) until standard error contains `text`.
-  public func waitForError(containing text: String, timeout: TimeInterval = 30) -> Bool {
+  /// Waits (at most `timeout` seconds) until standard error contains `text`. It polls with
+  /// `Task.sleep`, holding no thread of the concurrency pool meanwhile.
+  public func waitForError(containing text: String, timeout: TimeInterval = 30) async -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
       if stderr.contains(text) { return true }
       if !process.isRunning { return stderr.contains(text) }
-      usleep(10_000)
+      try? await Task.sleep(for: .milliseconds(10))
     }
     return false
   }
@@ -55,7 +56,15 @@ public final class InteractiveProcess: @unchecked Sendable {
   }
 
   /// Closes standard input and waits for the exit; kills the process after `timeout` seconds.
-  public func wait(timeout: TimeInterval = 60) -> ProcessResult {
+  /// The wait blocks a thread of its own, never one of the concurrency pool's.
+  public func wait(timeout: TimeInterval = 60) async -> ProcessResult {
+    await withCheckedContinuation { continuation in
+      Thread { continuation.resume(returning: self.waitBlocking(timeout: timeout)) }.start()
+    }
+  }
+
+  /// ``wait(timeout:)`` for code that cannot await (it blocks the calling thread).
+  public func waitBlocking(timeout: TimeInterval = 60) -> ProcessResult {
     try? input.fileHandleForWriting.close()
     let deadline = Date().addingTimeInterval(timeout)
     while process.isRunning && Date() < deadline { usleep(10_000) }

@@ -80,7 +80,7 @@ struct ArchiveCommandTests {
   /// by the sanitizers' time scale when `scaled`.
   func killAndResume(
     _ tweets: TweetsRunner, _ arguments: [String], kills wanted: Int, within microseconds: ClosedRange<UInt32>, scaled: Bool = true
-  ) throws -> (
+  ) async throws -> (
     status: Int32, kills: Int
   ) {
     var kills = 0, attempts = 0
@@ -90,15 +90,15 @@ struct ArchiveCommandTests {
       guard attempts < 200 else { throw NoEnd(kills: kills) }
       let process = try start(tweets, arguments + (attempts > 1 ? ["--resume"] : []))
       if kills < wanted {
-        usleep(UInt32(Double(UInt32.random(in: microseconds, using: &random)) * (scaled ? TestTiming.scale : 1)))
+        try await Task.sleep(for: .microseconds(Double(UInt32.random(in: microseconds, using: &random)) * (scaled ? TestTiming.scale : 1)))
         if process.isRunning {
           kill(process.processIdentifier, SIGKILL)
-          process.waitUntilExit()
+          try await process.exited()
           if process.terminationReason == .uncaughtSignal { kills += 1 }
           continue
         }
       }
-      process.waitUntilExit()
+      try await process.exited()
       return (process.terminationStatus, kills)
     }
   }
@@ -125,12 +125,9 @@ struct ArchiveCommandTests {
       })
     #expect(expected.count == 2000)
 
-    // On a thread of its own: the kills and waits block, and the cooperative pool is shared.
-    let (status, kills) = try await onOwnThread {
-      try self.killAndResume(
-        tweets, ["timeline", "sandbox_user", "--all", "--db", file.path], kills: 12,
-        within: UInt32(typical * 50_000)...UInt32(typical * 500_000), scaled: false)
-    }
+    let (status, kills) = try await killAndResume(
+      tweets, ["timeline", "sandbox_user", "--all", "--db", file.path], kills: 12,
+      within: UInt32(typical * 50_000)...UInt32(typical * 500_000), scaled: false)
     #expect(status == 0)
     #expect(kills >= 1, "no kill landed before the fetch ended")
     let reading = try await Self.read(file)
@@ -211,7 +208,7 @@ struct ArchiveCommandTests {
     }
     let signalled = Date()
     kill(process.processIdentifier, SIGTERM)
-    try await onOwnThread { process.waitUntilExit() }
+    try await process.exited()
     #expect(process.terminationStatus == 143, "exit \(process.terminationStatus)")
     #expect(Date().timeIntervalSince(signalled) < TestTiming.seconds(10), "the awaited page was cancelled, not waited for")
     #expect(!FileManager.default.fileExists(atPath: file.path + "-wal"), "the database was closed: no write-ahead log left")
@@ -249,9 +246,7 @@ struct ArchiveCommandTests {
     let file = folder.appendingPathComponent("hydrated.sqlite")
 
     let started = Date()
-    let (status, kills) = try await onOwnThread {
-      try self.killAndResume(tweets, ["hydrate", ids.path, "--db", file.path], kills: 5, within: 500_000...4_000_000)
-    }
+    let (status, kills) = try await killAndResume(tweets, ["hydrate", ids.path, "--db", file.path], kills: 5, within: 500_000...4_000_000)
     // The status is the last run's: 4 when it met a missing id, 0 when the kills let it start
     // past the last of them (the input's last 20,000 ids all name tweets). The table is the record.
     #expect(status == 4 || status == 0, "exit \(status)")
@@ -276,9 +271,8 @@ struct ArchiveCommandTests {
     let ids = folder.appendingPathComponent("ids.txt")
     try (known.joined(separator: "\n") + "\n").write(to: ids, atomically: true, encoding: .utf8)
     let out = folder.appendingPathComponent("out.jsonl")
-    let (status, _) = try await onOwnThread {
-      try self.killAndResume(tweets, ["hydrate", ids.path, "--format", "jsonl", "--output", out.path], kills: 2, within: 10_000...150_000)
-    }
+    let (status, _) = try await killAndResume(
+      tweets, ["hydrate", ids.path, "--format", "jsonl", "--output", out.path], kills: 2, within: 10_000...150_000)
     #expect(status == 0)
     let lines = try String(contentsOf: out, encoding: .utf8).split(separator: "\n").map { line in
       (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String ?? "?"

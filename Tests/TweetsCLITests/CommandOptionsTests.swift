@@ -71,7 +71,7 @@ struct CommandOptionsTests {
     for key in environment.keys where key.hasPrefix("X_") || key.hasPrefix("TWITTER_") || key.hasPrefix("TWEETS_") {
       environment.removeValue(forKey: key)
     }
-    return try await ProcessRunner.run(PackagePaths.executable("tweets"), arguments, environment: environment, timeout: 60)
+    return try await ProcessRunner.run(PackagePaths.executable("tweets"), arguments, environment: environment, timeout: TweetsRunner.hangTimeout)
   }
 
   /// The long names of the options a help text lists.

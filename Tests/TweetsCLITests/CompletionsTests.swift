@@ -9,7 +9,7 @@ import Testing
 @Suite("Shell completions", .tags(.processes), .tier(.processes))
 struct CompletionsTests {
   func script(_ program: String, _ shell: String) async throws -> String {
-    let result = try await ProcessRunner.run(PackagePaths.executable(program), ["completions", shell], timeout: 60)
+    let result = try await ProcessRunner.run(PackagePaths.executable(program), ["completions", shell], timeout: TweetsRunner.hangTimeout)
     #expect(result.status == 0, "\(result.stderr)")
     return result.stdout
   }
@@ -116,7 +116,7 @@ struct CompletionsTests {
     """
 
   @Test func anUnknownShellIsAUsageError() async throws {
-    let result = try await ProcessRunner.run(PackagePaths.executable("tweets"), ["completions", "powershell"], timeout: 60)
+    let result = try await ProcessRunner.run(PackagePaths.executable("tweets"), ["completions", "powershell"], timeout: TweetsRunner.hangTimeout)
     #expect(result.status == 2 && result.stderr.contains("bash, zsh or fish"), "\(result.stderr)")
   }
 }

@@ -145,17 +145,17 @@ struct ComplianceCommandTests {
     // The upload is held 3 s by the sandbox: killed while it is in flight.
     try await server.script("/2/compliance/jobs/", [["delay": 3]])
     let first = try tweets.interactive(["compliance", "--db", archive, "--poll-interval", "0.2"])
-    #expect(first.waitForError(containing: "Uploading"))
-    usleep(500_000)
+    #expect(await first.waitForError(containing: "Uploading"))
+    try await Task.sleep(for: .milliseconds(500))
     kill(first.pid, SIGKILL)
-    _ = first.wait()
-    sleep(3)  // the sandbox receives the held upload: X holds the ids.
+    _ = await first.wait()
+    try await Task.sleep(for: .seconds(3))  // the sandbox receives the held upload: X holds the ids.
     // Killed while polling.
     let second = try tweets.interactive(["compliance", "--db", archive, "--poll-interval", "0.2"])
-    #expect(second.waitForError(containing: "Resuming compliance job"))
-    usleep(600_000)
+    #expect(await second.waitForError(containing: "Resuming compliance job"))
+    try await Task.sleep(for: .milliseconds(600))
     kill(second.pid, SIGKILL)
-    _ = second.wait()
+    _ = await second.wait()
     try await server.compliance(["processing_polls": 0])
     let last = try await tweets.run(["compliance", "--db", archive, "--poll-interval", "0.2"])
     #expect(last.status == 0 && last.stderr.contains("Resuming compliance job"), "\(last.stderr)")

@@ -9,8 +9,8 @@ import Testing
 @Suite("Cost control: budgets, estimates and the ledger", .serialized, .tags(.processes), .tier(.processes))
 struct CostControlTests {
   /// What `tweets usage --format json` says was spent this cycle, from the profile's ledger.
-  static func spent(_ tweets: TweetsRunner) async throws -> (cycle: String, rows: [[String: Any]]) {
-    let usage = try await tweets.run(["usage", "--format", "json"])
+  static func spent(_ tweets: TweetsRunner, environment: [String: String] = [:]) async throws -> (cycle: String, rows: [[String: Any]]) {
+    let usage = try await tweets.run(["usage", "--format", "json"], environment: environment)
     let report = try usage.json() as? [String: Any] ?? [:]
     return (report["spent_this_cycle"] as? String ?? "?", report["spent"] as? [[String: Any]] ?? [])
   }
@@ -114,6 +114,43 @@ struct CostControlTests {
     let (ledger, rows) = try await Self.spent(tweets)
     #expect(USDText(ledger) == USDText(charged), "the ledger says \(ledger), the sandbox charged \(charged): \(rows)")
     #expect(USDText(charged) > USDText("0.20"), "the post with a link alone costs $0.20: \(charged)")
+  }
+
+  /// Credentials from the environment and no `tweets login` (issue #42): the access token names
+  /// the account (X's begin with its numeric id), so one's own timeline is recorded as X bills
+  /// it, as owned reads ($0.001 a post, not $0.005), and the ledger agrees with the sandbox.
+  @Test func ownPostsReadWithATokenFromTheEnvironmentAreOwnedReads() async throws {
+    let server = try VerifiedSandbox(credits: "100.00")
+    let tweets = try TweetsRunner(server: server)
+    let environment = [
+      "X_CONSUMER_KEY": VerifiedSandbox.consumerKey, "X_CONSUMER_SECRET": VerifiedSandbox.consumerSecret,
+      "X_ACCESS_TOKEN": VerifiedSandbox.accessToken, "X_ACCESS_TOKEN_SECRET": VerifiedSandbox.accessTokenSecret,
+    ]
+    let timeline = try await tweets.run(["timeline", "sandbox_user", "--limit", "20"], environment: environment)
+    #expect(timeline.status == 0, "\(timeline.stderr)")
+    #expect(!timeline.stderr.contains("does not know whose access token"), "\(timeline.stderr)")
+    let charged = try await server.billing().spent
+    let (ledger, rows) = try await Self.spent(tweets, environment: environment)
+    // The username's lookup ($0.01, a user read) and 20 owned reads ($0.02).
+    #expect(USDText(charged) == USDText("0.03"), "the sandbox charged \(charged)")
+    #expect(USDText(ledger) == USDText(charged), "the ledger says \(ledger), the sandbox charged \(charged): \(rows)")
+  }
+
+  /// A token that names no account (not X's `ID-…` form) and no profile: a read of a user's own
+  /// data is recorded at the full price, and the run says so, once, before it is sent.
+  @Test func anUnknownAccountIsSaidOnce() async throws {
+    let server = try VerifiedSandbox()
+    let tweets = try TweetsRunner(server: server)
+    let environment = [
+      "X_CONSUMER_KEY": VerifiedSandbox.consumerKey, "X_CONSUMER_SECRET": VerifiedSandbox.consumerSecret,
+      "X_ACCESS_TOKEN": "opaque-token", "X_ACCESS_TOKEN_SECRET": "secret",
+    ]
+    let read = try await tweets.run(["api", "GET", "/2/users/1001/tweets"], environment: environment)
+    let notes = read.stderr.components(separatedBy: "the ledger does not know whose access token this is").count - 1
+    #expect(notes == 1 && read.stderr.contains("user 1001's data at the full price"), "\(read.stderr)")
+    // Not for a read X never bills as owned.
+    let search = try await tweets.run(["api", "GET", "/2/tweets/search/recent?query=a"], environment: environment)
+    #expect(!search.stderr.contains("the ledger does not know"), "\(search.stderr)")
   }
 
   /// Credits run out in the middle of a paged fetch: what was stored is kept, the message says

@@ -116,11 +116,11 @@ struct CredentialsDurabilityTests {
     )
   }
 
-  @Test func concurrentLoginsToDifferentProfilesAllLand() throws {
+  @Test func concurrentLoginsToDifferentProfilesAllLand() async throws {
     let tweets = try TweetsRunner(server: try VerifiedSandbox())
     let processes = (0..<8).map { login(tweets, profile: "p\($0)") }
     for process in processes { try process.run() }
-    for process in processes { process.waitUntilExit() }
+    for process in processes { try await process.exited() }
     #expect(processes.allSatisfy { $0.terminationStatus == 0 }, "\(processes.map(\.terminationStatus))")
     let profiles = try read(tweets.credentialsFile).profiles
     #expect(profiles.keys.sorted() == (0..<8).map { "p\($0)" })

@@ -65,7 +65,8 @@ struct DehydrateTests {
   static func texts(_ archive: String) async throws -> [String: String] {
     let script =
       "import json, sqlite3, sys; print(json.dumps({str(i): t for i, t in sqlite3.connect(sys.argv[1]).execute('select id, text from tweets')}))"
-    let result = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, archive], timeout: 60)
+    let result = try await ProcessRunner.run(
+      URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, archive], timeout: TweetsRunner.hangTimeout)
     return (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: String]) ?? [:]
   }
 }

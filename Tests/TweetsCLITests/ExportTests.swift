@@ -182,7 +182,8 @@ struct ExportTests {
   /// `tweets export` of `input` into `folder`, compared with twarc-csv's table of it.
   static func exportAndCompare(_ input: URL, in folder: URL) async throws -> Comparison {
     let table = folder.appendingPathComponent(input.lastPathComponent + ".csv")
-    let result = try await ProcessRunner.run(PackagePaths.executable("tweets"), ["export", input.path, "-o", table.path], timeout: 60)
+    let result = try await ProcessRunner.run(
+      PackagePaths.executable("tweets"), ["export", input.path, "-o", table.path], timeout: TweetsRunner.hangTimeout)
     #expect(result.status == 0, "\(result.stderr)")
     return try await compare(input, table)
   }
@@ -203,7 +204,7 @@ struct ExportTests {
     let input = folder.appendingPathComponent("hostile.jsonl"), table = folder.appendingPathComponent("t.csv")
     try Data(lines.joined(separator: "\n").utf8).write(to: input)
     let result = try await ProcessRunner.run(
-      PackagePaths.executable("tweets"), ["export", input.path, "-o", table.path, "--columns", "id,text"], timeout: 60)
+      PackagePaths.executable("tweets"), ["export", input.path, "-o", table.path, "--columns", "id,text"], timeout: TweetsRunner.hangTimeout)
     #expect(result.status == 0, "\(result.stderr)")
     for number in [2, 3, 11] { #expect(result.stderr.contains("line \(number) is not JSON"), "\(result.stderr)") }
     let rows = try String(contentsOf: table, encoding: .utf8).split(separator: "\n")
@@ -211,10 +212,11 @@ struct ExportTests {
     #expect(rows.map { $0.prefix(20) } == ["id,text", "1,first", "2," + huge.prefix(18), "3,"])
     #expect(rows[2].count == huge.count + 2)
 
-    let unknown = try await ProcessRunner.run(PackagePaths.executable("tweets"), ["export", input.path, "--columns", "id,txet"], timeout: 60)
+    let unknown = try await ProcessRunner.run(
+      PackagePaths.executable("tweets"), ["export", input.path, "--columns", "id,txet"], timeout: TweetsRunner.hangTimeout)
     #expect(unknown.status == 2)
     let header = try #require(rows.first)
-    let all = try await ProcessRunner.run(PackagePaths.executable("tweets"), ["export", input.path], timeout: 60)
+    let all = try await ProcessRunner.run(PackagePaths.executable("tweets"), ["export", input.path], timeout: TweetsRunner.hangTimeout)
     let columns = try #require(all.stdout.split(separator: "\n").first)
     #expect(header == "id,text" && unknown.stderr.contains("no column \"txet\"; the columns are: \(columns)"), "\(unknown.stderr)")
   }
@@ -235,8 +237,8 @@ struct ExportTests {
     reader.standardOutput = output
     try reader.run()
     let result = try await ProcessRunner.run(
-      PackagePaths.executable("tweets"), ["export", input.path, "-o", pipe.path, "--columns", "id,text"], timeout: 60)
-    reader.waitUntilExit()
+      PackagePaths.executable("tweets"), ["export", input.path, "-o", pipe.path, "--columns", "id,text"], timeout: TweetsRunner.hangTimeout)
+    try await reader.exited()
     #expect(result.status == 0, "\(result.stderr)")
     #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "id,text\n1,a\n2,b\n")
     var status = stat()

@@ -21,7 +21,8 @@ struct MediaDownloadTests {
 
   /// Runs Python (code this project did not write) on `script` with `arguments`; its stdout as JSON.
   static func python(_ script: String, _ arguments: [String]) async throws -> Any {
-    let result = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script] + arguments, timeout: 60)
+    let result = try await ProcessRunner.run(
+      URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script] + arguments, timeout: TweetsRunner.hangTimeout)
     return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
   }
 
@@ -132,13 +133,13 @@ struct MediaDownloadTests {
     let final = directory.appendingPathComponent("\(video.key).mp4")
     let partial = directory.appendingPathComponent(".\(video.key).mp4.part")
     let deadline = Date().addingTimeInterval(30)
-    // Polled on this thread, not with Task.sleep: the suite's other tests block the cooperative
-    // threads while their processes run, and a task waiting for one would miss the window.
+    // Polled with Task.sleep: the suite's tests await their processes off the cooperative
+    // threads, so a sleeping task resumes well within the eight seconds.
     while Date() < deadline, ((try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int) ?? 0) == 0 {
-      usleep(20_000)
+      try await Task.sleep(for: .milliseconds(20))
     }
     kill(run.pid, SIGKILL)
-    _ = run.wait(timeout: 10)
+    _ = await run.wait(timeout: 10)
     let written = (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int) ?? 0
     #expect(written > 0 && written < 136_000, "the kill landed mid-file: \(written) bytes")
     #expect(!FileManager.default.fileExists(atPath: final.path))

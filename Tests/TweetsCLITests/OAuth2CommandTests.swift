@@ -182,12 +182,12 @@ struct OAuth2CommandTests {
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
       try process.run()
-      usleep(UInt32(Double(UInt32.random(in: 5_000...120_000, using: &random)) * TestTiming.scale))
+      try await Task.sleep(for: .microseconds(Double(UInt32.random(in: 5_000...120_000, using: &random)) * TestTiming.scale))
       if process.isRunning {
         kill(process.processIdentifier, SIGKILL)
         kills += 1
       }
-      process.waitUntilExit()
+      try await process.exited()
       let file = try Data(contentsOf: tweets.credentialsFile)
       #expect((try? JSONSerialization.jsonObject(with: file)) != nil, "the credentials file is whole JSON after every kill")
       #expect(try Self.tokens(tweets).refresh != nil)
@@ -205,7 +205,7 @@ struct OAuth2CommandTests {
       "login", "--oauth2", "--no-browser", "--client-id", "sandbox-client-id", "--authorize-url",
       server.baseURL.appendingPathComponent("i/oauth2/authorize").absoluteString,
     ])
-    #expect(interactive.waitForError(containing: "Redirected URL: "))
+    #expect(await interactive.waitForError(containing: "Redirected URL: "))
     let url = try #require(interactive.stderr.split(separator: "\n").first { $0.contains("/i/oauth2/authorize?") })
       .trimmingCharacters(in: .whitespaces)
     let follow = try await ProcessRunner.run(
@@ -219,7 +219,7 @@ struct OAuth2CommandTests {
     let location = follow.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(location.hasPrefix("http://127.0.0.1:8976/callback?state="))
     interactive.send(location)
-    let login = interactive.wait()
+    let login = await interactive.wait()
     tweets.record(login)
     #expect(login.status == 0 && login.stdout.hasPrefix("Logged in as @sandbox_user with OAuth 2.0"), "\(login.stderr)")
 

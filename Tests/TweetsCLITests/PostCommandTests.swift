@@ -180,10 +180,10 @@ struct PostThreadTests {
     let file = try threadFile()
     let process = try tweets.interactive(["post", "--thread", file.path])
     let deadline = Date().addingTimeInterval(30)
-    while !process.stdout.contains("Posted 1/3") && Date() < deadline { usleep(50_000) }
-    usleep(800_000)
+    while !process.stdout.contains("Posted 1/3") && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+    try await Task.sleep(for: .milliseconds(800))
     kill(process.pid, SIGKILL)
-    _ = process.wait()
+    _ = await process.wait()
     try await Task.sleep(nanoseconds: 3_500_000_000)
     let resumed = try await tweets.run(["post", "--thread", file.path, "--resume"])
     #expect(resumed.status == 0, "\(resumed.stderr)")

@@ -66,10 +66,10 @@ struct ResumeTests {
         // A random moment within a typical run (about 0.3 to 0.7 s here, most of it pages),
         // stretched as the sanitizers stretch the run (under ThreadSanitizer no kill came late
         // enough for a page to land, and 200 attempts made no progress).
-        usleep(UInt32(Double(UInt32.random(in: 20_000...450_000, using: &random)) * TestTiming.scale))
+        try await Task.sleep(for: .microseconds(Double(UInt32.random(in: 20_000...450_000, using: &random)) * TestTiming.scale))
         if process.isRunning {
           kill(process.processIdentifier, SIGKILL)
-          process.waitUntilExit()
+          try await process.exited()
           if process.terminationReason == .uncaughtSignal {
             kills += 1
             // What the kill left: lines past the checkpoint (to be cut), perhaps half of one.
@@ -82,7 +82,7 @@ struct ResumeTests {
             continue
           }
         }
-        process.waitUntilExit()
+        try await process.exited()
         #expect(process.terminationStatus == 0, "a fetch ended with status \(process.terminationStatus)")
         break
       }

@@ -11,7 +11,8 @@ struct SandboxCommandTests {
       environment.removeValue(forKey: key)
     }
     environment["TWEETS_CONFIG_DIR"] = config.path
-    return try await ProcessRunner.run(PackagePaths.executable("tweets"), arguments, stdin: Data(stdin.utf8), environment: environment, timeout: 60)
+    return try await ProcessRunner.run(
+      PackagePaths.executable("tweets"), arguments, stdin: Data(stdin.utf8), environment: environment, timeout: TweetsRunner.hangTimeout)
   }
 
   func freshConfig() throws -> URL {
@@ -32,7 +33,8 @@ struct SandboxCommandTests {
     environment["TWEETS_CONFIG_DIR"] = config.path
     environment["TERM"] = "xterm"
     let command = "'\(PackagePaths.executable("tweets").path)' --sandbox timeline --all --format jsonl > '\(output.path)'"
-    let terminal = try await ProcessRunner.run(scriptTool, ["-qec", command, "/dev/null"], environment: environment, timeout: 60)
+    let terminal = try await ProcessRunner.run(
+      scriptTool, ["-qec", command, "/dev/null"], environment: environment, timeout: TweetsRunner.hangTimeout)
     #expect(terminal.status == 0, "\(terminal.stdout) \(terminal.stderr)")
     #expect(terminal.stdout.contains("\u{1B}[K… 100 tweets, 1 page, "), "\(terminal.stdout.debugDescription)")
     #expect(terminal.stdout.contains("done: 180 tweets, 2 pages, "))
@@ -64,10 +66,10 @@ struct SandboxCommandTests {
     var environment = ProcessInfo.processInfo.environment
     environment["TWEETS_CONFIG_DIR"] = config.path
     let login = try InteractiveProcess(PackagePaths.executable("tweets"), ["--sandbox", "login"], environment: environment)
-    #expect(login.waitForError(containing: "PIN: "))
+    #expect(await login.waitForError(containing: "PIN: "))
     let pin = try #require(login.stderr.firstMatch(of: /the PIN (\d{7})/)?.1)
     login.send(String(pin))
-    let result = login.wait()
+    let result = await login.wait()
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.hasPrefix("Logged in as @sandbox_user (profile \"sandbox\""))
     // The new token is stored and used.

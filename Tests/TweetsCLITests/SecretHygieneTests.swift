@@ -30,12 +30,12 @@ struct SecretHygieneTests {
 
     // The PIN flow: the server issues a token secret the tool must keep to itself.
     let pinLogin = try tweets.interactive(["login", "--verbose"] + tweets.consumer)
-    #expect(pinLogin.waitForError(containing: "PIN: "))
+    #expect(await pinLogin.waitForError(containing: "PIN: "))
     let authorize = try #require(
       pinLogin.stderr.split(separator: "\n").first { $0.contains("/oauth/authorize?oauth_token=") }.map { $0.trimmingCharacters(in: .whitespaces) })
     let page = try await server.browse(try #require(URL(string: authorize)))
     pinLogin.send(String(try #require(page.firstMatch(of: /<code id="oauth_pin">(\d{7})<\/code>/)?.1)))
-    let pinResult = pinLogin.wait()
+    let pinResult = await pinLogin.wait()
     tweets.record(pinResult)
     runs.append(("login (PIN flow) --verbose", pinResult))
     #expect(pinResult.status == 0, "\(pinResult.stderr)")

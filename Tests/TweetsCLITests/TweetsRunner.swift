@@ -33,6 +33,12 @@ final class TweetsRunner: @unchecked Sendable {
   /// Consumer credentials on the command line, as for a first login.
   var consumer: [String] { ["--consumer-key", VerifiedSandbox.consumerKey, "--consumer-secret", VerifiedSandbox.consumerSecret] }
 
+  /// How long a run may take before it is killed as hung: a bound for a hang, not for speed.
+  /// A login that takes 0.2 s alone was seen passing 60 s on a loaded 2-core machine (the
+  /// sandbox, its Python proxy and other tests' processes sharing the cores), and the kill
+  /// failed a test that asserted nothing about time.
+  static let hangTimeout = TestTiming.seconds(300)
+
   /// Runs `tweets` with `arguments` against the sandbox (or `baseURL`).
   func run(_ arguments: [String], environment extra: [String: String] = [:], stdin: String = "", baseURL: String? = nil) async throws
     -> ProcessResult
@@ -41,7 +47,7 @@ final class TweetsRunner: @unchecked Sendable {
     for (key, value) in extra { environment[key] = value }
     let result = try await ProcessRunner.run(
       PackagePaths.executable("tweets"), arguments + common(baseURL: baseURL ?? server.baseURL.absoluteString),
-      stdin: Data(stdin.utf8), environment: environment, timeout: 60)
+      stdin: Data(stdin.utf8), environment: environment, timeout: Self.hangTimeout)
     record(result)
     return result
   }
@@ -57,11 +63,19 @@ final class TweetsRunner: @unchecked Sendable {
   /// Everything every run printed.
   var everything: String { lock.withLock { outputs.joined(separator: "\n") } }
 
+  /// Why a set-up step failed: the test fails with it (a `precondition` stopped the whole
+  /// test process).
+  struct SetupFailure: Error, CustomStringConvertible {
+    let description: String
+  }
+
   /// Stores the fixture access token without the PIN flow.
   func loginWithTokens() async throws {
     let result = try await run(
       ["login", "--access-token", VerifiedSandbox.accessToken, "--access-token-secret", VerifiedSandbox.accessTokenSecret] + consumer)
-    precondition(result.status == 0, "login failed: \(result.stderr)")
+    guard result.status == 0 else {
+      throw SetupFailure(description: "login failed with status \(result.status) after \(result.seconds) s: \(result.stderr)")
+    }
   }
 
   var credentialsFile: URL { configDirectory.appendingPathComponent("credentials.json") }

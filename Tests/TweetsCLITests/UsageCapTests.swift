@@ -35,7 +35,8 @@ struct UsageCapTests {
     #expect(!result.stderr.contains("for the limit to reset"), "\(result.stderr)")
     #expect(!result.stderr.contains("retrying"), "\(result.stderr)")
     #expect(result.stderr.contains(status == 429 ? "Usage cap exceeded" : "credits"), "\(result.stderr)")
-    #expect(elapsed < .seconds(TestTiming.seconds(10)), "\(elapsed)")
+    // The bound catches a wait for the rate-limit reset (15 minutes), not a busy machine.
+    #expect(elapsed < .seconds(TestTiming.seconds(60)), "\(elapsed)")
     // The page fetched before the cap was written.
     #expect(result.stdout.split(separator: "\n").count == 100)
     let answered = try await server.stats().requests.filter { $0.path == "/2/tweets/search/recent" }.map(\.status)

@@ -126,6 +126,45 @@ struct BillingTests {
     #expect(second.spent == .zero && stub.requests.count == 2)
   }
 
+  /// X's access tokens begin with the account's numeric id (`370773112-…` in X's signing
+  /// example): a budget whose token came from the environment, with no login, still knows whose
+  /// reads are owned reads. Without an owner it records them at the full price and says so.
+  @Test func theOwnerFromTheTokenAndAnUnknownOwnerToldOfOwnableReads() async throws {
+    #expect(XBilling.userID(ofAccessToken: "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb") == "370773112")
+    for token in [
+      "sandbox-token", "-abc", "0123-abc", "12345-", "12a-bc", "AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid", "", "1234567890123456789012-x",
+    ] {
+      #expect(XBilling.userID(ofAccessToken: token) == nil, "\(token)")
+    }
+    func get(_ path: String) -> HTTPRequest { HTTPRequest(method: .get, url: URL(string: "https://api.x.com/" + path)!) }
+    #expect(XBilling.ownableUserID(of: get("2/users/42/tweets?max_results=100")) == "42")
+    #expect(XBilling.ownableUserID(of: get("2/users/42/followers")) == "42")
+    for path in ["2/users/42", "2/users/42/timelines/reverse_chronological", "2/tweets/search/recent?query=a", "1.1/statuses/user_timeline"] {
+      #expect(XBilling.ownableUserID(of: get(path)) == nil, "\(path)")
+    }
+
+    // Ten of one's own posts: $0.01 as owned reads when the token names the account; $0.05
+    // without an owner, and the caller is told whose data was read.
+    let request = Request<HTTPResponse>(path: "2/users/42/tweets")
+    let told = Told()
+    let owned = XBudgetBehavior(
+      limit: nil, ledger: InMemoryXLedger(), command: "timeline", ownerUserID: XBilling.userID(ofAccessToken: "42-abc"), onUnknownOwner: told.add)
+    _ = try await client(StubTransport([Self.page(ids: Array(1...10))]), owned).raw(request)
+    #expect(owned.spent == USD("0.01") && told.ids.isEmpty)
+    let unknown = XBudgetBehavior(limit: nil, ledger: InMemoryXLedger(), command: "timeline", onUnknownOwner: told.add)
+    _ = try await client(StubTransport([Self.page(ids: Array(1...10))]), unknown).raw(request)
+    _ = try await client(StubTransport([Self.page(ids: Array(1...10))]), unknown).raw(Request<HTTPResponse>(path: "2/tweets/search/recent"))
+    #expect(unknown.spent == USD("0.05") && told.ids == ["42"])
+  }
+
+  /// What ``XBudgetBehavior``'s `onUnknownOwner` was told.
+  final class Told: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen: [String] = []
+    var ids: [String] { lock.withLock { seen } }
+    func add(_ id: String) { lock.withLock { seen.append(id) } }
+  }
+
   @Test func anUnpricedEndpointIsRefusedUnderALimitOnly() async throws {
     let stub = StubTransport(fallback: .json(#"{"data":[]}"#))
     let request = Request<HTTPResponse>(path: "2/something/new")

@@ -17,7 +17,7 @@ struct SandboxBookmarksTests {
 
   /// A client of `sandbox` with an OAuth 2.0 user token carrying `scopes` (authorization code with PKCE).
   static func oauth2(_ sandbox: XSandbox, scopes: [String]) async throws -> XClient {
-    let login = AuthorizationRequest(client: client, redirectURI: "http://127.0.0.1:8976/callback", scopes: scopes)
+    let login = try AuthorizationRequest(client: client, redirectURI: "http://127.0.0.1:8976/callback", scopes: scopes)
     let page = try await sandbox.send(HTTPRequest(method: .get, url: login.url))
     let redirect = try #require(page.headers["Location"])
     let endpoint = TokenEndpoint(client: client, transport: sandbox)
@@ -31,7 +31,7 @@ struct SandboxBookmarksTests {
   func scopesTravelWithTheToken() async throws {
     let issuer = XSandbox(clock: FixedClock(seconds: mayDay), tweetsPerUser: 10)
     func token(_ scopes: [String]) async throws -> BearerToken {
-      let login = AuthorizationRequest(client: Self.client, redirectURI: "http://127.0.0.1:8976/callback", scopes: scopes)
+      let login = try AuthorizationRequest(client: Self.client, redirectURI: "http://127.0.0.1:8976/callback", scopes: scopes)
       let page = try await issuer.send(HTTPRequest(method: .get, url: login.url))
       let redirect = try #require(page.headers["Location"])
       return try await TokenEndpoint(client: Self.client, transport: issuer).exchange(code: try login.code(fromRedirect: redirect), for: login)

@@ -25,7 +25,7 @@ struct SandboxOAuth2Tests {
 
   @Test func authorizationCodeWithPKCEThenTheAPI() async throws {
     let sandbox = XSandbox()
-    let login = AuthorizationRequest(
+    let login = try AuthorizationRequest(
       client: Self.client, redirectURI: "http://127.0.0.1:8976/callback", scopes: ["tweet.read", "users.read", "offline.access"])
     let redirect = try await Self.consent(sandbox, login.url)
     #expect(redirect.hasPrefix("http://127.0.0.1:8976/callback?state=\(login.state)&code="))
@@ -41,9 +41,9 @@ struct SandboxOAuth2Tests {
 
   @Test func theServerChecksTheVerifierAgainstTheChallenge() async throws {
     let sandbox = XSandbox()
-    let login = AuthorizationRequest(client: Self.client, redirectURI: "http://127.0.0.1:8976/callback", scopes: ["tweet.read"])
-    let impostor = AuthorizationRequest(
-      client: Self.client, redirectURI: login.redirectURI, scopes: login.scopes, state: login.state, pkce: PKCE())
+    let login = try AuthorizationRequest(client: Self.client, redirectURI: "http://127.0.0.1:8976/callback", scopes: ["tweet.read"])
+    let impostor = try AuthorizationRequest(
+      client: Self.client, redirectURI: login.redirectURI, scopes: login.scopes, state: login.state, pkce: try PKCE())
     let code = try login.code(fromRedirect: try await Self.consent(sandbox, login.url))
     await #expect(throws: OAuth2Error.invalidRequest("Value passed for the code verifier did not match the code challenge.")) {
       _ = try await TokenEndpoint(client: Self.client, transport: sandbox).exchange(code: code, for: impostor)

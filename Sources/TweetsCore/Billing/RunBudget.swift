@@ -12,8 +12,15 @@ import XArchive
 /// published ones with `pricing.json` of the config directory laid over them. A ledger that
 /// cannot be opened fails the run when a limit is set (a budget must know what was bought today)
 /// and is replaced by one in memory, with a warning, when none is.
+///
+/// X bills the reads of one's own data at the owned-read price (`/2/users/{id}/tweets` where
+/// `{id}` is the authenticated user). The ledger prices them so when it knows the account: see
+/// ``ownerUserID(environment:profile:api:demoToken:)``. When it cannot, it records them at the full
+/// price and says so once on standard error.
 final class RunBudget: Sendable {
   private let made = Locked<XBudgetBehavior?>(nil)
+  /// Whether the note on an unknown account was written (once a run).
+  private let notedUnknownOwner = Locked(false)
 
   /// The budget of `session`'s run.
   func behavior(_ session: Session) throws -> XBudgetBehavior {
@@ -31,13 +38,48 @@ final class RunBudget: Sendable {
       }
     let pricing = try Self.pricing(in: session.options.configDirectory)
     let ledger = try Self.ledger(session, limited: limit != nil)
+    let owner = Self.ownerUserID(
+      environment: session.environment, profile: profile, api: session.options.api,
+      demoToken: session.sandbox != nil ? session.sandboxType.demoAccessToken.key : nil)
+    let terminal = session.terminal, noted = notedUnknownOwner
     let behavior = XBudgetBehavior(
-      limit: limit, pricing: pricing, ledger: ledger, command: session.options.commandLine.first ?? "tweets", ownerUserID: profile?.userID)
+      limit: limit, pricing: pricing, ledger: ledger, command: session.options.commandLine.first ?? "tweets", ownerUserID: owner,
+      onUnknownOwner: { userID in
+        guard
+          noted.withLock({ noted in
+            defer { noted = true }
+            return !noted
+          })
+        else { return }
+        terminal.err(Self.unknownOwnerNote(userID: userID, pricing: pricing))
+      })
     return made.withLock { made in
       if let existing = made { return existing }
       made = behavior
       return behavior
     }
+  }
+
+  /// The account whose token the run's user requests carry, for owned reads: with OAuth 2.0
+  /// (a profile that has it, and v2), the id `users/me` gave at `tweets login --oauth2`; with
+  /// OAuth 1.0a, the id an access token from the environment begins with (X's tokens are
+  /// `ID-random`, ``XBilling/userID(ofAccessToken:)``), else the profile's (its login looked it
+  /// up), else its token's, else the sandbox demo token's. `nil` when none of them says: an
+  /// environment token of another form, or a profile without an id. A profile's id is never
+  /// used for a token from the environment, which may be another account's.
+  static func ownerUserID(environment: [String: String], profile: Profile?, api: GlobalOptions.APIVersion, demoToken: String?) -> String? {
+    if profile?.oauth2 != nil && api == .v2 { return profile?.userID }
+    if let token = environment["X_ACCESS_TOKEN"] ?? environment["TWITTER_ACCESS_TOKEN"] { return XBilling.userID(ofAccessToken: token) }
+    if let token = profile?.accessToken { return profile?.userID ?? XBilling.userID(ofAccessToken: token) }
+    return demoToken.flatMap(XBilling.userID(ofAccessToken:))
+  }
+
+  /// What a run says, once, when it reads a user's own data without knowing whose token it has.
+  static func unknownOwnerNote(userID: String, pricing: XPricing) -> String {
+    "tweets: note: the ledger does not know whose access token this is (it does not begin with a numeric user id, "
+      + "and the profile records none), so it records the reads of user \(userID)'s data at the full price; "
+      + "if that is your account and your app, X bills them as owned reads (\(pricing.ownedRead) each). "
+      + "`tweets login` records the account."
   }
 
   /// X's published prices, with the config directory's `pricing.json` over them when it exists.

@@ -80,7 +80,7 @@ enum OAuth2Login {
         ? session.options.baseURL.appendingPathComponent("i/oauth2/authorize").absoluteString : "https://x.com/i/oauth2/authorize")
     guard let pageURL = URL(string: page), pageURL.scheme != nil else { throw UsageError("--authorize-url takes a full URL, not \(page)") }
     let oauth2Client = OAuth2Client.x(clientID: client.id, clientSecret: client.secret, apiBaseURL: session.options.baseURL, authorizeURL: pageURL)
-    let login = AuthorizationRequest(client: oauth2Client, redirectURI: redirect, scopes: OAuth2Options.scopes(arguments))
+    let login = try AuthorizationRequest(client: oauth2Client, redirectURI: redirect, scopes: OAuth2Options.scopes(arguments))
     let terminal = session.terminal
 
     let redirected: String

@@ -20,6 +20,10 @@ struct UsageCommand: TweetsCommand {
         X's answers carry no cost and its usage endpoint counts posts, not money: the money is this
         profile's ledger (ledgers/PROFILE.sqlite in the config directory), kept by every command.
         The billing cycle starts on X's cap reset day (the calendar month when X does not say).
+        Reads of your own posts and followers are recorded as X bills them, as owned reads, when
+        the account is known: from the profile (tweets login), or from an access token in the
+        environment, which X issues beginning with the account's numeric id. Otherwise they are
+        recorded at the full price, and the command that read them says so.
         """)
   }
 

@@ -34,6 +34,10 @@ public final class XBudgetBehavior: RequestBehavior {
   public let command: String
   /// The user who owns the app, whose own data X bills as owned reads; `nil` when unknown.
   public let ownerUserID: String?
+  /// Told, when ``ownerUserID`` is `nil`, of each request that would be an owned read if the
+  /// user it reads (the argument) were the owner: such reads are recorded at the full price,
+  /// and the caller can say so.
+  public let onUnknownOwner: (@Sendable (_ userID: String) -> Void)?
 
   private let state = Locked<(spent: USD, held: USD, day: String?, sequence: Int)>((.zero, .zero, nil, 0))
   private let now: @Sendable () -> Date
@@ -46,16 +50,18 @@ public final class XBudgetBehavior: RequestBehavior {
   ///   - ledger: where charges are recorded, and what was bought today is looked up.
   ///   - command: the command the charges are recorded for.
   ///   - ownerUserID: the user who owns the app, for owned reads; `nil` when unknown or app-only.
+  ///   - onUnknownOwner: told of each read that would be owned, were `ownerUserID` known.
   ///   - now: the clock for the day until X's first answer says it (tests move it).
   public init(
     limit: USD?, pricing: XPricing = .published, ledger: any XLedger, command: String, ownerUserID: String? = nil,
-    now: @escaping @Sendable () -> Date = Date.init
+    onUnknownOwner: (@Sendable (_ userID: String) -> Void)? = nil, now: @escaping @Sendable () -> Date = Date.init
   ) {
     self.limit = limit
     self.pricing = pricing
     self.ledger = ledger
     self.command = command
     self.ownerUserID = ownerUserID
+    self.onUnknownOwner = onUnknownOwner
     self.now = now
   }
 
@@ -67,6 +73,7 @@ public final class XBudgetBehavior: RequestBehavior {
 
   public func around(_ request: HTTPRequest, send: @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
     let billing = XBilling.of(request, ownerUserID: ownerUserID)
+    if ownerUserID == nil, let onUnknownOwner, let userID = XBilling.ownableUserID(of: request) { onUnknownOwner(userID) }
     let worst: USD
     switch billing {
     case .free: return try await send(request)
