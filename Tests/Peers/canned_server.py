@@ -9,13 +9,15 @@ test process is gone), then exits on its own.
                    default), "headers" ({name: value}), and one body: "json" (any JSON value,
                    sent as JSON), "text" (sent as UTF-8), "zeros" (that many zero bytes) or
                    "gzip_zeros" (that many zero bytes gzip-compressed, sent with
-                   Content-Encoding: gzip whatever the request's Accept-Encoding).
+                   Content-Encoding: gzip whatever the request's Accept-Encoding); and
+                   "trickle": S to send the body one byte every S seconds.
                    A path with no answer gets 404.
   --log FILE       appends one JSON line per request: method, path, query, headers.
 """
 import argparse
 import gzip
 import json
+import time
 from http.server import BaseHTTPRequestHandler
 from peer_server import read_body, serve
 from urllib.parse import urlsplit
@@ -73,8 +75,19 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
+        if self.command == "HEAD":
+            return
+        if answer is not None and "trickle" in answer:
+            self.wfile.flush()
+            try:
+                for byte in body:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    time.sleep(answer["trickle"])
+            except OSError:
+                self.close_connection = True
+            return
+        self.wfile.write(body)
 
     do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = handle_any
 
