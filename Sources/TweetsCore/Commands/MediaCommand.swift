@@ -79,7 +79,7 @@ struct MediaCommand: TweetsCommand {
     free(resolved)
     // A media URL on this machine or its link is X's only when the API is there too (a sandbox).
     let localAPI = session.options.baseURL.host.map(LocalHosts.isLocal) ?? false
-    let download = FileDownload(screen: { LocalHosts.refusal($0, allowingLocal: localAPI) })
+    let download = FileDownload(screen: { MediaURLPolicy.refusal($0, allowingLocal: localAPI) })
     let downloads = MediaDownloads(download: download, parallel: parallel, maxTotalBytes: maxBytes)
     if let database {
       guard FileManager.default.fileExists(atPath: database.path) else { throw UsageError("no archive at \(database.path)") }

@@ -98,6 +98,11 @@ final class CurlTransfer: @unchecked Sendable {
       set(ccurl_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, curlHeader)),
       set(ccurl_setopt_pointer(easy, CURLOPT_HEADERDATA, me)),
     ]
+    if let host = request.url.host, LocalHosts.isLocal(host) {
+      // This machine's loopback and link go direct: "" is curl's "no proxy", whatever
+      // http_proxy or ALL_PROXY say (a proxy elsewhere cannot reach them, nor should it see them).
+      failures.append(set(ccurl_setopt_string(easy, CURLOPT_PROXY, "")))
+    }
     if let total = configuration.totalTimeout { failures.append(set(ccurl_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(total)))) }
     if let file = configuration.caFile { failures.append(set(ccurl_setopt_string(easy, CURLOPT_CAINFO, file))) }
     if let folder = configuration.caDirectory { failures.append(set(ccurl_setopt_string(easy, CURLOPT_CAPATH, folder))) }

@@ -4,22 +4,22 @@ import Foundation
   import Glibc
 #endif
 
-/// Hosts that are this machine or its link, which a media URL from X (or from a file of JSON
-/// lines anyone may have written) has no business naming: `localhost`, 127.0.0.0/8, 0.0.0.0/8,
-/// 169.254.0.0/16 (link-local, where clouds serve their instance metadata and credentials), ::,
-/// ::1 and fe80::/10, written in any form the resolver reads (`127.1`, `2130706433`, `0x7f.1`,
-/// `::ffff:127.0.0.1`). `tweets media download` refuses them unless the API itself is on such a
-/// host (`--base-url` naming a sandbox served on loopback, whose CDN stand-in is there too).
-/// A name that a DNS server resolves to such an address is not caught: the check is of the URL.
+/// Hosts that are this machine or its link: `localhost`, 127.0.0.0/8, 0.0.0.0/8, 169.254.0.0/16
+/// (link-local, where clouds serve their instance metadata and credentials), ::, ::1 and
+/// fe80::/10, written in any form the resolver reads (`127.1`, `2130706433`, `0x7f.1`,
+/// `::ffff:127.0.0.1`). ``CurlTransport`` sends requests to them without a proxy (a proxy from
+/// `http_proxy` cannot reach this machine's loopback, and should not see what goes there), and
+/// `tweets media download` refuses them in URLs from X. A name that a DNS server resolves to such
+/// an address is not caught: the check is of the URL.
 ///
 /// ```swift
 /// LocalHosts.isLocal("127.0.0.1")  // true
 /// LocalHosts.isLocal("169.254.169.254")  // true
 /// LocalHosts.isLocal("pbs.twimg.com")  // false
 /// ```
-enum LocalHosts {
+package enum LocalHosts {
   /// Whether `host` (as a URL holds it, brackets and all) names this machine or its link.
-  static func isLocal(_ host: String) -> Bool {
+  package static func isLocal(_ host: String) -> Bool {
     var name = host.lowercased()
     if name.hasPrefix("[") && name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
     while name.hasSuffix(".") { name.removeLast() }
@@ -48,22 +48,5 @@ enum LocalHosts {
   /// Whether four octets (network order) are in 127.0.0.0/8, 0.0.0.0/8 or 169.254.0.0/16.
   private static func isLocalIPv4(_ octets: [UInt8]) -> Bool {
     octets[0] == 127 || octets[0] == 0 || (octets[0] == 169 && octets[1] == 254)
-  }
-
-  /// Why `url` is not fetched as a media file (a scheme other than http and https, a local
-  /// host), or `nil`; a local host is allowed when `allowingLocal`.
-  static func refusal(_ url: URL, allowingLocal: Bool) -> String? {
-    guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-      return "refused \(origin(of: url)): only http and https URLs are downloaded"
-    }
-    guard let host = url.host, !allowingLocal, isLocal(host) else { return nil }
-    return "refused \(origin(of: url)): a media file is not fetched from this machine or its link "
-      + "(loopback, link-local, unspecified addresses), unless --base-url is on this machine too (a sandbox)"
-  }
-
-  /// How a refused URL is named in a message: `scheme://host[:port]`, never its path and query.
-  private static func origin(of url: URL) -> String {
-    guard let host = url.host else { return "a URL without a host" }
-    return "\(url.scheme ?? "?")://\(host)" + (url.port.map { ":\($0)" } ?? "")
   }
 }
