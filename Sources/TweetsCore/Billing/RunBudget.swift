@@ -31,8 +31,10 @@ final class RunBudget: Sendable {
       }
     let pricing = try Self.pricing(in: session.options.configDirectory)
     let ledger = try Self.ledger(session, limited: limit != nil)
+    let terminal = session.terminal
     let behavior = XBudgetBehavior(
-      limit: limit, pricing: pricing, ledger: ledger, command: session.options.commandLine.first ?? "tweets", ownerUserID: profile?.userID)
+      limit: limit, pricing: pricing, ledger: ledger, command: session.options.commandLine.first ?? "tweets", ownerUserID: profile?.userID,
+      warn: { terminal.err("tweets: warning: " + $0) })
     return made.withLock { made in
       if let existing = made { return existing }
       made = behavior

@@ -25,9 +25,14 @@ extension ArgumentConversion where Value == URL {
 }
 
 extension ArgumentConversion where Value == USD {
-  /// An amount in US dollars: `0.50`, `5`, `$12`.
+  /// An amount in US dollars: `0.50`, `5`, `$12`, at most ``USD/maximum``.
   static var dollars: Self {
-    Self(expecting: "an amount in US dollars, such as 0.50 or 5", shown: \.decimal) { USD($0) }
+    let failure: @Sendable (String, String) -> String = { option, text in
+      USD.isAmount(text)
+        ? "--\(option) takes at most \(USD.maximum), not \(text)"
+        : "--\(option) takes an amount in US dollars, such as 0.50 or 5, not \"\(text)\""
+    }
+    return Self(failure: failure, shown: \.decimal) { USD($0) }
   }
 }
 

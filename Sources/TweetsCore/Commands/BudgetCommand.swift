@@ -31,6 +31,7 @@ struct BudgetCommand: TweetsCommand {
       amount = nil
     } else {
       guard let parsed = USD(given) else {
+        if USD.isAmount(given) { throw UsageError("tweets budget takes at most \(USD.maximum), not \(given)") }
         throw UsageError("tweets budget takes an amount in US dollars such as 5.00, or none, not \(CommandSpec.shown(given))")
       }
       amount = parsed

@@ -20,6 +20,8 @@ struct UsageCommand: TweetsCommand {
         X's answers carry no cost and its usage endpoint counts posts, not money: the money is this
         profile's ledger (ledgers/PROFILE.sqlite in the config directory), kept by every command.
         The billing cycle starts on X's cap reset day (the calendar month when X does not say).
+        Charges recorded during the cycle but dated outside it (a server's Date far from this
+        computer's clock, before such dates were refused) are listed apart and counted in the cycle.
         """)
   }
 
@@ -48,6 +50,8 @@ struct UsageCommand: TweetsCommand {
     let spentToday: String
     let spentThisCycle: String
     let spent: [Spent]
+    /// Charges recorded in this cycle whose day is outside it: counted in `spentThisCycle`.
+    let datedOutsideCycle: [Spent]
   }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
@@ -63,8 +67,12 @@ struct UsageCommand: TweetsCommand {
     let cycleStart = Self.cycleStart(today: today, resetDay: usage?.capResetDay)
     let ledger = try session.budget.behavior(session).ledger
     let totals = try await ledger.totals(from: cycleStart, through: today)
+    let misdated = try await ledger.totals(recordedFrom: cycleStart, through: today).filter { $0.day < cycleStart || $0.day > today }
     let spentToday = totals.filter { $0.day == today }.reduce(USD.zero) { $0 + $1.amount }
-    let spentCycle = totals.reduce(USD.zero) { $0 + $1.amount }
+    let spentCycle = (totals + misdated).reduce(USD.zero) { $0 + $1.amount }
+    func rows(_ totals: [XLedgerTotal]) -> [Report.Spent] {
+      totals.map { Report.Spent(day: $0.day, command: $0.command, items: $0.items, amount: $0.amount.decimal) }
+    }
 
     if session.options.format == .json {
       let report = Report(
@@ -74,7 +82,7 @@ struct UsageCommand: TweetsCommand {
             daily: $0.daily.map { Report.Day(day: $0.day, posts: $0.posts) })
         },
         xError: xError, cycleStart: cycleStart, today: today, spentToday: spentToday.decimal, spentThisCycle: spentCycle.decimal,
-        spent: totals.map { Report.Spent(day: $0.day, command: $0.command, items: $0.items, amount: $0.amount.decimal) })
+        spent: rows(totals), datedOutsideCycle: rows(misdated))
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys]
       encoder.keyEncodingStrategy = .convertToSnakeCase
@@ -92,6 +100,12 @@ struct UsageCommand: TweetsCommand {
     session.terminal.out("Spent since \(cycleStart) (the ledger of profile \(session.options.profileName)): \(spentCycle); today \(spentToday).")
     for total in totals {
       session.terminal.out("  \(total.day)  \(total.command)  \(total.items) \(total.items == 1 ? "item" : "items")  \(total.amount)")
+    }
+    if !misdated.isEmpty {
+      session.terminal.out("Recorded this cycle but dated outside it (counted above):")
+      for total in misdated {
+        session.terminal.out("  \(total.day)  \(total.command)  \(total.items) \(total.items == 1 ? "item" : "items")  \(total.amount)")
+      }
     }
     return .success
   }

@@ -14,8 +14,19 @@ import NetworkClient
 /// (``XBilling/unpriced``) is refused under a limit rather than guessed. Without a limit the
 /// behavior only keeps the account.
 ///
-/// The day is X's: the UTC day of the last answer's `Date` header (the local clock's until an
-/// answer came). An answer's charges are its `data` items not yet in the ledger for that day.
+/// The day is X's: the UTC day of the local clock corrected by how far the last answer's `Date`
+/// header was from it (the local clock's alone until an answer came). A `Date` farther than
+/// ``maxClockDifference`` from the local clock is not believed (a warning says so once): a
+/// server that says it is 2000 or 9999 must not move the charges out of today. Each request's
+/// day is fixed when it is priced, and its worst case and its charges both use it, so that an
+/// answer whose `Date` names another day cannot charge on one day what was held against
+/// another. (A request in flight at midnight UTC is recorded on the day it was priced.)
+///
+/// An answer's charges are its `data` items not yet in the ledger for that day, and never more
+/// than were asked for: of a request naming `ids`, only those ids; of any read, at most its
+/// worst case's count (`max_results`, the page's largest). Items past that are not recorded
+/// (a warning counts them): what was charged never exceeds what was held, so the limit holds
+/// whatever a server answers.
 ///
 /// ```swift
 /// let budget = XBudgetBehavior(limit: USD("0.50")!, ledger: InMemoryXLedger(), command: "search", ownerUserID: nil)
@@ -35,8 +46,25 @@ public final class XBudgetBehavior: RequestBehavior {
   /// The user who owns the app, whose own data X bills as owned reads; `nil` when unknown.
   public let ownerUserID: String?
 
-  private let state = Locked<(spent: USD, held: USD, day: String?, sequence: Int)>((.zero, .zero, nil, 0))
+  /// How far an answer's `Date` header may be from the local clock and still be believed:
+  /// 15 minutes. Within it, X's clock decides the UTC day (X bills on its own day, and a local
+  /// clock a few minutes off must not split a day's charges); past it, the `Date` is wrong
+  /// (or hostile) and the local clock's day is used, with a warning. Correcting the local clock
+  /// by at most this much can move a charge to the neighbouring day only within 15 minutes of
+  /// midnight UTC.
+  public static let maxClockDifference: TimeInterval = 15 * 60
+
+  private struct State {
+    var spent = USD.zero
+    var held = USD.zero
+    /// X's clock less the local one, from the last believed `Date`.
+    var offset: TimeInterval?
+    var sequence = 0
+    var warnedOfDate = false
+  }
+  private let state = Locked(State())
   private let now: @Sendable () -> Date
+  private let warn: @Sendable (String) -> Void
 
   /// A budget of `limit` (`nil`: none) over `ledger`, at `pricing`.
   ///
@@ -46,10 +74,13 @@ public final class XBudgetBehavior: RequestBehavior {
   ///   - ledger: where charges are recorded, and what was bought today is looked up.
   ///   - command: the command the charges are recorded for.
   ///   - ownerUserID: the user who owns the app, for owned reads; `nil` when unknown or app-only.
-  ///   - now: the clock for the day until X's first answer says it (tests move it).
+  ///   - now: the local clock, which X's `Date` corrects by at most ``maxClockDifference``
+  ///     (tests move it).
+  ///   - warn: told, once each, when an answer's `Date` is not believed and when an answer holds
+  ///     more items than were asked for (a command prints it on standard error).
   public init(
     limit: USD?, pricing: XPricing = .published, ledger: any XLedger, command: String, ownerUserID: String? = nil,
-    now: @escaping @Sendable () -> Date = Date.init
+    now: @escaping @Sendable () -> Date = Date.init, warn: @escaping @Sendable (String) -> Void = { _ in }
   ) {
     self.limit = limit
     self.pricing = pricing
@@ -57,6 +88,7 @@ public final class XBudgetBehavior: RequestBehavior {
     self.command = command
     self.ownerUserID = ownerUserID
     self.now = now
+    self.warn = warn
   }
 
   /// What this run's answers were charged so far.
@@ -67,6 +99,7 @@ public final class XBudgetBehavior: RequestBehavior {
 
   public func around(_ request: HTTPRequest, send: @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
     let billing = XBilling.of(request, ownerUserID: ownerUserID)
+    let day = day()
     let worst: USD
     switch billing {
     case .free: return try await send(request)
@@ -74,12 +107,13 @@ public final class XBudgetBehavior: RequestBehavior {
       guard limit != nil else { return try await send(request) }
       throw XBudgetError.unpriced(request: Self.describe(request))
     case .perRequest(let kind): worst = pricing.price(of: kind)
-    case .perResource(let kind, let owned, let atMost): worst = try await worstCase(request, kind: kind, owned: owned, atMost: atMost)
+    case .perResource(let kind, let owned, let atMost): worst = try await worstCase(request, kind: kind, owned: owned, atMost: atMost, day: day)
     }
     try hold(worst, for: request)
     do {
       let response = try await send(request)
-      let charged = response.isSuccess ? try await record(response, billing) : .zero
+      observeClock(response)
+      let charged = response.isSuccess ? try await record(response, billing, day: day) : .zero
       state.withLock {
         $0.held -= worst
         $0.spent += charged
@@ -118,14 +152,50 @@ public final class XBudgetBehavior: RequestBehavior {
     }
   }
 
-  private func worstCase(_ request: HTTPRequest, kind: XResourceKind, owned: Bool, atMost: Int) async throws -> USD {
+  private func worstCase(_ request: HTTPRequest, kind: XResourceKind, owned: Bool, atMost: Int, day: String) async throws -> USD {
     var count = atMost
-    let ids = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "ids" || $0.name == "id" }?.value
-    if let ids, limit != nil {
-      let list = ids.split(separator: ",").map(String.init)
-      count -= try await ledger.charged(day: day(), kind: .resource(kind), ids: list).count
+    if let ids = Self.requestedIDs(request), limit != nil {
+      count -= try await ledger.charged(day: day, kind: .resource(kind), ids: Array(Set(ids))).count
     }
     return pricing.price(of: kind, owned: owned) * max(count, 0)
+  }
+
+  /// The ids a read names (`ids` of v2's lookups, `id` of v1.1's), `nil` when it names none.
+  private static func requestedIDs(_ request: HTTPRequest) -> [String]? {
+    URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "ids" || $0.name == "id" }?.value
+      .map { $0.split(separator: ",").map(String.init) }
+  }
+
+  /// Of the ids an answer bills, those the request asked for: only named ids when it named
+  /// some, at most `atMost` in all; and how many were left out.
+  static func asked(_ answered: [String], request: HTTPRequest, atMost: Int) -> (ids: [String], excess: Int) {
+    var kept = answered
+    if let requested = requestedIDs(request).map(Set.init) { kept = kept.filter(requested.contains) }
+    kept = Array(kept.prefix(max(atMost, 0)))
+    return (kept, answered.count - kept.count)
+  }
+
+  /// Believes the answer's `Date` when it is within ``maxClockDifference`` of the local clock,
+  /// and then corrects the local clock by it; warns once when it is not.
+  private func observeClock(_ response: HTTPResponse) {
+    guard let date = response.headers["Date"].flatMap(HTTPDate.date(from:)) else { return }
+    let local = now()
+    let difference = date.timeIntervalSince(local)
+    let believed = abs(difference) <= Self.maxClockDifference
+    let firstDoubt = state.withLock { state in
+      if believed {
+        state.offset = difference
+        return false
+      }
+      defer { state.warnedOfDate = true }
+      return !state.warnedOfDate
+    }
+    if firstDoubt {
+      warn(
+        "the server's clock (Date: \(response.headers["Date"] ?? "")) is \(Int(difference.rounded())) s from this computer's, more than the "
+          + "\(Int(Self.maxClockDifference)) s believed: charges are recorded on this computer's UTC day (\(RFC3339.dayString(from: local))). "
+          + "Check this computer's clock if the server is X.")
+    }
   }
 
   private func hold(_ worst: USD, for request: HTTPRequest) throws(XBudgetError) {
@@ -145,14 +215,19 @@ public final class XBudgetBehavior: RequestBehavior {
     }
   }
 
-  private func record(_ response: HTTPResponse, _ billing: XBilling) async throws -> USD {
-    let day = XBilling.day(of: response) ?? day()
-    state.withLock { $0.day = day }
+  private func record(_ response: HTTPResponse, _ billing: XBilling, day: String) async throws -> USD {
     let charges: [XCharge]
     switch billing {
-    case .perResource(let kind, let owned, _):
+    case .perResource(let kind, let owned, let atMost):
       let price = pricing.price(of: kind, owned: owned)
-      charges = XBilling.billedIDs(in: response.body).map { XCharge(day: day, kind: .resource(kind), id: $0, price: price, command: command) }
+      let (ids, excess) = Self.asked(XBilling.billedIDs(in: response.body), request: response.request, atMost: atMost)
+      if excess > 0 {
+        warn(
+          "\(Self.describe(response.request)) answered \(excess) more \(excess == 1 ? "item" : "items") than were asked for "
+            + "(at most \(atMost)\(Self.requestedIDs(response.request) == nil ? "" : ", of the ids named")): "
+            + "\(excess == 1 ? "it is" : "they are") not recorded as charges, and no limit is passed for \(excess == 1 ? "it" : "them").")
+      }
+      charges = ids.map { XCharge(day: day, kind: .resource(kind), id: $0, price: price, command: command) }
     case .perRequest(var kind):
       if kind == .postCreateWithURL && !XBilling.linked(response) { kind = .postCreate }
       let sequence = state.withLock { state in
@@ -167,7 +242,8 @@ public final class XBudgetBehavior: RequestBehavior {
     return new.reduce(USD.zero) { $0 + $1.price }
   }
 
-  private func day() -> String { state.withLock { $0.day } ?? RFC3339.dayString(from: now()) }
+  /// X's UTC day now: the local clock, corrected by the last believed `Date`.
+  private func day() -> String { RFC3339.dayString(from: now().addingTimeInterval(state.withLock { $0.offset } ?? 0)) }
 
   /// `GET /2/tweets/search/recent`: the method and path, without the query (which may be long).
   private static func describe(_ request: HTTPRequest) -> String { "\(request.method.rawValue) \(request.url.path)" }
@@ -203,11 +279,6 @@ extension XBilling {
     let answered = AnswerItems.objects(in: response.body).first?["text"] as? String ?? ""
     let sent = response.request.body.flatMap { (try? JSONSerialization.jsonObject(with: $0) as? [String: Any])?["text"] as? String } ?? ""
     return hasLink(answered) || hasLink(sent)
-  }
-
-  /// X's UTC day of an answer, from its `Date` header.
-  static func day(of response: HTTPResponse) -> String? {
-    response.headers["Date"].flatMap(HTTPDate.date(from:)).map(RFC3339.dayString(from:))
   }
 
   /// The ids of the resources an answer bills: those of its items (``AnswerItems``).
