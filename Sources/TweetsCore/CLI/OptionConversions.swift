@@ -84,3 +84,14 @@ extension [String] {
 extension Character {
   var isASCIIDigit: Bool { isASCII && isNumber }
 }
+
+extension ArgumentConversion where Value == String {
+  /// A profile's name (`--profile`, `TWEETS_PROFILE`): see ``GlobalOptions/isProfileName(_:)``.
+  static var profileName: Self {
+    let failure: @Sendable (String, String) -> String = { option, text in
+      "--\(option) takes a name of 1 to \(GlobalOptions.profileNameMaxLength) letters, digits, \".\", \"_\", \"-\" or \"@\" "
+        + "that does not start with \".\" (it names the profile's files in the config directory), not \(CommandSpec.shown(text))"
+    }
+    return Self(failure: failure) { GlobalOptions.isProfileName($0) ? $0 : nil }
+  }
+}
