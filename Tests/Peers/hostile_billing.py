@@ -10,6 +10,9 @@ Prints "PORT <n>" once it listens, serves until its lifetime ends or its stdin c
   GET /2/tweets/counts/recent, /2/tweets/counts/all
       two buckets of --count each (default 2**63 - 1), no total: their sum overflows an Int
   GET /2/users/me         a user
+  POST /2/compliance/jobs, PUT .../upload, GET .../{id}, GET .../download
+      a batch compliance job, complete at once, whose results name every uploaded id as
+      deleted, and --extra-results ids that were never uploaded
   anything else           404
 
   --date TEXT   the Date header of every answer ("now" by default; "none" for none)
@@ -30,9 +33,11 @@ parser.add_argument("--posts", type=int, default=None)
 parser.add_argument("--count", type=int, default=2**63 - 1)
 parser.add_argument("--date", default="now")
 parser.add_argument("--log", default=None)
+parser.add_argument("--extra-results", default="")
 args = parser.parse_args()
 
 pages = [0]
+uploaded = []
 
 
 def post(id):
@@ -62,6 +67,27 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def job(self):
+        origin = "http://%s:%d" % self.server.server_address[:2]
+        return {
+            "id": "7", "type": "tweets", "status": "complete", "resumable": False,
+            "created_at": "2026-11-28T00:00:00.000Z", "upload_expires_at": "2099-01-01T00:00:00.000Z",
+            "download_expires_at": "2099-01-01T00:00:00.000Z",
+            "upload_url": origin + "/storage/upload", "download_url": origin + "/storage/download",
+        }
+
+    def do_POST(self):
+        read_body(self)
+        if self.path.endswith("/2/compliance/jobs"):
+            self.answer(200, {"data": self.job()})
+        else:
+            self.answer(404, {"title": "Not Found Error", "detail": "no such thing", "type": "about:blank"})
+
+    def do_PUT(self):
+        body = read_body(self)
+        uploaded.extend(line.strip() for line in body.decode().splitlines() if line.strip())
+        self.answer(200, {})
+
     def do_GET(self):
         read_body(self)
         url = urlsplit(self.path)
@@ -85,6 +111,21 @@ class Handler(BaseHTTPRequestHandler):
             self.answer(200, {"data": buckets})
         elif path.endswith("/2/tweets") and "ids" in query:
             self.answer(200, {"data": [post(int(i)) for i in split_list(query["ids"])]})
+        elif path.startswith("/2/compliance/jobs/"):
+            self.answer(200, {"data": self.job()})
+        elif path == "/storage/download":
+            lines = [
+                json.dumps({"id": i, "action": "delete", "reason": "deleted", "created_at": "2026-11-01T00:00:00.000Z",
+                            "redacted_at": "2026-11-27T00:00:00.000Z", "deleted_at": "2026-11-27T00:00:00.000Z"})
+                for i in uploaded + split_list(args.extra_results)
+            ]
+            body = ("\n".join(lines) + "\n").encode()
+            self.send_response_only(200)
+            self.date_header()
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
         elif path.endswith("/2/users/me"):
             self.answer(200, {"data": {"id": "42", "name": "Hostile", "username": "hostile"}})
         else:

@@ -29,7 +29,7 @@ struct HostileBillingTests {
     }
 
     /// Runs `tweets` against the server with user and app credentials from the environment.
-    func run(_ arguments: [String]) async throws -> ProcessResult {
+    func run(_ arguments: [String], stdin: String = "") async throws -> ProcessResult {
       var environment = ProcessInfo.processInfo.environment
       for key in environment.keys where key.hasPrefix("X_") || key.hasPrefix("TWITTER_") || key.hasPrefix("TWEETS_") {
         environment.removeValue(forKey: key)
@@ -42,8 +42,8 @@ struct HostileBillingTests {
       environment["X_BEARER_TOKEN"] = "hostile-bearer"
       return try await ProcessRunner.run(
         PackagePaths.executable("tweets"),
-        arguments + ["--base-url", server.baseURL.absoluteString, "--config-dir", configDirectory.path], environment: environment,
-        timeout: 60)
+        arguments + ["--base-url", server.baseURL.absoluteString, "--config-dir", configDirectory.path], stdin: Data(stdin.utf8),
+        environment: environment, timeout: 60)
     }
 
     /// The requests the server answered whose target starts with `prefix`.
@@ -197,5 +197,21 @@ struct HostileBillingTests {
       URL(fileURLWithPath: "/usr/bin/env"),
       ["python3", "-c", script, ledgers.appendingPathComponent("default.sqlite").path, day, String(ids.lowerBound), String(ids.upperBound)])
     #expect(result.status == 0, "\(result.stderr)")
+  }
+}
+
+/// X answers a compliance job with one line per uploaded id; a server that adds lines for ids
+/// never uploaded had them printed (and, over an archive, applied) as X's word (issue #43).
+@Suite("Compliance results are matched against the ids uploaded", .tags(.processes), .tier(.processes))
+struct ComplianceMatchingTests {
+  @Test func resultsForIDsNotUploadedAreIgnoredAndCounted() async throws {
+    let setup = try HostileBillingTests.Setup(["--extra-results", "999,1000"])
+    let run = try await setup.run(["compliance", "--ids", "-", "--poll-interval", "0.1"], stdin: "1\n2\n")
+    #expect(run.status == 0, "\(run.stderr)")
+    let ids = run.stdout.split(separator: "\n").compactMap { line in
+      (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
+    }
+    #expect(ids == ["1", "2"], "\(run.stdout)")
+    #expect(run.stderr.contains("answered 2 results for ids that were not uploaded"), "\(run.stderr)")
   }
 }
