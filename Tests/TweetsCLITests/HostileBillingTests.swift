@@ -165,6 +165,22 @@ struct HostileBillingTests {
     #expect(try setup.requests("/2/tweets/search/recent").isEmpty == false)
   }
 
+  /// `tweets budget` limited each run: two runs under `tweets budget 0.50` spent $1.015
+  /// together. It is the profile's limit per billing cycle now, checked against what the ledger
+  /// recorded: the second run is refused before its first request.
+  @Test func theProfilesBudgetIsSharedByItsRuns() async throws {
+    let setup = try Setup([])
+    #expect(try await setup.run(["budget", "0.50"]).stdout.contains("per billing cycle"))
+    let first = try await setup.run(["search", "a", "--limit", "100", "--format", "jsonl"])
+    #expect(first.status == 0, "\(first.stderr)")
+    let second = try await setup.run(["search", "a", "--limit", "10", "--format", "jsonl"])
+    #expect(second.status == 7, "\(second.stderr)")
+    #expect(second.stderr.contains("of the $0.50 allowed this billing cycle") && second.stderr.contains("tweets budget"), "\(second.stderr)")
+    #expect(try setup.requests("/2/tweets/search/recent").count == 1)
+    let (cycle, _) = try await setup.spent()
+    #expect(USDText(cycle) == USDText("0.50"))
+  }
+
   /// `--profile ../../x` named a ledger outside the config directory. A profile's name is one
   /// file name of a documented character set; any other is refused before anything is written.
   @Test(arguments: ["../../escaped", "../escaped", "a/b", ".hidden", "", String(repeating: "p", count: 65), "naïve"])

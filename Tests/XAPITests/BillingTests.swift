@@ -188,6 +188,29 @@ struct BillingTests {
     #expect(warnings.all.count == 2 && warnings.all.allSatisfy { $0.contains("490 more items than were asked for") }, "\(warnings.all)")
   }
 
+  /// A shared limit (`tweets budget`, per billing cycle) counts what every run recorded in the
+  /// ledger: two runs under $0.50 spend $0.50 together, not $0.50 each (issue #43).
+  @Test func aSharedLimitCountsWhatOtherRunsRecorded() async throws {
+    let ledger = InMemoryXLedger(now: { Self.noon26 })
+    let cycle = XSharedLimit(limit: USD("0.50")!, since: "2026-11-01", scope: "this billing cycle (since 2026-11-01)")
+    let stub = StubTransport([Self.page(ids: Array(1...100)), Self.page(ids: Array(101...110))])
+    let first = XBudgetBehavior(limit: nil, ledger: ledger, command: "search", now: { Self.noon26 }, shared: cycle)
+    _ = try await client(stub, first).v2.tweets(ids: (1...100).map(String.init))
+    #expect(first.spent == USD("0.50") && first.remaining == .zero)
+    let second = XBudgetBehavior(limit: USD("5.00")!, ledger: ledger, command: "search", now: { Self.noon26 }, shared: cycle)
+    await #expect {
+      _ = try await client(stub, second).v2.tweets(ids: (101...110).map(String.init))
+    } throws: { error in
+      guard case .wouldExceedShared(let limit, let recorded, _, let next, _, let scope) = (error as? XError)?.budget else { return false }
+      return limit == USD("0.50") && recorded == USD("0.50") && next == USD("0.05") && scope.contains("billing cycle")
+    }
+    #expect(stub.requests.count == 1)
+    // What was bought today costs nothing again, so it still fits.
+    let third = XBudgetBehavior(limit: nil, ledger: ledger, command: "search", now: { Self.noon26 }, shared: cycle)
+    await #expect(throws: Never.self) { try await third.checkAfterReading(.zero, for: "nothing") }
+    #expect(throws: XBudgetError.self) { try third.check(USD("0.01")!, for: "a post") }
+  }
+
   @Test func postsBoughtTodayDoNotCountAgainstTheLimit() async throws {
     let ledger = InMemoryXLedger()
     let ids = (1...100).map(String.init)

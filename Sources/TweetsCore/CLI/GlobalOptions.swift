@@ -93,7 +93,7 @@ package struct GlobalOptions: Sendable {
   static let maxCostOption = Option<USD?>.value(
     "max-cost", placeholder: "USD",
     help:
-      "Spend at most USD on X's pay-per-use billing in this run: stop (exit 7) before a request that could pass it (default: the profile's, from tweets budget).",
+      "Spend at most USD on X's pay-per-use billing in this run: stop (exit 7) before a request that could pass it (the profile's limit per billing cycle, tweets budget, applies too).",
     recorded: .omitted, .dollars)
   static let consumerKeyOption = Option<String?>.value(
     "consumer-key", placeholder: "KEY", environment: ["X_CONSUMER_KEY", "TWITTER_CONSUMER_KEY"],

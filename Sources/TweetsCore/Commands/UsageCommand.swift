@@ -65,6 +65,16 @@ struct UsageCommand: TweetsCommand {
     }
     let today = RFC3339.dayString(from: Date())
     let cycleStart = Self.cycleStart(today: today, resetDay: usage?.capResetDay)
+    // The profile's budget (tweets budget) counts from the same day as this report.
+    if let resetDay = usage?.capResetDay, let profile = try? session.store.profile(named: session.options.profileName),
+      profile.capResetDay != resetDay
+    {
+      try? await session.store.update(session.options.profileName) { stored in
+        guard var profile = stored else { return (nil, ()) }
+        profile.capResetDay = resetDay
+        return (profile, ())
+      }
+    }
     let ledger = try session.budget.behavior(session).ledger
     let totals = try await ledger.totals(from: cycleStart, through: today)
     let misdated = try await ledger.totals(recordedFrom: cycleStart, through: today).filter { $0.day < cycleStart || $0.day > today }

@@ -28,6 +28,12 @@ import NetworkClient
 /// (a warning counts them): what was charged never exceeds what was held, so the limit holds
 /// whatever a server answers.
 ///
+/// A ``XSharedLimit`` bounds what every run recording in the same ledger spends together
+/// (`tweets budget`, per billing cycle): before each request, the ledger's total recorded since
+/// the limit's first day, plus this run's requests in flight and the request's worst case, must
+/// fit in it. Runs at the same time each see what the others recorded, not what they hold in
+/// flight: together they can pass it by at most the requests in flight at that moment.
+///
 /// ```swift
 /// let budget = XBudgetBehavior(limit: USD("0.50")!, ledger: InMemoryXLedger(), command: "search", ownerUserID: nil)
 /// let client = XClient(authentication: auth, behaviors: [budget])
@@ -45,6 +51,8 @@ public final class XBudgetBehavior: RequestBehavior {
   public let command: String
   /// The user who owns the app, whose own data X bills as owned reads; `nil` when unknown.
   public let ownerUserID: String?
+  /// The limit this run shares with every run that records in ``ledger``; `nil` for none.
+  public let shared: XSharedLimit?
 
   /// How far an answer's `Date` header may be from the local clock and still be believed:
   /// 15 minutes. Within it, X's clock decides the UTC day (X bills on its own day, and a local
@@ -61,6 +69,8 @@ public final class XBudgetBehavior: RequestBehavior {
     var offset: TimeInterval?
     var sequence = 0
     var warnedOfDate = false
+    /// What the ledger recorded in the shared limit's scope that this run did not charge.
+    var others = USD.zero
   }
   private let state = Locked(State())
   private let now: @Sendable () -> Date
@@ -78,9 +88,11 @@ public final class XBudgetBehavior: RequestBehavior {
   ///     (tests move it).
   ///   - warn: told, once each, when an answer's `Date` is not believed and when an answer holds
   ///     more items than were asked for (a command prints it on standard error).
+  ///   - shared: a limit on what the ledger records from every run (a billing cycle's), checked
+  ///     with this run's own.
   public init(
     limit: USD?, pricing: XPricing = .published, ledger: any XLedger, command: String, ownerUserID: String? = nil,
-    now: @escaping @Sendable () -> Date = Date.init, warn: @escaping @Sendable (String) -> Void = { _ in }
+    now: @escaping @Sendable () -> Date = Date.init, warn: @escaping @Sendable (String) -> Void = { _ in }, shared: XSharedLimit? = nil
   ) {
     self.limit = limit
     self.pricing = pricing
@@ -89,13 +101,30 @@ public final class XBudgetBehavior: RequestBehavior {
     self.ownerUserID = ownerUserID
     self.now = now
     self.warn = warn
+    self.shared = shared
   }
 
   /// What this run's answers were charged so far.
   public var spent: USD { state.withLock { $0.spent } }
 
-  /// What is left of the limit (`nil` without one).
-  public var remaining: USD? { limit.map { limit in state.withLock { limit - $0.spent - $0.held } } }
+  /// What is left of the limit, or of the shared limit as last read from the ledger when that
+  /// is less (`nil` without either).
+  public var remaining: USD? {
+    state.withLock { state in
+      let own = limit.map { $0 - state.spent - state.held }
+      let common = shared.map { $0.limit - state.others - state.spent - state.held }
+      return [own, common].compactMap { $0 }.min()
+    }
+  }
+
+  /// Reads what the ledger recorded in the shared limit's scope, less this run's charges: what
+  /// the other runs spent. It only grows: a read that raced with this run's own recording
+  /// cannot lower it.
+  private func readShared() async throws {
+    guard let shared else { return }
+    let total = try await ledger.totals(recordedFrom: shared.since, through: "9999-12-31").reduce(USD.zero) { $0 + $1.amount }
+    state.withLock { $0.others = max($0.others, total - $0.spent) }
+  }
 
   public func around(_ request: HTTPRequest, send: @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
     let billing = XBilling.of(request, ownerUserID: ownerUserID)
@@ -109,6 +138,7 @@ public final class XBudgetBehavior: RequestBehavior {
     case .perRequest(let kind): worst = pricing.price(of: kind)
     case .perResource(let kind, let owned, let atMost): worst = try await worstCase(request, kind: kind, owned: owned, atMost: atMost, day: day)
     }
+    try await readShared()
     try hold(worst, for: request)
     do {
       let response = try await send(request)
@@ -129,9 +159,18 @@ public final class XBudgetBehavior: RequestBehavior {
   /// posts) when it would take the run past its limit: ``XBudgetError/wouldExceed(limit:spent:inFlight:next:request:)``
   /// naming `what`. Nothing is held: each request is still checked as it goes.
   public func check(_ amount: USD, for what: String) throws(XBudgetError) {
-    guard let limit else { return }
-    let (spent, held) = state.withLock { ($0.spent, $0.held) }
-    if spent + held + amount > limit { throw .wouldExceed(limit: limit, spent: spent, inFlight: held, next: amount, request: what) }
+    let (spent, held, others) = state.withLock { ($0.spent, $0.held, $0.others) }
+    if let limit, spent + held + amount > limit { throw .wouldExceed(limit: limit, spent: spent, inFlight: held, next: amount, request: what) }
+    if let shared, others + spent + held + amount > shared.limit {
+      throw .wouldExceedShared(limit: shared.limit, recorded: others + spent, inFlight: held, next: amount, request: what, scope: shared.scope)
+    }
+  }
+
+  /// Reads what other runs recorded against the shared limit, then ``check(_:for:)``: for a
+  /// piece of work checked before its first request, when the ledger has not been read yet.
+  public func checkAfterReading(_ amount: USD, for what: String) async throws {
+    try await readShared()
+    try check(amount, for: what)
   }
 
   /// Records a post the filtered stream delivered (X bills each unique post delivered, once
@@ -146,9 +185,12 @@ public final class XBudgetBehavior: RequestBehavior {
     let price = pricing.price(of: .post)
     let charge = XCharge(day: day(), kind: .resource(.post), id: postID, price: price, command: command)
     let charged = try await ledger.record([charge]).isEmpty ? USD.zero : price
+    try await readShared()
     return state.withLock { state in
       state.spent += charged
-      return limit.map { state.spent + state.held + price <= $0 } ?? true
+      let own = limit.map { state.spent + state.held + price <= $0 } ?? true
+      let common = shared.map { state.others + state.spent + state.held + price <= $0.limit } ?? true
+      return own && common
     }
   }
 
@@ -199,20 +241,19 @@ public final class XBudgetBehavior: RequestBehavior {
   }
 
   private func hold(_ worst: USD, for request: HTTPRequest) throws(XBudgetError) {
-    guard let limit else {
-      state.withLock { $0.held += worst }
-      return
-    }
-    let refused: (spent: USD, held: USD)? = state.withLock { state in
-      guard state.spent + state.held + worst > limit else {
-        state.held += worst
-        return nil
+    let refused: XBudgetError? = state.withLock { state in
+      if let limit, state.spent + state.held + worst > limit {
+        return .wouldExceed(limit: limit, spent: state.spent, inFlight: state.held, next: worst, request: Self.describe(request))
       }
-      return (state.spent, state.held)
+      if let shared, state.others + state.spent + state.held + worst > shared.limit {
+        return .wouldExceedShared(
+          limit: shared.limit, recorded: state.others + state.spent, inFlight: state.held, next: worst, request: Self.describe(request),
+          scope: shared.scope)
+      }
+      state.held += worst
+      return nil
     }
-    if let refused {
-      throw .wouldExceed(limit: limit, spent: refused.spent, inFlight: refused.held, next: worst, request: Self.describe(request))
-    }
+    if let refused { throw refused }
   }
 
   private func record(_ response: HTTPResponse, _ billing: XBilling, day: String) async throws -> USD {
@@ -255,6 +296,9 @@ public enum XBudgetError: Error, Sendable, Equatable, CustomStringConvertible {
   case wouldExceed(limit: USD, spent: USD, inFlight: USD, next: USD, request: String)
   /// The request's price is not in the price list, so a limit cannot be kept.
   case unpriced(request: String)
+  /// The request's worst case would take what the ledger recorded from every run in `scope`
+  /// past the shared limit (``XSharedLimit``).
+  case wouldExceedShared(limit: USD, recorded: USD, inFlight: USD, next: USD, request: String, scope: String)
 
   public var description: String {
     switch self {
@@ -262,6 +306,11 @@ public enum XBudgetError: Error, Sendable, Equatable, CustomStringConvertible {
       let pending = inFlight == .zero ? "" : " (\(inFlight) more held by requests in flight)"
       return
         "stopped before \(request): it could cost up to \(next), and \(spent) of the \(limit) allowed is spent\(pending). Raise the limit (--max-cost) to go on."
+    case .wouldExceedShared(let limit, let recorded, let inFlight, let next, let request, let scope):
+      let pending = inFlight == .zero ? "" : " (\(inFlight) more held by requests in flight)"
+      return
+        "stopped before \(request): it could cost up to \(next), and the ledger records \(recorded) of the \(limit) allowed \(scope), "
+        + "by this run and others\(pending). Raise that limit (tweets budget) to go on."
     case .unpriced(let request):
       return
         "\(request) is not in the price list, so its cost cannot be held to the limit: add it to pricing.json in the config directory, or run it without a limit."
@@ -285,5 +334,31 @@ extension XBilling {
   /// Expanded `includes` are not counted (X does not document that it bills them).
   static func billedIDs(in body: Data) -> [String] {
     AnswerItems.objects(in: body).compactMap(AnswerItems.id(of:))
+  }
+}
+
+/// A spending limit shared by every run that records in the same ``XLedger``: what the ledger
+/// recorded since `since` (a UTC day by the local clock: a billing cycle's first) may not pass
+/// `limit`. `tweets budget` is one, per billing cycle, so that two runs under $0.50 spend $0.50
+/// together, not $0.50 each.
+///
+/// ```swift
+/// let cycle = XSharedLimit(limit: USD("5.00")!, since: "2026-11-01", scope: "this billing cycle (since 2026-11-01)")
+/// let budget = XBudgetBehavior(limit: nil, ledger: ledger, command: "search", shared: cycle)
+/// ```
+public struct XSharedLimit: Sendable, Hashable {
+  /// What all runs together may have recorded.
+  public var limit: USD
+  /// The first UTC day (`YYYY-MM-DD`, by the local clock, as the ledger dates its records) whose
+  /// records count.
+  public var since: String
+  /// What the limit covers, as a refusal says it: `this billing cycle (since 2026-11-01)`.
+  public var scope: String
+
+  /// A shared limit of `limit` over what was recorded since `since`.
+  public init(limit: USD, since: String, scope: String) {
+    self.limit = limit
+    self.since = since
+    self.scope = scope
   }
 }
