@@ -18,8 +18,8 @@ public struct USD: Sendable, Hashable, Comparable, Codable, CustomStringConverti
   /// Nothing.
   public static let zero = USD(micros: 0)
 
-  /// Whole cents (`USD.cents(1)` is $0.01).
-  public static func cents(_ cents: Int64) -> USD { USD(micros: cents * 10_000) }
+  /// Whole cents (`USD.cents(1)` is $0.01), saturating.
+  public static func cents(_ cents: Int64) -> USD { USD(micros: 10_000) * Int(cents) }
 
   /// The largest amount read from text (``init(_:)``): a limit (`--max-cost`, `tweets budget`),
   /// a price in a price file, a sandbox's credits. One billion dollars, far past anything X's

@@ -71,6 +71,8 @@ public final class XBudgetBehavior: RequestBehavior {
     var warnedOfDate = false
     /// What the ledger recorded in the shared limit's scope that this run did not charge.
     var others = USD.zero
+    /// When ``others`` was last read from the ledger.
+    var othersReadAt: Date?
   }
   private let state = Locked(State())
   private let now: @Sendable () -> Date
@@ -117,11 +119,25 @@ public final class XBudgetBehavior: RequestBehavior {
     }
   }
 
+  /// How often, at most, what other runs recorded against the shared limit is read again from
+  /// the ledger: every 5 seconds. Reading sums the cycle's records (millions of rows for a
+  /// busy profile), too slow for every request of a long fetch; this run's own charges are
+  /// counted as they happen, so only other runs' are up to 5 seconds late, as they would be
+  /// anyway by their requests in flight.
+  public static let sharedReadInterval: TimeInterval = 5
+
   /// Reads what the ledger recorded in the shared limit's scope, less this run's charges: what
-  /// the other runs spent. It only grows: a read that raced with this run's own recording
-  /// cannot lower it.
-  private func readShared() async throws {
+  /// the other runs spent (at most every ``sharedReadInterval`` unless `force`). It only grows:
+  /// a read that raced with this run's own recording cannot lower it.
+  private func readShared(force: Bool = false) async throws {
     guard let shared else { return }
+    let local = now()
+    let due = state.withLock { state in
+      guard force || state.othersReadAt.map({ abs(local.timeIntervalSince($0)) >= Self.sharedReadInterval }) ?? true else { return false }
+      state.othersReadAt = local
+      return true
+    }
+    guard due else { return }
     let total = try await ledger.totals(recordedFrom: shared.since, through: "9999-12-31").reduce(USD.zero) { $0 + $1.amount }
     state.withLock { $0.others = max($0.others, total - $0.spent) }
   }
@@ -169,7 +185,7 @@ public final class XBudgetBehavior: RequestBehavior {
   /// Reads what other runs recorded against the shared limit, then ``check(_:for:)``: for a
   /// piece of work checked before its first request, when the ledger has not been read yet.
   public func checkAfterReading(_ amount: USD, for what: String) async throws {
-    try await readShared()
+    try await readShared(force: true)
     try check(amount, for: what)
   }
 
