@@ -29,10 +29,12 @@ import NetworkClient
 /// whatever a server answers.
 ///
 /// A ``XSharedLimit`` bounds what every run recording in the same ledger spends together
-/// (`tweets budget`, per billing cycle): before each request, the ledger's total recorded since
-/// the limit's first day, plus this run's requests in flight and the request's worst case, must
-/// fit in it. Runs at the same time each see what the others recorded, not what they hold in
-/// flight: together they can pass it by at most the requests in flight at that moment.
+/// (`tweets budget`, per billing cycle): before each request, what the other runs recorded in the
+/// ledger since the limit's first day (read again at most every ``sharedReadInterval``), plus
+/// this run's charges, its requests in flight and the request's worst case, must fit in it.
+/// Runs at the same time see each other's records, not each other's requests in flight nor
+/// the last few seconds' records: together they can pass it by at most what they bought in
+/// that window. Runs one after the other share it exactly.
 ///
 /// ```swift
 /// let budget = XBudgetBehavior(limit: USD("0.50")!, ledger: InMemoryXLedger(), command: "search", ownerUserID: nil)
