@@ -25,8 +25,9 @@ final class RunBudget: Sendable {
     let limit = session.options.maxCost
     let cycleLimit = try profile?.maxCost.map { text in
       guard let amount = USD(text) else {
+        let what = USD.isAmount(text) ? "past the largest amount, \(USD.maximum)" : "not an amount"
         throw TweetsFailure(
-          "profile \"\(session.options.profileName)\" has a spending limit that is not an amount (\(text)): set it again with tweets budget USD",
+          "profile \"\(session.options.profileName)\" has a spending limit that is \(what) (\(text)): set it again with tweets budget USD",
           exitCode: .usage)
       }
       return amount
