@@ -129,8 +129,9 @@ public final class XBudgetBehavior: RequestBehavior {
   public static let sharedReadInterval: TimeInterval = 5
 
   /// Reads what the ledger recorded in the shared limit's scope, less this run's charges: what
-  /// the other runs spent (at most every ``sharedReadInterval`` unless `force`). It only grows:
-  /// a read that raced with this run's own recording cannot lower it.
+  /// the other runs spent (at most every ``sharedReadInterval`` unless `force`). It only grows,
+  /// and never counts this run's charges (at worst, while requests are in flight, it counts
+  /// less than the others spent, until the next read).
   private func readShared(force: Bool = false) async throws {
     guard let shared else { return }
     let local = now()
@@ -141,7 +142,9 @@ public final class XBudgetBehavior: RequestBehavior {
     }
     guard due else { return }
     let total = try await ledger.totals(recordedFrom: shared.since, through: "9999-12-31").reduce(USD.zero) { $0 + $1.amount }
-    state.withLock { $0.others = max($0.others, total - $0.spent) }
+    // Less what this run holds too: an answer recorded in the ledger but not yet counted in
+    // `spent` is still held, so this run's own charges are never taken for another run's.
+    state.withLock { $0.others = max($0.others, total - $0.spent - $0.held) }
   }
 
   public func around(_ request: HTTPRequest, send: @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
@@ -203,9 +206,9 @@ public final class XBudgetBehavior: RequestBehavior {
     let price = pricing.price(of: .post)
     let charge = XCharge(day: day(), kind: .resource(.post), id: postID, price: price, command: command)
     let charged = try await ledger.record([charge]).isEmpty ? USD.zero : price
+    state.withLock { $0.spent += charged }
     try await readShared()
     return state.withLock { state in
-      state.spent += charged
       let own = limit.map { state.spent + state.held + price <= $0 } ?? true
       let common = shared.map { state.others + state.spent + state.held + price <= $0.limit } ?? true
       return own && common
