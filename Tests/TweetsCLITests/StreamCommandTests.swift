@@ -227,6 +227,22 @@ struct StreamCommandTests {
     }
   }
 
+  /// `tweets budget` is the profile's limit per billing cycle, shared by its runs (issue #43): it
+  /// used to limit each run, so a second stream under the same budget bought as much again.
+  @Test("tweets budget stops the stream at the billing cycle's limit, and the next run finds it spent")
+  func theCycleBudgetStopsTheStream() async throws {
+    let server = try VerifiedSandbox(tweetsPerUser: 20, streamTimeScale: 0.05)
+    let runner = try TweetsRunner(server: server)
+    try await addRules(runner, Self.everyone)
+    #expect(try await run(runner, ["budget", "0.01"]).status == 0)
+    let first = try await run(runner, ["stream", "--format", "jsonl", "--duration", "5"])
+    #expect(first.status == 7 && first.stderr.contains("billing cycle") && first.stderr.contains("tweets budget"), "\(first.stderr)")
+    #expect(first.stdout.split(separator: "\n").count == 2, "two posts at $0.005: \(first.stdout.prefix(300))")
+    let second = try await run(runner, ["stream", "--format", "jsonl", "--duration", "5"])
+    #expect(second.status == 7, "\(second.stderr)")
+    #expect(second.stdout.split(separator: "\n").count <= 1, "the cycle's $0.01 is spent: \(second.stdout.prefix(300))")
+  }
+
   /// Streams with `arguments` (rules matching every post) until `written` says 5 posts are
   /// stored, then sends SIGTERM and returns how the process ended.
   func streamUntilFive(_ name: String, _ arguments: (URL) -> [String], written: (URL) async -> Int) async throws -> (

@@ -24,6 +24,28 @@ struct BillingTests {
     return .json(#"{"data":[\#(data)],"includes":{"users":[{"id":"9","username":"x","name":"X"}]}\#(meta)}"#, headers: ["Date": date])
   }
 
+  /// X's clock on the stub's answers (`page(ids:)`'s default `Date`): 26 November 2026, noon UTC.
+  static let noon26 = Date(timeIntervalSince1970: 1_795_694_400)
+
+  /// A clock a test moves.
+  final class Clock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var date: Date
+    init(_ date: Date) { self.date = date }
+    var now: Date {
+      get { lock.withLock { date } }
+      set { lock.withLock { date = newValue } }
+    }
+  }
+
+  /// Warnings a budget gave.
+  final class Warnings: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func add(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+  }
+
   @Test func amountsAreExact() {
     #expect(USD("0.005") == USD(micros: 5_000))
     #expect(USD("$1,000.50") == USD(micros: 1_000_500_000))
@@ -33,6 +55,20 @@ struct BillingTests {
     #expect("\(USD("0.005")!)" == "$0.005" && "\(USD("12")!)" == "$12.00" && "\(USD("0.5")!)" == "$0.50")
     // A thousand half-cent posts are five dollars exactly, where binary floating point drifts.
     #expect((0..<1000).reduce(USD.zero) { total, _ in total + USD("0.005")! } == USD("5"))
+  }
+
+  /// Amounts read from text stop at `USD.maximum` (13 digits of dollars used to trap when
+  /// multiplied into millionths), and arithmetic saturates instead of trapping (issue #43).
+  @Test func amountsHaveAMaximumAndArithmeticSaturates() {
+    #expect(USD("1000000000") == USD.maximum && USD("1,000,000,000.000000") == USD.maximum)
+    for past in ["1000000000.000001", "9999999999999", "99999999999999999999999999"] {
+      #expect(USD(past) == nil && USD.isAmount(past), "\(past)")
+    }
+    #expect(!USD.isAmount("1e9") && !USD.isAmount("-5"))
+    #expect(USD(micros: 5_000) * Int.max == USD.saturated)
+    #expect(USD.saturated + USD("0.01")! == USD.saturated && USD(micros: .min) - USD("0.01")! == USD(micros: .min))
+    #expect("\(USD.saturated)" == "more than $9223372036854.775806")
+    #expect(Int.max.addingSaturating(Int.max) == Int.max && Int.min.addingSaturating(-1) == Int.min && 2.addingSaturating(3) == 5)
   }
 
   @Test func everyEndpointTheClientCallsHasAPrice() {
@@ -76,7 +112,7 @@ struct BillingTests {
     // before it is sent.
     let stub = StubTransport([Self.page(ids: Array(1...100), next: "a"), Self.page(ids: Array(101...200), next: "b")])
     let ledger = InMemoryXLedger()
-    let budget = XBudgetBehavior(limit: USD("1.00")!, ledger: ledger, command: "search")
+    let budget = XBudgetBehavior(limit: USD("1.00")!, ledger: ledger, command: "search", now: { Self.noon26 })
     let pages = client(stub, budget).v2.searchRecent(query: "a", options: TimelineOptions(maxResults: 100), limit: 1000)
     var fetched: [Tweet] = []
     await #expect {
@@ -99,15 +135,80 @@ struct BillingTests {
     let stub = StubTransport([
       Self.page(ids: Array(1...10)), Self.page(ids: Array(1...10)), Self.page(ids: Array(1...10), date: "Fri, 27 Nov 2026 00:00:01 GMT"),
     ])
-    let budget = XBudgetBehavior(limit: nil, ledger: ledger, command: "hydrate")
+    let clock = Clock(Self.noon26)
+    let budget = XBudgetBehavior(limit: nil, ledger: ledger, command: "hydrate", now: { clock.now })
     let client = client(stub, budget)
     let ids = (1...10).map(String.init)
     _ = try await client.v2.tweets(ids: ids)
     _ = try await client.v2.tweets(ids: ids)
     #expect(budget.spent == USD("0.05"))
+    clock.now = Date(timeIntervalSince1970: 1_795_737_601)  // 27 November, 00:00:01 UTC
     _ = try await client.v2.tweets(ids: ids)
     #expect(budget.spent == USD("0.10"))
     #expect(try await ledger.charged(day: "2026-11-26", kind: .resource(.post), ids: ["1", "11"]) == ["1"])
+  }
+
+  /// Within `XBudgetBehavior.maxClockDifference` X's clock decides the day: at 23:55 here and
+  /// 00:05 at X, the next request is X's next day. Past it, a `Date` of 2000 is not believed
+  /// (one warning for the run) and charges stay on this computer's day (issue #43).
+  @Test func xsDateIsBelievedOnlyNearTheLocalClock() async throws {
+    let ledger = InMemoryXLedger()
+    let warnings = Warnings()
+    let clock = Clock(Date(timeIntervalSince1970: 1_795_737_300))  // 26 November, 23:55 UTC
+    let stub = StubTransport([
+      Self.page(ids: [1], date: "Fri, 27 Nov 2026 00:05:00 GMT"), Self.page(ids: [2], date: "Fri, 27 Nov 2026 00:05:01 GMT"),
+      Self.page(ids: [3], date: "Sat, 01 Jan 2000 00:00:00 GMT"), Self.page(ids: [4], date: "Fri, 31 Dec 9999 23:59:59 GMT"),
+    ])
+    let budget = XBudgetBehavior(limit: nil, ledger: ledger, command: "hydrate", now: { clock.now }, warn: warnings.add)
+    let client = client(stub, budget)
+    _ = try await client.v2.tweets(ids: ["1"])  // priced before X's Date was known: the local day
+    _ = try await client.v2.tweets(ids: ["2"])  // X's clock, 10 minutes ahead: the 27th
+    clock.now = Date(timeIntervalSince1970: 1_795_737_900)  // 27 November, 00:05 UTC
+    _ = try await client.v2.tweets(ids: ["3"])
+    _ = try await client.v2.tweets(ids: ["4"])
+    #expect(try await ledger.charged(day: "2026-11-26", kind: .resource(.post), ids: ["1", "2", "3", "4"]) == ["1"])
+    #expect(try await ledger.charged(day: "2026-11-27", kind: .resource(.post), ids: ["1", "2", "3", "4"]) == ["2", "3", "4"])
+    #expect(warnings.all.count == 1 && warnings.all[0].contains("Sat, 01 Jan 2000"), "\(warnings.all)")
+  }
+
+  /// An answer holding more than its request asked for is charged what was asked: of a lookup,
+  /// the ids named; of a page, `max_results`. The rest is counted in a warning, and what was
+  /// charged never passes what was held (issue #43: 500 posts for 10 were $2.50 under $0.05).
+  @Test func anAnswerIsChargedNoMoreThanWasAskedFor() async throws {
+    let warnings = Warnings()
+    let stub = StubTransport([Self.page(ids: Array(1...500)), Self.page(ids: Array(1001...1500))])
+    let budget = XBudgetBehavior(limit: USD("0.10")!, ledger: InMemoryXLedger(), command: "search", now: { Self.noon26 }, warn: warnings.add)
+    let client = client(stub, budget)
+    let lookup = try await client.v2.tweets(ids: (1...10).map(String.init))
+    #expect(lookup.tweets.count == 500)
+    #expect(budget.spent == USD("0.05"))
+    var fetched = 0
+    for try await page in client.v2.searchRecent(query: "a", options: TimelineOptions(maxResults: 10), limit: 10) { fetched += page.tweets.count }
+    #expect(budget.spent == USD("0.10") && budget.spent <= budget.limit!)
+    #expect(warnings.all.count == 2 && warnings.all.allSatisfy { $0.contains("490 more items than were asked for") }, "\(warnings.all)")
+  }
+
+  /// A shared limit (`tweets budget`, per billing cycle) counts what every run recorded in the
+  /// ledger: two runs under $0.50 spend $0.50 together, not $0.50 each (issue #43).
+  @Test func aSharedLimitCountsWhatOtherRunsRecorded() async throws {
+    let ledger = InMemoryXLedger(now: { Self.noon26 })
+    let cycle = XSharedLimit(limit: USD("0.50")!, since: "2026-11-01", scope: "this billing cycle (since 2026-11-01)")
+    let stub = StubTransport([Self.page(ids: Array(1...100)), Self.page(ids: Array(101...110))])
+    let first = XBudgetBehavior(limit: nil, ledger: ledger, command: "search", now: { Self.noon26 }, shared: cycle)
+    _ = try await client(stub, first).v2.tweets(ids: (1...100).map(String.init))
+    #expect(first.spent == USD("0.50") && first.remaining == .zero)
+    let second = XBudgetBehavior(limit: USD("5.00")!, ledger: ledger, command: "search", now: { Self.noon26 }, shared: cycle)
+    await #expect {
+      _ = try await client(stub, second).v2.tweets(ids: (101...110).map(String.init))
+    } throws: { error in
+      guard case .wouldExceedShared(let limit, let recorded, _, let next, _, let scope) = (error as? XError)?.budget else { return false }
+      return limit == USD("0.50") && recorded == USD("0.50") && next == USD("0.05") && scope.contains("billing cycle")
+    }
+    #expect(stub.requests.count == 1)
+    // What was bought today costs nothing again, so it still fits.
+    let third = XBudgetBehavior(limit: nil, ledger: ledger, command: "search", now: { Self.noon26 }, shared: cycle)
+    await #expect(throws: Never.self) { try await third.checkAfterReading(.zero, for: "nothing") }
+    #expect(throws: XBudgetError.self) { try third.check(USD("0.01")!, for: "a post") }
   }
 
   @Test func postsBoughtTodayDoNotCountAgainstTheLimit() async throws {

@@ -2,6 +2,7 @@ import Foundation
 import OAuth1
 import TestSupport
 import Testing
+import XAPI
 import XSandbox
 
 /// `tweets sandbox serve --record-exchanges FILE`: every answer the server sends, as JSON lines,
@@ -52,5 +53,47 @@ struct SandboxExchangeLogTests {
     let text = try String(contentsOf: file, encoding: .utf8)
     #expect(!text.contains(XSandbox.demoBearerToken) && !text.contains("c2VjcmV0") && !text.contains("oauth_consumer_key"))
     #expect(entries.contains { $0["path"] as? String == "/oauth2/token" && $0["status"] as? Int == 200 && $0["withheld"] != nil })
+  }
+
+  /// Behind a base URL with a path of its own (`/x-api/`), the PIN flow's answers carried the
+  /// request and access tokens' secrets into the log, which was 0644: only `/oauth/...` at the
+  /// root was withheld (issue #43). Now any path through an `oauth` or `oauth2` segment is
+  /// withheld, credential fields are redacted in every other body, and the file is 0600.
+  @Test("The PIN flow under a base URL with a path leaves no token secret in the log, which only its owner reads")
+  func tokenSecretsUnderABasePathAreWithheld() async throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("exchanges-\(UUID().uuidString).jsonl")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let sandbox = XSandbox()
+    let server = try SandboxServer(sandbox: sandbox, exchangeLog: try SandboxExchangeLog(file: file, spelling: .tweet))
+    defer { server.stop() }
+    let base = try #require(URL(string: "http://127.0.0.1:\(server.port)/x-api/"))
+    let login = XLogin(consumer: XSandbox.demoConsumer, baseURL: base)
+    let pending = try await login.start()
+    let pin = try #require(sandbox.pin(forRequestToken: pending.temporary.credentials.key))
+    let account = try await login.finish(pending, pin: pin)
+
+    let text = try String(contentsOf: file, encoding: .utf8)
+    for secret in [pending.temporary.credentials.secret, account.credentials.secret, account.credentials.key, pin] {
+      #expect(!text.contains(secret), "the log holds a credential: \(text)")
+    }
+    let entries = try Self.entries(file)
+    #expect(entries.filter { ($0["path"] as? String)?.hasPrefix("/x-api/oauth/") == true && $0["withheld"] != nil }.count == 2, "\(entries)")
+    let mode = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int)
+    #expect(mode & 0o077 == 0, "the log is \(String(mode, radix: 8))")
+  }
+
+  @Test("Credential fields are redacted in any form or JSON body; other bodies stay byte for byte")
+  func credentialFieldsAreRedactedAnywhere() throws {
+    let form = Data("oauth_token=t&oauth_token_secret=s3cret&user_id=1".utf8)
+    let (cleanForm, formFields) = SandboxExchangeLog.redacted(form)
+    #expect(String(decoding: cleanForm, as: UTF8.self) == "oauth_token=%5Bwithheld%5D&oauth_token_secret=%5Bwithheld%5D&user_id=1")
+    #expect(Set(formFields) == ["oauth_token", "oauth_token_secret"])
+    let json = Data(#"{"token_type":"bearer","access_token":"AAAA","refresh_token":"BBBB","errors":[{"code":88}]}"#.utf8)
+    let (cleanJSON, jsonFields) = SandboxExchangeLog.redacted(json)
+    let text = String(decoding: cleanJSON, as: UTF8.self)
+    #expect(!text.contains("AAAA") && !text.contains("BBBB") && text.contains(#""code":88"#), "\(text)")
+    #expect(Set(jsonFields) == ["access_token", "refresh_token"])
+    let plain = Data(#"{"data":{"id":"1","text":"a code of access"}}"#.utf8)
+    #expect(SandboxExchangeLog.redacted(plain).0 == plain)
   }
 }

@@ -19,7 +19,8 @@ enum Estimate {
       query: query, granularity: "day", sinceID: options.sinceID, untilID: options.untilID, startTime: options.startTime,
       endTime: options.endTime, archive: archive)
     let budget = try session.budget.behavior(session)
-    let posts = options.limit.map { min($0, counts.total) } ?? counts.total
+    // A server's count is not trusted to be sane: below zero is none.
+    let posts = max(0, options.limit.map { min($0, counts.total) } ?? counts.total)
     let price = budget.pricing.price(of: .post)
     let request = budget.pricing.price(of: archive ? XRequestKind.countsAll : .countsRecent)
     let more = counts.nextToken == nil ? "" : "at least "

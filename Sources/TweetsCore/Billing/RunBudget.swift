@@ -1,3 +1,4 @@
+import DateFormats
 import Foundation
 import NetworkClient
 import XAPI
@@ -6,8 +7,10 @@ import XArchive
 /// The spending account of one run: the ``XBudgetBehavior`` every X client of the run carries,
 /// made on first use (a command that sends nothing opens no ledger).
 ///
-/// Its limit is `--max-cost`, else the profile's (`tweets budget`), else none (the account is
-/// still kept). Its ledger is the profile's, in the config directory
+/// Its limits are `--max-cost`, for this run, and the profile's (`tweets budget`), for the
+/// billing cycle: every run of the profile shares it, checked before each request against what
+/// the profile's ledger recorded since the cycle began (``UsageCommand/cycleStart(today:resetDay:)``,
+/// with the reset day `tweets usage` last learnt from X). Without either the account is still kept. Its ledger is the profile's, in the config directory
 /// (`ledgers/PROFILE.sqlite`: X bills per app, and a profile is one app's), and its prices X's
 /// published ones with `pricing.json` of the config directory laid over them. A ledger that
 /// cannot be opened fails the run when a limit is set (a budget must know what was bought today)
@@ -26,22 +29,26 @@ final class RunBudget: Sendable {
   func behavior(_ session: Session) throws -> XBudgetBehavior {
     if let made = made.withLock({ $0 }) { return made }
     let profile = try? session.store.profile(named: session.options.profileName)
-    let limit =
-      try session.options.maxCost
-      ?? profile?.maxCost.map { text in
-        guard let amount = USD(text) else {
-          throw TweetsFailure(
-            "profile \"\(session.options.profileName)\" has a spending limit that is not an amount (\(text)): set it again with tweets budget USD",
-            exitCode: .usage)
-        }
-        return amount
+    let limit = session.options.maxCost
+    let cycleLimit = try profile?.maxCost.map { text in
+      guard let amount = USD(text) else {
+        let what = USD.isAmount(text) ? "past the largest amount, \(USD.maximum)" : "not an amount"
+        throw TweetsFailure(
+          "profile \"\(session.options.profileName)\" has a spending limit that is \(what) (\(text)): set it again with tweets budget USD",
+          exitCode: .usage)
       }
+      return amount
+    }
     let pricing = try Self.pricing(in: session.options.configDirectory)
-    let ledger = try Self.ledger(session, limited: limit != nil)
+    let ledger = try Self.ledger(session, limited: limit != nil || cycleLimit != nil)
     let owner = Self.ownerUserID(
       environment: session.environment, profile: profile, api: session.options.api,
       demoToken: session.sandbox != nil ? session.sandboxType.demoAccessToken.key : nil)
     let terminal = session.terminal, noted = notedUnknownOwner
+    let shared = cycleLimit.map { amount in
+      let since = UsageCommand.cycleStart(today: RFC3339.dayString(from: Date()), resetDay: profile?.capResetDay)
+      return XSharedLimit(limit: amount, since: since, scope: "this billing cycle (since \(since))")
+    }
     let behavior = XBudgetBehavior(
       limit: limit, pricing: pricing, ledger: ledger, command: session.options.commandLine.first ?? "tweets", ownerUserID: owner,
       onUnknownOwner: { userID in
@@ -52,7 +59,8 @@ final class RunBudget: Sendable {
           })
         else { return }
         terminal.err(Self.unknownOwnerNote(userID: userID, pricing: pricing))
-      })
+      },
+      warn: { terminal.err("tweets: warning: " + $0) }, shared: shared)
     return made.withLock { made in
       if let existing = made { return existing }
       made = behavior

@@ -24,7 +24,27 @@ package struct GlobalOptions: Sendable {
   static let profileOption = Option<String>.value(
     "profile", placeholder: "NAME",
     default: .computed(shown: "\"default\", \"sandbox\" with --sandbox") { arguments, _ in arguments[sandboxOption] ? "sandbox" : "default" },
-    environment: ["TWEETS_PROFILE"], help: "Credentials profile (default \(.default); env \(.environment)).", .string)
+    environment: ["TWEETS_PROFILE"], help: "Credentials profile (default \(.default); env \(.environment)).", .profileName)
+
+  /// The longest profile name.
+  static let profileNameMaxLength = 64
+
+  /// Whether `name` may name a profile: 1 to ``profileNameMaxLength`` ASCII letters, digits,
+  /// `.`, `_`, `-` and `@`, not starting with `.`. A profile's name is a file's name in the
+  /// config directory (its ledger, `ledgers/NAME.sqlite`), so it must be one path component
+  /// that stays there: no `/`, no `..`, no hidden file, nothing a shell or a file system reads
+  /// otherwise.
+  ///
+  /// ```swift
+  /// GlobalOptions.isProfileName("work-account")  // true
+  /// GlobalOptions.isProfileName("../../x")       // false
+  /// ```
+  static func isProfileName(_ name: String) -> Bool {
+    !name.isEmpty && name.count <= profileNameMaxLength && !name.hasPrefix(".")
+      && name.unicodeScalars.allSatisfy {
+        $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-@".unicodeScalars.contains($0))
+      }
+  }
   static let configDirOption = Option<URL>.value(
     "config-dir", placeholder: "DIR",
     default: .computed(shown: "$XDG_CONFIG_HOME/tweets or ~/.config/tweets") { _, environment in
@@ -73,7 +93,7 @@ package struct GlobalOptions: Sendable {
   static let maxCostOption = Option<USD?>.value(
     "max-cost", placeholder: "USD",
     help:
-      "Spend at most USD on X's pay-per-use billing in this run: stop (exit 7) before a request that could pass it (default: the profile's, from tweets budget).",
+      "Spend at most USD on X's pay-per-use billing in this run: stop (exit 7) before a request that could pass it (the profile's limit per billing cycle, tweets budget, applies too).",
     recorded: .omitted, .dollars)
   static let consumerKeyOption = Option<String?>.value(
     "consumer-key", placeholder: "KEY", environment: ["X_CONSUMER_KEY", "TWITTER_CONSUMER_KEY"],

@@ -25,9 +25,14 @@ extension ArgumentConversion where Value == URL {
 }
 
 extension ArgumentConversion where Value == USD {
-  /// An amount in US dollars: `0.50`, `5`, `$12`.
+  /// An amount in US dollars: `0.50`, `5`, `$12`, at most ``USD/maximum``.
   static var dollars: Self {
-    Self(expecting: "an amount in US dollars, such as 0.50 or 5", shown: \.decimal) { USD($0) }
+    let failure: @Sendable (String, String) -> String = { option, text in
+      USD.isAmount(text)
+        ? "--\(option) takes at most \(USD.maximum), not \(text)"
+        : "--\(option) takes an amount in US dollars, such as 0.50 or 5, not \"\(text)\""
+    }
+    return Self(failure: failure, shown: \.decimal) { USD($0) }
   }
 }
 
@@ -78,4 +83,15 @@ extension [String] {
 
 extension Character {
   var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+extension ArgumentConversion where Value == String {
+  /// A profile's name (`--profile`, `TWEETS_PROFILE`): see ``GlobalOptions/isProfileName(_:)``.
+  static var profileName: Self {
+    let failure: @Sendable (String, String) -> String = { option, text in
+      "--\(option) takes a name of 1 to \(GlobalOptions.profileNameMaxLength) letters, digits, \".\", \"_\", \"-\" or \"@\" "
+        + "that does not start with \".\" (it names the profile's files in the config directory), not \(CommandSpec.shown(text))"
+    }
+    return Self(failure: failure) { GlobalOptions.isProfileName($0) ? $0 : nil }
+  }
 }

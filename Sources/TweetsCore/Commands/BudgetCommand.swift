@@ -9,11 +9,16 @@ struct BudgetCommand: TweetsCommand {
   let shared: SharedOptions = [.session]
   var spec: CommandSpec {
     makeSpec(
-      summary: "Show or set the profile's spending limit per run (X's pay-per-use billing).",
-      positionals: [PositionalSpec("USD|none", help: "The most a run may spend, or none for no limit.", optional: true)],
+      summary: "Show or set the profile's spending limit per billing cycle (X's pay-per-use billing).",
+      positionals: [
+        PositionalSpec("USD|none", help: "The most all runs of the profile may spend in a billing cycle, or none for no limit.", optional: true)
+      ],
       discussion: """
-        Every command stops (exit 7) before a request whose worst case would take the run past the
-        limit: --max-cost for one run, else this. Examples: tweets budget 5.00; tweets budget none.
+        Every command stops (exit 7) before a request whose worst case would take what the
+        profile's ledger recorded this billing cycle, by all its runs, past this limit; --max-cost
+        limits one run as well. The cycle starts on X's reset day as tweets usage last learnt it,
+        else on the first of the month (UTC). Runs at the same time can pass it together by at most
+        their requests in flight. Examples: tweets budget 5.00; tweets budget none.
         """)
   }
 
@@ -22,7 +27,8 @@ struct BudgetCommand: TweetsCommand {
     guard let given = arguments.positionals.first else {
       let limit = try session.store.profile(named: name)?.maxCost
       session.terminal.out(
-        limit.map { "Profile \(name): at most \(USD($0).map(\.description) ?? $0) per run." } ?? "Profile \(name): no limit per run.")
+        limit.map { "Profile \(name): at most \(USD($0).map(\.description) ?? $0) per billing cycle, all runs together." }
+          ?? "Profile \(name): no limit per billing cycle.")
       return .success
     }
     if arguments.positionals.count > 1 { throw UsageError("tweets budget takes one amount, or none") }
@@ -31,6 +37,7 @@ struct BudgetCommand: TweetsCommand {
       amount = nil
     } else {
       guard let parsed = USD(given) else {
+        if USD.isAmount(given) { throw UsageError("tweets budget takes at most \(USD.maximum), not \(given)") }
         throw UsageError("tweets budget takes an amount in US dollars such as 5.00, or none, not \(CommandSpec.shown(given))")
       }
       amount = parsed
@@ -40,7 +47,8 @@ struct BudgetCommand: TweetsCommand {
       profile.maxCost = amount?.decimal
       return (profile, ())
     }
-    session.terminal.out(amount.map { "Profile \(name): at most \($0) per run." } ?? "Profile \(name): no limit per run.")
+    session.terminal.out(
+      amount.map { "Profile \(name): at most \($0) per billing cycle, all runs together." } ?? "Profile \(name): no limit per billing cycle.")
     return .success
   }
 }

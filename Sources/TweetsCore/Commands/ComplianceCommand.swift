@@ -38,7 +38,8 @@ struct ComplianceCommand: TweetsCommand {
         suspended or deactivated post loses its text, raw JSON, media, hashtags and references
         (its id stays in compliance_events, with the event, the job and the date), written so
         that no copy is left in the database's files; scrub_geo removes a post's location; an
-        edited post is listed for tweets hydrate. A killed run resumes its job. App-only:
+        edited post is listed for tweets hydrate. A result for an id that was not uploaded is
+        ignored (and counted on standard error). A killed run resumes its job. App-only:
         X_BEARER_TOKEN, or one obtained from the app's consumer key and secret.
         """)
   }
@@ -73,6 +74,9 @@ struct ComplianceCommand: TweetsCommand {
     let client = try await session.appClient(for: "compliance")
     let terminal = session.terminal
     var job: ComplianceJob?
+    // The ids this run uploaded; `nil` when a run before uploaded them (then only the archive's
+    // own posts can be touched by the results: others are "already gone").
+    var uploaded: Set<String>?
     if let pending = try archive.pendingComplianceJob(type: type) {
       let found = try? await client.v2.complianceJob(id: pending.id)
       switch found?.status {
@@ -82,7 +86,7 @@ struct ComplianceCommand: TweetsCommand {
         job = found
       case .created? where found?.uploadExpiresAt.map({ $0 > Date() }) ?? false:
         terminal.err(TerminalText.visible("Resuming compliance job \(pending.id): its upload did not finish, sending the ids again."))
-        job = try await upload(found!, archive: archive, type: type, client, session)
+        (job, uploaded) = try await upload(found!, archive: archive, type: type, client, session)
       default:
         terminal.err(TerminalText.visible("Compliance job \(pending.id) is \(found?.status.description ?? "unknown to X"): creating a new one."))
         try archive.markComplianceJob(id: pending.id, .abandoned)
@@ -91,10 +95,10 @@ struct ComplianceCommand: TweetsCommand {
     if job == nil {
       let created = try await client.v2.createComplianceJob(type: type, name: name ?? "tweets \(database.lastPathComponent)")
       try archive.recordComplianceJob(id: created.id, type: type, ids: 0)
-      job = try await upload(created, archive: archive, type: type, client, session)
+      (job, uploaded) = try await upload(created, archive: archive, type: type, client, session)
     }
     let done = try await complete(job!, interval: interval, client, session)
-    let results = try await client.v2.complianceResults(of: done)
+    let results = Self.uploadedOnly(try await client.v2.complianceResults(of: done), uploaded: uploaded, job: done.id, terminal)
     let summary = try archive.applyCompliance(results, job: done.id, type: type)
     // The removed media's downloaded files go too: they hold the removed content. Only the files
     // downloaded, where they were downloaded (MediaFileRemoval); each other one is named.
@@ -125,10 +129,11 @@ struct ComplianceCommand: TweetsCommand {
     return keptFiles > 0 ? .failure : .success
   }
 
-  /// Writes the archive's ids to a temporary file, uploads it, and marks the job uploaded.
+  /// Writes the archive's ids to a temporary file, uploads it, and marks the job uploaded; and
+  /// returns the ids uploaded.
   private func upload(
     _ job: ComplianceJob, archive: TweetArchive, type: ComplianceJob.Kind, _ client: XClient, _ session: Session
-  ) async throws -> ComplianceJob {
+  ) async throws -> (ComplianceJob, Set<String>) {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-compliance-\(UUID().uuidString).txt")
     guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]),
       let handle = try? FileHandle(forWritingTo: file)
@@ -139,7 +144,31 @@ struct ComplianceCommand: TweetsCommand {
     session.terminal.err(TerminalText.visible("Uploading \(count) \(type == .tweets ? "post" : "user") ids for compliance job \(job.id) …"))
     try await client.v2.uploadComplianceIDs(for: job, file: file)
     try archive.markComplianceJobUploaded(id: job.id, ids: count)
-    return job
+    let ids = FileManager.default.contents(atPath: file.path).map { String(decoding: $0, as: UTF8.self).split(whereSeparator: \.isNewline) } ?? []
+    return (job, Set(ids.map(Self.normalized)))
+  }
+
+  /// Of `results`, those for an id that was uploaded (all of them when `uploaded` is `nil`).
+  /// X answers one line per uploaded id: a line for any other id is a server's mistake, or a
+  /// hostile one, and must not remove a post nobody asked about. The others are left out and
+  /// counted on standard error.
+  static func uploadedOnly(_ results: [ComplianceResult], uploaded: Set<String>?, job: String, _ terminal: Terminal) -> [ComplianceResult] {
+    guard let uploaded else { return results }
+    let kept = results.filter { uploaded.contains(normalized($0.id)) }
+    let ignored = results.count - kept.count
+    if ignored > 0 {
+      terminal.err(
+        TerminalText.visible(
+          "tweets: warning: compliance job \(job) answered \(ignored) result\(ignored == 1 ? "" : "s") for ids that were not uploaded; "
+            + "\(ignored == 1 ? "it is" : "they are") ignored."))
+    }
+    return kept
+  }
+
+  /// An id as uploaded and as X may write it back: without leading zeros when it is a number.
+  static func normalized(_ id: some StringProtocol) -> String {
+    let text = id.trimmingCharacters(in: .whitespaces)
+    return UInt64(text).map(String.init) ?? text
   }
 
   /// Polls the job every `interval` seconds until it is complete; a failed or expired job is an error.
@@ -170,11 +199,13 @@ struct ComplianceCommand: TweetsCommand {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-compliance-\(UUID().uuidString).txt")
     var text = Data()
     var count = 0
+    var uploaded: Set<String> = []
     func take(_ line: Substring) throws {
       let id = line.trimmingCharacters(in: .whitespaces)
       if id.isEmpty { return }
       guard IDLookup.isTweetID(id) else { throw UsageError("\(CommandSpec.shown(id)) in the ids is not an id (digits only)") }
       text.append(contentsOf: (id + "\n").utf8)
+      uploaded.insert(Self.normalized(id))
       count += 1
     }
     if source == "-" {
@@ -193,7 +224,9 @@ struct ComplianceCommand: TweetsCommand {
     session.terminal.err(TerminalText.visible("Uploading \(count) ids for compliance job \(job.id) …"))
     try await client.v2.uploadComplianceIDs(for: job, file: file)
     let done = try await complete(job, interval: interval, client, session)
-    for result in try await client.v2.complianceResults(of: done) { session.terminal.out(result.jsonLine) }
+    for result in Self.uploadedOnly(try await client.v2.complianceResults(of: done), uploaded: uploaded, job: done.id, session.terminal) {
+      session.terminal.out(result.jsonLine)
+    }
     return .success
   }
 

@@ -88,7 +88,7 @@ enum PostThread {
     let remaining = posts[checkpoint.posted.count...]
     let total = remaining.reduce(USD.zero) { $0 + budget.pricing.priceOfPost($1) }
     terminal.err("tweets: the thread's \(remaining.count) posts to send cost \(total) on X's pay-per-use billing.")
-    try budget.check(total, for: "the thread's \(remaining.count) posts")
+    try await budget.checkAfterReading(total, for: "the thread's \(remaining.count) posts")
     func save() throws {
       guard !fromInput else { return }
       do {

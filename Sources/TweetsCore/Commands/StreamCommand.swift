@@ -208,10 +208,15 @@ struct StreamCommand: TweetsCommand {
       // Ctrl-C or SIGTERM: the end the user asked for.
     }
     report.finished(written.withLock { $0 })
-    if stoppedAtLimit.withLock({ $0 }), let limit = budget.limit {
+    if stoppedAtLimit.withLock({ $0 }) {
+      if let limit = budget.limit, budget.spent + budget.pricing.price(of: .post) > limit {
+        throw TweetsFailure(
+          "stopped at the spending limit: \(budget.spent) of \(limit) spent on the stream's posts; raise --max-cost to stream longer",
+          exitCode: .budget)
+      }
       throw TweetsFailure(
-        "stopped at the spending limit: \(budget.spent) of \(limit) spent on the stream's posts; raise --max-cost to stream longer", exitCode: .budget
-      )
+        "stopped at the profile's spending limit for \(budget.shared?.scope ?? "the billing cycle"): \(budget.spent) spent on the stream's posts; "
+          + "raise it (tweets budget) to stream longer", exitCode: .budget)
     }
     return .success
   }

@@ -24,6 +24,8 @@ struct UsageCommand: TweetsCommand {
         the account is known: from the profile (tweets login), or from an access token in the
         environment, which X issues beginning with the account's numeric id. Otherwise they are
         recorded at the full price, and the command that read them says so.
+        Charges recorded during the cycle but dated outside it (a server's Date far from this
+        computer's clock, before such dates were refused) are listed apart and counted in the cycle.
         """)
   }
 
@@ -52,6 +54,8 @@ struct UsageCommand: TweetsCommand {
     let spentToday: String
     let spentThisCycle: String
     let spent: [Spent]
+    /// Charges recorded in this cycle whose day is outside it: counted in `spentThisCycle`.
+    let datedOutsideCycle: [Spent]
   }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
@@ -65,10 +69,24 @@ struct UsageCommand: TweetsCommand {
     }
     let today = RFC3339.dayString(from: Date())
     let cycleStart = Self.cycleStart(today: today, resetDay: usage?.capResetDay)
+    // The profile's budget (tweets budget) counts from the same day as this report.
+    if let resetDay = usage?.capResetDay, let profile = try? session.store.profile(named: session.options.profileName),
+      profile.capResetDay != resetDay
+    {
+      try? await session.store.update(session.options.profileName) { stored in
+        guard var profile = stored else { return (nil, ()) }
+        profile.capResetDay = resetDay
+        return (profile, ())
+      }
+    }
     let ledger = try session.budget.behavior(session).ledger
     let totals = try await ledger.totals(from: cycleStart, through: today)
+    let misdated = try await ledger.totals(recordedFrom: cycleStart, through: today).filter { $0.day < cycleStart || $0.day > today }
     let spentToday = totals.filter { $0.day == today }.reduce(USD.zero) { $0 + $1.amount }
-    let spentCycle = totals.reduce(USD.zero) { $0 + $1.amount }
+    let spentCycle = (totals + misdated).reduce(USD.zero) { $0 + $1.amount }
+    func rows(_ totals: [XLedgerTotal]) -> [Report.Spent] {
+      totals.map { Report.Spent(day: $0.day, command: $0.command, items: $0.items, amount: $0.amount.decimal) }
+    }
 
     if session.options.format == .json {
       let report = Report(
@@ -78,7 +96,7 @@ struct UsageCommand: TweetsCommand {
             daily: $0.daily.map { Report.Day(day: $0.day, posts: $0.posts) })
         },
         xError: xError, cycleStart: cycleStart, today: today, spentToday: spentToday.decimal, spentThisCycle: spentCycle.decimal,
-        spent: totals.map { Report.Spent(day: $0.day, command: $0.command, items: $0.items, amount: $0.amount.decimal) })
+        spent: rows(totals), datedOutsideCycle: rows(misdated))
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys]
       encoder.keyEncodingStrategy = .convertToSnakeCase
@@ -96,6 +114,12 @@ struct UsageCommand: TweetsCommand {
     session.terminal.out("Spent since \(cycleStart) (the ledger of profile \(session.options.profileName)): \(spentCycle); today \(spentToday).")
     for total in totals {
       session.terminal.out("  \(total.day)  \(total.command)  \(total.items) \(total.items == 1 ? "item" : "items")  \(total.amount)")
+    }
+    if !misdated.isEmpty {
+      session.terminal.out("Recorded this cycle but dated outside it (counted above):")
+      for total in misdated {
+        session.terminal.out("  \(total.day)  \(total.command)  \(total.items) \(total.items == 1 ? "item" : "items")  \(total.amount)")
+      }
     }
     return .success
   }

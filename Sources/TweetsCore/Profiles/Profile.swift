@@ -19,9 +19,12 @@ package struct Profile: Codable, Sendable, Equatable, CustomStringConvertible {
   /// OAuth 2.0 user context: the client and the current tokens. When present, v2 requests use
   /// it instead of the OAuth 1.0a token (kept: v1.1 and recovery need it).
   package var oauth2: OAuth2Credentials?
-  /// What a run may spend on X's billing when it gives no `--max-cost` (`tweets budget`), as a
-  /// decimal amount of US dollars.
+  /// What all runs of the profile may spend on X's billing in a billing cycle (`tweets
+  /// budget`), as a decimal amount of US dollars: checked against the profile's ledger.
   package var maxCost: String?
+  /// The day of the month X's billing cycle resets, as `tweets usage` last learnt it from X;
+  /// `nil` for the calendar month.
+  package var capResetDay: Int?
 
   /// A profile with whatever is known; every field may be filled in later.
   package init(
@@ -45,6 +48,7 @@ package struct Profile: Codable, Sendable, Equatable, CustomStringConvertible {
     case username
     case oauth2
     case maxCost = "max_cost"
+    case capResetDay = "cap_reset_day"
   }
 
   /// Never shows a secret.

@@ -1,3 +1,4 @@
+import DateFormats
 import Foundation
 import NetworkClient
 
@@ -98,6 +99,20 @@ public protocol XLedger: Sendable {
   /// What was spent from `firstDay` through `lastDay` (UTC days, inclusive), per day and
   /// command, in day order.
   func totals(from firstDay: String, through lastDay: String) async throws -> [XLedgerTotal]
+
+  /// What was recorded from `firstDay` through `lastDay` by the local clock (UTC days,
+  /// inclusive), per the day each charge is dated and command: how `tweets usage` finds charges
+  /// recorded in a billing cycle but dated outside it (an answer's `Date` that said 2000 or
+  /// 9999, before ``XBudgetBehavior`` stopped believing such dates).
+  func totals(recordedFrom firstDay: String, through lastDay: String) async throws -> [XLedgerTotal]
+}
+
+extension XLedger {
+  /// A ledger that does not keep when it recorded each charge answers with the charges dated
+  /// in the range.
+  public func totals(recordedFrom firstDay: String, through lastDay: String) async throws -> [XLedgerTotal] {
+    try await totals(from: firstDay, through: lastDay)
+  }
 }
 
 /// A ledger in memory: one process's account, for a library user without a database and for tests.
@@ -111,15 +126,17 @@ public final class InMemoryXLedger: XLedger {
     let kind: XChargeKind
     let id: String
   }
-  private let state = Locked<(keys: Set<Key>, charges: [XCharge])>(([], []))
+  private let state = Locked<(keys: Set<Key>, charges: [(charge: XCharge, recorded: String)])>(([], []))
+  private let now: @Sendable () -> Date
 
-  /// An empty ledger.
-  public init() {}
+  /// An empty ledger; `now` is the clock that dates each record (tests move it).
+  public init(now: @escaping @Sendable () -> Date = Date.init) { self.now = now }
 
   public func record(_ charges: [XCharge]) async throws -> [XCharge] {
-    state.withLock { state in
+    let recorded = RFC3339.dayString(from: now())
+    return state.withLock { state in
       charges.filter { state.keys.insert(Key(day: $0.day, kind: $0.kind, id: $0.id)).inserted }.map {
-        state.charges.append($0)
+        state.charges.append(($0, recorded))
         return $0
       }
     }
@@ -130,7 +147,11 @@ public final class InMemoryXLedger: XLedger {
   }
 
   public func totals(from firstDay: String, through lastDay: String) async throws -> [XLedgerTotal] {
-    XLedgerTotal.sum(state.withLock { $0.charges }.filter { $0.day >= firstDay && $0.day <= lastDay })
+    XLedgerTotal.sum(state.withLock { $0.charges }.map(\.charge).filter { $0.day >= firstDay && $0.day <= lastDay })
+  }
+
+  public func totals(recordedFrom firstDay: String, through lastDay: String) async throws -> [XLedgerTotal] {
+    XLedgerTotal.sum(state.withLock { $0.charges }.filter { $0.recorded >= firstDay && $0.recorded <= lastDay }.map(\.charge))
   }
 }
 

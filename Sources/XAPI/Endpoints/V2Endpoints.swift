@@ -119,7 +119,8 @@ extension XClient {
         buckets: (response.value.data ?? []).map {
           TweetCounts.Bucket(start: RFC3339.date(from: $0.start), end: RFC3339.date(from: $0.end), count: $0.tweetCount)
         },
-        total: response.value.meta?.totalTweetCount ?? response.value.data?.reduce(0) { $0 + $1.tweetCount } ?? 0,
+        // Saturating: a server's counts near Int.max must not trap the sum.
+        total: response.value.meta?.totalTweetCount ?? response.value.data?.reduce(0) { $0.addingSaturating($1.tweetCount) } ?? 0,
         nextToken: response.value.meta?.nextToken, body: response.response.body)
     }
 

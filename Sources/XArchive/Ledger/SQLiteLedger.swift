@@ -95,7 +95,24 @@ public final class SQLiteLedger: XLedger {
         "SELECT day, command, count(*), sum(price_micros) FROM charges WHERE day BETWEEN ? AND ? GROUP BY day, command ORDER BY day, command",
         [.text(firstDay), .text(lastDay)])
     }
-    return rows.map { row in
+    return Self.totals(rows)
+  }
+
+  /// `recorded_at` is RFC 3339 in UTC, so its first ten characters are the UTC day it was recorded.
+  public func totals(recordedFrom firstDay: String, through lastDay: String) async throws -> [XLedgerTotal] {
+    let rows = try database.withLock { database in
+      try database.rows(
+        """
+        SELECT day, command, count(*), sum(price_micros) FROM charges WHERE substr(recorded_at, 1, 10) BETWEEN ? AND ?
+        GROUP BY day, command ORDER BY day, command
+        """,
+        [.text(firstDay), .text(lastDay)])
+    }
+    return Self.totals(rows)
+  }
+
+  private static func totals(_ rows: [[SQLiteValue]]) -> [XLedgerTotal] {
+    rows.map { row in
       XLedgerTotal(
         day: row[0].text ?? "", command: row[1].text ?? "", items: Int(row[2].integer ?? 0), amount: USD(micros: row[3].integer ?? 0))
     }
