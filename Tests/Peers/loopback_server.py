@@ -19,6 +19,8 @@ test process is gone), then exits on its own.
   /stall-head?seconds=S   the status line, then S seconds of silence (60 by default)
   /firehose?id=I&seconds=S   64 KiB chunks as fast as the client takes them, for S seconds
                     (or until it hangs up); each byte is its offset mod 251, so order can be checked
+  /2/tweets/search/stream   the same with lines of posts as X's filtered stream sends them (id "posts")
+  /noline/2/tweets/search/stream   4 MiB of one line that never ends
   /written?id=I     JSON: how many body bytes /firehose?id=I has written so far
 
 --tls CERT KEY serves HTTPS with that certificate.
@@ -36,6 +38,9 @@ from urllib.parse import parse_qsl, urlsplit
 # Bytes each /firehose has handed to the kernel, by its id.
 WRITTEN = {}
 PATTERN = bytes(n % 251 for n in range(251 * 262))
+# 64 KB of filtered-stream lines: one post each, as X sends them.
+POSTS = (json.dumps({"data": {"id": "1800000000000000001", "text": "x" * 200, "edit_history_tweet_ids": ["1800000000000000001"]},
+                     "matching_rules": [{"id": "1", "tag": "t"}]}) + "\r\n").encode() * 220
 
 
 GATES = {}
@@ -127,20 +132,32 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 time.sleep(float(params.get("interval", "0.1")))
             self.wfile.write(b"0\r\n\r\n")
-        elif url.path == "/firehose":
+        elif url.path == "/noline/2/tweets/search/stream":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            try:
+                for _ in range(64):
+                    self.wfile.write(b"%x\r\n%s\r\n" % (65536, b"x" * 65536))
+                self.wfile.write(b"0\r\n\r\n")
+            except OSError:
+                self.close_connection = True
+        elif url.path in ("/firehose", "/2/tweets/search/stream"):
             params = dict(query)
-            key = params.get("id", "")
+            posts = url.path != "/firehose"
+            key = "posts" if posts else params.get("id", "")
             WRITTEN[key] = 0
             self.send_response(200)
-            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Content-Type", "application/json" if posts else "application/octet-stream")
             self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
             chunk = 65536
-            deadline = time.time() + float(params.get("seconds", "10"))
+            deadline = time.time() + float(params.get("seconds", "10" if not posts else "60"))
             try:
                 while time.time() < deadline:
                     start = WRITTEN[key] % 251
-                    data = PATTERN[start:start + chunk]
+                    data = POSTS if posts else PATTERN[start:start + chunk]
                     self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
                     WRITTEN[key] += len(data)
                 self.wfile.write(b"0\r\n\r\n")

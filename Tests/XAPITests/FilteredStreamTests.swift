@@ -1,5 +1,6 @@
 import Foundation
 import NetworkClient
+import TestSupport
 import Testing
 import XAPI
 
@@ -195,4 +196,55 @@ final class EventLog: @unchecked Sendable {
   }
 
   func count(where test: (FilteredStreamEvent) -> Bool) -> Int { lock.withLock { events.filter(test).count } }
+}
+
+/// The filtered stream against a real server on loopback that sends posts as fast as they are
+/// taken (Tests/Peers/loopback_server.py): a consumer slower than the stream holds the server
+/// back through every layer (StreamPacer, StreamBuffer, curl's pause, TCP), instead of the posts
+/// piling up in memory (they did, at 10 MB a second, before the pacer).
+@Suite("The filtered stream's backpressure", .tags(.peers), .tier(.peers))
+struct FilteredStreamBackpressureTests {
+  @Test("a slow consumer holds the server back: it writes no more than what was taken plus the buffers")
+  func slowConsumer() async throws {
+    let server = try LoopbackServer(script: "loopback_server.py", lifetime: 120)
+    defer { server.stop() }
+    let client = XClient(authentication: .bearer("token"), baseURL: server.baseURL, transport: CurlTransport(), retry: nil)
+    var taken = 0
+    let clock = ContinuousClock()
+    let started = clock.now
+    for try await _ in client.v2.filteredStream() {
+      taken += 1
+      try await Task.sleep(for: .milliseconds(20))
+      if clock.now - started > .seconds(4) { break }
+    }
+    let answer = try await NetworkClient(baseURL: server.baseURL, transport: CurlTransport())
+      .send(Request<[String: Int]>(method: .get, path: "/written", query: [("id", "posts")]))
+    let written = try #require(answer["written"])
+    let postBytes = 349
+    print("[backpressure] filtered stream: \(taken) posts taken in 4 s (\(taken * postBytes) bytes); the server could write \(written)")
+    #expect(taken > 10)
+    // Unbounded, the server writes as fast as loopback takes it (hundreds of MB in 4 s); held
+    // back, what was taken, the pacer's 64 posts, the transport's 1 MiB and the kernel's buffers.
+    #expect(written - taken * postBytes < 16 << 20, "the server wrote \(written) bytes for \(taken) posts taken")
+  }
+
+  @Test("a line that never ends is dropped at FilteredStream.maxLineBytes (1 MiB), not held whole")
+  func endlessLine() async throws {
+    let server = try LoopbackServer(script: "loopback_server.py", lifetime: 120)
+    defer { server.stop() }
+    let base = server.baseURL.appendingPathComponent("noline")
+    let client = XClient(authentication: .bearer("token"), baseURL: base, transport: CurlTransport(), retry: nil)
+    let drops = Locked<[String]>([])
+    let reader = Task {
+      for try await _ in client.v2.filteredStream(onEvent: { event in
+        if case .dropped(let reason) = event { drops.withLock { $0.append(reason) } }
+      }) {}
+    }
+    let clock = ContinuousClock()
+    let started = clock.now
+    while drops.withLock({ $0.isEmpty }) && clock.now - started < .seconds(60) { try await Task.sleep(for: .milliseconds(20)) }
+    reader.cancel()
+    let first = try #require(drops.withLock { $0.first })
+    #expect(first == "a line longer than \(FilteredStream.maxLineBytes) bytes (FilteredStream.maxLineBytes)")
+  }
 }

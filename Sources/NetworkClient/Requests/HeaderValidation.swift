@@ -1,6 +1,6 @@
 extension HTTPHeaders {
   /// Why the first field that cannot be sent as it is fails, or `nil` when every one can: a name
-  /// must be an RFC 9110 token (letters, digits and ``!#$%&'*+-.^_`|~``), and a value may hold no
+  /// must be an RFC 9110 token (letters, digits and the 15 symbols of its `tchar`), and a value may hold no
   /// CR, LF or NUL. Checked on bytes, not `Character`s (Swift reads `"\r\n"` as one Character,
   /// equal to neither `"\r"` nor `"\n"`), so that a value from the network, such as a token
   /// holding `"\r\nX-Injected: 1"`, can never add a header line or smuggle a second request.

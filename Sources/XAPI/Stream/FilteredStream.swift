@@ -56,20 +56,32 @@ public struct FilteredStream: AsyncSequence, Sendable {
   /// Told of each connection, drop, wait and keep-alive.
   public var onEvent: @Sendable (FilteredStreamEvent) -> Void
 
+  /// The longest line (one post with its expansions, or X's words) read before the connection is
+  /// dropped as broken: 1 MiB, far above any post X sends, so that a server that never sends a
+  /// newline cannot grow memory without bound.
+  public static let maxLineBytes = 1 << 20
+
   public func makeAsyncIterator() -> Iterator {
     let (items, continuation) = AsyncThrowingStream<StreamedTweet, any Error>.makeStream()
-    let driver = Task { await drive(continuation) }
-    continuation.onTermination = { _ in driver.cancel() }
-    return Iterator(items: items.makeAsyncIterator())
+    let pacer = StreamPacer()
+    let driver = Task { await drive(continuation, pacer: pacer) }
+    continuation.onTermination = { _ in
+      pacer.cancel()
+      driver.cancel()
+    }
+    return Iterator(items: items.makeAsyncIterator(), pacer: pacer)
   }
 
-  /// Delivers the posts the connections bring, in order.
+  /// Delivers the posts the connections bring, in order, and no faster than they are taken.
   public struct Iterator: AsyncIteratorProtocol {
     var items: AsyncThrowingStream<StreamedTweet, any Error>.AsyncIterator
+    let pacer: StreamPacer
 
     /// The next post: waits through reconnects; throws an ``XError`` when the stream cannot go on.
     public mutating func next() async throws -> StreamedTweet? {
-      try await items.next()
+      let item = try await items.next()
+      if item != nil { pacer.taken() }
+      return item
     }
   }
 
@@ -80,7 +92,7 @@ public struct FilteredStream: AsyncSequence, Sendable {
     case failed(StreamReconnectPolicy.Failure, reason: String)
   }
 
-  func drive(_ out: AsyncThrowingStream<StreamedTweet, any Error>.Continuation) async {
+  func drive(_ out: AsyncThrowingStream<StreamedTweet, any Error>.Continuation, pacer: StreamPacer = StreamPacer()) async {
     guard case .bearer(let token) = client.authentication else {
       return out.finish(
         throwing: XError.unauthorized(message: "X serves the filtered stream app-only: use XAuthentication.bearer with the app's bearer token"))
@@ -94,7 +106,7 @@ public struct FilteredStream: AsyncSequence, Sendable {
     var attempt = 0
     while !Task.isCancelled {
       attempt += 1
-      switch await connect(attempt: attempt, token: token, transport: transport, out: out, established: { inARow = [:] }) {
+      switch await connect(attempt: attempt, token: token, transport: transport, out: out, pacer: pacer, established: { inARow = [:] }) {
       case .cancelled:
         return out.finish()
       case .fatal(let error):
@@ -131,6 +143,7 @@ public struct FilteredStream: AsyncSequence, Sendable {
   /// One connection: open it, read its lines until it ends, and say how it ended.
   func connect(
     attempt: Int, token: String, transport: any HTTPStreamingTransport, out: AsyncThrowingStream<StreamedTweet, any Error>.Continuation,
+    pacer: StreamPacer,
     established: () -> Void
   ) async -> Outcome {
     var components = URLComponents(url: client.baseURL.appendingPathComponent("2/tweets/search/stream"), resolvingAgainstBaseURL: false)
@@ -164,18 +177,21 @@ public struct FilteredStream: AsyncSequence, Sendable {
       }
     }
     onEvent(.connected(attempt: attempt))
-    return await read(response, out: out, established: established)
+    return await read(response, out: out, pacer: pacer, established: established)
   }
 
   /// Reads the lines of an open connection, closing it after too long a silence.
-  func read(_ response: HTTPStreamingResponse, out: AsyncThrowingStream<StreamedTweet, any Error>.Continuation, established: () -> Void) async
-    -> Outcome
-  {
+  func read(
+    _ response: HTTPStreamingResponse, out: AsyncThrowingStream<StreamedTweet, any Error>.Continuation, pacer: StreamPacer = StreamPacer(),
+    established: () -> Void
+  ) async -> Outcome {
     let lastActivity = Locked(clock())
     let stalled = Locked(false)
     let (policy, sleeper, clock) = (self.policy, self.sleeper, self.clock)
     let watchdog = Task {
       while !Task.isCancelled {
+        // Waiting for the consumer is not the server's silence.
+        if pacer.isWaiting { lastActivity.withLock { $0 = clock() } }
         let wait = lastActivity.withLock { $0 } + policy.silenceLimit - clock()
         if wait <= 0 {
           stalled.withLock { $0 = true }
@@ -188,6 +204,7 @@ public struct FilteredStream: AsyncSequence, Sendable {
     defer { watchdog.cancel() }
     var buffer = Data()
     var received = false
+    var tooLong = false
     do {
       try await withTaskCancellationHandler {
         for try await chunk in response.body {
@@ -197,11 +214,19 @@ public struct FilteredStream: AsyncSequence, Sendable {
             established()
           }
           buffer.append(chunk)
-          while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-            var line = buffer[buffer.startIndex..<newline]
+          var start = buffer.startIndex
+          while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            var line = buffer[start..<newline]
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            buffer.removeSubrange(buffer.startIndex...newline)
-            deliver(Data(line), to: out)
+            start = buffer.index(after: newline)
+            await deliver(Data(line), to: out, pacer: pacer)
+            lastActivity.withLock { $0 = clock() }
+          }
+          buffer.removeSubrange(buffer.startIndex..<start)
+          if buffer.count > Self.maxLineBytes {
+            tooLong = true
+            response.cancel()
+            break
           }
         }
       } onCancel: {
@@ -215,13 +240,16 @@ public struct FilteredStream: AsyncSequence, Sendable {
       return .failed(received ? .dropped : .network, reason: Self.words(error))
     }
     if Task.isCancelled { return .cancelled }
+    if tooLong { return .failed(.dropped, reason: "a line longer than \(Self.maxLineBytes) bytes (FilteredStream.maxLineBytes)") }
     return .failed(received ? .dropped : .network, reason: "the server closed the stream")
   }
 
-  func deliver(_ line: Data, to out: AsyncThrowingStream<StreamedTweet, any Error>.Continuation) {
+  func deliver(_ line: Data, to out: AsyncThrowingStream<StreamedTweet, any Error>.Continuation, pacer: StreamPacer) async {
     guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return onEvent(.keepAlive) }
     switch StreamLine(line) {
-    case .tweet(let item): out.yield(item)
+    case .tweet(let item):
+      out.yield(item)
+      await pacer.handedOver()
     case .problems(let problems): onEvent(.message(problems.map(\.description).joined(separator: "; ")))
     case .unreadable(let excerpt): onEvent(.message("an unreadable line: \(excerpt)"))
     }
