@@ -143,10 +143,10 @@ final class LoopbackProvider: Sendable {
       method: request.method, url: "http://" + host + request.target, body: request.body.isEmpty ? nil : request.body,
       contentType: request.header("Content-Type"))
     let authorization = request.header("Authorization")
-    entry.transmission = Self.transmission(oauthRequest, authorization: authorization)
 
     switch endpoint {
     case .authorize:
+      // Not signed: its oauth_token is the user's, in the query.
       return authorize(query: request.target.drop { $0 != "?" }.dropFirst(), method: request.method, &entry)
     case .requestToken, .accessToken:
       guard request.method == "POST" else {
@@ -159,6 +159,7 @@ final class LoopbackProvider: Sendable {
       break
     }
 
+    entry.transmission = Self.transmission(oauthRequest, authorization: authorization)
     let verifier = endpoint == .requestToken ? requestTokenVerifier : endpoint == .accessToken ? accessTokenVerifier : resourceVerifier
     let verified: VerifiedRequest
     do throws(OAuthVerificationError) {
@@ -173,7 +174,15 @@ final class LoopbackProvider: Sendable {
       }
     } catch {
       entry.outcome = error.problem.rawValue
-      return refusal(error, of: oauthRequest, authorization: authorization, realm: realm)
+      let response = refusal(error, of: oauthRequest, authorization: authorization, realm: realm)
+      // Who the refused request says it is, from the parameters the provider read, for the log.
+      if let normalized = response.normalizedParameters {
+        let pairs = PercentEncoding.decodeForm(normalized)
+        entry.consumerKey = pairs.first { $0.name == "oauth_consumer_key" }?.value
+        entry.token = pairs.first { $0.name == "oauth_token" }?.value
+        entry.signatureMethod = pairs.first { $0.name == "oauth_signature_method" }?.value
+      }
+      return response.response
     }
     entry.outcome = "valid"
     var json: [String: Any] = [
@@ -276,7 +285,11 @@ final class LoopbackProvider: Sendable {
   /// absent or rejected, the acceptable timestamps), and a JSON body with the same fields, the
   /// advice, and the base string and normalized parameters computed here, for the client's
   /// ``OAuthBaseStringDiff``. No secret is in it: the base string holds none.
-  func refusal(_ error: OAuthVerificationError, of request: OAuthRequest, authorization: String?, realm: String) -> LoopbackHTTPServer.Response {
+  ///
+  /// Returns the normalized parameters too, when the request could be read that far.
+  func refusal(
+    _ error: OAuthVerificationError, of request: OAuthRequest, authorization: String?, realm: String
+  ) -> (response: LoopbackHTTPServer.Response, normalizedParameters: String?) {
     var fields = [OAuthParameter("oauth_problem", error.problem.rawValue)]
     var json: [String: Any] = [
       "valid": false, "method": request.method.uppercased(), "oauth_problem": error.problem.rawValue, "oauth_problem_advice": error.advice,
@@ -291,17 +304,19 @@ final class LoopbackProvider: Sendable {
       fields.append(OAuthParameter("oauth_acceptable_timestamps", text))
       json["oauth_acceptable_timestamps"] = text
     }
+    var normalized: String?
     // The verifier's own base string for signature_invalid; for the other problems, the same
     // routine over the request as received (none when the request is past a limit or unreadable).
     if let baseString = error.signatureBaseString
       ?? (try? OAuthSignatureBaseString.make(received: request, authorization: authorization, limits: settings.limits))
     {
+      normalized = Self.normalizedParameters(baseString)
       json["base_string"] = baseString
-      json["normalized_parameters"] = Self.normalizedParameters(baseString) ?? ""
+      json["normalized_parameters"] = normalized ?? ""
     }
     var response = Self.json(error.httpStatus, json)
     response.headers.append(("WWW-Authenticate", OAuthAuthorizationHeader.make(parameters: fields, realm: realm)))
-    return response
+    return (response, normalized)
   }
 
   /// The third part of a base string, decoded: the normalized parameters it signs.
