@@ -3,6 +3,10 @@ import OAuth1
 import TestSupport
 import Testing
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 /// `oauth1 serve` as a real process, driven by an independent client: Python's requests-oauthlib
 /// (pinned, installed by the tests under `.test-deps/`) runs the three-legged flow and signs
 /// protected requests every way it can (`Tests/Peers/requests_oauthlib_client.py`).
@@ -137,6 +141,43 @@ struct ServeCommandTests {
     let otherHost = try await oauth1(["request", "GET", url, "-H", "Host: localhost:\(server.port)"] + signing)
     #expect(otherHost.status == 1)
     #expect(otherHost.stderr.contains("differs from ours in the host: we signed 127.0.0.1, the provider localhost"), "\(otherHost.stderr)")
+  }
+}
+
+/// `oauth1 login` and `oauth1 request` against `oauth1 serve`: the package's own client through
+/// the flow, with the loopback callback, then a protected request with the token it saved.
+@Suite("oauth1 login against oauth1 serve", .tags(.processes), .tier(.processes))
+struct ServeLoginTests {
+  @Test func loginThenRequestWithTheSavedToken() async throws {
+    let server = try ServeProcess.start(["--consumer-key", "key", "--consumer-secret", "secret"])
+    defer { server.stop() }
+    let config = FileManager.default.temporaryDirectory.appendingPathComponent("oauth1-config-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: config) }
+    var environment = ProcessInfo.processInfo.environment
+    environment["OAUTH1_CONFIG_DIR"] = config.path
+    environment.removeValue(forKey: "BROWSER")
+    let base = server.baseURL.absoluteString
+    let login = try InteractiveProcess(
+      PackagePaths.executable("oauth1"),
+      [
+        "login", "--request-token-url", base + "/oauth/request_token", "--authorize-url", base + "/oauth/authorize", "--access-token-url",
+        base + "/oauth/access_token", "--consumer-key", "key", "--consumer-secret", "secret", "--callback", "loopback", "--profile", "local",
+        "--no-browser",
+      ], environment: environment)
+    #expect(await login.waitForError(containing: "Waiting for the provider"), "\(login.stderr)")
+    let line = try #require(login.stderr.split(separator: "\n").first { $0.contains("/oauth/authorize?") })
+    let authorize = try #require(URL(string: line.trimmingCharacters(in: .whitespaces)))
+    // The browser: the provider approves at once and redirects to the command's callback server.
+    let (_, response) = try await URLSession.shared.data(from: authorize)
+    #expect((response as? HTTPURLResponse)?.statusCode == 200)
+    let result = await login.wait()
+    #expect(result.status == 0, "\(result.stderr)")
+
+    let request = try await oauth1(["request", "GET", base + "/items?page=2", "--profile", "local"], environment: environment)
+    #expect(request.status == 0, "\(request.stderr)")
+    let body = try #require(try JSONSerialization.jsonObject(with: Data(request.stdout.utf8)) as? [String: Any], "\(request.stdout)")
+    #expect(body["valid"] as? Bool == true && body["token"] is String && body["consumer_key"] as? String == "key", "\(body)")
   }
 }
 

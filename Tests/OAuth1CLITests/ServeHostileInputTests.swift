@@ -106,3 +106,32 @@ struct ServeHostileInputTests {
     }
   }
 }
+
+/// `oauth1 serve`'s wrong usage: exit 2 and the reason, before anything listens.
+@Suite("oauth1 serve, usage", .tags(.processes), .tier(.processes))
+struct ServeUsageTests {
+  @Test(arguments: [
+    (["--consumer-secret", "s"], "missing --consumer-key"),
+    (["--consumer-key", "k"], "missing --consumer-secret"),
+    (["--consumer-key", "k", "--consumer-secret", "s", "--port", "65536"], "--port takes a port number"),
+    (["--consumer-key", "k", "--consumer-secret", "s", "--token", "t"], "--token needs --token-secret"),
+    (["--consumer-key", "k", "--consumer-secret", "s", "--token-secret", "t"], "--token-secret needs --token"),
+    (["--consumer-key", "k", "--consumer-secret", "s", "--limit", "bogus=1"], "--limit takes url-bytes"),
+  ])
+  func isRefused(arguments: [String], message: String) async throws {
+    var environment = ProcessInfo.processInfo.environment
+    environment.removeValue(forKey: "OAUTH1_CONSUMER_SECRET")
+    environment.removeValue(forKey: "OAUTH1_TOKEN_SECRET")
+    let result = try await oauth1(["serve"] + arguments, environment: environment)
+    #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+    #expect(result.stderr.contains(message), "\(result.stderr)")
+  }
+
+  /// A log that cannot be opened, or a public key that is not one, fails at once (exit 1).
+  @Test(arguments: [["--log", "/nonexistent-folder/log.jsonl"], ["--rsa-public-key", "/nonexistent-folder/key.pem"]])
+  func anUnusableFileFails(arguments: [String]) async throws {
+    let result = try await oauth1(["serve", "--consumer-key", "k", "--consumer-secret", "s"] + arguments)
+    #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+    #expect(result.stderr.contains("/nonexistent-folder/"), "\(result.stderr)")
+  }
+}

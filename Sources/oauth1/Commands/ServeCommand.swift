@@ -55,6 +55,7 @@ struct ServeCommand: OAuth1Subcommand {
   static func run(_ parsed: ParsedArguments) async throws -> Int32 {
     let environment = ProcessInfo.processInfo.environment
     guard let consumerKey = parsed[SigningOptions.consumerKey] else { throw UsageError("missing --consumer-key") }
+    let listenPort = try parsed.value(port)
     let consumerSecret = parsed[SigningOptions.consumerSecret] ?? environment["OAUTH1_CONSUMER_SECRET"]
     let publicKey = try parsed[rsaPublicKey].map { try RSAPublicKey(pem: InputFiles.readText($0, what: "public key")) }
     guard consumerSecret != nil || publicKey != nil else {
@@ -79,7 +80,7 @@ struct ServeCommand: OAuth1Subcommand {
     let provider = LoopbackProvider(settings: settings, log: requestLog)
     let server: LoopbackHTTPServer
     do {
-      server = try LoopbackHTTPServer(port: try parsed.value(port)) { request in await provider.respond(to: request) }
+      server = try LoopbackHTTPServer(port: listenPort) { request in await provider.respond(to: request) }
     } catch {
       throw InputFiles.Failure(description: "\(error); choose another --port (0 picks a free one)")
     }
