@@ -207,7 +207,7 @@ struct Answer: CustomStringConvertible {
 /// `oauth1 serve --port 0` as a child process.
 enum ServeProcess {
   static func start(_ arguments: [String]) throws -> LoopbackServer {
-    try LoopbackServer(executable: PackagePaths.executable("oauth1"), arguments: ["serve", "--port", "0"] + arguments)
+    try LoopbackServer(executable: PackagePaths.executable("oauth1"), arguments: ["serve", "--port", "0", "--until-stdin-closes"] + arguments)
   }
 }
 

@@ -11,8 +11,8 @@ struct ServeCommand: OAuth1Subcommand {
     name: "oauth1 serve",
     summary: "Run an OAuth 1.0a provider on 127.0.0.1 that verifies and explains any client's requests (the three-legged flow too).",
     options: [
-      port, SigningOptions.consumerKey, SigningOptions.consumerSecret, SigningOptions.token, SigningOptions.tokenSecret, rsaPublicKey, log,
-      VerifyCommand.maxSkew, VerifyCommand.limit, OAuth1Command.versionOption,
+      port, SigningOptions.consumerKey, SigningOptions.consumerSecret, token, SigningOptions.tokenSecret, rsaPublicKey, log, VerifyCommand.maxSkew,
+      VerifyCommand.limit, untilStdinCloses, OAuth1Command.versionOption,
     ],
     discussion: """
       Endpoints (every other path is a protected resource):
@@ -47,6 +47,10 @@ struct ServeCommand: OAuth1Subcommand {
   static let port = Option<UInt16>.value(
     "port", placeholder: "N", default: .value(0), help: "The port on 127.0.0.1 (default \(.default): any free port; the URL is printed).",
     .init(expecting: "a port number from 0 to 65535") { UInt16($0) })
+  static let token = Option.value(
+    "token", placeholder: "TOKEN", help: "An access token accepted from the start, beside those the flow issues (with --token-secret).")
+  static let untilStdinCloses = Option.flag(
+    "until-stdin-closes", help: "For test harnesses: stop when standard input closes, so that a harness that dies leaves no server behind.")
   static let rsaPublicKey = Option.value(
     "rsa-public-key", placeholder: "FILE", help: "PEM RSA public key or certificate of the consumer, for the RSA methods.")
   static let log = Option.value(
@@ -62,7 +66,7 @@ struct ServeCommand: OAuth1Subcommand {
       throw UsageError("missing --consumer-secret (or OAUTH1_CONSUMER_SECRET), or --rsa-public-key for a consumer that signs with RSA only")
     }
     var settings = LoopbackProvider.Settings(consumerKey: consumerKey, consumer: OAuthConsumer(secret: consumerSecret, rsaPublicKey: publicKey))
-    switch (parsed[SigningOptions.token], parsed[SigningOptions.tokenSecret] ?? environment["OAUTH1_TOKEN_SECRET"]) {
+    switch (parsed[token], parsed[SigningOptions.tokenSecret] ?? environment["OAUTH1_TOKEN_SECRET"]) {
     case (let token?, let secret?): settings.token = (token, secret)
     case (.some, nil): throw UsageError("--token needs --token-secret (or OAUTH1_TOKEN_SECRET)")
     case (nil, _) where parsed.has(SigningOptions.tokenSecret): throw UsageError("--token-secret needs --token")
@@ -93,6 +97,12 @@ struct ServeCommand: OAuth1Subcommand {
       Token credentials:     POST \(base)/oauth/access_token
       Any other path is a protected resource. Stop it with Ctrl-C.
       """)
+    if parsed[untilStdinCloses] {
+      Thread {
+        while !FileHandle.standardInput.availableData.isEmpty {}
+        exit(0)
+      }.start()
+    }
     // The server answers on threads of its own until the process is stopped; it is held until then.
     _ = Unmanaged.passRetained(server)
     while true { try await Task.sleep(nanoseconds: 3_600_000_000_000) }

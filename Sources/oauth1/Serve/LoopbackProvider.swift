@@ -61,7 +61,7 @@ final class LoopbackProvider: Sendable {
     }
   }
 
-  /// The request tokens, and the access tokens issued, kept (twice as many at most before the oldest are dropped):
+  /// The request tokens, and the access tokens issued, kept at most (the oldest is dropped):
   /// only a client holding the consumer secret can make one, but a loop of them must not grow
   /// the process without end.
   static let maximumTokens = 10_000
@@ -377,13 +377,15 @@ final class LoopbackProvider: Sendable {
   }
 }
 
-/// A table of tokens, bounded: past twice ``LoopbackProvider/maximumTokens`` additions the
-/// oldest are dropped until ``LoopbackProvider/maximumTokens`` are left (amortized, so that no
-/// addition costs more than a constant on average).
+/// A table of tokens holding at most ``LoopbackProvider/maximumTokens``: a new key past the
+/// bound drops the oldest. Every operation costs a constant on average (the order of keys is
+/// compacted now and then, never searched).
 struct BoundedTable<Value: Sendable>: Sendable {
   private var values: [String: Value] = [:]
-  /// The keys in the order they were added; removed ones stay until the next compaction.
+  /// The keys in the order they were added, from `head` on; a removed key stays until it is
+  /// passed or compacted away. Keys are random and never added twice.
   private var order: [String] = []
+  private var head = 0
 
   /// The value for `key`; setting `nil` removes it, setting a new key past the bound drops the oldest.
   subscript(key: String) -> Value? {
@@ -394,13 +396,20 @@ struct BoundedTable<Value: Sendable>: Sendable {
         return
       }
       if values.updateValue(newValue, forKey: key) == nil { order.append(key) }
-      if order.count > 2 * LoopbackProvider.maximumTokens {
-        order.removeAll { values[$0] == nil }
-        // Amortized: a compaction after at least maximumTokens additions.
-        let excess = max(0, order.count - LoopbackProvider.maximumTokens)
-        for old in order.prefix(excess) { values[old] = nil }
-        order.removeFirst(excess)
+      while values.count > LoopbackProvider.maximumTokens && head < order.count {
+        values[order[head]] = nil
+        head += 1
+      }
+      if order.count - head > 2 * LoopbackProvider.maximumTokens {
+        order = order[head...].filter { values[$0] != nil }
+        head = 0
+      } else if head > 1024 && head * 2 > order.count {
+        order.removeFirst(head)
+        head = 0
       }
     }
   }
+
+  /// How many values it holds.
+  var count: Int { values.count }
 }
