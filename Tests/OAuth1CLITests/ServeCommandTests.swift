@@ -56,6 +56,8 @@ struct ServeCommandTests {
         #expect(accepted.body["consumer_key"] as? String == Self.consumerKey)
         #expect(accepted.body["token"] is String, "the flow's access token: \(accepted)")
         #expect(accepted.baseString == accepted.oauthlibBaseString, "\(accepted)")
+        #expect(accepted.body["base_string_uri"] as? String == server.baseURL.absoluteString + "/1.1/statuses/update.json", "\(accepted)")
+        #expect((accepted.body["normalized_parameters"] as? String)?.contains("q=caf%C3%A9%20%26%20more") == true, "\(accepted)")
       }
     }
     let bodyHash = try answer("json body hash")

@@ -23,12 +23,12 @@ struct ServeCommand: OAuth1Subcommand {
       A protected resource takes the parameters in the Authorization header, the query or a form
       body; HMAC-SHA1/256/512, PLAINTEXT (accepted over http here), RSA-SHA1/256/512 with
       --rsa-public-key, and oauth_body_hash. It answers 200 with JSON: valid, method, base_string,
-      normalized_parameters, consumer_key, token, signature_method, transmission, parameters; a
+      base_string_uri, normalized_parameters, consumer_key, token, signature_method, transmission, parameters; a
       request with no oauth_token is two-legged (the consumer alone).
 
       A refusal is 400 or 401 with WWW-Authenticate: OAuth realm="...", oauth_problem="..." (and
       oauth_parameters_absent, oauth_acceptable_timestamps...) and a JSON body with the same fields,
-      oauth_problem_advice and the provider's base_string and normalized_parameters, which
+      oauth_problem_advice and the provider's base_string, base_string_uri and normalized_parameters, which
       `oauth1 request` compares with its own. Problems: signature_invalid, parameter_absent,
       parameter_rejected, timestamp_refused, nonce_used, consumer_key_unknown, token_rejected,
       signature_method_rejected, version_rejected.

@@ -186,11 +186,11 @@ final class LoopbackProvider: Sendable {
     }
     entry.outcome = "valid"
     var json: [String: Any] = [
-      "valid": true, "method": oauthRequest.method.uppercased(), "base_string": verified.signatureBaseString,
-      "normalized_parameters": Self.normalizedParameters(verified.signatureBaseString) ?? "", "consumer_key": verified.consumerKey,
-      "token": verified.token ?? NSNull(), "signature_method": verified.signatureMethod.rawValue,
-      "transmission": entry.transmission ?? NSNull(), "parameters": verified.parameters.map { [$0.name, $0.value] },
+      "valid": true, "method": oauthRequest.method.uppercased(), "consumer_key": verified.consumerKey, "token": verified.token ?? NSNull(),
+      "signature_method": verified.signatureMethod.rawValue, "transmission": entry.transmission ?? NSNull(),
+      "parameters": verified.parameters.map { [$0.name, $0.value] },
     ]
+    json.merge(Self.stages(verified.signatureBaseString)) { _, stage in stage }
     if let realm = verified.realm { json["realm"] = realm }
     return Self.json(200, json)
   }
@@ -310,28 +310,47 @@ final class LoopbackProvider: Sendable {
     if let baseString = error.signatureBaseString
       ?? (try? OAuthSignatureBaseString.make(received: request, authorization: authorization, limits: settings.limits))
     {
-      normalized = Self.normalizedParameters(baseString)
-      json["base_string"] = baseString
-      json["normalized_parameters"] = normalized ?? ""
+      let stages = Self.stages(baseString)
+      normalized = stages["normalized_parameters"] as? String
+      json.merge(stages) { _, stage in stage }
     }
     var response = Self.json(error.httpStatus, json)
     response.headers.append(("WWW-Authenticate", OAuthAuthorizationHeader.make(parameters: fields, realm: realm)))
     return (response, normalized)
   }
 
-  /// The third part of a base string, decoded: the normalized parameters it signs.
-  static func normalizedParameters(_ baseString: String) -> String? {
-    let parts = baseString.split(separator: "&", omittingEmptySubsequences: false)
-    guard parts.count == 3 else { return nil }
-    return PercentEncoding.decode(parts[2])
-  }
-
-  /// Where the request's protocol parameters came: `header`, `query` or `body`; `nil` for none.
+  /// Where the request's protocol parameters came: `header`, `query` or `body` (where an
+  /// `oauth_signature` field is); `nil` for none. A scan of the bytes, not a parse: it runs
+  /// before the verifier's limits.
   static func transmission(_ request: OAuthRequest, authorization: String?) -> String? {
     if let authorization, authorization.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("oauth") { return "header" }
-    if request.url.drop(while: { $0 != "?" }).contains("oauth_") { return "query" }
-    if request.hasFormBody, let body = request.body, body.range(of: Data("oauth_".utf8)) != nil { return "body" }
+    if let query = request.url.utf8.firstIndex(of: UInt8(ascii: "?")), hasSignatureField(Data(request.url.utf8[query...].dropFirst())) {
+      return "query"
+    }
+    if request.hasFormBody, let body = request.body, hasSignatureField(body) { return "body" }
     return nil
+  }
+
+  /// Whether a form (`a=1&b=2`) has a field named `oauth_signature`.
+  static func hasSignatureField(_ form: Data) -> Bool {
+    let name = Data("oauth_signature=".utf8)
+    var start = form.startIndex
+    while let found = form.range(of: name, in: start..<form.endIndex) {
+      if found.lowerBound == form.startIndex || form[found.lowerBound - 1] == UInt8(ascii: "&") { return true }
+      start = found.upperBound
+    }
+    return false
+  }
+
+  /// The stages of a base string a client compares with its own: the base string URI, the
+  /// normalized parameters (both decoded) and the base string itself.
+  static func stages(_ baseString: String) -> [String: Any] {
+    var stages: [String: Any] = ["base_string": baseString]
+    let parts = baseString.split(separator: "&", omittingEmptySubsequences: false)
+    guard parts.count == 3 else { return stages }
+    stages["base_string_uri"] = PercentEncoding.decode(parts[1]) ?? ""
+    stages["normalized_parameters"] = PercentEncoding.decode(parts[2]) ?? ""
+    return stages
   }
 
   /// Whether a `Host` header is a plain `host[:port]` (letters, digits, `.`, `-`, `:`, and the
