@@ -204,9 +204,10 @@ final class LoopbackProvider: Sendable {
         .parameterAbsent, advice: "a temporary-credentials request carries oauth_callback: an absolute URL, or oob for a PIN",
         parameters: ["oauth_callback"])
     }
-    guard callback == "oob" || RequestCommand.isAbsoluteHTTP(callback) else {
+    // The verifier and token are appended to its query: a fragment would swallow them.
+    guard callback == "oob" || (RequestCommand.isAbsoluteHTTP(callback) && !callback.contains("#")) else {
       throw OAuthVerificationError(
-        .parameterRejected, advice: "oauth_callback is neither oob nor an absolute http(s) URL", parameters: ["oauth_callback"])
+        .parameterRejected, advice: "oauth_callback is neither oob nor an absolute http(s) URL without a fragment", parameters: ["oauth_callback"])
     }
     let token = Self.random(), pending = PendingToken(secret: Self.random(), callback: callback, verifier: Self.random())
     tokens.withLock { $0.pending[token] = pending }
