@@ -94,6 +94,8 @@ struct ServeHostileInputTests {
       #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any], "\(line)")
     }
     #expect(!text.contains("secret"))
+    // The refusal is in it, whoever made it: the loopback server or the provider.
+    #expect(text.contains("\"status\":\(hostile.status)"), "\(text)")
   }
 
   /// Sends `bytes` on a new connection and returns what came back within 10 s.

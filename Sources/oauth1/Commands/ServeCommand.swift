@@ -37,7 +37,7 @@ struct ServeCommand: OAuth1Subcommand {
       (503), 30 s to send the head and 30 s of silence (408); the verifier's --limit (url-bytes 65536,
       header-bytes 16384, form-bytes 16777216, parameters 10000, oauth-parameters 64); at most 10000
       request and 10000 access tokens kept, the oldest dropped. The log holds no secret, signature,
-      verifier, query or body.
+      verifier, query or body; requests the server refuses unread are in it as refused_by_server.
 
       Example:
         oauth1 serve --port 0 --consumer-key key --consumer-secret secret --log /tmp/provider.jsonl &
@@ -84,7 +84,8 @@ struct ServeCommand: OAuth1Subcommand {
     let provider = LoopbackProvider(settings: settings, log: requestLog)
     let server: LoopbackHTTPServer
     do {
-      server = try LoopbackHTTPServer(port: listenPort) { request in await provider.respond(to: request) }
+      server = try LoopbackHTTPServer(
+        port: listenPort, refused: { provider.record($0) }, handler: { request in await provider.respond(to: request) })
     } catch {
       throw InputFiles.Failure(description: "\(error); choose another --port (0 picks a free one)")
     }

@@ -126,6 +126,15 @@ final class LoopbackProvider: Sendable {
     return response
   }
 
+  /// Records in the log a request the loopback server refused itself (past one of its limits,
+  /// or malformed): the provider never saw it.
+  func record(_ refusal: LoopbackHTTPServer.Refusal) {
+    var entry = ProviderLog.Entry(method: refusal.method, target: refusal.target ?? "")
+    entry.status = refusal.status
+    entry.outcome = "refused_by_server"
+    log?.record(entry)
+  }
+
   private func answer(_ request: LoopbackHTTPServer.Request, _ entry: inout ProviderLog.Entry) async -> LoopbackHTTPServer.Response {
     guard request.target.hasPrefix("/") else {
       entry.outcome = "bad_target"

@@ -9,7 +9,8 @@ import NetworkClient
 /// Each line holds `time` (RFC 3339, UTC), `method`, `path` (without the query, which may carry
 /// `oauth_signature` or a request token), `endpoint` (`request_token`, `authorize`,
 /// `access_token`, `resource`), `status`, `outcome` (`valid`, an `oauth_problem` such as
-/// `signature_invalid`, `issued_request_token`, `authorized`, …), and when known
+/// `signature_invalid`, `issued_request_token`, `authorized`, `refused_by_server` for a request
+/// the loopback server refused before it was read whole, …), and when known
 /// `transmission` (`header`, `query`, `body`), `consumer_key`, `token` and `signature_method`.
 /// Never a secret, a signature, a verifier, a body or a header: what identifies, not what proves.
 ///
@@ -23,7 +24,8 @@ import NetworkClient
 final class ProviderLog: Sendable {
   /// One answered request.
   struct Entry: Sendable {
-    var method: String
+    /// `nil` for a request refused before its request line was read.
+    var method: String?
     /// The path, the query left out.
     var path: String
     var endpoint: String?
@@ -35,16 +37,17 @@ final class ProviderLog: Sendable {
     var signatureMethod: String?
 
     /// An entry for a request to `target` (`/path?query`): only its path is kept.
-    init(method: String, target: String) {
+    init(method: String?, target: String) {
       self.method = method
       path = String(target.prefix { $0 != "?" })
     }
 
     /// The entry's JSON line, with a newline.
     func line(at time: Date) -> Data {
-      var object: [String: Any] = ["time": time.formatted(.iso8601), "method": method, "path": path, "status": status]
+      var object: [String: Any] = ["time": time.formatted(.iso8601), "path": path, "status": status]
       let optional: [(String, String?)] = [
-        ("endpoint", endpoint), ("outcome", outcome), ("transmission", transmission), ("consumer_key", consumerKey), ("token", token),
+        ("method", method), ("endpoint", endpoint), ("outcome", outcome), ("transmission", transmission), ("consumer_key", consumerKey),
+        ("token", token),
         ("signature_method", signatureMethod),
       ]
       for (name, value) in optional { if let value { object[name] = value } }
