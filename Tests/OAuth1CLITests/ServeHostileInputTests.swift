@@ -59,6 +59,10 @@ struct ServeHostileInputTests {
       "GET /x HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: \(header.replacingOccurrences(of: #""key""#, with: #""k%0D%0AX-Evil: 1""#))\r\n\r\n",
       401, containing: #"oauth_problem="timestamp_refused""#),
     Case(
+      "a consumer key of 10,000 characters",
+      "GET /x HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: \(header.replacingOccurrences(of: #""key""#, with: "\"\(String(repeating: "k", count: 10_000))\""))\r\n\r\n",
+      401, containing: #"oauth_problem="timestamp_refused""#),
+    Case(
       "invalid UTF-8 in a form",
       Data("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 9\r\n\r\na=%FF%FE&".utf8),
       400, containing: #"oauth_problem="#),
@@ -92,6 +96,7 @@ struct ServeHostileInputTests {
     let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
     for line in text.split(separator: "\n") {
       #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any], "\(line)")
+      #expect(line.utf8.count < 2048, "a log line of \(line.utf8.count) bytes")
     }
     #expect(!text.contains("secret"))
     // The refusal is in it, whoever made it: the loopback server or the provider.
@@ -127,6 +132,15 @@ struct ServeUsageTests {
     let result = try await oauth1(["serve"] + arguments, environment: environment)
     #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
     #expect(result.stderr.contains(message), "\(result.stderr)")
+  }
+
+  /// A port another process holds: exit 1, and the advice to choose another.
+  @Test func aTakenPortFails() async throws {
+    let first = try ServeProcess.start(["--consumer-key", "k", "--consumer-secret", "s"])
+    defer { first.stop() }
+    let result = try await oauth1(["serve", "--consumer-key", "k", "--consumer-secret", "s", "--port", String(first.port)])
+    #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+    #expect(result.stderr.contains("choose another --port"), "\(result.stderr)")
   }
 
   /// A log that cannot be opened, or a public key that is not one, fails at once (exit 1).

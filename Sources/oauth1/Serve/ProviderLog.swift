@@ -36,6 +36,10 @@ final class ProviderLog: Sendable {
     var token: String?
     var signatureMethod: String?
 
+    /// The most characters of a value the request chose (a consumer key, a token, a path) a
+    /// line holds; longer ones are cut with "…".
+    static let maximumValueLength = 200
+
     /// An entry for a request to `target` (`/path?query`): only its path is kept.
     init(method: String?, target: String) {
       self.method = method
@@ -44,13 +48,18 @@ final class ProviderLog: Sendable {
 
     /// The entry's JSON line, with a newline.
     func line(at time: Date) -> Data {
-      var object: [String: Any] = ["time": time.formatted(.iso8601), "path": path, "status": status]
+      var object: [String: Any] = ["time": time.formatted(.iso8601), "status": status]
       let optional: [(String, String?)] = [
-        ("method", method), ("endpoint", endpoint), ("outcome", outcome), ("transmission", transmission), ("consumer_key", consumerKey),
+        ("path", path), ("method", method), ("endpoint", endpoint), ("outcome", outcome), ("transmission", transmission),
+        ("consumer_key", consumerKey),
         ("token", token),
         ("signature_method", signatureMethod),
       ]
-      for (name, value) in optional { if let value { object[name] = value } }
+      for (name, value) in optional {
+        guard let value else { continue }
+        // A hostile request's key may be kilobytes long: a log line stays short.
+        object[name] = value.count > Self.maximumValueLength ? value.prefix(Self.maximumValueLength) + "…" : value
+      }
       let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
       return data + Data("\n".utf8)
     }
