@@ -146,8 +146,10 @@ struct ServeUsageTests {
   /// A log that cannot be opened, or a public key that is not one, fails at once (exit 1).
   @Test(arguments: [["--log", "/nonexistent-folder/log.jsonl"], ["--rsa-public-key", "/nonexistent-folder/key.pem"]])
   func anUnusableFileFails(arguments: [String]) async throws {
-    let result = try await oauth1(["serve", "--consumer-key", "k", "--consumer-secret", "s"] + arguments)
+    let secret = "serve-secret-\(UUID().uuidString)"
+    let result = try await oauth1(["serve", "--consumer-key", "k", "--consumer-secret", secret] + arguments)
     #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
     #expect(result.stderr.contains("/nonexistent-folder/"), "\(result.stderr)")
+    #expect(!result.stderr.contains(secret) && !result.stdout.contains(secret))
   }
 }
