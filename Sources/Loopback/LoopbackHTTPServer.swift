@@ -144,6 +144,25 @@ package final class LoopbackHTTPServer: Sendable {
     }
   }
 
+  /// What the server refused before any handler saw the request (a head over the limit, a
+  /// malformed request, a client too slow, a connection past the limit), for a server's log:
+  /// the method and target when the head was read, and the status answered.
+  package struct Refusal: Sendable, Equatable {
+    /// `GET`, `POST`..., when the request line was read.
+    package let method: String?
+    /// The request target as sent, when the request line was read.
+    package let target: String?
+    /// 400, 408, 413, 431, 501, 503 or 505.
+    package let status: Int
+
+    /// A refusal with `status` of the request `method` `target` (`nil` when not read).
+    package init(method: String?, target: String?, status: Int) {
+      self.method = method
+      self.target = target
+      self.status = status
+    }
+  }
+
   private let listeners: [LoopbackListener]
   private let connections: ConnectionCount
   /// The limits it serves with.
@@ -164,11 +183,14 @@ package final class LoopbackHTTPServer: Sendable {
   /// (a dispatch queue), not on Swift's cooperative threads, which a process may have all
   /// blocked (tests waiting for their child processes starved a handler that way under the
   /// sanitizers); the connection's thread waits for it.
+  ///
+  /// `refused`, if given, is told of every request the server refuses itself (see ``Refusal``),
+  /// on the connection's thread.
   package convenience init(
     port: UInt16 = 0, addresses: [LoopbackListener.Address] = [.ipv4], limits: Limits = Limits(),
-    handler: @escaping @Sendable (Request) async -> Response
+    refused: (@Sendable (Refusal) -> Void)? = nil, handler: @escaping @Sendable (Request) async -> Response
   ) throws(LoopbackListener.Failure) {
-    try self.init(port: port, addresses: addresses, limits: limits) { request in
+    try self.init(port: port, addresses: addresses, limits: limits, refused: refused) { request in
       let answer = Locked<Response?>(nil)
       let work: @Sendable () async -> Void = {
         let response = await handler(request)
@@ -189,9 +211,10 @@ package final class LoopbackHTTPServer: Sendable {
   /// `answering`, called on the connection's own thread, until ``stop()``. Throws when an
   /// address cannot be listened on (another process holds the port on ::1, say); ::1 is left
   /// out on a machine that has no IPv6, where nobody else can hold it either.
+  /// `refused`, if given, is told of every request the server refuses itself.
   package init(
     port: UInt16 = 0, addresses: [LoopbackListener.Address] = [.ipv4], limits: Limits = Limits(),
-    answering handler: @escaping @Sendable (Request) -> Response
+    refused: (@Sendable (Refusal) -> Void)? = nil, answering handler: @escaping @Sendable (Request) -> Response
   ) throws(LoopbackListener.Failure) {
     listeners = try Self.listen(port: port, addresses: addresses.isEmpty ? [.ipv4] : addresses)
     self.limits = limits
@@ -205,11 +228,12 @@ package final class LoopbackHTTPServer: Sendable {
         while let connection = listener.accept(until: .distantFuture) {
           guard connections.open(atMost: limits.maxConnections) else {
             refuser.refuse(connection)
+            refused?(Refusal(method: nil, target: nil, status: 503))
             continue
           }
           Thread.detachNewThread {
             defer { connections.close() }
-            Self.serve(connection, limits, handler)
+            Self.serve(connection, limits, handler, refused)
           }
         }
       }
@@ -247,7 +271,10 @@ package final class LoopbackHTTPServer: Sendable {
     }
   }
 
-  private static func serve(_ connection: LoopbackListener.Connection, _ limits: Limits, _ handler: @Sendable (Request) -> Response) {
+  private static func serve(
+    _ connection: LoopbackListener.Connection, _ limits: Limits, _ handler: @Sendable (Request) -> Response,
+    _ refused: (@Sendable (Refusal) -> Void)?
+  ) {
     defer { connection.close() }
     connection.setSendTimeout(limits.sendTimeout)
     var parser = HTTPRequestParser(limits: limits.request)
@@ -263,12 +290,14 @@ package final class LoopbackHTTPServer: Sendable {
         // A connection that never sent a byte (a browser's preconnection) just ends.
         guard received > 0 else { return }
         let what = parser.head == nil ? "its head within \(limits.headTimeout) s" : "more of its body within \(limits.idleTimeout) s"
+        refused?(Refusal(method: parser.head?.method, target: parser.head?.target, status: 408))
         return refuse(connection, status: 408, "the request did not send \(what); send it at once")
       case .bytes(let bytes):
         received += bytes.count
         do {
           try parser.consume(bytes)
         } catch {
+          refused?(Refusal(method: parser.head?.method, target: parser.head?.target, status: error.status))
           return refuse(connection, status: error.status, error.description)
         }
         if !continued, !parser.isComplete, parser.head?.header("Expect")?.lowercased() == "100-continue" {

@@ -100,6 +100,23 @@ struct LoopbackHTTPServerTests {
     #expect(try Self.status(big, "GET / HTTP/1.1\r\nX-Big: " + String(repeating: "b", count: 70_000) + "\r\n\r\n").0 == 431)
   }
 
+  /// What the server refuses itself is told to its observer (a provider's log), with the
+  /// request line when it was read; what reaches the handler is not.
+  @Test func refusalsAreToldToTheObserver() throws {
+    let told = Locked<[LoopbackHTTPServer.Refusal]>([])
+    let server = try LoopbackHTTPServer(
+      limits: Limits(maxHeadBytes: 1024, maxBodyBytes: 10), refused: { refusal in told.withLock { $0.append(refusal) } },
+      answering: { (_: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response in .init(status: 204) })
+    #expect(try Self.status(server, "GET / HTTP/1.1\r\nHost: a\r\nX-Big: " + String(repeating: "b", count: 2000) + "\r\n\r\n").0 == 431)
+    #expect(try Self.status(server, "POST /upload?x=1 HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\n\r\n").0 == 413)
+    #expect(try Self.status(server, "GET / HTTP/1.1\r\nHost: a\r\n\r\n").0 == 204)
+    #expect(
+      told.withLock { $0 } == [
+        LoopbackHTTPServer.Refusal(method: nil, target: nil, status: 431),
+        LoopbackHTTPServer.Refusal(method: "POST", target: "/upload?x=1", status: 413),
+      ])
+  }
+
   /// Lines end at CR LF bytes only: a U+2028 stays inside its value, a bare LF or CR is refused.
   @Test func aLineSeparatorInAValueMakesNoSecondHeader() throws {
     let (server, seen) = try Self.echo()

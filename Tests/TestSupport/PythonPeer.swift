@@ -48,6 +48,16 @@ public enum PythonPeer {
       ],
       sources: ["twarc-csv==0.7.2"])
 
+    /// requests-oauthlib 2.0.0, an independent OAuth 1.0a client (requests over oauthlib), and
+    /// what it runs on, each pinned: oauthlib at the default set's version, and what its RSA
+    /// methods need. `oauth1 serve` is tested against it.
+    public static let requestsOAuthlib = Requirements(
+      name: "requests-oauthlib",
+      packages: [
+        "requests-oauthlib==2.0.0", "oauthlib==3.3.1", "requests==2.34.2", "urllib3==2.8.0", "idna==3.20", "certifi==2026.10.19.post1",
+        "charset-normalizer==3.5.3", "PyJWT==2.10.1", "cryptography==45.0.7", "cffi==1.17.1", "pycparser==2.22",
+      ])
+
     var folderName: String { name.isEmpty ? "python" : "python-\(name)" }
   }
 
