@@ -109,10 +109,12 @@ public struct TokenEndpoint: BearerTokenRefresher, Sendable {
     guard let answer = try? JSONDecoder().decode(Answer.self, from: response.body), let access = answer.access_token, !access.isEmpty else {
       throw .unexpectedResponse(status: response.statusCode, excerpt: "no access_token in the answer")
     }
-    // A token goes into an Authorization header as it is: only RFC 6750's b64token characters
-    // (letters, digits, -._~+/ and trailing =) may come from the network, never a line break.
-    for (name, value) in [("access_token", access), ("refresh_token", answer.refresh_token ?? "x")] where !Self.isB64Token(value) {
-      throw .unexpectedResponse(status: response.statusCode, excerpt: "the \(name) holds characters a bearer token may not (RFC 6750): refused")
+    // A token goes into an Authorization header as it is: it may hold only visible ASCII, never a
+    // space, a line break or another control character (X's own bearer tokens hold %-escapes,
+    // which RFC 6750's b64token does not allow, so that stricter rule would refuse X).
+    for (name, value) in [("access_token", access), ("refresh_token", answer.refresh_token ?? "x")] where !Self.isHeaderToken(value) {
+      throw .unexpectedResponse(
+        status: response.statusCode, excerpt: "the \(name) holds a space, a line break or a character outside visible ASCII: refused")
     }
     if let type = answer.token_type, type.lowercased() != "bearer" {
       throw .unexpectedResponse(status: response.statusCode, excerpt: "token_type \(type), not bearer")
@@ -122,16 +124,10 @@ public struct TokenEndpoint: BearerTokenRefresher, Sendable {
       scopes: (answer.scope ?? "").split(separator: " ").map(String.init), issuedAt: issued)
   }
 
-  /// Whether `token` is an RFC 6750 b64token: `1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`.
-  static func isB64Token(_ token: String) -> Bool {
-    let bytes = Array(token.utf8)
-    let body = bytes.prefix { byte in
-      switch byte {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
-      default: return "-._~+/".utf8.contains(byte)
-      }
-    }
-    return !body.isEmpty && bytes.dropFirst(body.count).allSatisfy { $0 == UInt8(ascii: "=") }
+  /// Whether `token` can stand in an `Authorization: Bearer` header as it is: one or more
+  /// visible ASCII characters (0x21 to 0x7E).
+  static func isHeaderToken(_ token: String) -> Bool {
+    !token.isEmpty && token.utf8.allSatisfy { (0x21...0x7E).contains($0) }
   }
 
   /// POSTs `form` with the client's authentication: Basic for a confidential client,

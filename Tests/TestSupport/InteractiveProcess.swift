@@ -41,7 +41,7 @@ public final class InteractiveProcess: @unchecked Sendable {
 
   /// Waits (at most `timeout` seconds) until standard error contains `text`. It polls with
   /// `Task.sleep`, holding no thread of the concurrency pool meanwhile.
-  public func waitForError(containing text: String, timeout: TimeInterval = 30) async -> Bool {
+  public func waitForError(containing text: String, timeout: TimeInterval = TestTiming.seconds(120)) async -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
       if stderr.contains(text) { return true }
