@@ -117,11 +117,12 @@ extension SandboxState {
     }
   }
 
-  /// `GET /2/users/:id/liked_tweets`.
+  /// `GET /2/users/:id/liked_tweets`: `max_results` 5–100, as X's specification (2.166 and
+  /// 2.167) declares it, and as the client's row pages it.
   func v2LikedTweets(_ ctx: RouteContext) -> SandboxResponse {
     do throws(SandboxRefusal) {
       let user = try pathUser(ctx)
-      return tweetsByPosition(ctx, likedTweets(of: user.id), range: 10...100, defaultCount: 100)
+      return tweetsByPosition(ctx, likedTweets(of: user.id), range: 5...100, defaultCount: 100)
     } catch {
       return error.response
     }

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+import XAPI
+
+@testable import XSandbox
+
+/// The sandbox against the client's rows (``XEndpoint``): every row is served by a route of the
+/// same method and path pattern whose billing agrees, or is named here as not emulated, with
+/// why. The two are compared, never shared: the sandbox declares what X bills from X's pages
+/// (``SandboxBillable``), the client from its rows, and a disagreement fails here.
+@Suite("The sandbox's routes against the client's rows")
+struct SandboxRowsTests {
+  /// What the sandbox does not emulate, by path prefix, with why (first match).
+  static let notEmulated: [(prefix: String, reason: String)] = [
+    ("/2/account_activity/", "push to a server the developer runs (Account Activity): no command of the package uses it"),
+    ("/2/activity/", "X Activity API subscriptions and stream: no command of the package uses them"),
+    ("/2/webhooks", "webhooks push to a server the developer runs: no command of the package uses them"),
+    ("/2/tweets/search/webhooks", "filtered-stream webhooks push to a server the developer runs"),
+    ("/2/articles/", "Articles: no command of the package uses them"),
+    ("/2/broadcasts", "live video broadcasts: no command of the package uses them"),
+    ("/2/chat/", "XChat (encrypted messages): no command of the package uses it"),
+    ("/2/dm_", "direct messages: a command family not built yet (issue #44)"),
+    ("/2/communities/", "communities: no command of the package uses them"),
+    ("/2/notes", "community notes: no command of the package uses them"),
+    ("/2/news/", "news: no command of the package uses it"),
+    ("/2/spaces", "Spaces: no command of the package uses them"),
+    ("/2/trends/", "trends: no command of the package uses them"),
+    ("/2/openapi.json", "the specification itself"),
+    ("/2/lists", "lists other than a list's posts: a command family not built yet (issue #44)"),
+    ("/2/likes/", "likes streams: Enterprise, no command of the package uses them"),
+    ("/2/tweets/firehose/", "the firehose: Enterprise, no command of the package uses it"),
+    ("/2/tweets/sample", "the sampled streams: no command of the package uses them"),
+    ("/2/tweets/compliance/", "compliance streams: Enterprise; the package uses batch compliance"),
+    ("/2/users/compliance/", "compliance streams: Enterprise; the package uses batch compliance"),
+    ("/2/tweets/label/", "label streams: Enterprise, no command of the package uses them"),
+    ("/2/tweets/analytics", "analytics: no command of the package uses them"),
+    ("/2/media/analytics", "analytics: no command of the package uses them"),
+    ("/2/media/subtitles", "subtitles: no command of the package uses them"),
+    ("/2/media/upload", "the one-request upload: the package uploads in chunks (initialize, append, finalize)"),
+    ("/2/media", "media lookup: no command of the package uses it"),
+    ("/2/tweets/search/stream/rules/counts", "rule counts: no command of the package uses them"),
+    ("/2/tweets/{tweet_id}/hidden", "hiding replies: a command family not built yet (issue #44)"),
+    ("/2/tweets/{id}/", "likers, reposters, reposts: a command family not built yet (issue #44)"),
+    (
+      "/2/users/{id}/",
+      "likes, reposts, follows, mutes, blocks, lists, DM blocks and public keys of a user: command families not built yet (issue #44)"
+    ),
+    ("/2/users/{source_user_id}/", "undoing follows and mutes: a command family not built yet (issue #44)"),
+    ("/2/users/", "user search, personalized trends, public keys, reposts of me: no command of the package uses them"),
+    ("/1.1/", "v1.1 endpoints no command of the package calls"),
+    ("/oauth/", "OAuth 1.0a's token endpoints are served apart from the routes (SandboxServer)"),
+    ("/2/oauth2/", "OAuth 2.0's token endpoint is served apart from the routes (SandboxServer)"),
+  ]
+
+  /// The rows the package calls (its typed methods), and `GET /2/users/{id}`, which the sandbox
+  /// serves for `tweets api` and its own tests: each must be emulated, whatever `notEmulated`
+  /// says, and only these are.
+  static let called: [XEndpoint] = [
+    .getUsersMe, .getUsersById, .getUsersByUsername, .getUsersPosts, .getUsersTimeline, .searchPostsRecent, .searchPostsAll, .getUsersMentions,
+    .getUsersLikedPosts, .getPostsQuotedPosts, .getListsPosts, .getUsersFollowers, .getUsersFollowing, .getUsersByIds, .getUsersByUsernames,
+    .getPostsCountsRecent, .getPostsCountsAll, .getPostsById, .getPostsByIds, .createPosts, .deletePosts, .getUsersBookmarks,
+    .createUsersBookmark, .deleteUsersBookmark, .getUsersBookmarkFolders, .getUsersBookmarksByFolderId, .getComplianceJobs,
+    .createComplianceJobs, .getComplianceJobsById, .getConnectionHistory, .deleteAllConnections, .deleteConnectionsByEndpointID,
+    .deleteConnectionsByUuids, .getRules, .updateRules, .streamPosts, .getUsage, .initializeMediaUpload, .appendMediaUpload,
+    .finalizeMediaUpload, .getMediaUploadStatus, .createMediaMetadata, .v1VerifyCredentials, .v1UserTimeline, .v1HomeTimeline,
+    .v1SearchTweets, .v1StatusesShow, .v1StatusesUpdate,
+  ]
+
+  /// The row's path as a route pattern: `{id}` is `*`, `{id}.json` is `*.json`.
+  static func pattern(_ row: XEndpoint) -> [String] {
+    row.path.split(separator: "/").map { segment in
+      guard segment.hasPrefix("{") else { return String(segment) }
+      return segment.hasSuffix(".json") ? "*.json" : "*"
+    }
+  }
+
+  /// Whether the sandbox bills a route as the row says X does.
+  static func agree(_ billable: SandboxBillable, _ charge: XEndpoint.Charge) -> Bool {
+    switch (billable, charge) {
+    case (.free, .free): true
+    case (.resources(let kind, let ownable), .resources(let rowKind, let rowOwnable, _)): kind == rowKind && ownable == rowOwnable
+    case (.resources(let kind, false), .streamed(let rowKind)): kind == rowKind
+    case (.request(let kind), .request(let rowKind)): kind == rowKind
+    case (.postCreate, .postCreate): true
+    default: false
+    }
+  }
+
+  @Test("Every row has a route of the same method and pattern whose billing agrees, or is not emulated with a reason")
+  func everyRowIsEmulatedOrSaysWhyNot() {
+    var emulated: Set<XEndpoint> = []
+    for row in XEndpoint.all {
+      let pattern = Self.pattern(row)
+      if let route = SandboxRoute.all.first(where: { $0.method == row.method.rawValue && $0.pattern == pattern }) {
+        emulated.insert(row)
+        #expect(Self.agree(route.billing, row.charge), "\(row): the sandbox bills \(route.billing), the row \(row.charge)")
+      } else {
+        #expect(!Self.called.contains(row), "\(row) is called by the package and has no sandbox route")
+        #expect(Self.notEmulated.contains { row.path.hasPrefix($0.prefix) }, "\(row) has no sandbox route and no reason")
+      }
+    }
+    #expect(emulated.isSuperset(of: Self.called))
+    let alsoEmulated = emulated.subtracting(Self.called).map(\.description).sorted()
+    #expect(alsoEmulated == [], "emulated, and not called by the package")
+  }
+
+  @Test("Every route of the sandbox serves a row, but its storage's and v1.1's alternative spellings")
+  func everyRouteServesARow() {
+    let rows = Set(XEndpoint.all.map { "\($0.method) \(Self.pattern($0).joined(separator: "/"))" })
+    let apart: Set<String> = [
+      "PUT 2/compliance/jobs/*/upload", "GET 2/compliance/jobs/*/download",  // the presigned storage, on X's storage host
+      "GET 1.1/statuses/show/*.json",  // v1.1's other spelling of statuses/show.json
+    ]
+    for route in SandboxRoute.all {
+      let key = "\(route.method) \(route.pattern.joined(separator: "/"))"
+      #expect(rows.contains(key) || apart.contains(key), "the sandbox serves \(key), which no row declares")
+    }
+  }
+}
