@@ -116,4 +116,20 @@ struct SandboxRowsTests {
       #expect(rows.contains(key) || apart.contains(key), "the sandbox serves \(key), which no row declares")
     }
   }
+
+  @Test("XClient.call sends a row's method and filled path, and decodes the answer; X's refusal is an XError")
+  func aGenericCallByRow() async throws {
+    struct User: Decodable, Sendable {
+      let id: String
+      let username: String
+    }
+    struct One: Decodable, Sendable { let data: User? }
+    let client = XSandbox().client()
+    let me = try await client.call(.getUsersMe, as: One.self)
+    #expect(me.data?.id == "1001")
+    let byName = try await client.call(
+      .getUsersByUsername, path: [try #require(me.data?.username)], query: [("user.fields", "created_at")], as: One.self)
+    #expect(byName.data?.id == "1001")
+    await #expect(throws: XError.self) { _ = try await client.call(.getUsersByUsername, path: ["no such name!"], as: One.self) }
+  }
 }
