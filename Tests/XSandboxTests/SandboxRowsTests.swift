@@ -132,4 +132,41 @@ struct SandboxRowsTests {
     #expect(byName.data?.id == "1001")
     await #expect(throws: XError.self) { _ = try await client.call(.getUsersByUsername, path: ["no such name!"], as: One.self) }
   }
+
+  /// The kinds of authentication a route accepts, in the rows' terms (`app-only`,
+  /// `oauth1-user`, `oauth2-user`): a bearer token where `bearerOK`, a user where it is not
+  /// `appOnly`, OAuth 1.0a unless it refuses it.
+  static func kinds(_ route: SandboxRoute) -> Set<String> {
+    var kinds: Set<String> = []
+    if route.bearerOK { kinds.insert("app-only") }
+    if !route.appOnly && route.oauth1OK { kinds.insert("oauth1-user") }
+    if !route.appOnly { kinds.insert("oauth2-user") }
+    return kinds
+  }
+
+  static func kinds(_ row: XEndpoint) -> Set<String> {
+    Set(
+      row.authentications.map {
+        switch $0 {
+        case .appOnly: "app-only"
+        case .oauth1User: "oauth1-user"
+        case .oauth2User: "oauth2-user"
+        }
+      })
+  }
+
+  @Test(
+    "Every emulated row's route accepts the kinds of authentication X's specification lists, and requires its OAuth 2.0 scopes where it checks any")
+  func everyRouteAcceptsTheRowsAuthentications() {
+    for row in XEndpoint.specified {
+      let pattern = Self.pattern(row)
+      guard let route = SandboxRoute.all.first(where: { $0.method == row.method.rawValue && $0.pattern == pattern }) else { continue }
+      #expect(Self.kinds(route) == Self.kinds(row), "\(row): the sandbox accepts \(Self.kinds(route).sorted()), X \(Self.kinds(row).sorted())")
+      // The sandbox checks OAuth 2.0 scopes on the routes that declare them (bookmarks); on the
+      // others any OAuth 2.0 user token is let through.
+      guard !route.scopes.isEmpty else { continue }
+      let scopes = row.authentications.compactMap { if case .oauth2User(let scopes) = $0 { scopes } else { nil } }.first
+      #expect(route.scopes.sorted() == scopes, "\(row): the sandbox requires \(route.scopes.sorted()), X \(scopes ?? [])")
+    }
+  }
 }

@@ -17,9 +17,10 @@ extension SandboxRoute {
     ) {
       $0.v2Mentions($1)
     },
+    // User context only: X's specification lists no `BearerToken` for liked posts.
     SandboxRoute(
-      method: "GET", pattern: ["2", "users", "*", "liked_tweets"], name: "v2_liked_tweets", limit: 75, allowed: pageParameters + tweetExtra,
-      billing: .resources(.post, ownable: true)
+      method: "GET", pattern: ["2", "users", "*", "liked_tweets"], name: "v2_liked_tweets", limit: 75, bearerOK: false,
+      allowed: pageParameters + tweetExtra, billing: .resources(.post, ownable: true)
     ) { $0.v2LikedTweets($1) },
     SandboxRoute(
       method: "GET", pattern: ["2", "users", "*", "timelines", "reverse_chronological"], name: "v2_home", limit: 180, bearerOK: false,
