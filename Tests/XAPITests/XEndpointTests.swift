@@ -160,3 +160,16 @@ struct XEndpointTests {
     #expect(XEndpoint.getUsersLikedPosts.pageSizes == 5...100)
   }
 }
+
+/// The generated rows against their script: the file `.ci/x-endpoints` writes from the
+/// specification and its tables (prices, Enterprise marks) is the one checked in, so an edit
+/// of the Swift file by hand, or of the script without running it, fails here.
+@Suite("XEndpoint: the generated rows are the script's", .tags(.processes), .tier(.processes))
+struct XEndpointGenerationTests {
+  @Test("`.ci/x-endpoints --check` finds the checked-in rows as it writes them")
+  func theRowsAreTheScripts() async throws {
+    let result = try await ProcessRunner.run(
+      URL(fileURLWithPath: "/usr/bin/env"), ["python3", PackagePaths.root.appendingPathComponent(".ci/x-endpoints").path, "--check"], timeout: 120)
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+  }
+}
