@@ -39,6 +39,9 @@ public struct XEndpoint: Sendable, Hashable, CustomStringConvertible {
   /// Whether the row is an operation of X's specification (``specified``), or one of the
   /// package's own (``classic``).
   public let inSpecification: Bool
+  /// The template's segments, a v1.1 segment's `.json` dropped: what ``match(_:path:)``
+  /// compares, split once.
+  let templateSegments: [String]
 
   /// An authentication X accepts for an operation (a `security` requirement of the specification).
   public enum Authentication: Sendable, Hashable, CustomStringConvertible {
@@ -142,6 +145,7 @@ public struct XEndpoint: Sendable, Hashable, CustomStringConvertible {
     self.charge = charge
     self.access = access
     self.inSpecification = inSpecification
+    templateSegments = path.split(separator: "/").map { Self.withoutJSON($0) }
   }
 
   /// `GET /2/users/{id}/tweets`.
@@ -198,11 +202,6 @@ public struct XEndpoint: Sendable, Hashable, CustomStringConvertible {
       if matches, literals > best?.literals ?? -1 { best = (endpoint, captures, literals) }
     }
     return best.map { ($0.endpoint, $0.captures) }
-  }
-
-  /// The template's segments, a v1.1 segment's `.json` dropped.
-  var templateSegments: [String] {
-    path.split(separator: "/").map { Self.withoutJSON($0) }
   }
 
   /// A request path's segments from its API version on (`2`, `1.1`, `oauth`, `oauth2`),
