@@ -957,7 +957,7 @@ extension XEndpoint {
     charge: .unpriced(because: "X's price list names no price for it"))
 
   /// Every operation of X's specification 2.167, one row each, in the specification's order:
-  /// what ``XEndpointTests`` compares with the specification itself.
+  /// what `XEndpointTests` compares with the specification itself.
   public static let specified: [XEndpoint] = [
     getAccountActivitySubscriptionCount, validateAccountActivitySubscription, createAccountActivitySubscription, getAccountActivitySubscriptions,
     deleteAccountActivitySubscription, activityStream, deleteActivitySubscriptionsByIds, getActivitySubscriptions, createActivitySubscription,

@@ -154,7 +154,7 @@ public struct XEndpoint: Sendable, Hashable, CustomStringConvertible {
   /// Every row: the specification's operations, then the classic ones.
   public static let all: [XEndpoint] = specified + classic
 
-  /// The path of a request to this operation, without the leading `/` (as ``Request`` takes
+  /// The path of a request to this operation, without the leading `/` (as `Request` takes
   /// it): each `{name}` of the template replaced, in order, by one of `values`, encoded so
   /// that it stays one segment.
   ///
