@@ -101,7 +101,7 @@ extension SandboxRoute {
   static let search: [SandboxRoute] = [
     SandboxRoute(
       method: "GET", pattern: ["2", "tweets", "search", "recent"], name: "v2_search", limit: 450, allowed: searchParameters,
-      billing: .resources(.post)
+      scopes: ["tweet.read", "users.read"], billing: .resources(.post)
     ) {
       $0.v2Search($1)
     },

@@ -7,28 +7,28 @@ extension SandboxRoute {
   static let timelines: [SandboxRoute] = [
     SandboxRoute(
       method: "GET", pattern: ["2", "users", "*", "tweets"], name: "v2_user_tweets", limit: 1500, allowed: timelineParameters,
-      billing: .resources(.post, ownable: true)
+      scopes: ["tweet.read", "users.read"], billing: .resources(.post, ownable: true)
     ) {
       $0.v2UserTweets($1)
     },
     SandboxRoute(
       method: "GET", pattern: ["2", "users", "*", "mentions"], name: "v2_mentions", limit: 300, allowed: mentionParameters,
-      billing: .resources(.post, ownable: true)
+      scopes: ["tweet.read", "users.read"], billing: .resources(.post, ownable: true)
     ) {
       $0.v2Mentions($1)
     },
     // User context only: X's specification lists no `BearerToken` for liked posts.
     SandboxRoute(
       method: "GET", pattern: ["2", "users", "*", "liked_tweets"], name: "v2_liked_tweets", limit: 75, bearerOK: false,
-      allowed: pageParameters + tweetExtra, billing: .resources(.post, ownable: true)
+      allowed: pageParameters + tweetExtra, scopes: ["like.read", "tweet.read", "users.read"], billing: .resources(.post, ownable: true)
     ) { $0.v2LikedTweets($1) },
     SandboxRoute(
       method: "GET", pattern: ["2", "users", "*", "timelines", "reverse_chronological"], name: "v2_home", limit: 180, bearerOK: false,
-      allowed: timelineParameters, billing: .resources(.post)
+      allowed: timelineParameters, scopes: ["tweet.read", "users.read"], billing: .resources(.post)
     ) { $0.v2Home($1) },
     SandboxRoute(
       method: "GET", pattern: ["2", "tweets", "*", "quote_tweets"], name: "v2_quote_tweets", limit: 75,
-      allowed: pageParameters + ["exclude"] + tweetExtra, billing: .resources(.post)
+      allowed: pageParameters + ["exclude"] + tweetExtra, scopes: ["tweet.read", "users.read"], billing: .resources(.post)
     ) { $0.v2QuoteTweets($1) },
     SandboxRoute(method: "GET", pattern: ["1.1", "statuses", "user_timeline.json"], name: "v1_user_timeline", limit: 900, billing: .resources(.post))
     { $0.v1UserTimeline($1) },
