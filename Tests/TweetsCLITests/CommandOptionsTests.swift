@@ -56,7 +56,7 @@ struct CommandOptionsTests {
     "export": ["format", "output", "columns", "escape-formulas"] + session + ["db"],
     "compliance": ["type", "ids", "poll-interval", "name"] + session + ["db"],
     "media": ["dir", "input", "parallel", "max-bytes", "refetch"] + signedIn + ["db"],
-    "api": ["data", "query", "json-body"] + signedIn,
+    "api": ["list", "data", "query", "json-body"] + signedIn + format,
     "sandbox": [
       "port", "tweets-per-user", "oauth2-lifetime", "rate-window", "stream-time-scale", "credits", "post-cap", "spelling", "record-exchanges",
       "control",

@@ -28,12 +28,11 @@ extension XBilling {
   /// user is the authenticated one and owns the app (`GET /2/users/{id}/tweets`, `mentions`,
   /// `followers`, …: `{id}`), or `nil` for any other request. A budget that does not know
   /// whose token it runs with uses it to say that such reads are recorded at the full price.
+  /// The request's row (``XEndpoint/match(_:path:)``) says whether it is such a read.
   public static func ownableUserID(of request: HTTPRequest) -> String? {
-    guard request.method == .get else { return nil }
-    let path = request.url.path.split(separator: "/")
-    guard let start = path.firstIndex(of: "2"), path.count > start + 3, path[start + 1] == "users" else { return nil }
-    let id = String(path[start + 2])
-    guard case .perResource(_, true, _) = of(request, ownerUserID: id) else { return nil }
-    return id
+    guard let (endpoint, captures) = XEndpoint.match(request.method, path: request.url.path),
+      case .resources(_, ownable: true, _) = endpoint.charge
+    else { return nil }
+    return captures.first
   }
 }

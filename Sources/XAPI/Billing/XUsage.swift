@@ -49,7 +49,7 @@ extension XClient.V2 {
   public func usage(days: Int = 30) async throws(XError) -> XUsage {
     let fields = "cap_reset_day,daily_client_app_usage,daily_project_usage,project_cap,project_id,project_usage"
     let query: [QueryItem] = [("days", String(min(max(days, 1), 90))), ("usage.fields", fields)]
-    let response = try await client.send(Request<V2UsageResponse>(path: "2/usage/tweets", query: query))
+    let response = try await client.send(Request<V2UsageResponse>(path: XEndpoint.getUsage.filled(), query: query))
     let data = response.value.data
     func perDay(_ entries: [V2UsageResponse.Entry]?) -> [XUsage.Day] {
       (entries ?? []).compactMap { entry in

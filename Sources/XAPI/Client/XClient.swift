@@ -107,6 +107,24 @@ public struct XClient: Sendable {
     try await send(request).value
   }
 
+  /// Any of X's operations by its row (``XEndpoint``), its answer decoded as `Output`: for the
+  /// operations the typed API does not cover, without writing their method and path again.
+  /// `path` fills the row's `{…}` segments in order (each encoded to stay one segment);
+  /// budgets and the ledger bill the request by the same row.
+  ///
+  /// ```swift
+  /// struct User: Decodable, Sendable { let id: String; let username: String }
+  /// struct Users: Decodable, Sendable { let data: [User]? }
+  /// let likers = try await client.call(.getPostsLikingUsers, path: ["20"], query: [("max_results", "10")], as: Users.self)
+  /// ```
+  ///
+  /// - Precondition: `path` has one value per `{…}` segment of the row's template.
+  public func call<Output: Decodable & Sendable>(
+    _ endpoint: XEndpoint, path: [String] = [], query: [QueryItem] = [], body: RequestBody = .none, as output: Output.Type = Output.self
+  ) async throws(XError) -> Output {
+    try await send(Request<Output>(method: endpoint.method, path: endpoint.filled(path), query: query, body: body)).value
+  }
+
   /// Like ``raw(_:)``, but a failure keeps the whole `NetworkError` (with the response's
   /// status, headers and body), for tools that show the body of an error response.
   public func rawResponse(_ request: Request<HTTPResponse>) async throws(NetworkError) -> HTTPResponse {

@@ -26,19 +26,21 @@ extension XClient.V2 {
       let name: String?
     }
     return try await job(
-      Request(method: .post, path: "2/compliance/jobs", body: .json(Body(type: type.rawValue, name: name)), isIdempotent: false))
+      Request(
+        method: XEndpoint.createComplianceJobs.method, path: XEndpoint.createComplianceJobs.filled(),
+        body: .json(Body(type: type.rawValue, name: name)), isIdempotent: false))
   }
 
   /// `GET /2/compliance/jobs/:id`: the job now (its status, and fresh URLs).
   public func complianceJob(id: String) async throws(XError) -> ComplianceJob {
-    try await job(Request(path: "2/compliance/jobs/\(PathSegment(id))"))
+    try await job(Request(path: XEndpoint.getComplianceJobsById.filled(id)))
   }
 
   /// `GET /2/compliance/jobs?type=`: the app's recent jobs of `type`, with `status` only those.
   public func complianceJobs(type: ComplianceJob.Kind, status: ComplianceJob.Status? = nil) async throws(XError) -> [ComplianceJob] {
     var query: [QueryItem] = [("type", type.rawValue)]
     if let status { query.append(("status", status.description)) }
-    return try await client.send(Request<V2Envelope<[ComplianceJob]>>(path: "2/compliance/jobs", query: query)).value.data ?? []
+    return try await client.send(Request<V2Envelope<[ComplianceJob]>>(path: XEndpoint.getComplianceJobs.filled(), query: query)).value.data ?? []
   }
 
   /// Uploads the ids in `file` (one per line, plain text) to the job's upload URL, streamed from

@@ -36,7 +36,7 @@ extension XClient.V2 {
   /// first, paged with `pagination_token` (1 to 100 a page).
   public func bookmarks(userID: String, options: TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
     pages(
-      "2/users/\(PathSegment(userID))/bookmarks", options: options.withoutWindow, range: 1...100, cursorName: "pagination_token", extra: [],
+      .getUsersBookmarks, [userID], options: options.withoutWindow, cursorName: "pagination_token", extra: [],
       limit: limit)
   }
 
@@ -48,7 +48,8 @@ extension XClient.V2 {
       enum CodingKeys: String, CodingKey { case tweetID = "tweet_id" }
     }
     let response = try await client.send(
-      Request<V2Envelope<Bookmarked>>(method: .post, path: "2/users/\(PathSegment(userID))/bookmarks", body: .json(Body(tweetID: tweetID))))
+      Request<V2Envelope<Bookmarked>>(
+        method: XEndpoint.createUsersBookmark.method, path: XEndpoint.createUsersBookmark.filled(userID), body: .json(Body(tweetID: tweetID))))
     return response.value.data?.bookmarked ?? false
   }
 
@@ -56,7 +57,7 @@ extension XClient.V2 {
   /// post is no longer bookmarked.
   public func removeBookmark(userID: String, tweetID: String) async throws(XError) -> Bool {
     let response = try await client.send(
-      Request<V2Envelope<Bookmarked>>(method: .delete, path: "2/users/\(PathSegment(userID))/bookmarks/\(PathSegment(tweetID))"))
+      Request<V2Envelope<Bookmarked>>(method: XEndpoint.deleteUsersBookmark.method, path: XEndpoint.deleteUsersBookmark.filled(userID, tweetID)))
     return response.value.data.map { !$0.bookmarked } ?? false
   }
 
@@ -68,7 +69,7 @@ extension XClient.V2 {
       var query: [QueryItem] = [("max_results", "100")]
       if let token { query.append(("pagination_token", token)) }
       let response = try await client.send(
-        Request<V2Envelope<[BookmarkFolder]>>(path: "2/users/\(PathSegment(userID))/bookmarks/folders", query: query))
+        Request<V2Envelope<[BookmarkFolder]>>(path: XEndpoint.getUsersBookmarkFolders.filled(userID), query: query))
       folders += response.value.data ?? []
       token = response.value.meta?.nextToken
     } while token != nil
@@ -80,7 +81,7 @@ extension XClient.V2 {
   public func bookmarkFolderPostIDs(userID: String, folderID: String) async throws(XError) -> [String] {
     struct Item: Decodable, Sendable { let id: String }
     let response = try await client.send(
-      Request<V2Envelope<[Item]>>(path: "2/users/\(PathSegment(userID))/bookmarks/folders/\(PathSegment(folderID))", query: [("max_results", "100")]))
+      Request<V2Envelope<[Item]>>(path: XEndpoint.getUsersBookmarksByFolderId.filled(userID, folderID), query: [("max_results", "100")]))
     return (response.value.data ?? []).map(\.id)
   }
 

@@ -9,7 +9,7 @@ extension XClient {
 
     /// `GET 1.1/account/verify_credentials.json`.
     public func verifyCredentials() async throws(XError) -> XUser {
-      try await client.send(Request<V1User>(path: "1.1/account/verify_credentials.json", query: [("skip_status", "true")])).value.user
+      try await client.send(Request<V1User>(path: XEndpoint.v1VerifyCredentials.filled(), query: [("skip_status", "true")])).value.user
     }
 
     /// `GET 1.1/statuses/user_timeline.json` for a screen name or user id (the authenticated
@@ -19,21 +19,21 @@ extension XClient {
       var query: [QueryItem] = []
       if let screenName { query.append(("screen_name", screenName)) }
       if let userID { query.append(("user_id", userID)) }
-      return pages("1.1/statuses/user_timeline.json", query: query, options: options, maxCount: 200, limit: limit) { data throws in
+      return pages(.v1UserTimeline, query: query, options: options, limit: limit) { data throws in
         try JSONDecoder().decode([V1Tweet].self, from: data)
       }
     }
 
     /// `GET 1.1/statuses/home_timeline.json`.
     public func homeTimeline(options: V1TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
-      pages("1.1/statuses/home_timeline.json", query: [], options: options, maxCount: 200, limit: limit) { data throws in
+      pages(.v1HomeTimeline, query: [], options: options, limit: limit) { data throws in
         try JSONDecoder().decode([V1Tweet].self, from: data)
       }
     }
 
     /// `GET 1.1/search/tweets.json`.
     public func search(query: String, options: V1TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
-      pages("1.1/search/tweets.json", query: [("q", query), ("result_type", "recent")], options: options, maxCount: 100, limit: limit) {
+      pages(.v1SearchTweets, query: [("q", query), ("result_type", "recent")], options: options, limit: limit) {
         data throws in
         try JSONDecoder().decode(V1SearchResponse.self, from: data).statuses
       }
@@ -43,19 +43,23 @@ extension XClient {
     public func show(id: String, extended: Bool = true) async throws(XError) -> Tweet {
       var query: [QueryItem] = [("id", id)]
       if extended { query.append(("tweet_mode", "extended")) }
-      return try await client.send(Request<V1Tweet>(path: "1.1/statuses/show.json", query: query)).value.tweet
+      return try await client.send(Request<V1Tweet>(path: XEndpoint.v1StatusesShow.filled(), query: query)).value.tweet
     }
 
     /// `POST 1.1/statuses/update.json` with a form body, which the signature covers.
     public func updateStatus(_ text: String) async throws(XError) -> Tweet {
-      try await client.send(Request<V1Tweet>(method: .post, path: "1.1/statuses/update.json", body: .form([("status", text)]))).value.tweet
+      try await client.send(
+        Request<V1Tweet>(method: XEndpoint.v1StatusesUpdate.method, path: XEndpoint.v1StatusesUpdate.filled(), body: .form([("status", text)]))
+      ).value.tweet
     }
 
     private func pages(
-      _ path: String, query: [QueryItem], options: V1TimelineOptions, maxCount: Int, limit: Int?,
+      _ endpoint: XEndpoint, query: [QueryItem], options: V1TimelineOptions, limit: Int?,
       decode: @escaping @Sendable (Data) throws -> [V1Tweet]
     ) -> TweetPages {
       let client = self.client
+      let path = endpoint.filled()
+      let maxCount = endpoint.pageSizes?.upperBound ?? 200
       var base = query
       base.append(("count", String(min(max(options.count ?? limit ?? maxCount, 1), maxCount))))
       if let sinceID = options.sinceID { base.append(("since_id", sinceID)) }

@@ -10,24 +10,24 @@ extension XClient {
 
     /// `GET /2/users/me`: the authenticated user.
     public func me() async throws(XError) -> XUser {
-      try await user(at: "2/users/me", query: [])
+      try await user(at: XEndpoint.getUsersMe.filled(), query: [])
     }
 
     /// `GET /2/users/by/username/:username`.
     public func user(username: String) async throws(XError) -> XUser {
-      try await user(at: "2/users/by/username/\(PathSegment(username))", query: [])
+      try await user(at: XEndpoint.getUsersByUsername.filled(username), query: [])
     }
 
     /// `GET /2/users/:id/tweets`, newest first, paged with `pagination_token`.
     public func userTweets(userID: String, options: TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
-      pages("2/users/\(PathSegment(userID))/tweets", options: options, range: 5...100, cursorName: "pagination_token", extra: [], limit: limit)
+      pages(.getUsersPosts, [userID], options: options, cursorName: "pagination_token", extra: [], limit: limit)
     }
 
     /// `GET /2/users/:id/timelines/reverse_chronological`: the home timeline of the
     /// authenticated user (`userID` must be theirs).
     public func homeTimeline(userID: String, options: TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
       pages(
-        "2/users/\(PathSegment(userID))/timelines/reverse_chronological", options: options, range: 1...100, cursorName: "pagination_token", extra: [],
+        .getUsersTimeline, [userID], options: options, cursorName: "pagination_token", extra: [],
         limit: limit)
     }
 
@@ -35,32 +35,32 @@ extension XClient {
     public func searchRecent(query: String, options: TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
       var options = options
       options.exclude = []
-      return pages("2/tweets/search/recent", options: options, range: 10...100, cursorName: "next_token", extra: [("query", query)], limit: limit)
+      return pages(.searchPostsRecent, [], options: options, cursorName: "next_token", extra: [("query", query)], limit: limit)
     }
 
     /// The tweets that mention the user (`GET /2/users/:id/mentions`), newest first.
     public func mentions(userID: String, options: TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
-      pages("2/users/\(PathSegment(userID))/mentions", options: options, range: 5...100, cursorName: "pagination_token", extra: [], limit: limit)
+      pages(.getUsersMentions, [userID], options: options, cursorName: "pagination_token", extra: [], limit: limit)
     }
 
     /// The tweets the user liked (`GET /2/users/:id/liked_tweets`), most recent like first.
     public func likedTweets(userID: String, options: TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
       return pages(
-        "2/users/\(PathSegment(userID))/liked_tweets", options: options.withoutWindow, range: 10...100, cursorName: "pagination_token", extra: [],
+        .getUsersLikedPosts, [userID], options: options.withoutWindow, cursorName: "pagination_token", extra: [],
         limit: limit)
     }
 
     /// The tweets that quote a tweet (`GET /2/tweets/:id/quote_tweets`).
     public func quoteTweets(tweetID: String, options: TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
       return pages(
-        "2/tweets/\(PathSegment(tweetID))/quote_tweets", options: options.withoutWindow, range: 10...100, cursorName: "pagination_token", extra: [],
+        .getPostsQuotedPosts, [tweetID], options: options.withoutWindow, cursorName: "pagination_token", extra: [],
         limit: limit)
     }
 
     /// A list's tweets (`GET /2/lists/:id/tweets`).
     public func listTweets(listID: String, options: TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
       return pages(
-        "2/lists/\(PathSegment(listID))/tweets", options: options.withoutWindow, range: 1...100, cursorName: "pagination_token", extra: [],
+        .getListsPosts, [listID], options: options.withoutWindow, cursorName: "pagination_token", extra: [],
         limit: limit)
     }
 
@@ -76,28 +76,28 @@ extension XClient {
     public func searchAll(query: String, options: TimelineOptions = .init(), limit: Int? = nil) -> TweetPages {
       var options = options
       options.exclude = []
-      return pages("2/tweets/search/all", options: options, range: 10...500, cursorName: "next_token", extra: [("query", query)], limit: limit)
+      return pages(.searchPostsAll, [], options: options, cursorName: "next_token", extra: [("query", query)], limit: limit)
     }
 
     /// The accounts that follow the user (`GET /2/users/:id/followers`).
     public func followers(userID: String, userFields: [String] = XClient.V2.defaultUserFields, limit: Int? = nil) -> UserPages {
-      userPages("2/users/\(PathSegment(userID))/followers", userFields: userFields, limit: limit)
+      userPages(.getUsersFollowers, userID, userFields: userFields, limit: limit)
     }
 
     /// The accounts the user follows (`GET /2/users/:id/following`).
     public func following(userID: String, userFields: [String] = XClient.V2.defaultUserFields, limit: Int? = nil) -> UserPages {
-      userPages("2/users/\(PathSegment(userID))/following", userFields: userFields, limit: limit)
+      userPages(.getUsersFollowing, userID, userFields: userFields, limit: limit)
     }
 
     /// Accounts by id (`GET /2/users?ids=`, at most 100), in X's order; the ids X does not
     /// return (suspended, deleted, unknown) are in ``UserLookup/errors``.
     public func users(ids: [String], userFields: [String] = XClient.V2.defaultUserFields) async throws(XError) -> UserLookup {
-      try await userLookup("2/users", [("ids", ids.joined(separator: ","))], userFields: userFields)
+      try await userLookup(XEndpoint.getUsersByIds.filled(), [("ids", ids.joined(separator: ","))], userFields: userFields)
     }
 
     /// Accounts by username (`GET /2/users/by?usernames=`, at most 100).
     public func users(usernames: [String], userFields: [String] = XClient.V2.defaultUserFields) async throws(XError) -> UserLookup {
-      try await userLookup("2/users/by", [("usernames", usernames.joined(separator: ","))], userFields: userFields)
+      try await userLookup(XEndpoint.getUsersByUsernames.filled(), [("usernames", usernames.joined(separator: ","))], userFields: userFields)
     }
 
     /// How many recent tweets (the last 7 days) match `query`, per `granularity` (`minute`,
@@ -114,7 +114,8 @@ extension XClient {
       if let untilID { items.append(("until_id", untilID)) }
       if let startTime { items.append(("start_time", RFC3339.string(from: startTime))) }
       if let endTime { items.append(("end_time", RFC3339.string(from: endTime))) }
-      let response = try await client.send(Request<V2CountsResponse>(path: archive ? "2/tweets/counts/all" : "2/tweets/counts/recent", query: items))
+      let response = try await client.send(
+        Request<V2CountsResponse>(path: (archive ? XEndpoint.getPostsCountsAll : .getPostsCountsRecent).filled(), query: items))
       return TweetCounts(
         buckets: (response.value.data ?? []).map {
           TweetCounts.Bucket(start: RFC3339.date(from: $0.start), end: RFC3339.date(from: $0.end), count: $0.tweetCount)
@@ -129,7 +130,7 @@ extension XClient {
 
     /// `GET /2/tweets/:id`.
     public func tweet(id: String, options: TimelineOptions = .init()) async throws(XError) -> Tweet {
-      let response = try await client.send(Request<V2Envelope<V2Tweet>>(path: "2/tweets/\(PathSegment(id))", query: fields(options)))
+      let response = try await client.send(Request<V2Envelope<V2Tweet>>(path: XEndpoint.getPostsById.filled(id), query: fields(options)))
       guard let tweet = response.value.tweet else {
         throw .notFound(message: response.value.errors?.first?.description ?? "no tweet with id \(id)")
       }
@@ -140,7 +141,7 @@ extension XClient {
     /// ``TweetLookup/errors`` rather than failing the call.
     public func tweets(ids: [String], options: TimelineOptions = .init()) async throws(XError) -> TweetLookup {
       let query = [("ids", ids.joined(separator: ","))] + fields(options)
-      let response = try await client.send(Request<V2Envelope<[V2Tweet]>>(path: "2/tweets", query: query))
+      let response = try await client.send(Request<V2Envelope<[V2Tweet]>>(path: XEndpoint.getPostsByIds.filled(), query: query))
       return TweetLookup(
         tweets: response.value.tweets, errors: response.value.errors ?? [], rateLimit: response.response.rateLimit, body: response.response.body)
     }
@@ -172,7 +173,8 @@ extension XClient {
       }
       let body = Body(
         text: text, reply: inReplyTo.map(Reply.init), quote_tweet_id: quoting, media: mediaIDs.isEmpty ? nil : Media(media_ids: mediaIDs))
-      let response = try await client.send(Request<V2Envelope<Created>>(method: .post, path: "2/tweets", body: .json(body)))
+      let response = try await client.send(
+        Request<V2Envelope<Created>>(method: XEndpoint.createPosts.method, path: XEndpoint.createPosts.filled(), body: .json(body)))
       guard let created = response.value.data else {
         throw .unexpectedResponse(status: response.response.statusCode, excerpt: response.response.text)
       }
@@ -182,7 +184,7 @@ extension XClient {
     /// `DELETE /2/tweets/:id`: deletes one of the user's posts; `true` when X says it is gone.
     public func deleteTweet(id: String) async throws(XError) -> Bool {
       struct Deleted: Decodable, Sendable { let deleted: Bool }
-      let response = try await client.send(Request<V2Envelope<Deleted>>(method: .delete, path: "2/tweets/\(PathSegment(id))"))
+      let response = try await client.send(Request<V2Envelope<Deleted>>(method: XEndpoint.deletePosts.method, path: XEndpoint.deletePosts.filled(id)))
       return response.value.data?.deleted ?? false
     }
 
@@ -200,14 +202,16 @@ extension XClient {
       options.fieldItems.map { QueryItem($0.0, $0.1) }
     }
 
-    private func userPages(_ path: String, userFields: [String], limit: Int?) -> UserPages {
+    private func userPages(_ endpoint: XEndpoint, _ userID: String, userFields: [String], limit: Int?) -> UserPages {
       let client = self.client
+      let path = endpoint.filled(userID)
+      let largest = endpoint.pageSizes?.upperBound ?? 1000
       let fields: [QueryItem] = userFields.isEmpty ? [] : [("user.fields", userFields.joined(separator: ","))]
       // Each page asks for no more users than are still wanted: X bills every one it returns.
       return UserPages(
         limit: limit,
         sizedFetch: { cursor, wanted throws(XError) in
-          var query = [("max_results", String(min(max(wanted ?? 1000, 1), 1000)))] + fields
+          var query = [("max_results", String(min(max(wanted ?? largest, 1), largest)))] + fields
           if case .token(let token) = cursor { query.append(("pagination_token", token)) }
           let response = try await client.send(Request<V2Envelope<[V2User]>>(path: path, query: query))
           let envelope = response.value
@@ -224,10 +228,14 @@ extension XClient {
       return UserLookup(users: response.value.users, errors: response.value.errors ?? [], body: response.response.body)
     }
 
-    func pages(_ path: String, options: TimelineOptions, range: ClosedRange<Int>, cursorName: String, extra: [QueryItem], limit: Int?)
+    /// The pages of `endpoint` (its `{…}` filled with `values`), each page's size within the
+    /// row's ``XEndpoint/pageSizes``.
+    func pages(_ endpoint: XEndpoint, _ values: [String], options: TimelineOptions, cursorName: String, extra: [QueryItem], limit: Int?)
       -> TweetPages
     {
       let client = self.client
+      let path = endpoint.filled(values)
+      let range = endpoint.pageSizes ?? 1...100
       // Each page asks for no more posts than are still wanted (within the endpoint's range): X
       // bills every post it returns, kept or not.
       return TweetPages(

@@ -44,7 +44,7 @@ extension XClient.V2 {
     }
     let initialized = try await client.send(
       Request<V2Envelope<MediaInfo>>(
-        method: .post, path: "2/media/upload/initialize",
+        method: XEndpoint.initializeMediaUpload.method, path: XEndpoint.initializeMediaUpload.filled(),
         body: .json(Initialize(media_type: kind.mediaType, total_bytes: size, media_category: kind.category))))
     guard let media = initialized.value.data else {
       throw .unexpectedResponse(status: initialized.response.statusCode, excerpt: initialized.response.text)
@@ -66,12 +66,13 @@ extension XClient.V2 {
         .data(name: "media", data: bytes, filename: file.lastPathComponent, contentType: "application/octet-stream"),
       ])
       _ = try await client.send(
-        Request<HTTPResponse>(method: .post, path: "2/media/upload/\(media.id)/append", body: .multipart(form), isIdempotent: true))
+        Request<HTTPResponse>(
+          method: XEndpoint.appendMediaUpload.method, path: XEndpoint.appendMediaUpload.filled(media.id), body: .multipart(form), isIdempotent: true))
       sent += Int64(bytes.count)
       progress?(MediaUploadProgress(bytesSent: sent, totalBytes: size, segment: index, segments: segments, processing: nil))
     }
 
-    var info = try await mediaInfo(Request(method: .post, path: "2/media/upload/\(media.id)/finalize"))
+    var info = try await mediaInfo(Request(method: XEndpoint.finalizeMediaUpload.method, path: XEndpoint.finalizeMediaUpload.filled(media.id)))
     while let processing = info.processing_info, processing.state != "succeeded" {
       progress?(
         MediaUploadProgress(
@@ -85,7 +86,7 @@ extension XClient.V2 {
       } catch {
         throw .network(.cancelled)
       }
-      info = try await mediaInfo(Request(path: "2/media/upload", query: [("command", "STATUS"), ("media_id", media.id)]))
+      info = try await mediaInfo(Request(path: XEndpoint.getMediaUploadStatus.filled(), query: [("command", "STATUS"), ("media_id", media.id)]))
     }
 
     if let altText {
@@ -97,7 +98,8 @@ extension XClient.V2 {
       }
       _ = try await client.send(
         Request<HTTPResponse>(
-          method: .post, path: "2/media/metadata", body: .json(Metadata(id: media.id, metadata: .init(alt_text: .init(text: altText))))))
+          method: XEndpoint.createMediaMetadata.method, path: XEndpoint.createMediaMetadata.filled(),
+          body: .json(Metadata(id: media.id, metadata: .init(alt_text: .init(text: altText))))))
     }
     return UploadedMedia(id: media.id, mediaKey: media.media_key ?? info.media_key, kind: kind)
   }

@@ -146,7 +146,7 @@ public struct FilteredStream: AsyncSequence, Sendable {
     pacer: StreamPacer,
     established: () -> Void
   ) async -> Outcome {
-    var components = URLComponents(url: client.baseURL.appendingPathComponent("2/tweets/search/stream"), resolvingAgainstBaseURL: false)
+    var components = URLComponents(url: client.baseURL.appendingPathComponent(XEndpoint.streamPosts.filled()), resolvingAgainstBaseURL: false)
     if !query.isEmpty { components?.queryItems = query.map { URLQueryItem(name: $0.name, value: $0.value) } }
     guard let url = components?.url else { return .fatal(.network(.invalidRequest(reason: "cannot make the stream's URL from \(client.baseURL)"))) }
     let request = HTTPRequest(

@@ -131,7 +131,7 @@ extension XClient.V2 {
     repeat {
       var query: [QueryItem] = [("status", status.rawValue), ("max_results", "100"), ("connection.fields", Self.connectionFields)]
       if let token { query.append(("pagination_token", token)) }
-      let response = try await client.send(Request<V2Envelope<[StreamConnection]>>(path: "2/connections", query: query))
+      let response = try await client.send(Request<V2Envelope<[StreamConnection]>>(path: XEndpoint.getConnectionHistory.filled(), query: query))
       connections += response.value.data ?? []
       token = response.value.meta?.nextToken
     } while token != nil
@@ -140,19 +140,20 @@ extension XClient.V2 {
 
   /// `DELETE /2/connections/all`: ends every active connection of the app.
   public func terminateAllStreamConnections() async throws(XError) -> StreamConnectionKills {
-    try await kills(Request(method: .delete, path: "2/connections/all"))
+    try await kills(Request(method: XEndpoint.deleteAllConnections.method, path: XEndpoint.deleteAllConnections.filled()))
   }
 
   /// `DELETE /2/connections/:endpoint_id`: ends the connections to one stream (X's endpoint
   /// names, such as `filtered_stream`).
   public func terminateStreamConnections(endpoint: String) async throws(XError) -> StreamConnectionKills {
-    try await kills(Request(method: .delete, path: "2/connections/\(PathSegment(endpoint))"))
+    try await kills(Request(method: XEndpoint.deleteConnectionsByEndpointID.method, path: XEndpoint.deleteConnectionsByEndpointID.filled(endpoint)))
   }
 
   /// `DELETE /2/connections` with `{"uuids": [...]}` (1 to 100): ends these connections.
   public func terminateStreamConnections(uuids: [String]) async throws(XError) -> StreamConnectionKills {
     struct Body: Encodable, Sendable { let uuids: [String] }
-    return try await kills(Request(method: .delete, path: "2/connections", body: .json(Body(uuids: uuids))))
+    return try await kills(
+      Request(method: XEndpoint.deleteConnectionsByUuids.method, path: XEndpoint.deleteConnectionsByUuids.filled(), body: .json(Body(uuids: uuids))))
   }
 
   private func kills(_ request: Request<V2Envelope<StreamConnectionKills>>) async throws(XError) -> StreamConnectionKills {

@@ -119,7 +119,7 @@ extension XClient.V2 {
     repeat {
       var query: [QueryItem] = [("max_results", "1000")]
       if let token { query.append(("pagination_token", token)) }
-      let response = try await client.send(Request<RulesEnvelope>(path: "2/tweets/search/stream/rules", query: query))
+      let response = try await client.send(Request<RulesEnvelope>(path: XEndpoint.getRules.filled(), query: query))
       rules += response.value.data ?? []
       token = response.value.meta?.nextToken
     } while token != nil
@@ -154,7 +154,8 @@ extension XClient.V2 {
 
   private func updateRules(body: RequestBody, dryRun: Bool) async throws(XError) -> StreamRulesUpdate {
     let query: [QueryItem] = dryRun ? [("dry_run", "true")] : []
-    let response = try await client.send(Request<RulesEnvelope>(method: .post, path: "2/tweets/search/stream/rules", query: query, body: body))
+    let response = try await client.send(
+      Request<RulesEnvelope>(method: XEndpoint.updateRules.method, path: XEndpoint.updateRules.filled(), query: query, body: body))
     let envelope = response.value
     if let problems = envelope.errors, !problems.isEmpty { throw .streamRulesRefused(problems) }
     return StreamRulesUpdate(rules: envelope.data ?? [], summary: envelope.meta?.summary ?? [:], body: response.response.body)

@@ -4,8 +4,9 @@ import XAPI
 
 /// What a route serves, as X bills it: the declaration each ``SandboxRoute`` row carries, from
 /// X's pages (`x-api/getting-started/pricing.mdx`, `x-api/fundamentals/post-cap.mdx`, as
-/// summarized in the project's reference), never from the client's own table (`XBilling`),
-/// so that the sandbox checks the client's beliefs instead of repeating them.
+/// summarized in the project's reference), never from the client's rows (`XEndpoint`, which
+/// `XBilling` looks up), so that the sandbox checks the client's beliefs instead of repeating
+/// them: `SandboxRowsTests` compares the two for every row.
 ///
 /// The dispatch reads it for every route alike (``SandboxState/billingRefusal(_:)`` before the
 /// handler, ``SandboxState/bill(_:answer:context:)`` after it): handlers know nothing of money.

@@ -77,6 +77,8 @@ extension SandboxState {
   /// them: a user has few).
   func v2BookmarkFolders(_ ctx: RouteContext) -> SandboxResponse {
     guard let user = ownPathUser(ctx) else { return .v2(403, XBodies.forbidden) }
+    // `max_results` 1-100, as X's specification declares it; a user's few folders fit one page.
+    do throws(SandboxRefusal) { _ = try pageSize(ctx.query, range: 1...100, defaultCount: 100) } catch { return error.response }
     let folders = bookmarks.folders[user] ?? []
     return .v2(200, .object([("data", .array(folders.map { .object([("id", .string($0.id)), ("name", .string($0.name))]) }))]))
   }
@@ -86,6 +88,8 @@ extension SandboxState {
   func v2BookmarkFolder(_ ctx: RouteContext) -> SandboxResponse {
     guard let user = ownPathUser(ctx) else { return .v2(403, XBodies.forbidden) }
     let id = ctx.captures.count > 1 ? ctx.captures[1] : ""
+    // `max_results` 1-100, as X's specification (2.167) declares it.
+    do throws(SandboxRefusal) { _ = try pageSize(ctx.query, range: 1...100, defaultCount: 100) } catch { return error.response }
     guard let folder = bookmarks.folders[user]?.first(where: { $0.id == id }) else {
       return .v2(404, XBodies.missingResource(id, resourceType: "bookmark_folder", parameter: "folder_id"))
     }

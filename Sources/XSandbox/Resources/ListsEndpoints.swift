@@ -5,7 +5,7 @@ extension SandboxRoute {
   static let lists: [SandboxRoute] = [
     SandboxRoute(
       method: "GET", pattern: ["2", "lists", "*", "tweets"], name: "v2_list_tweets", limit: 900, allowed: pageParameters + tweetExtra,
-      billing: .resources(.post)
+      scopes: ["list.read", "tweet.read", "users.read"], billing: .resources(.post)
     ) {
       $0.v2ListTweets($1)
     }

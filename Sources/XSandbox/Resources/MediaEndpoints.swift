@@ -6,23 +6,28 @@ import OAuth1
 extension SandboxRoute {
   static let media: [SandboxRoute] = [
     SandboxRoute(
-      method: "POST", pattern: ["2", "media", "upload", "initialize"], name: "v2_media_initialize", limit: nil, bearerOK: false, allowed: []
+      method: "POST", pattern: ["2", "media", "upload", "initialize"], name: "v2_media_initialize", limit: nil, bearerOK: false, allowed: [],
+      scopes: ["media.write"]
     ) { $0.v2MediaInitialize($1) },
-    SandboxRoute(method: "POST", pattern: ["2", "media", "upload", "*", "append"], name: "v2_media_append", limit: nil, bearerOK: false, allowed: [])
-    {
+    SandboxRoute(
+      method: "POST", pattern: ["2", "media", "upload", "*", "append"], name: "v2_media_append", limit: nil, bearerOK: false, allowed: [],
+      scopes: ["media.write"]
+    ) {
       $0.v2MediaAppend($1)
     },
     SandboxRoute(
-      method: "POST", pattern: ["2", "media", "upload", "*", "finalize"], name: "v2_media_finalize", limit: nil, bearerOK: false, allowed: []
+      method: "POST", pattern: ["2", "media", "upload", "*", "finalize"], name: "v2_media_finalize", limit: nil, bearerOK: false, allowed: [],
+      scopes: ["media.write"]
     ) { $0.v2MediaFinalize($1) },
     SandboxRoute(
-      method: "GET", pattern: ["2", "media", "upload"], name: "v2_media_status", limit: nil, bearerOK: false, allowed: ["command", "media_id"]
+      method: "GET", pattern: ["2", "media", "upload"], name: "v2_media_status", limit: nil, bearerOK: false, allowed: ["command", "media_id"],
+      scopes: ["media.write"]
     ) {
       $0.v2MediaStatus($1)
     },
     SandboxRoute(
       method: "POST", pattern: ["2", "media", "metadata"], name: "v2_media_metadata", limit: nil, bearerOK: false, allowed: [],
-      billing: .request(.mediaMetadata)
+      scopes: ["media.write"], billing: .request(.mediaMetadata)
     ) {
       $0.v2MediaMetadata($1)
     },

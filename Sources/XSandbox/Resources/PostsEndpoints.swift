@@ -5,18 +5,27 @@ import XAPI
 /// (`x-api/posts/*.mdx`), and v1.1's `statuses/show` and `statuses/update`.
 extension SandboxRoute {
   static let posts: [SandboxRoute] = [
-    SandboxRoute(method: "GET", pattern: ["2", "tweets"], name: "v2_tweets", limit: 300, allowed: ["ids"] + tweetExtra, billing: .resources(.post)) {
+    SandboxRoute(
+      method: "GET", pattern: ["2", "tweets"], name: "v2_tweets", limit: 300, allowed: ["ids"] + tweetExtra, scopes: ["tweet.read", "users.read"],
+      billing: .resources(.post)
+    ) {
       $0.v2Tweets($1)
     },
-    SandboxRoute(method: "GET", pattern: ["2", "tweets", "*"], name: "v2_tweet", limit: 300, allowed: tweetExtra, billing: .resources(.post)) {
+    SandboxRoute(
+      method: "GET", pattern: ["2", "tweets", "*"], name: "v2_tweet", limit: 300, allowed: tweetExtra, scopes: ["tweet.read", "users.read"],
+      billing: .resources(.post)
+    ) {
       $0.v2Tweet($1)
     },
-    SandboxRoute(method: "POST", pattern: ["2", "tweets"], name: "v2_create", limit: nil, bearerOK: false, allowed: [], billing: .postCreate) {
+    SandboxRoute(
+      method: "POST", pattern: ["2", "tweets"], name: "v2_create", limit: nil, bearerOK: false, allowed: [],
+      scopes: ["tweet.read", "tweet.write", "users.read"], billing: .postCreate
+    ) {
       $0.v2Create($1)
     },
     SandboxRoute(
       method: "DELETE", pattern: ["2", "tweets", "*"], name: "v2_delete", limit: nil, bearerOK: false, allowed: [],
-      billing: .request(.interactionDelete)
+      scopes: ["tweet.read", "tweet.write", "users.read"], billing: .request(.interactionDelete)
     ) { $0.v2Delete($1) },
     SandboxRoute(method: "GET", pattern: ["1.1", "statuses", "show.json"], name: "v1_show", limit: 900, billing: .resources(.post)) { $0.v1Show($1) },
     SandboxRoute(method: "GET", pattern: ["1.1", "statuses", "show", "*.json"], name: "v1_show", limit: 900, billing: .resources(.post)) {

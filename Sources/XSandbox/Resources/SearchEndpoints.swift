@@ -101,7 +101,7 @@ extension SandboxRoute {
   static let search: [SandboxRoute] = [
     SandboxRoute(
       method: "GET", pattern: ["2", "tweets", "search", "recent"], name: "v2_search", limit: 450, allowed: searchParameters,
-      billing: .resources(.post)
+      scopes: ["tweet.read", "users.read"], billing: .resources(.post)
     ) {
       $0.v2Search($1)
     },
@@ -109,8 +109,10 @@ extension SandboxRoute {
     SandboxRoute(
       method: "GET", pattern: ["2", "tweets", "search", "all"], name: "v2_search_all", limit: nil, appOnly: true, billing: .resources(.post)
     ) { $0.v2SearchAll($1) },
+    // App-only, or OAuth 2.0 user context (X's specification 2.167 added `OAuth2UserToken` to
+    // its `security`); an OAuth 1.0a signature is refused.
     SandboxRoute(
-      method: "GET", pattern: ["2", "tweets", "counts", "recent"], name: "v2_counts", limit: 300, appOnly: true, allowed: countParameters,
+      method: "GET", pattern: ["2", "tweets", "counts", "recent"], name: "v2_counts", limit: 300, allowed: countParameters, oauth1OK: false,
       billing: .request(.countsRecent)
     ) {
       $0.v2Counts($1)

@@ -31,6 +31,8 @@ extension SandboxState {
   /// `GET /2/tweets/search/stream/rules[?ids=]`: `data` (absent when there is none) and
   /// `meta.sent`, `meta.result_count`.
   func v2StreamRules(_ ctx: RouteContext) -> SandboxResponse {
+    // `max_results` 1-1000, as X's specification declares it; the sandbox's few rules fit one page.
+    do throws(SandboxRefusal) { _ = try pageSize(ctx.query, range: 1...1000, defaultCount: 1000) } catch { return error.response }
     let wanted = Set(splitList(ctx.query["ids"]))
     let rules = stream.rules.filter { wanted.isEmpty || wanted.contains($0.id) }
     var out: [(String, JSON)] = []

@@ -7,27 +7,28 @@ extension SandboxRoute {
   static let timelines: [SandboxRoute] = [
     SandboxRoute(
       method: "GET", pattern: ["2", "users", "*", "tweets"], name: "v2_user_tweets", limit: 1500, allowed: timelineParameters,
-      billing: .resources(.post, ownable: true)
+      scopes: ["tweet.read", "users.read"], billing: .resources(.post, ownable: true)
     ) {
       $0.v2UserTweets($1)
     },
     SandboxRoute(
       method: "GET", pattern: ["2", "users", "*", "mentions"], name: "v2_mentions", limit: 300, allowed: mentionParameters,
-      billing: .resources(.post, ownable: true)
+      scopes: ["tweet.read", "users.read"], billing: .resources(.post, ownable: true)
     ) {
       $0.v2Mentions($1)
     },
+    // User context only: X's specification lists no `BearerToken` for liked posts.
     SandboxRoute(
-      method: "GET", pattern: ["2", "users", "*", "liked_tweets"], name: "v2_liked_tweets", limit: 75, allowed: pageParameters + tweetExtra,
-      billing: .resources(.post, ownable: true)
+      method: "GET", pattern: ["2", "users", "*", "liked_tweets"], name: "v2_liked_tweets", limit: 75, bearerOK: false,
+      allowed: pageParameters + tweetExtra, scopes: ["like.read", "tweet.read", "users.read"], billing: .resources(.post, ownable: true)
     ) { $0.v2LikedTweets($1) },
     SandboxRoute(
       method: "GET", pattern: ["2", "users", "*", "timelines", "reverse_chronological"], name: "v2_home", limit: 180, bearerOK: false,
-      allowed: timelineParameters, billing: .resources(.post)
+      allowed: timelineParameters, scopes: ["tweet.read", "users.read"], billing: .resources(.post)
     ) { $0.v2Home($1) },
     SandboxRoute(
       method: "GET", pattern: ["2", "tweets", "*", "quote_tweets"], name: "v2_quote_tweets", limit: 75,
-      allowed: pageParameters + ["exclude"] + tweetExtra, billing: .resources(.post)
+      allowed: pageParameters + ["exclude"] + tweetExtra, scopes: ["tweet.read", "users.read"], billing: .resources(.post)
     ) { $0.v2QuoteTweets($1) },
     SandboxRoute(method: "GET", pattern: ["1.1", "statuses", "user_timeline.json"], name: "v1_user_timeline", limit: 900, billing: .resources(.post))
     { $0.v1UserTimeline($1) },
@@ -117,11 +118,12 @@ extension SandboxState {
     }
   }
 
-  /// `GET /2/users/:id/liked_tweets`.
+  /// `GET /2/users/:id/liked_tweets`: `max_results` 5–100, as X's specification (2.166 and
+  /// 2.167) declares it, and as the client's row pages it.
   func v2LikedTweets(_ ctx: RouteContext) -> SandboxResponse {
     do throws(SandboxRefusal) {
       let user = try pathUser(ctx)
-      return tweetsByPosition(ctx, likedTweets(of: user.id), range: 10...100, defaultCount: 100)
+      return tweetsByPosition(ctx, likedTweets(of: user.id), range: 5...100, defaultCount: 100)
     } catch {
       return error.response
     }

@@ -6,31 +6,37 @@ import Foundation
 extension SandboxRoute {
   static let users: [SandboxRoute] = [
     SandboxRoute(
-      method: "GET", pattern: ["2", "users", "me"], name: "v2_me", limit: 75, bearerOK: false, allowed: userParameters, billing: .resources(.user)
+      method: "GET", pattern: ["2", "users", "me"], name: "v2_me", limit: 75, bearerOK: false, allowed: userParameters,
+      scopes: ["tweet.read", "users.read"], billing: .resources(.user)
     ) { $0.v2Me($1) },
     SandboxRoute(
       method: "GET", pattern: ["2", "users", "by", "username", "*"], name: "v2_user_by_username", limit: 300, allowed: userParameters,
-      billing: .resources(.user)
+      scopes: ["tweet.read", "users.read"], billing: .resources(.user)
     ) {
       $0.v2UserByUsername($1)
     },
     SandboxRoute(
       method: "GET", pattern: ["2", "users", "by"], name: "v2_users_by", limit: 900, allowed: ["usernames"] + userParameters,
-      billing: .resources(.user)
+      scopes: ["tweet.read", "users.read"], billing: .resources(.user)
     ) {
       $0.v2UsersByUsernames($1)
     },
-    SandboxRoute(method: "GET", pattern: ["2", "users"], name: "v2_users", limit: 900, allowed: ["ids"] + userParameters, billing: .resources(.user))
-    { $0.v2Users($1) },
+    SandboxRoute(
+      method: "GET", pattern: ["2", "users"], name: "v2_users", limit: 900, allowed: ["ids"] + userParameters, scopes: ["tweet.read", "users.read"],
+      billing: .resources(.user)
+    ) { $0.v2Users($1) },
     SandboxRoute(
       method: "GET", pattern: ["2", "users", "*", "followers"], name: "v2_followers", limit: 15, allowed: pageParameters + userParameters,
-      billing: .resources(.follow, ownable: true)
+      scopes: ["follows.read", "tweet.read", "users.read"], billing: .resources(.follow, ownable: true)
     ) { $0.v2Followers($1) },
     SandboxRoute(
       method: "GET", pattern: ["2", "users", "*", "following"], name: "v2_following", limit: 15, allowed: pageParameters + userParameters,
-      billing: .resources(.follow, ownable: true)
+      scopes: ["follows.read", "tweet.read", "users.read"], billing: .resources(.follow, ownable: true)
     ) { $0.v2Following($1) },
-    SandboxRoute(method: "GET", pattern: ["2", "users", "*"], name: "v2_user", limit: 300, allowed: userParameters, billing: .resources(.user)) {
+    SandboxRoute(
+      method: "GET", pattern: ["2", "users", "*"], name: "v2_user", limit: 300, allowed: userParameters, scopes: ["tweet.read", "users.read"],
+      billing: .resources(.user)
+    ) {
       $0.v2User($1)
     },
     SandboxRoute(
