@@ -368,4 +368,22 @@ final class TransportTests {
       #expect(try #require(tooSlow).bufferedBytes <= StreamBuffer.defaultLimit * 64 + (1 << 20))
     }
   }
+
+  @Test("CurlTransport's maxResponseBytes: an answer of exactly the limit arrives whole; one byte more fails as tooLarge, not retried")
+  func responseLimit() async throws {
+    var configuration = CurlTransport.Configuration(environment: [:])
+    configuration.maxResponseBytes = 1000
+    let client = NetworkClient(baseURL: server.baseURL, behavior: RetryBehavior(), transport: CurlTransport(configuration: configuration))
+    let atLimit = try await client.send(Request<Data>(method: .get, path: "/status/200", query: [("body", String(repeating: "a", count: 1000))]))
+    #expect(atLimit.count == 1000)
+    do {
+      _ = try await client.send(Request<Data>(method: .get, path: "/status/200", query: [("body", String(repeating: "a", count: 1001))]))
+      Issue.record("an answer past the limit was accepted")
+    } catch .transport(let failure) {
+      #expect(failure.kind == .tooLarge && failure.attempts == 1, "\(failure)")
+      #expect(failure.description.contains("larger than 1000 bytes"), "\(failure)")
+    } catch {
+      Issue.record("unexpected \(error)")
+    }
+  }
 }

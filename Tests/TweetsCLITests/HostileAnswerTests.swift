@@ -99,4 +99,14 @@ struct HostileAnswerTests {
     #expect(result.seconds < 60, "it ran \(result.seconds) s")
     #expect(try x.requests().filter { $0.path == "/2/users/me" }.count == 1, "a trickle is not retried")
   }
+
+  @Test("a proxy from the environment does not see requests to this machine: the loopback X is reached directly")
+  func noProxyForLoopback() async throws {
+    let x = try Canned(["/2/users/me": ["json": ["data": ["id": "1", "name": "One", "username": "one"]]]])
+    // Port 9 (discard) refuses: had the request gone through this proxy, it would have failed.
+    let result = try await x.tweets(
+      ["whoami", "--format", "json"], environment: Self.user.merging(["http_proxy": "http://127.0.0.1:9", "ALL_PROXY": "http://127.0.0.1:9"]) { $1 })
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("\"one\""), "\(result.stdout)")
+  }
 }
