@@ -188,9 +188,12 @@ package final class LoopbackHTTPServer: Sendable {
   /// Listens on `addresses` at `port` (0: any free port) and answers every request with
   /// `answering`, called on the connection's own thread, until ``stop()``. Throws when an
   /// address cannot be listened on (another process holds the port on ::1, say); ::1 is left
-  /// out on a machine that has no IPv6, where nobody else can hold it either.
+  /// out on a machine that has no IPv6, where nobody else can hold it either. `refused`, when
+  /// given, is told each request the server refuses itself (a limit, a malformed request): its
+  /// status, the reason sent, and the peer's address; never any of its body.
   package init(
     port: UInt16 = 0, addresses: [LoopbackListener.Address] = [.ipv4], limits: Limits = Limits(),
+    refused: (@Sendable (_ status: Int, _ reason: String, _ peer: String) -> Void)? = nil,
     answering handler: @escaping @Sendable (Request) -> Response
   ) throws(LoopbackListener.Failure) {
     listeners = try Self.listen(port: port, addresses: addresses.isEmpty ? [.ipv4] : addresses)
@@ -209,7 +212,7 @@ package final class LoopbackHTTPServer: Sendable {
           }
           Thread.detachNewThread {
             defer { connections.close() }
-            Self.serve(connection, limits, handler)
+            Self.serve(connection, limits, refused, handler)
           }
         }
       }
@@ -247,8 +250,15 @@ package final class LoopbackHTTPServer: Sendable {
     }
   }
 
-  private static func serve(_ connection: LoopbackListener.Connection, _ limits: Limits, _ handler: @Sendable (Request) -> Response) {
+  private static func serve(
+    _ connection: LoopbackListener.Connection, _ limits: Limits, _ refused: (@Sendable (Int, String, String) -> Void)?,
+    _ handler: @Sendable (Request) -> Response
+  ) {
     defer { connection.close() }
+    let refuse = { (connection: LoopbackListener.Connection, status: Int, text: String) in
+      refused?(status, text, connection.peerAddress)
+      Self.refuse(connection, status: status, text)
+    }
     connection.setSendTimeout(limits.sendTimeout)
     var parser = HTTPRequestParser(limits: limits.request)
     let headDeadline = Date().addingTimeInterval(limits.headTimeout)
@@ -263,13 +273,13 @@ package final class LoopbackHTTPServer: Sendable {
         // A connection that never sent a byte (a browser's preconnection) just ends.
         guard received > 0 else { return }
         let what = parser.head == nil ? "its head within \(limits.headTimeout) s" : "more of its body within \(limits.idleTimeout) s"
-        return refuse(connection, status: 408, "the request did not send \(what); send it at once")
+        return refuse(connection, 408, "the request did not send \(what); send it at once")
       case .bytes(let bytes):
         received += bytes.count
         do {
           try parser.consume(bytes)
         } catch {
-          return refuse(connection, status: error.status, error.description)
+          return refuse(connection, error.status, error.description)
         }
         if !continued, !parser.isComplete, parser.head?.header("Expect")?.lowercased() == "100-continue" {
           continued = true
