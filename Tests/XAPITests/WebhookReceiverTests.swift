@@ -175,10 +175,10 @@ struct WebhookReceiverTests {
   func accountActivityEvents() throws {
     let body = Data(
       #"""
-      {"for_user_id":"2244994945","users":{"3":{"id":"3"}},
+      {"for_user_id":"2244994945","users":{"3":{"id":"3","screen_name":"u3","name":"U3"},"2244994945":{"id":"2244994945","screen_name":"me","name":"Me"}},
        "tweet_create_events":[{"id_str":"1","text":"a","user":{"id_str":"3","screen_name":"u3","name":"U3"}},{"id_str":"2","text":"b"}],
        "follow_events":[{"type":"unfollow","source":{"id_str":"3","screen_name":"u3","name":"U3"},"target":{"id_str":"2244994945","screen_name":"me","name":"Me"}}],
-       "direct_message_events":[{"type":"message_create","id":"9","message_create":{"sender_id":"3","message_data":{"text":"hi"}}}],
+       "direct_message_events":[{"type":"message_create","id":"9","message_create":{"target":{"recipient_id":"2244994945"},"sender_id":"3","message_data":{"text":"hi"}}}],
        "user_event":{"revoke":{"date_time":"2018-05-24T09:48:12+00:00","target":{"app_id":"13090192"},"source":{"user_id":"63046977"}}},
        "a_new_family":[{"x":1}],
        "tweet_delete_events":[{"status":{"id":"1","user_id":"3"},"timestamp_ms":"1"}]}
@@ -195,6 +195,11 @@ struct WebhookReceiverTests {
     #expect(created.flatMap(\.tweets).map(\.text) == ["a", "b"])
     #expect(created[0].users.map(\.id) == ["3"])
     #expect(events.first { $0.kind == .unfollowed }?.users.map(\.username) == ["u3", "me"])
+    let message = try #require(events.first { $0.kind == .directMessage })
+    #expect(message.users.map(\.username) == ["u3", "me"])
+    // The users map is kept beside every event of the body, whole.
+    let context = try #require(message.context.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] })
+    #expect((context["users"] as? [String: Any])?.keys.sorted() == ["2244994945", "3"])
     let unknown = try #require(events.first { $0.type == "a_new_family" })
     #expect(try JSONSerialization.jsonObject(with: unknown.json) as? [String: Int] == ["x": 1])
   }

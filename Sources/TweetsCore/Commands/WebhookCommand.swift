@@ -44,7 +44,8 @@ struct WebhookCommand: TweetsCommand {
         a wrong one 403, past --max-body 413, and nothing is written; each refusal is one line on
         stderr (never the body). Each event of an accepted POST is one JSON line: received_at,
         source (account_activity or activity), type (tweet_create_events, post.create...), kind,
-        for_user_id and event (its JSON as X sent it); a body of no known shape is kept whole.
+        for_user_id, event (its JSON as X sent it) and, beside direct messages, context (the
+        body's users and apps maps); a body of no known shape is kept whole.
         With --db the posts and accounts the events carry are stored in the archive too.
         Ctrl-C (or SIGTERM) stops it.
         Example: X_CONSUMER_SECRET=... tweets webhook serve --port 8978 --output events.jsonl
@@ -197,6 +198,7 @@ final class WebhookEventWriter: Sendable {
       "received_at": receivedAt, "source": event.source.rawValue, "type": event.type, "kind": event.kind.rawValue,
     ]
     if let user = event.forUserID { object["for_user_id"] = user }
+    if let context = event.context, let json = try? JSONSerialization.jsonObject(with: context) { object["context"] = json }
     if let json = try? JSONSerialization.jsonObject(with: event.json, options: [.fragmentsAllowed]) {
       object["event"] = json
     } else {

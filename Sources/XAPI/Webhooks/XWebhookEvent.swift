@@ -1,6 +1,7 @@
 import Foundation
 
-/// The events of one verified webhook POST, in the order X sent them, and the body as it came.
+/// The events of one verified webhook POST (an Account Activity body's families in name order,
+/// each family's items in X's order), and the body as it came.
 /// One POST of the Account Activity API carries arrays of events by family
 /// (`tweet_create_events`, `follow_events`...) beside `for_user_id` and `users`; one of the X
 /// Activity API carries one event under `data` (`event_type` `post.create`, `follow.follow`...).
@@ -92,10 +93,15 @@ public struct XWebhookEvent: Sendable {
   public let tweets: [Tweet]
   /// The accounts it carries: a follow's source and target, a like's liker, `includes.users`.
   public let users: [XUser]
+  /// The Account Activity body's members that are no events, as one JSON object: the `users`
+  /// and `apps` maps X sends beside direct messages, which the items refer to by id; `nil`
+  /// when there are none.
+  public let context: Data?
 
   /// An event from its parts: for tests, and for events read some other way.
   public init(
-    source: Source, type: String, kind: Kind, forUserID: String? = nil, json: Data, tweets: [Tweet] = [], users: [XUser] = []
+    source: Source, type: String, kind: Kind, forUserID: String? = nil, json: Data, tweets: [Tweet] = [], users: [XUser] = [],
+    context: Data? = nil
   ) {
     self.source = source
     self.type = type
@@ -104,6 +110,7 @@ public struct XWebhookEvent: Sendable {
     self.json = json
     self.tweets = tweets
     self.users = users
+    self.context = context
   }
 
   /// The Account Activity API's families and the kind of each.
@@ -144,13 +151,21 @@ public struct XWebhookEvent: Sendable {
       return [activity(data, type: type)]
     }
     let forUserID = object["for_user_id"].flatMap(Self.string)
+    let shared = object.filter { $0.key == "users" || $0.key == "apps" }
+    let context = shared.isEmpty ? nil : serialized(shared)
+    var accounts: [String: XUser] = [:]
+    for case (let id, let value as [String: Any]) in object["users"] as? [String: Any] ?? [:] {
+      accounts[id] = XUser(
+        id: (value["id"] ?? value["id_str"]).flatMap(string) ?? id, username: value["screen_name"] as? String ?? "",
+        name: value["name"] as? String ?? "")
+    }
     var events: [XWebhookEvent] = []
     // Those with no family known here are events too, so that nothing X sent is lost.
     for (name, value) in object.sorted(by: { $0.key < $1.key }) where name != "for_user_id" && name != "users" && name != "apps" {
       let kind = families[name] ?? .other
       let items = (value as? [Any]) ?? [value]
       for item in items {
-        events.append(accountActivity(item, family: name, kind: kind, forUserID: forUserID))
+        events.append(accountActivity(item, family: name, kind: kind, forUserID: forUserID, context: context, accounts: accounts))
       }
     }
     return events.isEmpty ? whole : events
@@ -174,7 +189,9 @@ public struct XWebhookEvent: Sendable {
       source: .activity, type: type, kind: kind, forUserID: filter?["user_id"].flatMap(string), json: serialized(data), tweets: tweets, users: users)
   }
 
-  private static func accountActivity(_ item: Any, family: String, kind: Kind, forUserID: String?) -> XWebhookEvent {
+  private static func accountActivity(
+    _ item: Any, family: String, kind: Kind, forUserID: String?, context: Data?, accounts: [String: XUser]
+  ) -> XWebhookEvent {
     let object = item as? [String: Any]
     var kind = kind
     var tweets: [Tweet] = []
@@ -191,13 +208,24 @@ public struct XWebhookEvent: Sendable {
       for side in ["source", "target"] {
         if let user = object?[side].flatMap({ decode(V1User.self, $0) }) { users.append(user.user) }
       }
+    case "direct_message_events", "direct_message_indicate_typing_events", "direct_message_mark_read_events":
+      // The sender and the recipient, from the body's `users` map.
+      let message = object?["message_create"] as? [String: Any]
+      let ids = [
+        message?["sender_id"], (message?["target"] as? [String: Any])?["recipient_id"], object?["sender_id"],
+        (object?["target"] as? [String: Any])?["recipient_id"],
+      ].compactMap { $0.flatMap(string) }
+      for id in ids where !users.contains(where: { $0.id == id }) {
+        if let account = accounts[id] { users.append(account) }
+      }
     case "user_event":
       if object?["revoke"] == nil { kind = .profile }
     default:
       break
     }
     return XWebhookEvent(
-      source: .accountActivity, type: family, kind: kind, forUserID: forUserID, json: serialized(item), tweets: tweets, users: users)
+      source: .accountActivity, type: family, kind: kind, forUserID: forUserID, json: serialized(item), tweets: tweets, users: users,
+      context: context)
   }
 
   private static func decode<T: Decodable>(_ type: T.Type, _ value: Any) -> T? {
