@@ -44,6 +44,23 @@ struct LoopbackHTTPServerTests {
     return condition()
   }
 
+  /// The refusals the server makes itself (a body over its limit, a malformed request) are told
+  /// to `refused` with their status, reason and peer, and none of the body; the handler sees none.
+  @Test func theServersOwnRefusalsAreReported() throws {
+    let told = Locked<[(status: Int, reason: String, peer: String)]>([])
+    let server = try LoopbackHTTPServer(
+      limits: Limits(maxBodyBytes: 8), refused: { status, reason, peer in told.withLock { $0.append((status, reason, peer)) } }
+    ) {
+      _ in .init(status: 200)
+    }
+    #expect(try Self.status(server, "POST / HTTP/1.1\r\nContent-Length: 20\r\n\r\nBODY-MARKER-BODY-MAR").0 == 413)
+    #expect(try Self.status(server, "GET / HTTP/1.1\nHost: a\n\n").0 == 400)
+    #expect(try Self.status(server, "POST / HTTP/1.1\r\nContent-Length: 4\r\n\r\nabcd").0 == 200)
+    let reports = told.withLock { $0 }
+    #expect(reports.map(\.status) == [413, 400])
+    #expect(reports.allSatisfy { $0.peer == "127.0.0.1" && !$0.reason.contains("BODY-MARKER") })
+  }
+
   /// The 80-byte request that trapped the server (a chunk size of 2^63 - 1): 413, and the
   /// server goes on serving.
   @Test func aChunkSizeThatOverflowsIsRefused() throws {
