@@ -48,11 +48,8 @@ struct LoopbackHTTPServerTests {
   /// to `refused` with their status, reason and peer, and none of the body; the handler sees none.
   @Test func theServersOwnRefusalsAreReported() throws {
     let told = Locked<[(status: Int, reason: String, peer: String)]>([])
-    let server = try LoopbackHTTPServer(
-      limits: Limits(maxBodyBytes: 8), refused: { status, reason, peer in told.withLock { $0.append((status, reason, peer)) } }
-    ) {
-      _ in .init(status: 200)
-    }
+    let report: @Sendable (Int, String, String) -> Void = { status, reason, peer in told.withLock { $0.append((status, reason, peer)) } }
+    let server = try LoopbackHTTPServer(limits: Limits(maxBodyBytes: 8), refused: report, answering: { _ in .init(status: 200) })
     #expect(try Self.status(server, "POST / HTTP/1.1\r\nContent-Length: 20\r\n\r\nBODY-MARKER-BODY-MAR").0 == 413)
     #expect(try Self.status(server, "GET / HTTP/1.1\nHost: a\n\n").0 == 400)
     #expect(try Self.status(server, "POST / HTTP/1.1\r\nContent-Length: 4\r\n\r\nabcd").0 == 200)
