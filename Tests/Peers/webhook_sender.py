@@ -6,7 +6,7 @@ computes, with Python's hmac, hashlib and base64, and nothing from the package:
   CRC:        GET <url>?crc_token=T  ->  200 {"response_token": "sha256=" + b64(HMAC-SHA256(secret, T))}
   Signature:  X-Twitter-Webhooks-Signature: "sha256=" + b64(HMAC-SHA256(secret, raw body))
 
-  python3 webhook_sender.py --url http://127.0.0.1:PORT/webhook --secret SECRET --max-body N
+  python3 webhook_sender.py --url http://127.0.0.1:PORT/webhook --secret SECRET --max-body N [--header NAME]
 
 It checks the CRC answers for random tokens, posts signed events (Account Activity and X
 Activity API shapes, and one of no known shape), then posts what must be refused: unsigned,
@@ -84,6 +84,8 @@ def main():
     parser.add_argument("--secret", required=True)
     parser.add_argument("--max-body", type=int, required=True)
     parser.add_argument("--tokens", type=int, default=25)
+    # X-Twitter-Webhooks-Signature-OAuth2 for apps that sign with their OAuth 2.0 client secret.
+    parser.add_argument("--header", default="X-Twitter-Webhooks-Signature")
     args = parser.parse_args()
     url = urllib.parse.urlsplit(args.url)
     host, port, path = url.hostname, url.port, url.path or "/"
@@ -127,7 +129,7 @@ def main():
     sent = []
     for number, event in enumerate(events):
         body = json.dumps(event).encode()
-        statuses[f"signed_{number}"] = request(host, port, "POST", path, body, [("X-Twitter-Webhooks-Signature", sign(args.secret, body))])[0]
+        statuses[f"signed_{number}"] = request(host, port, "POST", path, body, [(args.header, sign(args.secret, body))])[0]
         sent.append(event)
 
     def refused_body(extra=""):
@@ -135,22 +137,22 @@ def main():
 
     body = refused_body()
     statuses["unsigned"] = request(host, port, "POST", path, body)[0]
-    statuses["other_secret"] = request(host, port, "POST", path, body, [("X-Twitter-Webhooks-Signature", sign(args.secret + "x", body))])[0]
-    statuses["other_body"] = request(host, port, "POST", path, body, [("X-Twitter-Webhooks-Signature", sign(args.secret, body + b" "))])[0]
+    statuses["other_secret"] = request(host, port, "POST", path, body, [(args.header, sign(args.secret + "x", body))])[0]
+    statuses["other_body"] = request(host, port, "POST", path, body, [(args.header, sign(args.secret, body + b" "))])[0]
     statuses["hex_not_base64"] = request(
         host, port, "POST", path, body,
-        [("X-Twitter-Webhooks-Signature", "sha256=" + hmac.new(args.secret.encode(), body, hashlib.sha256).hexdigest())])[0]
-    statuses["no_prefix"] = request(host, port, "POST", path, body, [("X-Twitter-Webhooks-Signature", sign(args.secret, body)[7:])])[0]
+        [(args.header, "sha256=" + hmac.new(args.secret.encode(), body, hashlib.sha256).hexdigest())])[0]
+    statuses["no_prefix"] = request(host, port, "POST", path, body, [(args.header, sign(args.secret, body)[7:])])[0]
     statuses["repeated"] = request(
         host, port, "POST", path, body,
-        [("X-Twitter-Webhooks-Signature", sign(args.secret, body)), ("X-Twitter-Webhooks-Signature", sign(args.secret, body))])[0]
-    statuses["empty_signed_as_other"] = request(host, port, "POST", path, b"", [("X-Twitter-Webhooks-Signature", sign(args.secret, body))])[0]
+        [(args.header, sign(args.secret, body)), (args.header, sign(args.secret, body))])[0]
+    statuses["empty_signed_as_other"] = request(host, port, "POST", path, b"", [(args.header, sign(args.secret, body))])[0]
 
     big = refused_body("x" * (args.max_body + 1))
-    statuses["oversized"] = request(host, port, "POST", path, big, [("X-Twitter-Webhooks-Signature", sign(args.secret, big))])[0]
+    statuses["oversized"] = request(host, port, "POST", path, big, [(args.header, sign(args.secret, big))])[0]
 
     head = (f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
-            f"X-Twitter-Webhooks-Signature: {sign(args.secret, body)}\r\n")
+            f"{args.header}: {sign(args.secret, body)}\r\n")
     # The whole body announced, half of it sent, then our side closed.
     cut = head + f"Content-Length: {len(body)}\r\n\r\n"
     statuses["truncated"] = raw_exchange(host, port, cut.encode() + body[: len(body) // 2], shut_write=True)

@@ -16,8 +16,9 @@ struct WebhookServeTests {
     let stderr: URL
     let secret = "consumer-secret-" + UUID().uuidString
 
-    /// Starts it with the arguments `extra` makes from its folder.
-    init(_ extra: (_ folder: URL) -> [String]) throws {
+    /// Starts it with the arguments `extra` makes from its folder, the secret in `variable`
+    /// (and another in X_CONSUMER_SECRET when that is not the one).
+    init(secretIn variable: String = "X_CONSUMER_SECRET", _ extra: (_ folder: URL) -> [String]) throws {
       folder = FileManager.default.temporaryDirectory.appendingPathComponent("webhook-\(UUID().uuidString)")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       output = folder.appendingPathComponent("events.jsonl")
@@ -28,7 +29,7 @@ struct WebhookServeTests {
           "-c", #"exec "$0" "$@" 2>"$WEBHOOK_TEST_STDERR""#, PackagePaths.executable("tweets").path, "webhook", "serve", "--port", "0",
           "--config-dir", folder.path, "--output", output.path,
         ] + extra(folder),
-        environment: ["X_CONSUMER_SECRET": secret, "WEBHOOK_TEST_STDERR": stderr.path])
+        environment: ["X_CONSUMER_SECRET": "not-the-secret", "WEBHOOK_TEST_STDERR": stderr.path].merging([variable: secret]) { _, new in new })
     }
 
     /// Stops it (SIGTERM) and returns its lines and its stderr.
@@ -62,12 +63,21 @@ struct WebhookServeTests {
     return write(a) != nil && write(a) == write(b)
   }
 
-  @Test func theSendersCRCsAreAnsweredItsEventsWrittenAndEverythingElseRefused() async throws {
+  /// With the consumer secret (X-Twitter-Webhooks-Signature), and with the OAuth 2.0 client
+  /// secret (X-Twitter-Webhooks-Signature-OAuth2, X_CLIENT_SECRET) while X_CONSUMER_SECRET holds another.
+  @Test(arguments: ["consumer-secret", "oauth2-client-secret"])
+  func theSendersCRCsAreAnsweredItsEventsWrittenAndEverythingElseRefused(signedWith: String) async throws {
     let maxBody = 4096
-    let receiver = try Receiver { _ in ["--max-body", String(maxBody)] }
+    let oauth2 = signedWith == "oauth2-client-secret"
+    let receiver = try Receiver(secretIn: oauth2 ? "X_CLIENT_SECRET" : "X_CONSUMER_SECRET") { _ in
+      ["--max-body", String(maxBody), "--signed-with", signedWith]
+    }
     let report = try await Self.python(
       "webhook_sender.py",
-      ["--url", receiver.server.baseURL.absoluteString + "/webhook", "--secret", receiver.secret, "--max-body", String(maxBody), "--tokens", "40"])
+      [
+        "--url", receiver.server.baseURL.absoluteString + "/webhook", "--secret", receiver.secret, "--max-body", String(maxBody), "--tokens", "40",
+        "--header", oauth2 ? "X-Twitter-Webhooks-Signature-OAuth2" : "X-Twitter-Webhooks-Signature",
+      ])
     let (lines, stderr) = try receiver.stop()
 
     // CRC: 40 random tokens (with + / = % & ? # and spaces), each answered as Python computes it.
@@ -112,6 +122,21 @@ struct WebhookServeTests {
     #expect(refusals.filter { $0.contains(" 401: ") }.count == 1 && refusals.filter { $0.contains(" 413: ") }.count == 1)
     #expect(stderr.contains("5 events written, 9 requests refused."), "\(stderr)")
     #expect(receiver.server.output.contains("Receiving X webhooks at http://127.0.0.1:"))
+  }
+
+  @Test func withoutTheSecretItDoesNotStart() async throws {
+    var environment = ProcessInfo.processInfo.environment
+    for key in environment.keys where key.hasPrefix("X_") || key.hasPrefix("TWITTER_") { environment.removeValue(forKey: key) }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webhook-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    for (arguments, words) in [([], "No consumer secret"), (["--signed-with", "oauth2-client-secret"], "No OAuth 2.0 client secret")] {
+      let result = try await ProcessRunner.run(
+        PackagePaths.executable("tweets"), ["webhook", "serve", "--port", "0", "--config-dir", folder.path] + arguments, environment: environment,
+        timeout: 60)
+      #expect(result.status == 3 && result.stderr.contains(words), "\(result.status) \(result.stderr)")
+    }
+    let usage = try await ProcessRunner.run(PackagePaths.executable("tweets"), ["webhook", "listen"], environment: environment, timeout: 60)
+    #expect(usage.status == 2 && usage.stderr.contains("one action, serve"), "\(usage.stderr)")
   }
 
   @Test func withDbThePostsAndUsersOfSignedEventsAreArchived() async throws {

@@ -28,19 +28,29 @@ struct WebhookCommand: TweetsCommand {
     help: "The largest event body accepted (default \(.default)); a longer one is refused with 413 before it is read.",
     .integer(in: 1...(64 * 1_048_576)))
 
+  static let signedWith = Option<XWebhookReceiver.Scheme>.value(
+    "signed-with", placeholder: "SECRET", default: .value(.consumerSecret),
+    help:
+      "Which of the app's secrets X signs with: consumer-secret (default; X-Twitter-Webhooks-Signature), or oauth2-client-secret (X-Twitter-Webhooks-Signature-OAuth2, the secret from X_CLIENT_SECRET or the profile's OAuth 2.0 client).",
+    ArgumentConversion(
+      failure: { option, text in "--\(option) takes consumer-secret or oauth2-client-secret, not \(text)" },
+      shown: { $0 == .consumerSecret ? "consumer-secret" : "oauth2-client-secret" }
+    ) { ["consumer-secret": .consumerSecret, "oauth2-client-secret": .oauth2ClientSecret][$0] })
+
   var spec: CommandSpec {
     makeSpec(
       summary: "Receive X's webhook events on 127.0.0.1 behind your HTTPS proxy or tunnel (tweets webhook serve).",
-      options: [Self.port, Self.output, Self.maxBody],
+      options: [Self.port, Self.output, Self.maxBody, Self.signedWith],
       positionals: [PositionalSpec("action", help: "serve")],
       discussion: """
-        tweets webhook serve [--port N] [--output FILE] [--db FILE] [--max-body BYTES]
+        tweets webhook serve [--port N] [--output FILE] [--db FILE] [--max-body BYTES] [--signed-with SECRET]
         X delivers webhooks only to a public https:// URL without a port: put this receiver
         behind your own HTTPS reverse proxy or tunnel, which forwards to http://127.0.0.1:PORT,
         then register that URL (POST /2/webhooks). A GET with crc_token is X's challenge, answered
         with the HMAC-SHA256 of the token under the app's consumer secret. A POST must carry
         X-Twitter-Webhooks-Signature: sha256= and the base64 of the HMAC-SHA256 of its body under
-        the same secret, checked before the body is read: without one it is refused with 401, with
+        the same secret (with --signed-with oauth2-client-secret, X-Twitter-Webhooks-Signature-OAuth2
+        under the OAuth 2.0 client secret), checked before the body is read: without one it is refused with 401, with
         a wrong one 403, past --max-body 413, and nothing is written; each refusal is one line on
         stderr (never the body). Each event of an accepted POST is one JSON line: received_at,
         source (account_activity or activity), type (tweet_create_events, post.create...), kind,
@@ -60,13 +70,28 @@ struct WebhookCommand: TweetsCommand {
     let maxBody = try arguments.value(Self.maxBody)
     let output = try arguments.value(Self.output)
     let profile = try session.profile()
-    let demo = session.sandbox != nil ? session.sandboxType.demoConsumer : nil
-    guard let secret = session.options.consumerSecret ?? profile?.consumerSecret ?? demo?.secret else {
-      throw TweetsFailure(
-        """
-        No consumer secret for profile "\(session.options.profileName)": X signs webhooks with the \
-        app's consumer secret. Give --consumer-secret (or X_CONSUMER_SECRET), or store it with tweets login.
-        """, exitCode: .authentication)
+    let scheme = try arguments.value(Self.signedWith)
+    let secret: String
+    switch scheme {
+    case .consumerSecret:
+      let demo = session.sandbox != nil ? session.sandboxType.demoConsumer : nil
+      guard let found = session.options.consumerSecret ?? profile?.consumerSecret ?? demo?.secret else {
+        throw TweetsFailure(
+          """
+          No consumer secret for profile "\(session.options.profileName)": X signs webhooks with the \
+          app's consumer secret. Give --consumer-secret (or X_CONSUMER_SECRET), or store it with tweets login.
+          """, exitCode: .authentication)
+      }
+      secret = found
+    case .oauth2ClientSecret:
+      guard let found = session.environment["X_CLIENT_SECRET"] ?? profile?.oauth2?.clientSecret else {
+        throw TweetsFailure(
+          """
+          No OAuth 2.0 client secret for profile "\(session.options.profileName)": give X_CLIENT_SECRET, \
+          or store it with tweets login --oauth2 --client-secret.
+          """, exitCode: .authentication)
+      }
+      secret = found
     }
     let terminal = session.terminal
     let sink = try StreamSink(file: output, terminal: terminal)
@@ -74,7 +99,7 @@ struct WebhookCommand: TweetsCommand {
     let archive = try session.options.database.map { try TweetArchive(path: $0.path) }
     defer { archive?.close() }
     let writer = WebhookEventWriter(
-      receiver: XWebhookReceiver(consumerSecret: secret, maxBodyBytes: maxBody), sink: sink, archive: archive,
+      receiver: XWebhookReceiver(secret: secret, scheme: scheme, maxBodyBytes: maxBody), sink: sink, archive: archive,
       command: session.options.commandLine, terminal: terminal)
     var limits = LoopbackHTTPServer.Limits()
     limits.maxBodyBytes = maxBody
