@@ -46,18 +46,18 @@ struct WebhookCommand: TweetsCommand {
         tweets webhook serve [--port N] [--output FILE] [--db FILE] [--max-body BYTES] [--signed-with SECRET]
         X delivers webhooks only to a public https:// URL without a port: put this receiver
         behind your own HTTPS reverse proxy or tunnel, which forwards to http://127.0.0.1:PORT,
-        then register that URL (POST /2/webhooks). A GET with crc_token is X's challenge, answered
-        with the HMAC-SHA256 of the token under the app's consumer secret. A POST must carry
-        X-Twitter-Webhooks-Signature: sha256= and the base64 of the HMAC-SHA256 of its body under
-        the same secret (with --signed-with oauth2-client-secret, X-Twitter-Webhooks-Signature-OAuth2
-        under the OAuth 2.0 client secret), checked before the body is read: without one it is refused with 401, with
-        a wrong one 403, past --max-body 413, and nothing is written; each refusal is one line on
-        stderr (never the body). Each event of an accepted POST is one JSON line: received_at,
-        source (account_activity or activity), type (tweet_create_events, post.create...), kind,
-        for_user_id, event (its JSON as X sent it) and, beside direct messages, context (the
-        body's users and apps maps); a body of no known shape is kept whole.
-        With --db the posts and accounts the events carry are stored in the archive too.
-        Ctrl-C (or SIGTERM) stops it.
+        then register that URL (POST /2/webhooks). A GET with crc_token is X's challenge,
+        answered with the HMAC-SHA256 of the token under the app's consumer secret. A POST must
+        carry X-Twitter-Webhooks-Signature: sha256= and the base64 of the HMAC-SHA256 of its body
+        under the same secret (with --signed-with oauth2-client-secret, the OAuth 2.0 client
+        secret and X-Twitter-Webhooks-Signature-OAuth2), checked before the body is read:
+        without one it is refused with 401, with a wrong one 403, past --max-body 413, and
+        nothing is written; each refusal is one line on stderr, never with the body.
+        Each event of an accepted POST is one JSON line: received_at, source (account_activity
+        or activity), type (tweet_create_events, post.create...), kind, for_user_id, event (its
+        JSON as X sent it) and, beside direct messages, context (the body's users and apps
+        maps); a body of no known shape is kept whole. With --db the posts and accounts the
+        events carry are stored in the archive too. Ctrl-C (or SIGTERM) stops it.
         Example: X_CONSUMER_SECRET=... tweets webhook serve --port 8978 --output events.jsonl
         """)
   }
