@@ -65,7 +65,8 @@ let package = Package(
     // endpoints (X's OAuth 1.0a exchange too). Its digest comes from CryptoPrimitives.
     .target(name: "OAuth2", dependencies: ["CryptoPrimitives", "NetworkClient", "PercentEncoding", "Loopback"]),
     // The X (Twitter) API client, v2 and v1.1.
-    .target(name: "XAPI", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking", "DateFormats"]),
+    // CryptoPrimitives for the webhooks' HMAC-SHA256 and constant-time comparison.
+    .target(name: "XAPI", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking", "DateFormats", "CryptoPrimitives"]),
     // The system's SQLite, for the archive only: a user of OAuth1 or XAPI alone needs no SQLite.
     .systemLibrary(
       name: "CSQLite",
@@ -83,6 +84,7 @@ let package = Package(
       name: "TweetsCore",
       dependencies: [
         "XAPI", "XArchive", "OAuth2", "OAuthNetworking", "NetworkClient", "OAuth1", "CommandLineSupport", "DateFormats", "CryptoPrimitives",
+        "Loopback",
       ]),
     // The loopback HTTP plumbing: a listener on 127.0.0.1 and [::1], an HTTP server with named
     // limits, and the one redirect receiver of OAuth 2.0 logins and `oauth1 login`. Below OAuth2

@@ -154,12 +154,19 @@ package final class LoopbackHTTPServer: Sendable {
     package let target: String?
     /// 400, 408, 413, 431, 501, 503 or 505.
     package let status: Int
+    /// The reason sent with the refusal (it names no part of the body).
+    package let reason: String
+    /// The peer's address (`127.0.0.1`, `::1`).
+    package let peer: String
 
-    /// A refusal with `status` of the request `method` `target` (`nil` when not read).
-    package init(method: String?, target: String?, status: Int) {
+    /// A refusal with `status` and `reason` of the request `method` `target` (`nil` when not
+    /// read) from `peer`.
+    package init(method: String?, target: String?, status: Int, reason: String = "", peer: String = "") {
       self.method = method
       self.target = target
       self.status = status
+      self.reason = reason
+      self.peer = peer
     }
   }
 
@@ -228,7 +235,7 @@ package final class LoopbackHTTPServer: Sendable {
         while let connection = listener.accept(until: .distantFuture) {
           guard connections.open(atMost: limits.maxConnections) else {
             refuser.refuse(connection)
-            refused?(Refusal(method: nil, target: nil, status: 503))
+            refused?(Refusal(method: nil, target: nil, status: 503, reason: "too many connections", peer: connection.peerAddress))
             continue
           }
           Thread.detachNewThread {
@@ -276,8 +283,14 @@ package final class LoopbackHTTPServer: Sendable {
     _ refused: (@Sendable (Refusal) -> Void)?
   ) {
     defer { connection.close() }
-    connection.setSendTimeout(limits.sendTimeout)
     var parser = HTTPRequestParser(limits: limits.request)
+    // Every refusal the server makes itself is told to `refused` too: what was read of the
+    // request line, the status, the reason sent and the peer, never any of the body.
+    let refuse = { (status: Int, text: String) in
+      refused?(Refusal(method: parser.head?.method, target: parser.head?.target, status: status, reason: text, peer: connection.peerAddress))
+      Self.refuse(connection, status: status, text)
+    }
+    connection.setSendTimeout(limits.sendTimeout)
     let headDeadline = Date().addingTimeInterval(limits.headTimeout)
     var received = 0
     var continued = false
@@ -290,15 +303,13 @@ package final class LoopbackHTTPServer: Sendable {
         // A connection that never sent a byte (a browser's preconnection) just ends.
         guard received > 0 else { return }
         let what = parser.head == nil ? "its head within \(limits.headTimeout) s" : "more of its body within \(limits.idleTimeout) s"
-        refused?(Refusal(method: parser.head?.method, target: parser.head?.target, status: 408))
-        return refuse(connection, status: 408, "the request did not send \(what); send it at once")
+        return refuse(408, "the request did not send \(what); send it at once")
       case .bytes(let bytes):
         received += bytes.count
         do {
           try parser.consume(bytes)
         } catch {
-          refused?(Refusal(method: parser.head?.method, target: parser.head?.target, status: error.status))
-          return refuse(connection, status: error.status, error.description)
+          return refuse(error.status, error.description)
         }
         if !continued, !parser.isComplete, parser.head?.header("Expect")?.lowercased() == "100-continue" {
           continued = true

@@ -100,8 +100,9 @@ struct LoopbackHTTPServerTests {
     #expect(try Self.status(big, "GET / HTTP/1.1\r\nX-Big: " + String(repeating: "b", count: 70_000) + "\r\n\r\n").0 == 431)
   }
 
-  /// What the server refuses itself is told to its observer (a provider's log), with the
-  /// request line when it was read; what reaches the handler is not.
+  /// What the server refuses itself is told to its observer (a provider's log, a webhook
+  /// receiver's), with the request line when it was read, the reason and the peer, never any of
+  /// the body; what reaches the handler is not.
   @Test func refusalsAreToldToTheObserver() throws {
     let told = Locked<[LoopbackHTTPServer.Refusal]>([])
     let server = try LoopbackHTTPServer(
@@ -109,12 +110,13 @@ struct LoopbackHTTPServerTests {
       answering: { (_: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response in .init(status: 204) })
     #expect(try Self.status(server, "GET / HTTP/1.1\r\nHost: a\r\nX-Big: " + String(repeating: "b", count: 2000) + "\r\n\r\n").0 == 431)
     #expect(try Self.status(server, "POST /upload?x=1 HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\n\r\n").0 == 413)
+    #expect(try Self.status(server, "POST / HTTP/1.1\r\nContent-Length: 20\r\n\r\nBODY-MARKER-BODY-MAR").0 == 413)
+    #expect(try Self.status(server, "GET / HTTP/1.1\nHost: a\n\n").0 == 400)
     #expect(try Self.status(server, "GET / HTTP/1.1\r\nHost: a\r\n\r\n").0 == 204)
-    #expect(
-      told.withLock { $0 } == [
-        LoopbackHTTPServer.Refusal(method: nil, target: nil, status: 431),
-        LoopbackHTTPServer.Refusal(method: "POST", target: "/upload?x=1", status: 413),
-      ])
+    let refusals = told.withLock { $0 }
+    #expect(refusals.map(\.status) == [431, 413, 413, 400])
+    #expect(refusals.prefix(2).map { [$0.method, $0.target] } == [[nil, nil], ["POST", "/upload?x=1"]])
+    #expect(refusals.allSatisfy { $0.peer == "127.0.0.1" && !$0.reason.isEmpty && !$0.reason.contains("BODY-MARKER") })
   }
 
   /// Lines end at CR LF bytes only: a U+2028 stays inside its value, a bare LF or CR is refused.

@@ -64,6 +64,7 @@ struct CommandOptionsTests {
     ]
       + session,
     "stream": ["format", "output", "limit", "duration", "tag", "all", "terminate-all", "terminate"] + session + ["db"],
+    "webhook": ["port", "output", "max-body", "signed-with"] + signedIn + ["db"],
   ]
 
   func tweets(_ arguments: [String]) async throws -> ProcessResult {

@@ -25,7 +25,7 @@ package enum TweetsCLI {
     ExportCommand(),
     ComplianceCommand(),
     ApiCommand(), MigrateCommand(), MediaCommand(),
-    SandboxCommand(),
+    SandboxCommand(), WebhookCommand(),
   ]
 
   /// The dispatch shell `tweets` shares with `oauth1`: overview, help, version, completions,
