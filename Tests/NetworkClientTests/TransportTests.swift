@@ -354,11 +354,10 @@ final class TransportTests {
     let written = try #require(answer["written"])
     print("[backpressure] \(kind): read \(read) bytes in 4 s; the server could write \(written)\(tooSlow.map { "; ended: \($0)" } ?? "")")
     #expect(misplaced == 0)
-    #expect(read > 0)
     // curl pauses the transfer, so its reader is never cut off; URLSession cannot pause, and the
     // buffer's hard limit ends the stream instead of growing.
     if kind == .curl {
-      #expect(tooSlow == nil)
+      #expect(tooSlow == nil && read > 0)
       // Unbounded, the server writes as fast as loopback takes it (1 GB in 4 s here, on
       // URLSession); bounded, what was read plus the transport's buffer
       // (StreamBuffer.defaultLimit) and the kernel's socket buffers (5 MB more than read, here).

@@ -179,9 +179,12 @@ struct PostThreadTests {
     try await server.script("/2/tweets", [["delay": 0], ["delay": 3]])
     let file = try threadFile()
     let process = try tweets.interactive(["post", "--thread", file.path])
-    let deadline = Date().addingTimeInterval(30)
-    while !process.stdout.contains("Posted 1/3") && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-    try await Task.sleep(for: .milliseconds(800))
+    // Killed once the second post has reached X (the sandbox records a request as it arrives),
+    // however long a busy machine took to send it.
+    let deadline = Date().addingTimeInterval(TestTiming.seconds(120))
+    while try await server.stats().requests.filter({ $0.method == "POST" && $0.path == "/2/tweets" }).count < 2 && Date() < deadline {
+      try await Task.sleep(for: .milliseconds(50))
+    }
     kill(process.pid, SIGKILL)
     _ = await process.wait()
     try await Task.sleep(nanoseconds: 3_500_000_000)

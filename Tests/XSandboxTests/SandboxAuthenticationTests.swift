@@ -154,7 +154,9 @@ struct SandboxAuthenticationTests {
       Issue.record("v1.1")
       return
     }
-    #expect(abs(try #require(skew)) < 5, "the sandbox's clock is this computer's")
+    // The sandbox's clock is this computer's: the skew is the time between its Date and the
+    // answer's reading, seconds on a busy machine (5 s was passed there), never an hour.
+    #expect(abs(try #require(skew)) < 120, "the sandbox's clock is this computer's")
     guard case .timestampOutOfBounds = await xError({ _ = try await client.v2.me() }) else {
       Issue.record("v2")
       return
@@ -167,7 +169,7 @@ struct SandboxAuthenticationTests {
       Issue.record("ahead")
       return
     }
-    #expect(abs(try #require(measured) - 3600) < 5)
+    #expect(abs(try #require(measured) - 3600) < 120)
   }
 
   @Test func bearerWorksForReadsButNotUserContext() async throws {
