@@ -331,7 +331,7 @@ final class TransportTests {
     arguments: Kind.allCases)
   func backpressure(_ kind: Kind) async throws {
     let id = UUID().uuidString
-    let url = URL(string: server.baseURL.absoluteString + "/firehose?id=\(id)&seconds=60")!
+    let url = URL(string: server.baseURL.absoluteString + "/firehose?id=\(id)&seconds=20")!
     let response = try await kind.make().open(HTTPRequest(method: .get, url: url, timeout: 30))
     var read = 0
     var misplaced = 0

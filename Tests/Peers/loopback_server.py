@@ -18,7 +18,7 @@ test process is gone), then exits on its own.
   /many-headers     20,000 header lines of 100 bytes (2 MB of head)
   /stall-head?seconds=S   the status line, then S seconds of silence (60 by default)
   /firehose?id=I&seconds=S   64 KiB chunks as fast as the client takes them, for S seconds
-                    (or until it hangs up); each byte is its offset mod 251, so order can be checked
+                    (or until it hangs up, or 96 MiB are written: &max_bytes=N); each byte is its offset mod 251, so order can be checked
   /2/tweets/search/stream   the same with lines of posts as X's filtered stream sends them (id "posts")
   /noline/2/tweets/search/stream   4 MiB of one line that never ends
   /written?id=I     JSON: how many body bytes /firehose?id=I has written so far
@@ -154,8 +154,11 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             chunk = 65536
             deadline = time.time() + float(params.get("seconds", "10" if not posts else "60"))
+            # At most 96 MiB, whatever the client takes: a client that drains it (URLSession goes
+            # on reading after it was cancelled) does not hold both cores for the whole time.
+            most = int(params.get("max_bytes", str(96 << 20)))
             try:
-                while time.time() < deadline:
+                while time.time() < deadline and WRITTEN[key] < most:
                     start = WRITTEN[key] % 251
                     data = POSTS if posts else PATTERN[start:start + chunk]
                     self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))

@@ -42,6 +42,15 @@ public final class LoopbackServer: @unchecked Sendable {
         + arguments, host: host, environment: environment, startTimeout: startTimeout)
   }
 
+  /// ``init(script:arguments:host:environment:lifetime:startTimeout:)`` for an async test: the
+  /// wait for the server's port (a Python start, seconds on a busy machine) runs on a thread of
+  /// its own, not on one of the concurrency pool's few threads that every other test shares.
+  public static func start(
+    script: String, arguments: [String] = [], host: String = "127.0.0.1", environment: [String: String] = [:], lifetime: Int = 300
+  ) async throws -> LoopbackServer {
+    try await onOwnThread { try LoopbackServer(script: script, arguments: arguments, host: host, environment: environment, lifetime: lifetime) }
+  }
+
   /// Starts `executable` with `arguments` and waits (at most `startTimeout` seconds) for a line
   /// that names its port: `PORT n`, or its URL `http://HOST:n`.
   public init(

@@ -9,16 +9,24 @@ import Testing
 struct HostileAnswerTests {
   /// A canned X answering `answers` (path → answer), and the file its requests are logged to.
   final class Canned {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)")
+    let folder: URL
     let server: LoopbackServer
     var log: URL { folder.appendingPathComponent("log.jsonl") }
 
-    init(_ answers: [String: Any]) throws {
+    private init(folder: URL, server: LoopbackServer) {
+      self.folder = folder
+      self.server = server
+    }
+
+    /// Starts a canned X answering `answers`, off the concurrency pool's threads.
+    static func start(_ answers: [String: Any]) async throws -> Canned {
+      let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       let file = folder.appendingPathComponent("answers.json")
       try JSONSerialization.data(withJSONObject: answers).write(to: file)
-      server = try LoopbackServer(
+      let server = try await LoopbackServer.start(
         script: "canned_server.py", arguments: ["--answers", file.path, "--log", folder.appendingPathComponent("log.jsonl").path])
+      return Canned(folder: folder, server: server)
     }
 
     deinit {
@@ -53,7 +61,7 @@ struct HostileAnswerTests {
   @Test("a bearer token holding CR LF from the token endpoint is refused: no header is injected, no request smuggled, nothing retried")
   func injectedToken() async throws {
     let hostile = "tok\r\nX-Injected: 1\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: other.example"
-    let x = try Canned([
+    let x = try await Canned.start([
       "/oauth2/token": ["json": ["token_type": "bearer", "access_token": hostile]],
       "/2/tweets/counts/recent": ["json": ["data": [], "meta": ["total_tweet_count": 0]]],
     ])
@@ -70,7 +78,7 @@ struct HostileAnswerTests {
     "a bearer token with a line break from the environment, a lone CR or LF included, is refused before anything is sent, and not retried",
     arguments: ["tok\r\nX-Injected: 1", "tok\rX-Injected: 1", "tok\nX-Injected: 1"])
   func injectedEnvironmentToken(_ token: String) async throws {
-    let x = try Canned(["/2/tweets/counts/recent": ["json": ["data": [], "meta": ["total_tweet_count": 0]]]])
+    let x = try await Canned.start(["/2/tweets/counts/recent": ["json": ["data": [], "meta": ["total_tweet_count": 0]]]])
     let result = try await x.tweets(["counts", "swift"], environment: ["X_BEARER_TOKEN": token])
     #expect(result.status != 0)
     #expect(result.stderr.contains("the header Authorization holds a line break or NUL"), "\(result.stderr)")
@@ -80,7 +88,7 @@ struct HostileAnswerTests {
   @Test("a small gzip answer that decodes past CurlTransport's 64 MiB limit fails the request instead of taking memory, once")
   func decompressionBomb() async throws {
     // 128 MiB of zeros, 130 KB compressed: before the limit, whoami decoded all of it.
-    let x = try Canned(["/2/users/me": ["headers": ["Content-Type": "application/json"], "gzip_zeros": 128 << 20]])
+    let x = try await Canned.start(["/2/users/me": ["headers": ["Content-Type": "application/json"], "gzip_zeros": 128 << 20]])
     let result = try await x.tweets(["whoami"], environment: Self.user)
     #expect(result.status != 0)
     #expect(result.stderr.contains("larger than \(64 << 20) bytes"), "\(result.stderr)")
@@ -89,7 +97,7 @@ struct HostileAnswerTests {
 
   @Test("an answer trickled a byte every 0.5 s ends at the total deadline (4 × --timeout), not retried, saying why")
   func trickle() async throws {
-    let x = try Canned([
+    let x = try await Canned.start([
       "/2/users/me": ["headers": ["Content-Type": "application/json"], "text": String(repeating: " ", count: 10_000), "trickle": 0.5]
     ])
     let result = try await x.tweets(["--timeout", "2", "whoami"], environment: Self.user)
@@ -102,7 +110,7 @@ struct HostileAnswerTests {
 
   @Test("a proxy from the environment does not see requests to this machine: the loopback X is reached directly")
   func noProxyForLoopback() async throws {
-    let x = try Canned(["/2/users/me": ["json": ["data": ["id": "1", "name": "One", "username": "one"]]]])
+    let x = try await Canned.start(["/2/users/me": ["json": ["data": ["id": "1", "name": "One", "username": "one"]]]])
     // Port 9 (discard) refuses: had the request gone through this proxy, it would have failed.
     let result = try await x.tweets(
       ["whoami", "--format", "json"], environment: Self.user.merging(["http_proxy": "http://127.0.0.1:9", "ALL_PROXY": "http://127.0.0.1:9"]) { $1 })

@@ -62,7 +62,7 @@ struct ServerTextTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("answers.json")
     try JSONSerialization.data(withJSONObject: Self.answers).write(to: file)
-    let server = try LoopbackServer(script: "canned_server.py", arguments: ["--answers", file.path])
+    let server = try await LoopbackServer.start(script: "canned_server.py", arguments: ["--answers", file.path])
     defer { server.stop() }
 
     for command in [["compliance", "jobs"], ["stream", "connections"], ["bookmarks", "--folders"], ["show", "1"], ["whoami"]] {
@@ -91,7 +91,7 @@ struct ServerTextTests {
     ]
     let file = folder.appendingPathComponent("answers.json")
     try JSONSerialization.data(withJSONObject: answers).write(to: file)
-    let server = try LoopbackServer(script: "canned_server.py", arguments: ["--answers", file.path])
+    let server = try await LoopbackServer.start(script: "canned_server.py", arguments: ["--answers", file.path])
     defer { server.stop() }
     let result = try await Self.run(["show"] + (1...texts.count).map(String.init) + ["--format", "csv"], server, folder)
     #expect(result.status == 0, "\(result.stderr)")

@@ -206,7 +206,7 @@ final class EventLog: @unchecked Sendable {
 struct FilteredStreamBackpressureTests {
   @Test("a slow consumer holds the server back: it writes no more than what was taken plus the buffers")
   func slowConsumer() async throws {
-    let server = try LoopbackServer(script: "loopback_server.py", lifetime: 120)
+    let server = try await LoopbackServer.start(script: "loopback_server.py", lifetime: 300)
     defer { server.stop() }
     let client = XClient(authentication: .bearer("token"), baseURL: server.baseURL, transport: CurlTransport(), retry: nil)
     // 200 posts taken 20 ms apart (4 s at least): however busy the machine, the server had
@@ -229,7 +229,7 @@ struct FilteredStreamBackpressureTests {
 
   @Test("a line that never ends is dropped at FilteredStream.maxLineBytes (1 MiB), not held whole")
   func endlessLine() async throws {
-    let server = try LoopbackServer(script: "loopback_server.py", lifetime: 120)
+    let server = try await LoopbackServer.start(script: "loopback_server.py", lifetime: 300)
     defer { server.stop() }
     let base = server.baseURL.appendingPathComponent("noline")
     let client = XClient(authentication: .bearer("token"), baseURL: base, transport: CurlTransport(), retry: nil)
