@@ -95,7 +95,7 @@ struct MultipartFormDataTests {
 
   @Test("Sent by the client over a real socket, streamed from a temporary file that goes afterwards", .tags(.peers), .tier(.peers))
   func sentOverLoopback() async throws {
-    let server = try LoopbackServer(script: "loopback_server.py", lifetime: 60)
+    let server = try await LoopbackServer.start(script: "loopback_server.py", lifetime: 300)
     defer { server.stop() }
     let binary = Self.randomBytes(2 << 20)
     let file = try Self.temporaryFile(binary)

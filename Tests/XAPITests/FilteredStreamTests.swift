@@ -241,7 +241,7 @@ struct FilteredStreamBackpressureTests {
     }
     let clock = ContinuousClock()
     let started = clock.now
-    while drops.withLock({ $0.isEmpty }) && clock.now - started < .seconds(60) { try await Task.sleep(for: .milliseconds(20)) }
+    while drops.withLock({ $0.isEmpty }) && clock.now - started < .seconds(TestTiming.seconds(240)) { try await Task.sleep(for: .milliseconds(20)) }
     reader.cancel()
     let first = try #require(drops.withLock { $0.first })
     #expect(first == "a line longer than \(FilteredStream.maxLineBytes) bytes (FilteredStream.maxLineBytes)")

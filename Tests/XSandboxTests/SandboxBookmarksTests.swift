@@ -76,8 +76,9 @@ struct SandboxBookmarksTests {
 
   @Test("refused as X refuses: a token without bookmark.read or bookmark.write, an OAuth 1.0a write, app-only, another user's id")
   func refusals() async throws {
-    // The real clock: the OAuth 1.0a signature below carries it.
-    let sandbox = XSandbox(tweetsPerUser: 10)
+    // The real clock's moment, held: the OAuth 1.0a signature below carries the real clock (within
+    // X's 5 minutes of it), and the 30 s code may not expire on a busy machine.
+    let sandbox = XSandbox(clock: FixedClock(seconds: Int64(Date().timeIntervalSince1970)), tweetsPerUser: 10)
     let readOnly = try await Self.oauth2(sandbox, scopes: ["tweet.read", "users.read", "bookmark.read"])
     let noBookmarks = try await Self.oauth2(sandbox, scopes: ["tweet.read", "users.read"])
     let me = SandboxFixture.mainUserID

@@ -16,6 +16,10 @@ struct SandboxOAuth2Tests {
   static let client = OAuth2Client.x(
     clientID: "sandbox-client-id", apiBaseURL: api, authorizeURL: URL(string: "https://api.x.com/i/oauth2/authorize")!)
 
+  /// The sandbox's clock, held at this moment: a code lives 30 s, as X's does, and a test run
+  /// on a busy machine may take that long between the consent and the exchange.
+  static func now() -> FixedClock { FixedClock(seconds: Int64(Date().timeIntervalSince1970)) }
+
   /// Plays the browser: opens the authorize URL and returns where the sandbox redirects.
   static func consent(_ sandbox: XSandbox, _ url: URL) async throws -> String {
     let page = try await sandbox.send(HTTPRequest(method: .get, url: url))
@@ -24,7 +28,7 @@ struct SandboxOAuth2Tests {
   }
 
   @Test func authorizationCodeWithPKCEThenTheAPI() async throws {
-    let sandbox = XSandbox()
+    let sandbox = XSandbox(clock: Self.now())
     let login = try AuthorizationRequest(
       client: Self.client, redirectURI: "http://127.0.0.1:8976/callback", scopes: ["tweet.read", "users.read", "offline.access"])
     let redirect = try await Self.consent(sandbox, login.url)
@@ -40,7 +44,7 @@ struct SandboxOAuth2Tests {
   }
 
   @Test func theServerChecksTheVerifierAgainstTheChallenge() async throws {
-    let sandbox = XSandbox()
+    let sandbox = XSandbox(clock: Self.now())
     let login = try AuthorizationRequest(client: Self.client, redirectURI: "http://127.0.0.1:8976/callback", scopes: ["tweet.read"])
     let impostor = try AuthorizationRequest(
       client: Self.client, redirectURI: login.redirectURI, scopes: login.scopes, state: login.state, pkce: try PKCE())
