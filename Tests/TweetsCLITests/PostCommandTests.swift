@@ -174,9 +174,10 @@ struct PostThreadTests {
     let server = try VerifiedSandbox(tweetsPerUser: 5)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
-    // The second post is answered 3 s late: the process is killed meanwhile, and X (the
-    // sandbox) still creates it.
-    try await server.script("/2/tweets", [["delay": 0], ["delay": 3]])
+    // The second post is answered 20 s late: the process is killed meanwhile (20 s leaves room
+    // for a busy machine's slow look at the sandbox's log; with 3 s, the whole thread was sometimes
+    // posted before the kill), and X (the sandbox) still creates it.
+    try await server.script("/2/tweets", [["delay": 0], ["delay": 20]])
     let file = try threadFile()
     let process = try tweets.interactive(["post", "--thread", file.path])
     // Killed once the second post has reached X (the sandbox records a request as it arrives),
@@ -187,7 +188,7 @@ struct PostThreadTests {
     }
     kill(process.pid, SIGKILL)
     _ = await process.wait()
-    // X (the sandbox) answers the second post after its 3 s delay, having made it: resumed only
+    // X (the sandbox) answers the second post after its 20 s delay, having made it: resumed only
     // then, however long a busy machine takes.
     func secondAnswered() async throws -> Bool {
       let posts = try await server.stats().requests.filter { $0.method == "POST" && $0.path == "/2/tweets" }

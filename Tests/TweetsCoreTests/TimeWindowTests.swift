@@ -23,9 +23,19 @@ struct TimeWindowTests {
     let start = all[9].createdAt, end = all[4].createdAt
     let windowed = await InProcessTweets.run(["timeline", "sandbox_user", "--all", "--format", "jsonl", "--start-time", start, "--end-time", end])
     #expect(windowed.status == 0, "\(windowed.err)")
-    #expect(tweets(windowed.out).map(\.id) == all[5...9].map(\.id), "start inclusive, end exclusive")
     let search = await InProcessTweets.run(["search", "from:sandbox_user", "--all", "--format", "jsonl", "--start-time", start, "--end-time", end])
-    #expect(tweets(search.out).map(\.id) == all[5...9].map(\.id), "\(search.err)")
+    #expect(search.status == 0, "\(search.err)")
+    // Each run makes its own sandbox, whose posts are dated from its clock: on a busy machine a
+    // later run's posts may be a second or more later. Every post given is inside the window,
+    // start inclusive, end exclusive; and where a run's posts are dated as the first run's were,
+    // they are exactly the five.
+    let dated = Dictionary(all.map { ($0.id, $0.createdAt) }, uniquingKeysWith: { first, _ in first })
+    for (name, run) in [("timeline", tweets(windowed.out)), ("search", tweets(search.out))] {
+      #expect(!run.isEmpty && run.allSatisfy { $0.createdAt >= start && $0.createdAt < end }, "\(name): \(run)")
+      if run.allSatisfy({ dated[$0.id] == $0.createdAt }) {
+        #expect(run.map(\.id) == all[5...9].map(\.id), "\(name): start inclusive, end exclusive")
+      }
+    }
   }
 
   @Test(arguments: [
