@@ -71,6 +71,8 @@ public final class InteractiveProcess: @unchecked Sendable {
     if process.isRunning { process.terminate() }
     process.waitUntilExit()
     _ = finished.wait(timeout: .now() + 5)
-    return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: stderr, seconds: Date().timeIntervalSince(started))
+    return ProcessResult(
+      status: process.terminationStatus, stdout: stdout, stderr: stderr, seconds: Date().timeIntervalSince(started),
+      signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
   }
 }
