@@ -33,8 +33,8 @@ final class TransportTests {
 
   let server: LoopbackServer
 
-  init() throws {
-    server = try LoopbackServer(script: "loopback_server.py", lifetime: 300)
+  init() async throws {
+    server = try await LoopbackServer.start(script: "loopback_server.py", lifetime: 300)
   }
 
   deinit { server.stop() }
@@ -255,7 +255,7 @@ final class TransportTests {
   @Test(arguments: Kind.allCases)
   func aRefusedConnectionIsATransportFailure(_ kind: Kind) async throws {
     // A port that was just free: start a server, note its port, stop it.
-    let gone = try LoopbackServer(script: "loopback_server.py", lifetime: 10)
+    let gone = try await LoopbackServer.start(script: "loopback_server.py", lifetime: 10)
     gone.stop()
     let closed = NetworkClient(baseURL: gone.baseURL, transport: kind.make())
     await #expect {

@@ -22,7 +22,7 @@ struct ServeCommandTests {
     let keys = try await RSAKeyPair.generate()
     defer { try? FileManager.default.removeItem(at: keys.folder) }
     let log = keys.folder.appendingPathComponent("provider.jsonl")
-    let server = try ServeProcess.start([
+    let server = try await ServeProcess.start([
       "--consumer-key", Self.consumerKey, "--consumer-secret", Self.consumerSecret, "--rsa-public-key", keys.publicKey.path, "--log", log.path,
     ])
     defer { server.stop() }
@@ -125,7 +125,9 @@ struct ServeCommandTests {
   /// other than the URL signed, refused with the first difference named from the provider's
   /// base string.
   @Test func oauth1RequestExplainsARefusal() async throws {
-    let server = try ServeProcess.start(["--consumer-key", "key", "--consumer-secret", "secret", "--token", "tok", "--token-secret", "toksecret"])
+    let server = try await ServeProcess.start([
+      "--consumer-key", "key", "--consumer-secret", "secret", "--token", "tok", "--token-secret", "toksecret",
+    ])
     defer { server.stop() }
     let url = server.baseURL.absoluteString + "/items?page=2"
     let signing = ["--consumer-key", "key", "--consumer-secret", "secret", "--token", "tok", "--token-secret", "toksecret"]
@@ -151,7 +153,7 @@ struct ServeCommandTests {
 @Suite("oauth1 login against oauth1 serve", .tags(.processes), .tier(.processes))
 struct ServeLoginTests {
   @Test func loginThenRequestWithTheSavedToken() async throws {
-    let server = try ServeProcess.start(["--consumer-key", "key", "--consumer-secret", "secret"])
+    let server = try await ServeProcess.start(["--consumer-key", "key", "--consumer-secret", "secret"])
     defer { server.stop() }
     let config = FileManager.default.temporaryDirectory.appendingPathComponent("oauth1-config-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
@@ -208,8 +210,9 @@ struct Answer: CustomStringConvertible {
 
 /// `oauth1 serve --port 0` as a child process.
 enum ServeProcess {
-  static func start(_ arguments: [String]) throws -> LoopbackServer {
-    try LoopbackServer(executable: PackagePaths.executable("oauth1"), arguments: ["serve", "--port", "0", "--until-stdin-closes"] + arguments)
+  static func start(_ arguments: [String]) async throws -> LoopbackServer {
+    try await LoopbackServer.start(
+      executable: PackagePaths.executable("oauth1"), arguments: ["serve", "--port", "0", "--until-stdin-closes"] + arguments)
   }
 }
 

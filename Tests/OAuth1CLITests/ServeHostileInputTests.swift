@@ -74,7 +74,7 @@ struct ServeHostileInputTests {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let log = folder.appendingPathComponent("provider.jsonl")
-    let server = try ServeProcess.start(["--consumer-key", "key", "--consumer-secret", "secret", "--log", log.path])
+    let server = try await ServeProcess.start(["--consumer-key", "key", "--consumer-secret", "secret", "--log", log.path])
     defer { server.stop() }
 
     let started = Date()
@@ -137,7 +137,7 @@ struct ServeUsageTests {
 
   /// A port another process holds: exit 1, and the advice to choose another.
   @Test func aTakenPortFails() async throws {
-    let first = try ServeProcess.start(["--consumer-key", "k", "--consumer-secret", "s"])
+    let first = try await ServeProcess.start(["--consumer-key", "k", "--consumer-secret", "s"])
     defer { first.stop() }
     let result = try await oauth1(["serve", "--consumer-key", "k", "--consumer-secret", "s", "--port", String(first.port)])
     #expect(result.status == 1, "\(result.stdout)\(result.stderr)")

@@ -52,7 +52,7 @@ struct HostileRedisTests {
   /// the 1,024-element limit) at once; the error names the limit, not the reply. Before: 28 s,
   /// 231 MB resident and a 36.7 MB error line.
   @Test func aHugeReplyIsRefusedAtOnce() async throws {
-    let server = try LoopbackServer(script: "hostile_redis.py", arguments: ["--mode", "huge-array"])
+    let server = try await LoopbackServer.start(script: "hostile_redis.py", arguments: ["--mode", "huge-array"])
     defer { server.stop() }
     let (error, seconds) = try await attack(server, commandTimeout: 5)
     guard case .protocolViolation = error else {
@@ -69,7 +69,7 @@ struct HostileRedisTests {
   /// Arrays nested eight deep streamed 8 bytes every 5 ms: the bytes keep coming, so only a
   /// deadline checked on every read stops it. Before: still running after 35 s.
   @Test func aSlowStreamStopsAtTheCommandTimeout() async throws {
-    let server = try LoopbackServer(script: "hostile_redis.py", arguments: ["--mode", "slow-nested"])
+    let server = try await LoopbackServer.start(script: "hostile_redis.py", arguments: ["--mode", "slow-nested"])
     defer { server.stop() }
     let (error, seconds) = try await attack(server, commandTimeout: 0.5)
     guard case .timedOut = error else {
@@ -86,7 +86,7 @@ struct HostileRedisTests {
   /// are refused at once as overloaded, and the queued ones time out counted from when they
   /// were asked for: they expire in the queue, and are never sent after their time.
   @Test func theQueueIsBoundedAndQueuedCommandsHaveADeadline() async throws {
-    let server = try LoopbackServer(script: "hostile_redis.py", arguments: ["--mode", "silent"])
+    let server = try await LoopbackServer.start(script: "hostile_redis.py", arguments: ["--mode", "silent"])
     defer { server.stop() }
     let timeout = 0.5
     let store = try store(server, commandTimeout: timeout, poolSize: 1, queued: 16)

@@ -51,6 +51,15 @@ public final class LoopbackServer: @unchecked Sendable {
     try await onOwnThread { try LoopbackServer(script: script, arguments: arguments, host: host, environment: environment, lifetime: lifetime) }
   }
 
+  /// ``init(executable:arguments:host:environment:startTimeout:)`` for an async test: the wait
+  /// for the server's port runs on a thread of its own, as in
+  /// ``start(script:arguments:host:environment:lifetime:)``.
+  public static func start(
+    executable: URL, arguments: [String], host: String = "127.0.0.1", environment: [String: String] = [:]
+  ) async throws -> LoopbackServer {
+    try await onOwnThread { try LoopbackServer(executable: executable, arguments: arguments, host: host, environment: environment) }
+  }
+
   /// Starts `executable` with `arguments` and waits (at most `startTimeout` seconds) for a line
   /// that names its port: `PORT n`, or its URL `http://HOST:n`.
   public init(

@@ -14,9 +14,9 @@ import XSandbox
 /// the sandbox printed at start.
 ///
 /// The sandbox is a ``SandboxProcess``: every answer it sends is logged (``exchangeLog``), and
-/// when it stops (``stop()``, or this object going away at the end of a test) each is validated
-/// against X's own OpenAPI specification by ``SpecCheck``; an answer outside X's schemas fails
-/// the test that was running, with the checker's report.
+/// when the test that started it ends (``SandboxChecks``, a trait every suite that starts one
+/// carries) each is validated against X's own OpenAPI specification by ``SpecCheck``; an answer
+/// outside X's schemas fails that test, with the checker's report.
 ///
 /// Both live as long as this object, and exit when this process does.
 public final class VerifiedSandbox: @unchecked Sendable {
@@ -43,16 +43,45 @@ public final class VerifiedSandbox: @unchecked Sendable {
   /// `streamTimeScale`. With `credits` (dollars, `"5.00"`) or a `postCap`, it bills as X does
   /// (`tweets sandbox serve --credits --post-cap`); free otherwise. Its v2 answers use X's
   /// tweet names, or with `spelling` `"post"` the names of X's specification 2.167.
-  public init(
+  ///
+  /// It blocks until both processes print their ports: an async test calls
+  /// ``start(tweetsPerUser:oauth2Lifetime:rateWindow:streamTimeScale:credits:postCap:spelling:)``.
+  public convenience init(
     tweetsPerUser: Int = 250, oauth2Lifetime: Int = 7200, rateWindow: Int = 900, streamTimeScale: Double = 1, credits: String? = nil,
     postCap: Int? = nil, spelling: String = "tweet"
+  ) throws {
+    try self.init(
+      tweetsPerUser: tweetsPerUser, oauth2Lifetime: oauth2Lifetime, rateWindow: rateWindow, streamTimeScale: streamTimeScale,
+      credits: credits, postCap: postCap, spelling: spelling, adopted: true)
+  }
+
+  /// ``init(tweetsPerUser:oauth2Lifetime:rateWindow:streamTimeScale:credits:postCap:spelling:)``
+  /// for an async test: the waits for the sandbox's and the proxy's ports (a process start and a
+  /// Python start, seconds on a busy machine) run on a thread of their own, not on one of the
+  /// concurrency pool's few threads that every other test shares.
+  public static func start(
+    tweetsPerUser: Int = 250, oauth2Lifetime: Int = 7200, rateWindow: Int = 900, streamTimeScale: Double = 1, credits: String? = nil,
+    postCap: Int? = nil, spelling: String = "tweet"
+  ) async throws -> VerifiedSandbox {
+    let sandbox = try await onOwnThread {
+      try VerifiedSandbox(
+        tweetsPerUser: tweetsPerUser, oauth2Lifetime: oauth2Lifetime, rateWindow: rateWindow, streamTimeScale: streamTimeScale,
+        credits: credits, postCap: postCap, spelling: spelling, adopted: false)
+    }
+    SandboxChecks.adopt(sandbox.server)
+    return sandbox
+  }
+
+  private init(
+    tweetsPerUser: Int, oauth2Lifetime: Int, rateWindow: Int, streamTimeScale: Double, credits: String?, postCap: Int?, spelling: String,
+    adopted: Bool
   ) throws {
     let billing = (credits.map { ["--credits", $0] } ?? []) + (postCap.map { ["--post-cap", String($0)] } ?? [])
     server = try SandboxProcess(
       [
         "--control", "--tweets-per-user", String(tweetsPerUser), "--oauth2-lifetime", String(oauth2Lifetime), "--rate-window", String(rateWindow),
         "--stream-time-scale", String(streamTimeScale), "--spelling", spelling,
-      ] + billing)
+      ] + billing, adopted: adopted)
     let prefix = "control token: "
     guard let line = server.output.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else {
       server.stop()
@@ -68,8 +97,8 @@ public final class VerifiedSandbox: @unchecked Sendable {
 
   deinit { stop() }
 
-  /// Stops the proxy and the server: nothing reaches the sandbox any more. Then the server
-  /// checks every answer it sent against X's specification (``SandboxProcess/stop()``).
+  /// Stops the proxy and the server: nothing reaches the sandbox any more. Every answer it sent
+  /// is checked against X's specification when the test ends (``SandboxChecks``).
   public func stop() {
     proxy.stop()
     server.stop()

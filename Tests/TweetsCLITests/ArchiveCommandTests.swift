@@ -6,7 +6,7 @@ import Testing
 /// by oauthlib), the archive read back by Python's own `sqlite3`, an independent reader: kills at
 /// random moments and `--resume`, a re-run that updates counts without rows, SIGTERM, hydrate
 /// at dataset scale, and the schema documentation's queries run as written.
-@Suite("tweets --db: the SQLite archive", .tags(.peers, .processes), .tier(.peers), .serialized)
+@Suite("tweets --db: the SQLite archive", .sandboxChecks, .tags(.peers, .processes), .tier(.peers), .serialized)
 struct ArchiveCommandTests {
   let folder: URL
 
@@ -117,7 +117,7 @@ struct ArchiveCommandTests {
 
   @Test("A paged fetch killed with SIGKILL at random moments and resumed until done: every tweet exactly once, authors joined, integrity ok")
   func killedAndResumed() async throws {
-    let tweets = try TweetsRunner(server: try VerifiedSandbox(tweetsPerUser: 2000))
+    let tweets = try TweetsRunner(server: try await VerifiedSandbox.start(tweetsPerUser: 2000))
     try await tweets.loginWithTokens()
     let file = folder.appendingPathComponent("timeline.sqlite")
     // Uninterrupted runs into other databases say how long one takes with this build (a
@@ -163,7 +163,7 @@ struct ArchiveCommandTests {
 
   @Test("A re-run updates the counts without new rows; the documented queries run as written in Python's sqlite3")
   func rerunAndQueries() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 120)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 120)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let file = folder.appendingPathComponent("swift.sqlite")
@@ -207,7 +207,7 @@ struct ArchiveCommandTests {
 
   @Test("SIGTERM stops a fetch cleanly: exit 143, the fetch recorded as stopped, the database closed (no log left), and --resume completes it")
   func terminated() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 1000)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 1000)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     // Two pages at once, then a third that takes 30 s: the signal comes while it is awaited.
@@ -239,7 +239,7 @@ struct ArchiveCommandTests {
   @Test("hydrate of 100,000 ids with kills and --resume: every found id once in tweets, every missing id once in missing_tweets")
   func hydrateAtScale() async throws {
     // X's limit of 300 lookups per window, with a 1-second window: 1,000 lookups are not held up.
-    let server = try VerifiedSandbox(tweetsPerUser: 20_000, rateWindow: 1)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20_000, rateWindow: 1)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let known = try await server.tweetIDs()
@@ -274,7 +274,7 @@ struct ArchiveCommandTests {
 
   @Test("hydrate --output --resume continues after the ids done; refusals name what to do")
   func hydrateToAFile() async throws {
-    let tweets = try TweetsRunner(server: try VerifiedSandbox(tweetsPerUser: 300))
+    let tweets = try TweetsRunner(server: try await VerifiedSandbox.start(tweetsPerUser: 300))
     try await tweets.loginWithTokens()
     let reference = try await tweets.run(["timeline", "sandbox_user", "--all", "--format", "jsonl"])
     let known = reference.stdout.split(separator: "\n").compactMap { line in

@@ -4,12 +4,12 @@ import Testing
 
 /// `--base-url http://user:password@host` (a proxy's credentials, say): the user info goes in
 /// no archive, checkpoint or message (issue #35, item 9), as processes against the sandbox.
-@Suite("tweets: --base-url user info", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
+@Suite("tweets: --base-url user info", .sandboxChecks, .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
 struct BaseURLUserInfoTests {
   static let password = "hunter2-pass"
 
   @Test func theUserInfoIsNeitherStoredNorPrinted() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 30)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 30)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-userinfo-\(UUID().uuidString)")

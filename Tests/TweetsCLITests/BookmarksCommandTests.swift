@@ -5,7 +5,7 @@ import Testing
 /// `tweets bookmarks` and `tweets bookmark add|remove` as processes against the sandbox over
 /// loopback, logged in with OAuth 2.0 (the authorization code, through a scripted browser) with
 /// the scopes X requires, and without them.
-@Suite("tweets bookmarks against the sandbox", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
+@Suite("tweets bookmarks against the sandbox", .sandboxChecks, .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
 struct BookmarksCommandTests {
   /// `tweets login --oauth2` asking for `scopes`.
   func login(_ tweets: TweetsRunner, scopes: String) async throws {
@@ -29,7 +29,7 @@ struct BookmarksCommandTests {
 
   @Test("list, --all to a file, --db, folders and a folder's posts; add and remove, with bookmark.read and bookmark.write")
   func bookmarksWithTheScopes() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
     try await login(tweets, scopes: "tweet.read users.read bookmark.read bookmark.write offline.access")
 
@@ -67,7 +67,7 @@ struct BookmarksCommandTests {
 
   @Test("without bookmark.read or bookmark.write X answers 403, and tweets names the scopes and tweets login --oauth2")
   func withoutTheScopes() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
     try await login(tweets, scopes: "tweet.read users.read offline.access")
     for arguments in [["bookmarks"], ["bookmarks", "--folders"], ["bookmark", "add", "1799999999999999000"]] {

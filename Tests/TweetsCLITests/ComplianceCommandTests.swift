@@ -6,7 +6,7 @@ import Testing
 /// proxy: an archive of 2,000 posts brought in line with what their authors did, read back with
 /// Python's sqlite3 (code this project did not write); the storage URLs on another origin never
 /// see a credential; a kill during the upload and during the polling resumes the same job.
-@Suite("tweets compliance", .tags(.processes), .tier(.processes))
+@Suite("tweets compliance", .sandboxChecks, .tags(.processes), .tier(.processes))
 struct ComplianceCommandTests {
   /// Runs `script` (Python, reading the archive at `argv[1]`) and decodes its JSON output.
   static func python(_ script: String, _ archive: String, _ arguments: [String] = []) async throws -> [String: Any] {
@@ -24,7 +24,7 @@ struct ComplianceCommandTests {
 
   /// A sandbox, a signed-in `tweets`, and an archive of @sandbox_user's timeline.
   static func archiveOfOneTimeline(tweetsPerUser: Int) async throws -> (VerifiedSandbox, TweetsRunner, String) {
-    let server = try VerifiedSandbox(tweetsPerUser: tweetsPerUser)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: tweetsPerUser)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let archive = tweets.configDirectory.appendingPathComponent("archive.sqlite").path
@@ -42,7 +42,7 @@ struct ComplianceCommandTests {
 
   @Test("2,000 posts: 37 deleted, 5 protected, an author suspended, then an account deactivated: content gone, events kept, no credential to storage")
   func archiveFollowsItsAuthors() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 667)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 667)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let archive = tweets.configDirectory.appendingPathComponent("study.sqlite").path
@@ -117,7 +117,7 @@ struct ComplianceCommandTests {
 
   @Test("--ids prints X's results as JSON lines; URLs on the API host get the bearer token; jobs lists the job")
   func idsAndJobs() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let timeline = try await tweets.run(["timeline", "swift_lang", "--limit", "3", "--format", "jsonl"])
@@ -182,7 +182,7 @@ struct ComplianceCommandTests {
   /// whose records point elsewhere (a directory named like a media file, a path through `..`)
   /// has nothing but the downloaded files deleted, and says what it did not delete.
   @Test func complianceDeletesOnlyTheFilesDownloadedWhereTheyWereDownloaded() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let archive = try await MediaDownloadTests.archive(tweets)

@@ -6,7 +6,7 @@ import Testing
 /// loopback: the budget stops a paged fetch before the page that could pass it, keeping whole
 /// pages; `--resume` with a larger budget goes on without buying again what was bought today;
 /// `--estimate` asks the counts endpoint only; the ledger keeps one charge per post per UTC day.
-@Suite("Cost control: budgets, estimates and the ledger", .serialized, .tags(.processes), .tier(.processes))
+@Suite("Cost control: budgets, estimates and the ledger", .sandboxChecks, .serialized, .tags(.processes), .tier(.processes))
 struct CostControlTests {
   /// What `tweets usage --format json` says was spent this cycle, from the profile's ledger.
   static func spent(_ tweets: TweetsRunner, environment: [String: String] = [:]) async throws -> (cycle: String, rows: [[String: Any]]) {
@@ -16,7 +16,7 @@ struct CostControlTests {
   }
 
   @Test func aBudgetStopsBeforeThePageThatCouldPassItAndResumeBuysNothingTwice() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     try await server.reset()
@@ -52,7 +52,7 @@ struct CostControlTests {
   }
 
   @Test func anEstimateAsksTheCountsEndpointOnly() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     try await server.reset()
@@ -77,7 +77,7 @@ struct CostControlTests {
   }
 
   @Test func aThreadOverItsBudgetIsRefusedBeforeItsFirstPost() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let file = tweets.configDirectory.appendingPathComponent("thread.txt")
@@ -95,7 +95,7 @@ struct CostControlTests {
   /// the sandbox charged, to the cent (a search, the same search again, one's own timeline as
   /// owned reads, a hydrate of ids fetched before, a post with a link).
   @Test func theLedgerAgreesWithWhatTheSandboxCharged() async throws {
-    let server = try VerifiedSandbox(credits: "100.00")
+    let server = try await VerifiedSandbox.start(credits: "100.00")
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let search = try await tweets.run(["search", "a", "--limit", "30", "--format", "jsonl"])
@@ -120,7 +120,7 @@ struct CostControlTests {
   /// the account (X's begin with its numeric id), so one's own timeline is recorded as X bills
   /// it, as owned reads ($0.001 a post, not $0.005), and the ledger agrees with the sandbox.
   @Test func ownPostsReadWithATokenFromTheEnvironmentAreOwnedReads() async throws {
-    let server = try VerifiedSandbox(credits: "100.00")
+    let server = try await VerifiedSandbox.start(credits: "100.00")
     let tweets = try TweetsRunner(server: server)
     let environment = [
       "X_CONSUMER_KEY": VerifiedSandbox.consumerKey, "X_CONSUMER_SECRET": VerifiedSandbox.consumerSecret,
@@ -139,7 +139,7 @@ struct CostControlTests {
   /// A token that names no account (not X's `ID-…` form) and no profile: a read of a user's own
   /// data is recorded at the full price, and the run says so, once, before it is sent.
   @Test func anUnknownAccountIsSaidOnce() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     let environment = [
       "X_CONSUMER_KEY": VerifiedSandbox.consumerKey, "X_CONSUMER_SECRET": VerifiedSandbox.consumerSecret,
@@ -156,7 +156,7 @@ struct CostControlTests {
   /// Credits run out in the middle of a paged fetch: what was stored is kept, the message says
   /// where to add credits, and after a top-up `--resume` finishes.
   @Test func creditsRunningOutStopAFetchThatResumesAfterATopUp() async throws {
-    let server = try VerifiedSandbox(credits: "0.60")
+    let server = try await VerifiedSandbox.start(credits: "0.60")
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let archive = tweets.configDirectory.appendingPathComponent("a.sqlite").path

@@ -7,7 +7,7 @@ import Testing
 /// No credential crosses an origin, body included (issue #35, item 4), as processes against the
 /// sandbox: its scripted faults make the token endpoint answer a redirect to a listener on
 /// another loopback port, which records whatever reaches it.
-@Suite("tweets: credentials never follow a redirect", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
+@Suite("tweets: credentials never follow a redirect", .sandboxChecks, .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
 struct CredentialRedirectTests {
   /// A plain TCP listener on another loopback port that keeps every request it receives (head
   /// and body) and answers each with a token response, as a thief would.
@@ -49,7 +49,7 @@ struct CredentialRedirectTests {
 
   @Test(arguments: [307, 308])
   func aRenewalRedirectedToAnotherPortSendsItNothing(status: Int) async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 5, oauth2Lifetime: Int(OAuth2CommandTests.lifetime))
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 5, oauth2Lifetime: Int(OAuth2CommandTests.lifetime))
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     #expect(try await tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)

@@ -9,7 +9,7 @@ import Testing
 /// The credentials file under hostile conditions: `tweets login` killed at random moments
 /// (SIGKILL, no chance to clean up) many times over, and several logins at once. The file must
 /// always be complete, parseable and mode 0600.
-@Suite("Credentials file: kills and concurrent writers", .tags(.peers, .processes), .tier(.peers, .processes))
+@Suite("Credentials file: kills and concurrent writers", .sandboxChecks, .tags(.peers, .processes), .tier(.peers, .processes))
 struct CredentialsDurabilityTests {
   struct Contents: Decodable {
     struct Stored: Decodable {
@@ -41,7 +41,7 @@ struct CredentialsDurabilityTests {
   }
 
   @Test func killingLoginAtRandomMomentsNeverLeavesABrokenFile() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     // Two hundred logins would use up users/me's 15-minute window; this test is not about that.
     try await server.setRemaining("/2/users/me", 100_000)
     let tweets = try TweetsRunner(server: server)
@@ -117,7 +117,7 @@ struct CredentialsDurabilityTests {
   }
 
   @Test func concurrentLoginsToDifferentProfilesAllLand() async throws {
-    let tweets = try TweetsRunner(server: try VerifiedSandbox())
+    let tweets = try TweetsRunner(server: try await VerifiedSandbox.start())
     let processes = (0..<8).map { login(tweets, profile: "p\($0)") }
     for process in processes { try process.run() }
     for process in processes { try await process.exited() }

@@ -4,7 +4,7 @@ import Testing
 
 /// `tweets dehydrate` (issue #31): the ids of an archive or of JSON lines, one per line; hydrate
 /// is its inverse, in the same order.
-@Suite("tweets dehydrate", .tags(.processes), .tier(.processes))
+@Suite("tweets dehydrate", .sandboxChecks, .tags(.processes), .tier(.processes))
 struct DehydrateTests {
   static func ids(_ jsonl: String) -> [String] {
     jsonl.split(separator: "\n").compactMap { line in
@@ -13,7 +13,7 @@ struct DehydrateTests {
   }
 
   @Test func dehydrateThenHydrateGivesTheSameIdsInTheSameOrder() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let archive = tweets.configDirectory.appendingPathComponent("a.sqlite").path

@@ -5,7 +5,7 @@ import Testing
 /// `tweets export --format csv` (issue #31 item 3) against twarc-csv 0.7.2 itself (PyPI, pinned in
 /// `PythonPeer.Requirements.twarcCSV`): the same input through both, the same header and the same
 /// cells row by row, compared with Python's csv module (`Tests/Peers/twarc_csv_peer.py`).
-@Suite("tweets export", .tags(.processes), .tier(.processes))
+@Suite("tweets export", .sandboxChecks, .tags(.processes), .tier(.processes))
 struct ExportTests {
   /// twarc2's own `tweet.fields` and `expansions` (twarc 2.14 `expansions.py`): what a twarc2 user's
   /// pages hold, and fields twarc-csv's columns all know.
@@ -56,7 +56,7 @@ struct ExportTests {
   /// twarc2's fields both as X's pages (`pages.jsonl`) and into an archive (`a.sqlite`), in the
   /// runner's folder (`file` names a file there).
   static func pagesAndArchive() async throws -> (server: VerifiedSandbox, tweets: TweetsRunner, file: (String) -> URL) {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let folder = tweets.configDirectory

@@ -13,7 +13,7 @@ import XAPI
 /// with a bounded retry) and once by the `tweets` process. For each: the typed error, the exit
 /// status and message, how many attempts reached the server, and that it ended in time.
 /// Prints one `[faults]` line per row (the table in Sources/OAuth1/OAuth1.docc/TestsAndReliability.md comes from these lines).
-@Suite("Fault matrix: library and CLI against the X sandbox", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
+@Suite("Fault matrix: library and CLI against the X sandbox", .sandboxChecks, .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
 struct FaultMatrixTests {
   struct Fault: Sendable {
     let name: String
@@ -127,7 +127,7 @@ struct FaultMatrixTests {
   ]
 
   @Test func everyFaultEndsInATypedErrorAndTheRightExitStatus() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     // One ordinary exchange first, so that no row's time includes the first connection of this
@@ -206,7 +206,7 @@ struct FaultMatrixTests {
   /// The issue's own case: `tweets timeline` meets one 503 that carries X's rate-limit headers
   /// (requests left, reset at the end of the 15-minute window). It printed `retrying in 900.0 s`.
   @Test func aTimelineThroughOne503WaitsSecondsNotTheWindow() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     try await server.reset()

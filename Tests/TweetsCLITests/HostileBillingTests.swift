@@ -15,12 +15,12 @@ struct HostileBillingTests {
     let server: LoopbackServer
     let requestLog: URL
 
-    init(_ arguments: [String]) throws {
+    init(_ arguments: [String]) async throws {
       folder = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-billing-\(UUID().uuidString)")
       configDirectory = folder.appendingPathComponent("config")
       try FileManager.default.createDirectory(at: configDirectory, withIntermediateDirectories: true)
       requestLog = folder.appendingPathComponent("requests.log")
-      server = try LoopbackServer(script: "hostile_billing.py", arguments: arguments + ["--log", requestLog.path])
+      server = try await LoopbackServer.start(script: "hostile_billing.py", arguments: arguments + ["--log", requestLog.path])
     }
 
     deinit {
@@ -81,7 +81,7 @@ struct HostileBillingTests {
   /// now (a warning says so), and the charges are on this computer's UTC day.
   @Test(arguments: ["Fri, 31 Dec 9999 23:59:59 GMT", "Sat, 01 Jan 2000 00:00:00 GMT"])
   func aDateFarFromTheClockDoesNotHideTheSpending(date: String) async throws {
-    let setup = try Setup(["--date", date])
+    let setup = try await Setup(["--date", date])
     let search = try await setup.run(["search", "a", "--limit", "10", "--format", "jsonl"])
     #expect(search.status == 0, "\(search.stderr)")
     #expect(search.stdout.split(separator: "\n").count == 10)
@@ -95,7 +95,7 @@ struct HostileBillingTests {
   /// Charges already in the ledger dated outside the cycle (recorded by a run that believed a
   /// `Date` of 9999) are listed apart by `tweets usage` and counted in the cycle.
   @Test func usageShowsChargesRecordedInTheCycleButDatedOutsideIt() async throws {
-    let setup = try Setup([])
+    let setup = try await Setup([])
     try await Self.seedLedger(setup, day: "9999-12-31", ids: 1...20)
     let (cycle, report) = try await setup.spent()
     #expect(USDText(cycle) == USDText("0.10"), "\(report)")
@@ -111,7 +111,7 @@ struct HostileBillingTests {
   /// the day is this computer's, the first batch costs $0.50 and the second is refused.
   @Test func aStaleDateCannotMakeTodaysPostsFree() async throws {
     let yesterday = Date().addingTimeInterval(-86_400)
-    let setup = try Setup(["--date", Self.httpDate(yesterday)])
+    let setup = try await Setup(["--date", Self.httpDate(yesterday)])
     try await Self.seedLedger(setup, day: Self.utcDay(yesterday), ids: 1...1000)
     let file = setup.folder.appendingPathComponent("ids.txt")
     try Data((1...1000).map(String.init).joined(separator: "\n").utf8).write(to: file)
@@ -127,7 +127,7 @@ struct HostileBillingTests {
   /// A server that answers 500 posts to a request for 10 used to have all 500 recorded ($2.50
   /// under a $0.05 limit). What was asked for is charged; the rest is counted in a warning.
   @Test func moreThanWasAskedForIsNotCharged() async throws {
-    let setup = try Setup(["--posts", "500"])
+    let setup = try await Setup(["--posts", "500"])
     let search = try await setup.run(["search", "a", "--limit", "10", "--format", "jsonl", "--max-cost", "0.05"])
     #expect(search.status == 0, "\(search.stderr)")
     #expect(search.stderr.contains("answered 490 more items than were asked for"), "\(search.stderr)")
@@ -138,7 +138,7 @@ struct HostileBillingTests {
   /// Counts near `Int.max` trapped the sum of the buckets (exit 132) in `tweets counts` and in
   /// `search --estimate --all`; they are shown now, and the estimate says "more than".
   @Test func countsNearIntMaxDoNotCrash() async throws {
-    let setup = try Setup([])
+    let setup = try await Setup([])
     let counts = try await setup.run(["counts", "a", "--granularity", "day"])
     #expect(counts.status == 0, "\(counts.status) \(counts.stderr)")
     #expect(counts.stdout.contains("total: \(Int.max)"), "\(counts.stdout)")
@@ -151,7 +151,7 @@ struct HostileBillingTests {
   /// `--max-cost 9999999999999`). Amounts are at most $1,000,000,000 (`USD.maximum`): at it
   /// they are taken, past it refused with a message that names it.
   @Test func moneyInputsStopAtTheirMaximum() async throws {
-    let setup = try Setup([])
+    let setup = try await Setup([])
     for amount in ["9999999999999", "99999999999999999999999", "1000000000.000001"] {
       let budget = try await setup.run(["budget", amount])
       #expect(budget.status == 2 && budget.stderr.contains("at most $1000000000.00"), "\(amount): \(budget.status) \(budget.stderr)")
@@ -169,7 +169,7 @@ struct HostileBillingTests {
   /// together. It is the profile's limit per billing cycle now, checked against what the ledger
   /// recorded: the second run is refused before its first request.
   @Test func theProfilesBudgetIsSharedByItsRuns() async throws {
-    let setup = try Setup([])
+    let setup = try await Setup([])
     #expect(try await setup.run(["budget", "0.50"]).stdout.contains("per billing cycle"))
     let first = try await setup.run(["search", "a", "--limit", "100", "--format", "jsonl"])
     #expect(first.status == 0, "\(first.stderr)")
@@ -185,7 +185,7 @@ struct HostileBillingTests {
   /// file name of a documented character set; any other is refused before anything is written.
   @Test(arguments: ["../../escaped", "../escaped", "a/b", ".hidden", "", String(repeating: "p", count: 65), "naïve"])
   func aProfileNameCannotLeaveTheConfigDirectory(name: String) async throws {
-    let setup = try Setup([])
+    let setup = try await Setup([])
     let result = try await setup.run(["search", "a", "--limit", "1", "--profile", name])
     #expect(result.status == 2 && result.stderr.contains("--profile takes a name of 1 to 64 letters"), "\(result.status) \(result.stderr)")
     #expect(try setup.requests("/").isEmpty)
@@ -221,7 +221,7 @@ struct HostileBillingTests {
 @Suite("Compliance results are matched against the ids uploaded", .tags(.processes), .tier(.processes))
 struct ComplianceMatchingTests {
   @Test func resultsForIDsNotUploadedAreIgnoredAndCounted() async throws {
-    let setup = try HostileBillingTests.Setup(["--extra-results", "999,1000"])
+    let setup = try await HostileBillingTests.Setup(["--extra-results", "999,1000"])
     let run = try await setup.run(["compliance", "--ids", "-", "--poll-interval", "0.1"], stdin: "1\n2\n")
     #expect(run.status == 0, "\(run.stderr)")
     let ids = run.stdout.split(separator: "\n").compactMap { line in

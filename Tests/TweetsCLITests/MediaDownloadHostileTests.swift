@@ -14,13 +14,13 @@ struct MediaDownloadHostileTests {
     let server: LoopbackServer
     let log: URL
 
-    init(_ answers: [String: Any]) throws {
+    init(_ answers: [String: Any]) async throws {
       folder = FileManager.default.temporaryDirectory.appendingPathComponent("media-hostile-\(UUID().uuidString)")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       let file = folder.appendingPathComponent("answers.json")
       try JSONSerialization.data(withJSONObject: answers).write(to: file)
       log = folder.appendingPathComponent("requests.jsonl")
-      server = try LoopbackServer(script: "canned_server.py", arguments: ["--answers", file.path, "--log", log.path])
+      server = try await LoopbackServer.start(script: "canned_server.py", arguments: ["--answers", file.path, "--log", log.path])
     }
 
     deinit {
@@ -69,7 +69,7 @@ struct MediaDownloadHostileTests {
   /// A URL naming this machine or its link, in any spelling, is not requested while the API is
   /// elsewhere; with the API on this machine (a sandbox), the same file downloads.
   @Test func aMediaURLOnThisMachineOrItsLinkIsRefusedUnlessTheAPIIsThereToo() async throws {
-    let setup = try Setup(["/a.jpg": ["zeros": 1000]])
+    let setup = try await Setup(["/a.jpg": ["zeros": 1000]])
     let port = setup.server.port
     let hosts = [
       "127.0.0.1:\(port)", "localhost:\(port)", "[::1]:\(port)", "127.1:\(port)", "2130706433:\(port)", "[::ffff:127.0.0.1]:\(port)",
@@ -93,7 +93,7 @@ struct MediaDownloadHostileTests {
   /// A server that compresses though the file's own bytes were asked for (`Accept-Encoding:
   /// identity`) gets its bytes written as sent: 64 MiB of zeros gzipped stay some 65 KB.
   @Test func aGzipAnswerIsWrittenAsSentAndNeverInflated() async throws {
-    let setup = try Setup(["/v.mp4": ["gzip_zeros": 64 << 20]])
+    let setup = try await Setup(["/v.mp4": ["gzip_zeros": 64 << 20]])
     let input = try setup.input([
       ["key": "7_1", "type": "video", "variants": [["bit_rate": 1, "content_type": "video/mp4", "url": setup.url("/v.mp4")]]]
     ])
@@ -110,7 +110,7 @@ struct MediaDownloadHostileTests {
   /// kept; one byte under, the file that passes it fails (and is not left), and so would the
   /// rest; the default is named in the help.
   @Test func theRunsByteLimitHoldsAtItAndStopsPastIt() async throws {
-    let setup = try Setup(["/a.jpg": ["zeros": 1000], "/b.jpg": ["zeros": 1000], "/c.jpg": ["zeros": 1000]])
+    let setup = try await Setup(["/a.jpg": ["zeros": 1000], "/b.jpg": ["zeros": 1000], "/c.jpg": ["zeros": 1000]])
     let input = try setup.input(["a", "b", "c"].enumerated().map { Setup.photo("3_\($0.offset)", setup.url("/\($0.element).jpg")) })
     let at = setup.folder.appendingPathComponent("at")
     let atLimit = try await setup.download(input, into: at, ["--max-bytes", "3000", "--parallel", "1"])
@@ -131,7 +131,7 @@ struct MediaDownloadHostileTests {
   /// A manifest planted as a symbolic link (to a file of the user's) is refused: the file it
   /// points to is neither read nor appended to.
   @Test func aManifestThatIsASymbolicLinkIsNotFollowed() async throws {
-    let setup = try Setup(["/a.jpg": ["zeros": 1000]])
+    let setup = try await Setup(["/a.jpg": ["zeros": 1000]])
     let directory = setup.folder.appendingPathComponent("media")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let victim = setup.folder.appendingPathComponent("notes.txt")

@@ -7,7 +7,7 @@ import Testing
 /// header it receives: a photo, a GIF and a video with three variants saved (the video's best
 /// mp4), their checksums recorded and checked with Python's hashlib over the stand-in's own
 /// bytes, a kill mid-file resumed, and no credential seen by the stand-in.
-@Suite("tweets media download", .tags(.processes, .peers), .tier(.processes, .peers))
+@Suite("tweets media download", .sandboxChecks, .tags(.processes, .peers), .tier(.processes, .peers))
 struct MediaDownloadTests {
   /// An archive of the three accounts' newest posts, which hold the sandbox's photo, GIF and video.
   static func archive(_ tweets: TweetsRunner) async throws -> String {
@@ -74,7 +74,7 @@ struct MediaDownloadTests {
   }
 
   @Test func thePhotoTheGIFAndTheVideosBestVariantAreSavedAndRecordedWithNoCredentialSent() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let archive = try await Self.archive(tweets)
@@ -119,7 +119,7 @@ struct MediaDownloadTests {
   }
 
   @Test func aKillMidFileLeavesNoHalfFileAndTheNextRunCompletesIt() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let archive = try await Self.archive(tweets)
@@ -155,7 +155,7 @@ struct MediaDownloadTests {
   }
 
   @Test func aTruncatedBodyFailsTheFileAndARedirectToAnotherOriginCarriesNoCredential() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let archive = try await Self.archive(tweets)
@@ -185,7 +185,7 @@ struct MediaDownloadTests {
   }
 
   @Test func anArchiveMadeBeforeIsLookedUpAgainOnlyWithRefetchAndWithinTheBudget() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let archive = try await Self.archive(tweets)
@@ -219,7 +219,7 @@ struct MediaDownloadTests {
   }
 
   @Test func fromJSONLinesTheFilesAreRecordedInAManifest() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let lines = try await tweets.run(["timeline", "swift_lang", "--limit", "20", "--format", "jsonl"])

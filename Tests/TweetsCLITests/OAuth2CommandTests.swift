@@ -9,7 +9,7 @@ import Testing
 /// `tweets login --oauth2`, `migrate`, renewals and `logout` as processes against the sandbox over
 /// loopback: the authorize page, the token endpoint (PKCE checked against the challenge,
 /// single-use refresh tokens) and revoke are the sandbox's, as X documents them.
-@Suite("tweets: OAuth 2.0", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
+@Suite("tweets: OAuth 2.0", .sandboxChecks, .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
 struct OAuth2CommandTests {
   static let exchange = "urn:ietf:params:oauth:grant-type:token-exchange"
 
@@ -29,7 +29,7 @@ struct OAuth2CommandTests {
   }
 
   @Test func loginWithABrowserOnTheLoopbackRedirect() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
     let port = try LoopbackServer.freePort()
     let browser = "python3 '\(PackagePaths.peers.appendingPathComponent("browser.py").path)'"
@@ -58,7 +58,7 @@ struct OAuth2CommandTests {
   }
 
   @Test func migrateKeepsTheOAuth1TokenAndOnlyTheNewestPairWorks() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let first = try await tweets.run(["migrate", "--client-id", "sandbox-client-id", "--scopes", "tweet.read users.read offline.access"])
@@ -90,7 +90,7 @@ struct OAuth2CommandTests {
   static let lifetime = TestTiming.seconds(2)
 
   @Test func anExpiredTokenIsRenewedOnceAndTheNewPairSaved() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20, oauth2Lifetime: Int(Self.lifetime))
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20, oauth2Lifetime: Int(Self.lifetime))
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     #expect(try await tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
@@ -104,7 +104,7 @@ struct OAuth2CommandTests {
   }
 
   @Test func fourProcessesOnAnExpiredProfileRenewOnce() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20, oauth2Lifetime: Int(Self.lifetime))
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20, oauth2Lifetime: Int(Self.lifetime))
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     #expect(try await tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
@@ -123,7 +123,7 @@ struct OAuth2CommandTests {
   }
 
   @Test func logoutRevokesThenRemovesTheProfile() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     #expect(try await tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
@@ -144,7 +144,7 @@ struct OAuth2CommandTests {
   }
 
   @Test func a401OnATokenNotYetExpiredRenewsOnceAndReplays() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let migrate = try await tweets.run(["migrate", "--client-id", "sandbox-client-id", "--client-secret", "sandbox-client-secret"])
@@ -167,7 +167,7 @@ struct OAuth2CommandTests {
   }
 
   @Test func killedDuringRenewalsTheProfileIsNeverCorruptAndTheNextRunSucceeds() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20, oauth2Lifetime: 1)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20, oauth2Lifetime: 1)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     #expect(try await tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
@@ -198,7 +198,7 @@ struct OAuth2CommandTests {
   }
 
   @Test func noBrowserReadsTheRedirectedURLAndLogoutWithXUnreachableStillRemoves() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
     // The user opens the printed URL elsewhere; here the test follows the sandbox's redirect.
     let interactive = try tweets.interactive([

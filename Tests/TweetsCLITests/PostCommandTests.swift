@@ -9,7 +9,7 @@ import Testing
 /// `tweets post` with media, replies and quotes, and `tweets delete`, as processes against the
 /// sandbox over loopback; every request, the multipart segments included, signed with OAuth
 /// 1.0a and checked by oauthlib in front of the sandbox.
-@Suite("tweets post and delete", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
+@Suite("tweets post and delete", .sandboxChecks, .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
 struct PostCommandTests {
   static func file(_ name: String, bytes: Int) throws -> URL {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("post-\(UUID().uuidString)")
@@ -25,7 +25,7 @@ struct PostCommandTests {
   }
 
   @Test func twoImagesWithAltTextAsAReplyThenDeleted() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let one = try Self.file("one.jpg", bytes: 200_000), two = try Self.file("two.png", bytes: 100_000)
@@ -52,7 +52,7 @@ struct PostCommandTests {
   }
 
   @Test func aVideoInThreeSegmentsOneAnswered503OncePendingForThreePolls() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     try await server.setMediaProcessing(pendingPolls: 3)
@@ -93,7 +93,7 @@ struct PostCommandTests {
   /// for 200 MB, debug builds).
   @Test("The upload's memory is bounded: an 80 MB video peaks under 100 MB, within 30 MB of a 10 MB one")
   func memoryStaysFlat() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 5)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 5)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let small = try await peakMemory(tweets, bytes: 10_000_000), large = try await peakMemory(tweets, bytes: 80_000_000)
@@ -102,7 +102,7 @@ struct PostCommandTests {
   }
 
   @Test func failuresAndRefusals() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let text = try Self.file("notes.txt", bytes: 10)
@@ -132,7 +132,7 @@ struct PostCommandTests {
 
 /// `tweets post --thread FILE` as processes: each post replying to the one before, and a thread
 /// killed while a post was in flight resumed with every post exactly once.
-@Suite("tweets post --thread", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
+@Suite("tweets post --thread", .sandboxChecks, .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
 struct PostThreadTests {
   static let thread = "First post of the thread\r\n  ---  \r\nSecond, with CRLF line ends\n---\n\n  Third and last  \n"
 
@@ -155,7 +155,7 @@ struct PostThreadTests {
   }
 
   @Test func aThreePostThreadThenNothingMoreOnResume() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 5)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 5)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let file = try threadFile()
@@ -176,7 +176,7 @@ struct PostThreadTests {
     var scene: (server: VerifiedSandbox, tweets: TweetsRunner, file: URL)?
     var missed: [String] = []
     for _ in 1...3 where scene == nil {
-      let server = try VerifiedSandbox(tweetsPerUser: 5)
+      let server = try await VerifiedSandbox.start(tweetsPerUser: 5)
       let tweets = try TweetsRunner(server: server)
       try await tweets.loginWithTokens()
       // The second post is answered 20 s late: the process is killed meanwhile, and X (the
@@ -221,7 +221,7 @@ struct PostThreadTests {
   }
 
   @Test func anEmptyPostIsRefusedBeforeAnythingIsSent() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 5)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 5)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString).txt")

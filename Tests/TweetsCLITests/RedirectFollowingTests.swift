@@ -8,7 +8,7 @@ import XAPI
 /// Redirects from the X sandbox, which answers them at the edge (before authentication) and
 /// has every signature it receives checked by oauthlib (the proxy in front of it): the library and `tweets` sign each hop
 /// for its own URL, and send nothing of their credentials to another origin.
-@Suite("Redirects against the X sandbox", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
+@Suite("Redirects against the X sandbox", .sandboxChecks, .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
 struct RedirectFollowingTests {
   static func client(_ base: URL) -> XClient {
     XClient(
@@ -19,7 +19,7 @@ struct RedirectFollowingTests {
   }
 
   @Test func aSameOriginRedirectIsSignedForTheNewURLByTheLibraryAndTheCLI() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let moved = server.baseURL.appendingPathComponent("old")
@@ -63,8 +63,8 @@ struct RedirectFollowingTests {
   }
 
   @Test func anotherOriginReceivesNoCredentials() async throws {
-    let server = try VerifiedSandbox()
-    let other = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
+    let other = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let target = other.baseURL.absoluteString + "/2/users/me"
@@ -95,7 +95,7 @@ struct RedirectFollowingTests {
   }
 
   @Test func aRedirectLoopEndsWithATypedError() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     try await server.reset()

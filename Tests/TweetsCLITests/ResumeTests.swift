@@ -5,7 +5,7 @@ import Testing
 /// `tweets --output FILE` and `--resume` as processes against the X sandbox over loopback: a 2,000-tweet
 /// timeline (20 pages) killed with SIGKILL at random moments and resumed until done, many
 /// times over; a run stopped by a rate limit and resumed; and the refusals.
-@Suite("tweets --output and --resume", .tags(.peers, .processes), .tier(.peers), .serialized)
+@Suite("tweets --output and --resume", .sandboxChecks, .tags(.peers, .processes), .tier(.peers), .serialized)
 struct ResumeTests {
   static let tweetCount = 2000
   static let wantedKills = 50
@@ -38,7 +38,7 @@ struct ResumeTests {
 
   @Test("Killed with SIGKILL at random moments and resumed until done: every tweet exactly once")
   func killedAndResumed() async throws {
-    let tweets = try TweetsRunner(server: try VerifiedSandbox(tweetsPerUser: Self.tweetCount))
+    let tweets = try TweetsRunner(server: try await VerifiedSandbox.start(tweetsPerUser: Self.tweetCount))
     try await tweets.loginWithTokens()
     let reference = try await tweets.run(["timeline", "sandbox_user", "--all", "--format", "jsonl"])
     let expected = reference.stdout.split(separator: "\n").compactMap { line in
@@ -99,7 +99,7 @@ struct ResumeTests {
 
   @Test("A rate-limit stop leaves a checkpoint, says how to resume, and the resumed run completes")
   func stoppedByARateLimit() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 1000)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 1000)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-ratelimit-\(UUID().uuidString)")
@@ -137,7 +137,7 @@ struct ResumeTests {
   /// that process, so that the figure is the program's and not the quarantine's (which kept
   /// 248 MB more for 5,000 tweets than for 500).
   func peakMemory(tweets count: Int) async throws -> (kilobytes: Int, lines: Int) {
-    let tweets = try TweetsRunner(server: try VerifiedSandbox(tweetsPerUser: count))
+    let tweets = try TweetsRunner(server: try await VerifiedSandbox.start(tweetsPerUser: count))
     try await tweets.loginWithTokens()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-memory-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -176,7 +176,7 @@ struct ResumeTests {
 
   @Test("Refusals: an existing file, another fetch's checkpoint, json, other commands, lines with no checkpoint")
   func refusals() async throws {
-    let tweets = try TweetsRunner(server: try VerifiedSandbox())
+    let tweets = try TweetsRunner(server: try await VerifiedSandbox.start())
     try await tweets.loginWithTokens()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-refusals-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -211,7 +211,7 @@ struct ResumeTests {
   /// next runs start from the beginning, as `wget -c` does, instead of failing for ever.
   @Test("--resume with no checkpoint yet starts from the beginning when the file is absent or empty")
   func resumeBeforeTheFirstCheckpoint() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 300)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 300)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweets-first-\(UUID().uuidString)")

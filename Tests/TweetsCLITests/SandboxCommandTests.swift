@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `tweets --sandbox`: the README's first command, on a fresh machine with nothing stored.
-@Suite("tweets --sandbox", .tags(.processes), .tier(.processes))
+@Suite("tweets --sandbox", .sandboxChecks, .tags(.processes), .tier(.processes))
 struct SandboxCommandTests {
   func run(_ arguments: [String], config: URL, stdin: String = "") async throws -> ProcessResult {
     var environment = ProcessInfo.processInfo.environment
@@ -83,7 +83,7 @@ struct SandboxCommandTests {
   @Test func sandboxServeAnswersAnotherProcess() async throws {
     let config = try freshConfig()
     defer { try? FileManager.default.removeItem(at: config) }
-    let server = try SandboxProcess(["--tweets-per-user", "5"])
+    let server = try await SandboxProcess.start(["--tweets-per-user", "5"])
     defer { server.stop() }
     let base = ["--base-url", server.baseURL.absoluteString]
     let login = try await run(

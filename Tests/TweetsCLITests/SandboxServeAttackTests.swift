@@ -4,7 +4,7 @@ import Testing
 
 /// `tweets sandbox serve` as a real process, attacked over loopback as a hostile local client
 /// would (issue #35): it refuses and keeps serving.
-@Suite("tweets sandbox serve under attack", .tags(.processes), .tier(.processes))
+@Suite("tweets sandbox serve under attack", .sandboxChecks, .tags(.processes), .tier(.processes))
 struct SandboxServeAttackTests {
   /// The resident memory of process `pid`, in MiB, from /proc.
   static func residentMiB(_ pid: Int32) -> Double? {
@@ -21,8 +21,8 @@ struct SandboxServeAttackTests {
     return (RawSocket.status(of: answer), String(decoding: answer.prefix(400), as: UTF8.self))
   }
 
-  @Test func theServerRefusesHostileRequestsAndKeepsServing() throws {
-    let server = try SandboxProcess(["--tweets-per-user", "5"])
+  @Test func theServerRefusesHostileRequestsAndKeepsServing() async throws {
+    let server = try await SandboxProcess.start(["--tweets-per-user", "5"])
     defer { server.stop() }
     let host = "Host: 127.0.0.1:\(server.port)\r\n"
     let search = "GET /2/tweets/search/recent?query=swift HTTP/1.1\r\n" + host

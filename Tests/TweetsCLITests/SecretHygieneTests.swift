@@ -5,7 +5,7 @@ import Testing
 /// Every `tweets` command and every error path, normal and `--verbose`, with recognisable
 /// secrets in the flags, the environment, the credentials file and the server's answers:
 /// none may appear in stdout or stderr, and the credentials file stays 0600 throughout.
-@Suite("Secret hygiene: every tweets command and error path", .tags(.peers, .processes), .tier(.peers, .processes))
+@Suite("Secret hygiene: every tweets command and error path", .sandboxChecks, .tags(.peers, .processes), .tier(.peers, .processes))
 struct SecretHygieneTests {
   /// Secrets the tool is given or holds, and what derives from them.
   static let givenSecrets = [
@@ -16,7 +16,7 @@ struct SecretHygieneTests {
   static let forbiddenShapes = ["oauth_signature=\"", "OAuth oauth_", "oauth_signature%3D", "&oauth_signature="]
 
   @Test func noSecretInAnyOutput() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     var runs: [(String, ProcessResult)] = []
     func run(_ label: String, _ arguments: [String], environment: [String: String] = [:], baseURL: String? = nil) async throws {

@@ -7,7 +7,7 @@ import Testing
 /// the sandbox's fixtures (`SandboxData`): the n-th newest tweet of @sandbox_user (A) is index
 /// 2(n-1), @swift_lang's (B) 4(n-1)+1, @oauth_fan's (C) 4(n-1)+3, and an id is
 /// 1800000000000000000 - 1000 × index.
-@Suite("tweets: every field, every source", .tags(.peers, .processes), .tier(.peers), .serialized)
+@Suite("tweets: every field, every source", .sandboxChecks, .tags(.peers, .processes), .tier(.peers), .serialized)
 struct SourcesAndFieldsTests {
   static func objects(_ result: ProcessResult) throws -> [[String: Any]] {
     try result.stdout.split(separator: "\n").map { line in
@@ -17,7 +17,7 @@ struct SourcesAndFieldsTests {
 
   @Test("Replies, quotes, retweets, media, links, edits and sensitivity arrive whole")
   func everyField() async throws {
-    let tweets = try TweetsRunner(server: try VerifiedSandbox())
+    let tweets = try TweetsRunner(server: try await VerifiedSandbox.start())
     try await tweets.loginWithTokens()
     // A9 retweets, A3 has a photo, A4 quotes, A2 was edited, B4 is a sensitive video, A10 has a link and a hashtag, A5 replies.
     let ids = [
@@ -55,7 +55,7 @@ struct SourcesAndFieldsTests {
 
   @Test("Mentions, likes, quotes, a conversation, a list")
   func tweetSources() async throws {
-    let tweets = try TweetsRunner(server: try VerifiedSandbox())
+    let tweets = try TweetsRunner(server: try await VerifiedSandbox.start())
     try await tweets.loginWithTokens()
     // With 250 tweets each: @sandbox_user is mentioned by 10 replies (C1 and B1 to A5, C13-C20 to
     // A40-A47) and C7's retweet of A15; it liked every third of the others' 500 (84 + 84); A25 is
@@ -90,7 +90,7 @@ struct SourcesAndFieldsTests {
 
   @Test("Followers and following as users, in every format, and raw pages")
   func users() async throws {
-    let tweets = try TweetsRunner(server: try VerifiedSandbox())
+    let tweets = try TweetsRunner(server: try await VerifiedSandbox.start())
     try await tweets.loginWithTokens()
     let followers = try Self.objects(try await tweets.run(["followers", "sandbox_user", "--all", "--format", "jsonl"]))
     #expect(followers.count == 230 && Set(followers.compactMap { $0["id"] as? String }).count == 230)
@@ -119,7 +119,7 @@ struct SourcesAndFieldsTests {
 
   @Test("Counts and full-archive search are app-only; the archive needs an access tier")
   func appOnly() async throws {
-    let tweets = try TweetsRunner(server: try VerifiedSandbox())
+    let tweets = try TweetsRunner(server: try await VerifiedSandbox.start())
     try await tweets.loginWithTokens()
     // No X_BEARER_TOKEN: the profile's consumer key and secret obtain the app's token.
     let fromTheProfile = try await tweets.run(["counts", "from:sandbox_user"])

@@ -7,7 +7,7 @@ import Testing
 /// (`tweets sandbox serve --spelling post`) print the same posts, references, edits, long texts
 /// and counts, and so does the filtered stream. The sandboxes date their posts from their own start, so the two runs' times differ
 /// by one offset, which the comparison takes out.
-@Suite("tweets: both spellings of a post's fields", .tags(.peers, .processes), .tier(.peers))
+@Suite("tweets: both spellings of a post's fields", .sandboxChecks, .tags(.peers, .processes), .tier(.peers))
 struct SpellingTests {
   /// What each fetch prints, in JSON lines: a lookup of replies, quotes, retweets, an edited and
   /// a long post; a timeline; a search; mentions; a list.
@@ -26,7 +26,7 @@ struct SpellingTests {
   /// The output of every fetch (and of the stream, last) against a sandbox in `spelling`, and
   /// the answers it sent.
   static func outputs(spelling: String) async throws -> (outputs: [String], answers: String, streamLines: [String]) {
-    let server = try VerifiedSandbox(streamTimeScale: 0.05, spelling: spelling)
+    let server = try await VerifiedSandbox.start(streamTimeScale: 0.05, spelling: spelling)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     var outputs: [String] = []

@@ -11,7 +11,7 @@ import Testing
 /// from the server's own log of connection times, not from the client's words. The stream goes
 /// to the sandbox directly (`directURL`): it is bearer-only, so the oauthlib proxy has nothing
 /// to check, and a proxy that buffers would hide the stream's timing.
-@Suite("tweets stream against the sandbox", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
+@Suite("tweets stream against the sandbox", .sandboxChecks, .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
 struct StreamCommandTests {
   static let bearer = ["X_BEARER_TOKEN": VerifiedSandbox.bearerToken]
   /// Rules that together match every post of the sandbox's data.
@@ -44,7 +44,7 @@ struct StreamCommandTests {
 
   @Test("rules: add with a tag, list, a refused rule shows X's words and exits non-zero, delete by id and --all")
   func rules() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let runner = try TweetsRunner(server: server)
 
     let added = try await run(runner, ["stream", "rules", "add", "from:swift_lang", "has:media", "--tag", "swift media"])
@@ -89,7 +89,7 @@ struct StreamCommandTests {
   func networkBackoff() async throws {
     // The client's policy unscaled (X's 250 ms steps are measurable as they are); the sandbox's
     // firehose fast, so that the posts come at once.
-    let server = try VerifiedSandbox(tweetsPerUser: 20, streamTimeScale: 0.05)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20, streamTimeScale: 0.05)
     let runner = try TweetsRunner(server: server)
     try await addRules(runner, Self.everyone)
     try await server.script("/2/tweets/search/stream", Array(repeating: ["reset_connection": true], count: 3))
@@ -122,7 +122,7 @@ struct StreamCommandTests {
   @Test("HTTP errors back off from 5 s doubling, a 429 waits a minute doubling, 20 s of silence is a drop (all at 1/20 scale)")
   func httpBackoffRateLimitAndStall() async throws {
     let scale = 0.05
-    let server = try VerifiedSandbox(tweetsPerUser: 20, streamTimeScale: scale)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20, streamTimeScale: scale)
     let runner = try TweetsRunner(server: server)
     try await addRules(runner, Self.everyone)
     try await server.script("/2/tweets/search/stream", [["status": 503], ["status": 503], ["status": 429], ["status": 429]])
@@ -162,7 +162,7 @@ struct StreamCommandTests {
   )
   func staleConnection() async throws {
     let scale = 0.05
-    let server = try VerifiedSandbox(tweetsPerUser: 20, streamTimeScale: scale)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20, streamTimeScale: scale)
     let runner = try TweetsRunner(server: server)
     try await addRules(runner, Self.everyone)
     let none = try await run(runner, ["stream", "connections"])
@@ -200,7 +200,7 @@ struct StreamCommandTests {
 
   @Test("--duration ends the stream on time with exit 0; text shows the rules' tags; --sandbox streams offline")
   func durationAndOffline() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20, streamTimeScale: 0.05)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20, streamTimeScale: 0.05)
     let runner = try TweetsRunner(server: server)
     try await addRules(runner, Self.everyone)
     let timed = try await run(runner, ["stream", "--duration", "1", "--format", "text"])
@@ -231,7 +231,7 @@ struct StreamCommandTests {
   /// used to limit each run, so a second stream under the same budget bought as much again.
   @Test("tweets budget stops the stream at the billing cycle's limit, and the next run finds it spent")
   func theCycleBudgetStopsTheStream() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20, streamTimeScale: 0.05)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20, streamTimeScale: 0.05)
     let runner = try TweetsRunner(server: server)
     try await addRules(runner, Self.everyone)
     #expect(try await run(runner, ["budget", "0.01"]).status == 0)
@@ -248,7 +248,7 @@ struct StreamCommandTests {
   func streamUntilFive(_ name: String, _ arguments: (URL) -> [String], written: (URL) async -> Int) async throws -> (
     file: URL, result: ProcessResult
   ) {
-    let server = try VerifiedSandbox(tweetsPerUser: 20, streamTimeScale: 0.05)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20, streamTimeScale: 0.05)
     let runner = try TweetsRunner(server: server)
     try await addRules(runner, Self.everyone)
     // Not in the runner's folder, which goes with the runner when this returns.
@@ -310,7 +310,7 @@ struct StreamCommandTests {
     "Without X_BEARER_TOKEN the app's bearer token is obtained from its consumer key and secret; a wrong secret is refused (exit 3), nothing secret printed"
   )
   func bearerFromTheConsumer() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let runner = try TweetsRunner(server: server)
     let base = runner.common(baseURL: server.directURL.absoluteString)
     let keys = ["X_CONSUMER_KEY": VerifiedSandbox.consumerKey, "X_CONSUMER_SECRET": VerifiedSandbox.consumerSecret]

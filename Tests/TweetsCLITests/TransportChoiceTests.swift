@@ -6,11 +6,11 @@ import Testing
 /// libcurl.so.4 it loads at run time, and URLSession where libcurl cannot be loaded (a machine with
 /// Swift but another libcurl, or none found). Both answer the same against the X sandbox behind
 /// oauthlib's verifying proxy.
-@Suite("The transport, loaded at run time", .tags(.peers, .processes), .tier(.peers, .processes))
+@Suite("The transport, loaded at run time", .sandboxChecks, .tags(.peers, .processes), .tier(.peers, .processes))
 struct TransportChoiceTests {
   @Test("libcurl.so.4 loads: CurlTransport, with libcurl's version; where it cannot, URLSession, saying why; both fetch the timeline")
   func verboseNamesTheTransport() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     defer { server.stop() }
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()

@@ -3,10 +3,10 @@ import TestSupport
 import Testing
 
 /// The built `tweets` binary as a process against the X sandbox over loopback HTTP (behind the oauthlib proxy).
-@Suite("tweets, end to end", .tags(.peers, .processes), .tier(.peers, .processes))
+@Suite("tweets, end to end", .sandboxChecks, .tags(.peers, .processes), .tier(.peers, .processes))
 struct TweetsCommandTests {
   @Test func pinLoginOnStandardInputThenWhoami() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     let login = try tweets.interactive(["login"] + tweets.consumer)
     #expect(await login.waitForError(containing: "PIN: "), "stderr: \(login.stderr)")
@@ -31,7 +31,7 @@ struct TweetsCommandTests {
   }
 
   @Test func pinFromTheCommandLineAndAWrongPin() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     let wrong = try await tweets.run(["login", "--pin", "0000000"] + tweets.consumer)
     #expect(wrong.status == 3)
@@ -40,7 +40,7 @@ struct TweetsCommandTests {
   }
 
   @Test func timelineAllPagesAndEveryFormat() async throws {
-    let tweets = try TweetsRunner(server: try VerifiedSandbox())
+    let tweets = try TweetsRunner(server: try await VerifiedSandbox.start())
     try await tweets.loginWithTokens()
 
     let all = try await tweets.run(["timeline", "sandbox_user", "--all", "--format", "jsonl"])
@@ -101,7 +101,7 @@ struct TweetsCommandTests {
   }
 
   @Test func showSearchPostAndApi() async throws {
-    let tweets = try TweetsRunner(server: try VerifiedSandbox())
+    let tweets = try TweetsRunner(server: try await VerifiedSandbox.start())
     try await tweets.loginWithTokens()
     let newest = try await #require(
       try tweets.run(["timeline", "sandbox_user", "--limit", "2", "--format", "jsonl"]).stdout.split(separator: "\n").compactMap {
@@ -136,7 +136,7 @@ struct TweetsCommandTests {
   }
 
   @Test func rateLimitsWaitOrFail() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     try await server.script("/2/users/me", [["status": 429, "reset_in": 2]])
@@ -158,7 +158,7 @@ struct TweetsCommandTests {
   /// A lookup of 100 ids is a 2,000-character URL: the rate-limit wait and the transport error
   /// name its endpoint and a glimpse of its query, within 120 characters.
   @Test func messagesAboutALongRequestAreShort() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let ids = (0..<100).map { String(1_799_999_999_999_952_000 + $0) }
@@ -183,7 +183,7 @@ struct TweetsCommandTests {
   }
 
   @Test func authenticationAndServerFailures() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
 
@@ -205,7 +205,7 @@ struct TweetsCommandTests {
   }
 
   @Test func missingProfileAndBadFlags() async throws {
-    let tweets = try TweetsRunner(server: try VerifiedSandbox())
+    let tweets = try TweetsRunner(server: try await VerifiedSandbox.start())
     let missing = try await tweets.run(["timeline"])
     #expect(missing.status == 3)
     #expect(missing.stderr.contains("tweets login"))
@@ -224,7 +224,7 @@ struct TweetsCommandTests {
   }
 
   @Test func verboseShowsRequestsButNoSecrets() async throws {
-    let tweets = try TweetsRunner(server: try VerifiedSandbox())
+    let tweets = try TweetsRunner(server: try await VerifiedSandbox.start())
     try await tweets.loginWithTokens()
     let verbose = try await tweets.run(["whoami", "--verbose"])
     #expect(verbose.status == 0)
@@ -236,7 +236,7 @@ struct TweetsCommandTests {
   }
 
   @Test func logout() async throws {
-    let tweets = try TweetsRunner(server: try VerifiedSandbox())
+    let tweets = try TweetsRunner(server: try await VerifiedSandbox.start())
     try await tweets.loginWithTokens()
     #expect(try await tweets.run(["logout"]).status == 0)
     #expect(try await tweets.run(["whoami"]).status == 3)

@@ -8,7 +8,7 @@ import XAPI
 /// A 429 `usage-capped` in the middle of a paged fetch, with X's rate-limit headers showing
 /// requests left and a reset 900 s away, used to be waited on like a rate limit (`waiting 900 s
 /// … for the limit to reset`), and the process hung (issue #30).
-@Suite("X's usage cap and credits are not waited on", .serialized)
+@Suite("X's usage cap and credits are not waited on", .sandboxChecks, .serialized)
 struct UsageCapTests {
   static let usageCapped =
     #"{"title":"UsageCapExceeded","detail":"Usage cap exceeded: Monthly product cap","type":"https://api.twitter.com/2/problems/usage-capped","period":"Monthly","scope":"Product"}"#
@@ -22,7 +22,7 @@ struct UsageCapTests {
 
   @Test(arguments: [(429, usageCapped), (402, creditsDepleted)])
   func aPagedFetchStopsAtOnceOnTheSecondPage(status: Int, body: String) async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     try await server.reset()

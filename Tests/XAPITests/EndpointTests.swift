@@ -6,10 +6,10 @@ import Testing
 import XAPI
 
 /// Every typed endpoint against the X sandbox over loopback.
-@Suite("X: v2 and v1.1 endpoints", .tags(.peers), .tier(.peers))
+@Suite("X: v2 and v1.1 endpoints", .sandboxChecks, .tags(.peers), .tier(.peers))
 struct EndpointTests {
   @Test func v2Users() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let client = server.client()
     #expect(try await client.v2.user(username: "Swift_Lang") == XUser(id: "1002", username: "swift_lang", name: "Swift Language"))
     await #expect {
@@ -22,14 +22,14 @@ struct EndpointTests {
   }
 
   @Test func v2HomeTimelineMixesAuthors() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let tweets = try await server.client().v2.homeTimeline(userID: "1001", limit: 150).tweets().collect()
     #expect(tweets.count == 150)
     #expect(Set(tweets.compactMap(\.author?.username)).count == 3)
   }
 
   @Test func v2TweetLookupKeepsPartialErrors() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let client = server.client()
     let first = try #require(try await client.v2.userTweets(userID: "1001", limit: 2).tweets().collect().first)
     let one = try await client.v2.tweet(id: first.id)
@@ -45,7 +45,7 @@ struct EndpointTests {
   /// `note_tweet`, when `tweet.fields` asks (the sandbox does the same); the default options ask, so
   /// no command silently keeps a cut post.
   @Test func longPostsArriveWholeWithTheDefaultFields() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let client = server.client()
     let tweets = try await client.v2.userTweets(userID: "1001", limit: 50).tweets().collect()
     let long = try #require(tweets.first { $0.text.hasPrefix("Thread ") }, "the fixtures have long posts")
@@ -61,7 +61,7 @@ struct EndpointTests {
   }
 
   @Test func v2SearchPagesWithNextToken() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let client = server.client()
     let all = try await client.v2.searchRecent(query: "from:swift_lang").tweets().collect()
     #expect(all.count == 250)
@@ -71,7 +71,7 @@ struct EndpointTests {
   }
 
   @Test func v2PostWithAJSONBody() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let client = server.client()
     let posted = try await client.v2.post(text: "Hello from Swift + OAuth 1.0a 🚀")
     #expect(posted.text == "Hello from Swift + OAuth 1.0a 🚀")
@@ -86,7 +86,7 @@ struct EndpointTests {
   }
 
   @Test func v1Endpoints() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let client = server.client()
     #expect(try await client.v1.verifyCredentials() == XUser(id: "1001", username: "sandbox_user", name: "Sandbox User"))
     let timeline = try await client.v1.userTimeline(screenName: "swift_lang").tweets().collect()
@@ -110,7 +110,7 @@ struct EndpointTests {
   /// v1.1 (max_id paging) and v2 (token paging) give the same tweets for the same account; a
   /// long post is whole from v2 only (v1.1 has no long posts and cuts it, as X does).
   @Test func v1AndV2Agree() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let client = server.client()
     let v2 = try await client.v2.userTweets(userID: "1001").tweets().collect()
     let v1 = try await client.v1.userTimeline(userID: "1001", options: V1TimelineOptions(count: 77)).tweets().collect()
@@ -124,7 +124,7 @@ struct EndpointTests {
   }
 
   @Test func bearerTokenForPublicData() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let app = server.client(authentication: .bearer(VerifiedSandbox.bearerToken))
     let tweets = try await app.v2.searchRecent(query: "from:sandbox_user", limit: 15).tweets().collect()
     #expect(tweets.count == 15)

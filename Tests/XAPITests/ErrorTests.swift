@@ -6,10 +6,10 @@ import Testing
 import XAPI
 
 /// X's errors, produced by the X sandbox, surfacing as the right cases.
-@Suite("X: errors", .tags(.peers), .tier(.peers))
+@Suite("X: errors", .sandboxChecks, .tags(.peers), .tier(.peers))
 struct ErrorTests {
   @Test func tamperedSecretsAreRejectedByTheServer() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let wrongConsumer = server.client(consumer: Credentials(key: VerifiedSandbox.consumerKey, secret: "tampered"))
     let wrongToken = server.client(token: Credentials(key: VerifiedSandbox.accessToken, secret: "tampered"))
     for client in [wrongConsumer, wrongToken] {
@@ -33,7 +33,7 @@ struct ErrorTests {
   }
 
   @Test func aRevokedTokenIsCode89() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     try await server.revoke(token: VerifiedSandbox.accessToken)
     await #expect {
       try await server.client().v1.verifyCredentials()
@@ -44,7 +44,7 @@ struct ErrorTests {
   }
 
   @Test func aSkewedClockIsCode135WithTheMeasuredSkew() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     try await server.skewClock(by: 3600)
     do {
       _ = try await server.client().v2.me()
@@ -63,7 +63,7 @@ struct ErrorTests {
   }
 
   @Test func rateLimitsWithTheResetTime() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     try await server.script("/2/users/me", [["status": 429, "reset_in": 600]])
     do {
       _ = try await server.client().v2.me()
@@ -80,7 +80,7 @@ struct ErrorTests {
   }
 
   @Test func aRetryWaitsOutAShortRateLimit() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     try await server.script("/2/users/me", [["status": 429, "reset_in": 1], ["status": 503]])
     let client = server.client(retry: RetryBehavior(maxAttempts: 3, maxTotalWait: 10, baseDelay: 0.1))
     let started = Date()
@@ -91,7 +91,7 @@ struct ErrorTests {
   }
 
   @Test func aRealRateLimitWindowRunsOut() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     try await server.setRemaining("/1.1/statuses/show.json", 1)
     let client = server.client()
     let tweet = try #require(try await client.v1.userTimeline(limit: 1).tweets().collect().first)
@@ -106,7 +106,7 @@ struct ErrorTests {
   }
 
   @Test func responsesThatAreNotTheAPIsJSON() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let client = server.client()
     // An unknown route: an HTML 404 page.
     do {

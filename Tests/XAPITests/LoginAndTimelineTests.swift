@@ -8,10 +8,10 @@ import XAPI
 
 /// The whole story over real HTTP: request token → PIN → access token → paged timeline, with
 /// every signature checked by oauthlib in the proxy in front of the X sandbox.
-@Suite("X: PIN login and timeline, end to end", .tags(.peers), .tier(.peers))
+@Suite("X: PIN login and timeline, end to end", .sandboxChecks, .tags(.peers), .tier(.peers))
 struct LoginAndTimelineTests {
   @Test func pinLoginThenThePagedTimeline() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let login = XLogin(consumer: fixtureConsumer, baseURL: server.baseURL)
     let pending = try await login.start()
     #expect(pending.authorizeURL.absoluteString.hasPrefix("\(server.baseURL.absoluteString)/oauth/authorize?oauth_token="))
@@ -41,7 +41,7 @@ struct LoginAndTimelineTests {
   }
 
   @Test func aWrongPinIsRefusedWithTheProvidersWords() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let login = XLogin(consumer: fixtureConsumer, baseURL: server.baseURL)
     let pending = try await login.start()
     do {
@@ -58,7 +58,7 @@ struct LoginAndTimelineTests {
   }
 
   @Test func aLimitStopsPagingCleanly() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let client = server.client()
     let tweets = try await client.v2.userTweets(userID: "1001", limit: 42).tweets().collect()
     #expect(tweets.count == 42)

@@ -27,10 +27,10 @@ func printRecentTweets(baseURL: URL = XClient.defaultBaseURL) async throws -> [S
   return printed
 }
 
-@Suite("README: fetch a user's tweets", .tags(.peers), .tier(.peers))
+@Suite("README: fetch a user's tweets", .sandboxChecks, .tags(.peers), .tier(.peers))
 struct ReadmeXSampleTests {
   @Test func theSampleRuns() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let lines = try await printRecentTweets(baseURL: server.baseURL)
     #expect(lines.count == 26)
     #expect(lines.dropLast().allSatisfy { $0.contains("@swift_lang") })

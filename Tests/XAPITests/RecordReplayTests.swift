@@ -10,10 +10,10 @@ import XAPI
 /// `RecordingTransport` records real exchanges with the X sandbox over loopback (signed, paged, a token
 /// answer), redacting secrets as it writes; `ReplayTransport` answers the same calls from the
 /// cassette alone, with the same results.
-@Suite("Record and replay", .tags(.peers), .tier(.peers))
+@Suite("Record and replay", .sandboxChecks, .tags(.peers), .tier(.peers))
 struct RecordReplayTests {
   @Test func recordedWithoutSecretsAndReplayedAlike() async throws {
-    let server = try VerifiedSandbox()
+    let server = try await VerifiedSandbox.start()
     let recorder = RecordingTransport(URLSessionTransport())
     let live = XClient(
       authentication: .oauth1(consumer: fixtureConsumer, token: fixtureToken), baseURL: server.baseURL, transport: recorder, retry: nil)

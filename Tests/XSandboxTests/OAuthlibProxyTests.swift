@@ -14,12 +14,12 @@ import XSandbox
 /// The independent check in front of the one X emulator: `Tests/Peers/oauthlib_proxy.py`
 /// verifies every signature with oauthlib, compares with the sandbox's verdict, and stops a
 /// request on which the two disagree.
-@Suite("The oauthlib proxy in front of the sandbox", .tags(.peers, .processes), .tier(.peers, .processes))
+@Suite("The oauthlib proxy in front of the sandbox", .sandboxChecks, .tags(.peers, .processes), .tier(.peers, .processes))
 struct OAuthlibProxyTests {
   /// What the sandbox's own verifier accepted, oauthlib accepted too, request by request; a bad
   /// signature is refused by both.
   @Test func everySignatureIsCheckedByOAuthlibToo() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let client = XClient(authentication: .oauth1(consumer: XSandbox.demoConsumer, token: XSandbox.demoAccessToken), baseURL: server.baseURL)
     _ = try await client.v2.me()
     _ = try await client.v2.userTweets(userID: "1001", limit: 30).tweets().collect()

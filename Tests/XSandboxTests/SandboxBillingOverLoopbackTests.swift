@@ -10,10 +10,10 @@ import XSandbox
 /// oauthlib proxy, read and steered through `VerifiedSandbox` as the CLI's process tests do:
 /// the charges of real requests over loopback, the usage endpoint, a balance set to zero and
 /// topped up.
-@Suite("Sandbox billing over loopback", .tags(.peers, .processes), .tier(.peers, .processes))
+@Suite("Sandbox billing over loopback", .sandboxChecks, .tags(.peers, .processes), .tier(.peers, .processes))
 struct SandboxBillingOverLoopbackTests {
   @Test func chargesOverTheWire() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20, credits: "0.50", postCap: 1000)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20, credits: "0.50", postCap: 1000)
     let client = XClient(
       authentication: .oauth1(consumer: XSandbox.demoConsumer, token: XSandbox.demoAccessToken), baseURL: server.baseURL, retry: nil)
     let own = try await client.v2.userTweets(userID: "1001", options: TimelineOptions(maxResults: 10), limit: 10).tweets().collect()

@@ -8,10 +8,10 @@ import XSandbox
 /// use it: a token printed at start (or given), sent in `X-Sandbox-Control-Token`; a loopback
 /// Host with the server's port; JSON only. A web page (a foreign Host or Origin, a `text/plain`
 /// form post) or another local process without the token changes nothing.
-@Suite("The sandbox's control API", .tags(.processes), .tier(.processes))
+@Suite("The sandbox's control API", .sandboxChecks, .tags(.processes), .tier(.processes))
 struct SandboxControlAPITests {
-  static func serve(_ extra: [String] = []) throws -> SandboxProcess {
-    try SandboxProcess(["--control", "--tweets-per-user", "5"] + extra)
+  static func serve(_ extra: [String] = []) async throws -> SandboxProcess {
+    try await SandboxProcess.start(["--control", "--tweets-per-user", "5"] + extra)
   }
 
   /// The token the server printed, `control token: TOKEN`.
@@ -44,8 +44,8 @@ struct SandboxControlAPITests {
 
   /// The forged request of the report: a `text/plain` POST with a foreign Host and Origin, as a
   /// web page's form (or a DNS-rebound page) sends it. The clock stays where it was.
-  @Test func aWebPageCannotChangeTheClock() throws {
-    let server = try Self.serve()
+  @Test func aWebPageCannotChangeTheClock() async throws {
+    let server = try await Self.serve()
     defer { server.stop() }
     let year = #"{"skew": 31536000}"#
     let forged = Self.post(
@@ -57,8 +57,8 @@ struct SandboxControlAPITests {
 
   /// Each check on its own, with everything else right: the token (none: 401, a wrong one:
   /// 403), the Host (403), the Origin (403), the media type (415); then all right: 200.
-  @Test func theTokenTheHostAndJSONAreRequired() throws {
-    let server = try Self.serve()
+  @Test func theTokenTheHostAndJSONAreRequired() async throws {
+    let server = try await Self.serve()
     defer { server.stop() }
     let token = try Self.token(server)
     #expect(token.count >= 32)
@@ -95,7 +95,7 @@ struct SandboxControlAPITests {
   /// `--control-token TOKEN` sets the token; too short a one is a usage error.
   @Test func aGivenToken() async throws {
     let chosen = "harness-token-" + UUID().uuidString
-    let server = try Self.serve(["--control-token", chosen])
+    let server = try await Self.serve(["--control-token", chosen])
     defer { server.stop() }
     #expect(try Self.token(server) == chosen)
     let headers = ["Content-Type: application/json", "X-Sandbox-Control-Token: " + chosen]
@@ -112,7 +112,7 @@ struct SandboxControlAPITests {
   /// from the start; the control API's `billing` reads the account and tops it up. Amounts
   /// that are none are refused as usage errors.
   @Test func creditsAndAPostCapFromTheCommandLine() async throws {
-    let server = try Self.serve(["--credits", "0.50", "--post-cap", "100"])
+    let server = try await Self.serve(["--credits", "0.50", "--post-cap", "100"])
     defer { server.stop() }
     let token = try Self.token(server)
     let host = "127.0.0.1:\(server.port)"
