@@ -128,7 +128,7 @@ let package = Package(
     .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport", "TestSupport"]),
     .testTarget(name: "LoopbackTests", dependencies: ["Loopback", "TestSupport", "Locking"]),
     .testTarget(name: "LockingTests", dependencies: ["Locking"]),
-    .testTarget(name: "DateFormatsTests", dependencies: ["DateFormats"]),
+    .testTarget(name: "DateFormatsTests", dependencies: ["DateFormats", "TestSupport"]),
     .testTarget(name: "OAuth1CLITests", dependencies: ["oauth1", "OAuth1", "TestSupport", "CommandLineSupport", "NetworkClient"]),
     // Against a real redis-server the tests start on a free loopback port.
     .testTarget(name: "OAuth1RedisTests", dependencies: ["OAuth1Redis", "OAuth1", "TestSupport", "CommandLineSupport", "Loopback"]),

@@ -1,5 +1,6 @@
 import DateFormats
 import Foundation
+import TestSupport
 import Testing
 
 /// The written forms checked against GNU `date` (coreutils, not this package's code) at instants
@@ -60,7 +61,7 @@ struct WrittenFormsTests {
       process.standardOutput = pipe
       try process.run()
       let data = pipe.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
+      _ = ChildExit.wait(process, until: Date().addingTimeInterval(60))
       return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
     }
   }

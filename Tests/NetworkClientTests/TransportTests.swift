@@ -256,7 +256,7 @@ final class TransportTests {
   func aRefusedConnectionIsATransportFailure(_ kind: Kind) async throws {
     // A port that was just free: start a server, note its port, stop it.
     let gone = try await LoopbackServer.start(script: "loopback_server.py", lifetime: 10)
-    gone.stop()
+    await gone.stopAndWait()
     let closed = NetworkClient(baseURL: gone.baseURL, transport: kind.make())
     await #expect {
       try await closed.send(Request<Data>(path: "/"))

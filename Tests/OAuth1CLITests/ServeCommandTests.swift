@@ -105,7 +105,7 @@ struct ServeCommandTests {
     #expect(noCallback.challenge?.contains(#"oauth_parameters_absent="oauth_callback""#) == true, "\(noCallback)")
 
     // The log: a JSON line per request, and no secret, verifier or signature in it.
-    server.stop()
+    await server.stopAndWait()
     let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
     #expect(lines.count >= results.count + 6, "\(lines.count) lines for \(results.count) answers and the flows' steps")
     for line in lines {

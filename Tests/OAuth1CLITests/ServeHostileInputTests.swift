@@ -93,7 +93,7 @@ struct ServeHostileInputTests {
     #expect(String(decoding: after, as: UTF8.self).contains(#"oauth_problem="parameter_absent""#))
 
     // Every line of the log is one JSON object: a request's bytes cannot split or forge one.
-    server.stop()
+    await server.stopAndWait()
     let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
     for line in text.split(separator: "\n") {
       #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any], "\(line)")

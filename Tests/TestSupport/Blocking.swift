@@ -10,10 +10,13 @@ public func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T)
 }
 
 extension Process {
-  /// Waits for the process to exit without holding a thread of the concurrency pool: the
-  /// blocking `waitUntilExit()` runs on a thread of its own (``onOwnThread(_:)``). A test that
-  /// starts a process, sleeps a random moment and kills it awaits this instead.
-  public func exited() async throws {
-    try await onOwnThread { self.waitUntilExit() }
+  /// Waits for the process to exit without holding a thread of the concurrency pool (the wait
+  /// runs on a thread of its own, ``onOwnThread(_:)``), and without trusting Foundation alone to
+  /// notice the exit (``ChildExit``): how it ended. Read its status from here, never from
+  /// `terminationStatus`, which traps for a child ``ChildExit`` reaped. A test that starts a
+  /// process, sleeps a random moment and kills it awaits this.
+  @discardableResult
+  public func exited() async throws -> ChildExit.Status {
+    try await onOwnThread { ChildExit.wait(self, until: .distantFuture)! }
   }
 }

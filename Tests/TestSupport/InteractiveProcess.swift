@@ -66,13 +66,18 @@ public final class InteractiveProcess: @unchecked Sendable {
   /// ``wait(timeout:)`` for code that cannot await (it blocks the calling thread).
   public func waitBlocking(timeout: TimeInterval = 60) -> ProcessResult {
     try? input.fileHandleForWriting.close()
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning && Date() < deadline { usleep(10_000) }
-    if process.isRunning { process.terminate() }
-    process.waitUntilExit()
+    var exit = ChildExit.wait(process, until: Date().addingTimeInterval(timeout))
+    if exit == nil {
+      process.terminate()
+      exit = ChildExit.wait(process, until: Date().addingTimeInterval(10))
+      if exit == nil {
+        kill(process.processIdentifier, SIGKILL)
+        exit = ChildExit.wait(process, until: Date().addingTimeInterval(60))
+      }
+    }
     _ = finished.wait(timeout: .now() + 5)
     return ProcessResult(
-      status: process.terminationStatus, stdout: stdout, stderr: stderr, seconds: Date().timeIntervalSince(started),
-      signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
+      status: exit?.code ?? SIGKILL, stdout: stdout, stderr: stderr, seconds: Date().timeIntervalSince(started),
+      signal: exit?.signal ?? SIGKILL)
   }
 }

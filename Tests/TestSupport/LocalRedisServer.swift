@@ -53,7 +53,7 @@ package final class LocalRedisServer: Sendable {
     process.standardOutput = pipe
     guard (try? process.run()) != nil else { return nil }
     let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
+    _ = ChildExit.wait(process, until: Date().addingTimeInterval(60))
     return text.split(separator: " ").first { $0.hasPrefix("v=") }.map { String($0.dropFirst(2)) }
   }
 
@@ -114,10 +114,10 @@ package final class LocalRedisServer: Sendable {
     else { return }
     guard running.isRunning else { return }
     running.terminate()
-    let deadline = Date().addingTimeInterval(0.5)
-    while running.isRunning && Date() < deadline { usleep(10_000) }
-    if running.isRunning { kill(running.processIdentifier, SIGKILL) }
-    running.waitUntilExit()
+    if ChildExit.wait(running, until: Date().addingTimeInterval(0.5)) == nil {
+      kill(running.processIdentifier, SIGKILL)
+      _ = ChildExit.wait(running, until: Date().addingTimeInterval(60))
+    }
   }
 
   /// Starts the server again on the same port with the same arguments, empty (no persistence).
@@ -152,15 +152,14 @@ package final class LocalRedisServer: Sendable {
     do { try process.run() } catch { throw Failure(description: "cannot start redis-server: \(error)") }
     let deadline = Date().addingTimeInterval(10)
     while Date() < deadline {
-      if !process.isRunning {
-        process.waitUntilExit()
-        throw Failure(description: "redis-server exited with status \(process.terminationStatus): \(tail(of: log))")
+      if let exit = ChildExit.wait(process, until: Date()) {
+        throw Failure(description: "redis-server exited with status \(exit.code): \(tail(of: log))")
       }
       if accepts(port: port) { return process }
       usleep(20_000)
     }
     process.terminate()
-    process.waitUntilExit()
+    _ = ChildExit.wait(process, until: Date().addingTimeInterval(60))
     throw Failure(description: "redis-server did not accept connections on port \(port) within 10 s: \(tail(of: log))")
   }
 

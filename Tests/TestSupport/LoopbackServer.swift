@@ -112,15 +112,82 @@ public final class LoopbackServer: @unchecked Sendable {
   /// program that must listen on a port it is told, such as a registered redirect URI.
   public static func freePort() throws -> Int {
     let probe = try LoopbackServer(script: "loopback_server.py", lifetime: 10)
-    defer { probe.stop() }
+    defer { probe.waitForExit() }
     return probe.port
   }
 
-  /// Stops the server.
+  /// Asks the server to stop (its stdin closed, SIGTERM) and returns at once: a thread of its
+  /// own waits for the exit, and kills the process if it is still there after
+  /// ``killAfter`` seconds. Called from a `defer` or a `deinit` at the end of an async test, a
+  /// wait here held one of the concurrency pool's two threads; two tests ending together held
+  /// both, for as long as Foundation took to notice the exits on a loaded machine (a test
+  /// beside them measured 201 s for a cancellation), or for ever when it missed one
+  /// (``ChildExit``). A test that needs the process gone (its
+  /// port closed, its log complete) awaits ``stopAndWait()``.
   public func stop() {
+    let first = exit.withLock { state in
+      defer { state.stopping = true }
+      return !state.stopping
+    }
+    guard first else { return }
     try? stdin.fileHandleForWriting.close()
     if process.isRunning { process.terminate() }
-    process.waitUntilExit()
+    let process = process, exit = exit, pid = process.processIdentifier
+    let reaper = Thread {
+      if ChildExit.wait(process, until: Date().addingTimeInterval(LoopbackServer.killAfter)) == nil {
+        kill(pid, SIGKILL)
+        _ = ChildExit.wait(process, until: Date().addingTimeInterval(60))
+      }
+      exit.withLock { $0.exited = true }
+      exit.broadcast()
+    }
+    reaper.start()
+  }
+
+  /// How long a stopped server has to exit after SIGTERM before it is killed.
+  public static let killAfter: TimeInterval = 10
+
+  /// Stops the server and waits, on a thread of its own, until its process has exited.
+  public func stopAndWait() async {
+    stop()
+    _ = try? await onOwnThread { self.waitForExit() }
+  }
+
+  /// Blocks until the process of a stopped server has exited: for code already on a thread of
+  /// its own (``SandboxProcess`` reads its log after).
+  public func waitForExit() {
+    stop()
+    exit.wait { $0.exited }
+  }
+
+  private let exit = ExitState()
+
+  /// Whether ``stop()`` ran, and whether the process has exited since.
+  private final class ExitState: @unchecked Sendable {
+    struct Value {
+      var stopping = false
+      var exited = false
+    }
+    private let condition = NSCondition()
+    private var value = Value()
+
+    func withLock<T>(_ body: (inout Value) -> T) -> T {
+      condition.lock()
+      defer { condition.unlock() }
+      return body(&value)
+    }
+
+    func broadcast() {
+      condition.lock()
+      condition.broadcast()
+      condition.unlock()
+    }
+
+    func wait(until isDone: (Value) -> Bool) {
+      condition.lock()
+      defer { condition.unlock() }
+      while !isDone(value) { condition.wait() }
+    }
   }
 
   deinit { stop() }

@@ -135,21 +135,18 @@ public enum ProcessRunner {
       input.fileHandleForWriting.write(stdin)
       try? input.fileHandleForWriting.close()
     }
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning && Date() < deadline { usleep(5_000) }
-    if process.isRunning {
+    guard let exit = ChildExit.wait(process, until: Date().addingTimeInterval(timeout)) else {
       process.terminate()
-      process.waitUntilExit()
+      if ChildExit.wait(process, until: Date().addingTimeInterval(10)) == nil { kill(process.processIdentifier, SIGKILL) }
       throw Failure.timedOut(([executable.lastPathComponent] + arguments).joined(separator: " "), seconds: timeout)
     }
-    process.waitUntilExit()
     let seconds = Date().timeIntervalSince(started)
     group.wait()
     return ProcessResult(
-      status: process.terminationStatus,
+      status: exit.code,
       stdout: String(decoding: collected.output, as: UTF8.self),
       stderr: String(decoding: collected.errors, as: UTF8.self), seconds: seconds,
-      signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
+      signal: exit.signal)
   }
 
   private final class Collected: @unchecked Sendable {

@@ -61,10 +61,17 @@ public final class SandboxProcess: @unchecked Sendable {
     if let finding = stopAndCheck() { Issue.record(Comment(rawValue: finding)) }
   }
 
-  /// Stops the server: nothing reaches it any more. Its answers are checked later, when the test
-  /// ends (``SandboxChecks``).
+  /// Asks the server to stop and returns at once (``LoopbackServer/stop()``); ``stopAndWait()``
+  /// waits until nothing can reach it. Its answers are checked when the test ends
+  /// (``SandboxChecks``).
   public func stop() {
     server.stop()
+  }
+
+  /// Stops the server and waits, off the concurrency pool, until it has exited: nothing can
+  /// reach it any more.
+  public func stopAndWait() async {
+    await server.stopAndWait()
   }
 
   /// Stops the server; then, the first time, checks every answer it sent against X's
@@ -72,7 +79,7 @@ public final class SandboxProcess: @unchecked Sendable {
   /// otherwise what to record. It blocks for the check: ``SandboxChecks`` calls it on a thread of
   /// its own.
   func stopAndCheck() -> String? {
-    server.stop()
+    server.waitForExit()  // its log is complete
     let first = stopped.withLock {
       defer { isStopped = true }
       return !isStopped

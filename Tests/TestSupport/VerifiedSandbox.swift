@@ -97,11 +97,18 @@ public final class VerifiedSandbox: @unchecked Sendable {
 
   deinit { stop() }
 
-  /// Stops the proxy and the server: nothing reaches the sandbox any more. Every answer it sent
-  /// is checked against X's specification when the test ends (``SandboxChecks``).
+  /// Asks the proxy and the server to stop and returns at once (``LoopbackServer/stop()``);
+  /// ``stopAndWait()`` waits until nothing can reach the sandbox. Every answer it sent is checked
+  /// against X's specification when the test ends (``SandboxChecks``).
   public func stop() {
     proxy.stop()
     server.stop()
+  }
+
+  /// ``stop()``, then waits, off the concurrency pool, until both processes have exited.
+  public func stopAndWait() async {
+    await proxy.stopAndWait()
+    await server.stopAndWait()
   }
 
   /// Scripts the next answers for paths that start with `pathPrefix` (see `SandboxAction`).

@@ -110,8 +110,7 @@ struct ArchiveCommandTests {
           continue
         }
       }
-      try await process.exited()
-      return (process.terminationStatus, kills)
+      return (try await process.exited().code, kills)
     }
   }
 
@@ -220,8 +219,8 @@ struct ArchiveCommandTests {
     }
     let signalled = Date()
     kill(process.processIdentifier, SIGTERM)
-    try await process.exited()
-    #expect(process.terminationStatus == 143, "exit \(process.terminationStatus)")
+    let exit = try await process.exited()
+    #expect(exit.code == 143, "exit \(exit)")
     #expect(Date().timeIntervalSince(signalled) < TestTiming.seconds(10), "the awaited page was cancelled, not waited for")
     #expect(!FileManager.default.fileExists(atPath: file.path + "-wal"), "the database was closed: no write-ahead log left")
     let stopped = try await Self.read(file)

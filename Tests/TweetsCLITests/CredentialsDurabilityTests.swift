@@ -68,8 +68,8 @@ struct CredentialsDurabilityTests {
       let start = clock.now
       let probe = suite.login(tweets, profile: "probe")
       try probe.run()
-      probe.waitUntilExit()
-      var problems = probe.terminationStatus == 0 ? [] : ["the probe login failed"]
+      let probeExit = ChildExit.wait(probe, until: .distantFuture)
+      var problems = probeExit?.code == 0 ? [] : ["the probe login failed"]
       let lifetime = clock.now - start
       let microseconds = max(1_000, Int(lifetime.components.seconds * 1_000_000 + lifetime.components.attoseconds / 1_000_000_000_000))
 
@@ -85,7 +85,7 @@ struct CredentialsDurabilityTests {
         try process.run()
         usleep(UInt32(Int.random(in: 0...microseconds, using: &generator)))
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        _ = ChildExit.wait(process, until: .distantFuture)
 
         let profiles = try suite.read(file).profiles  // throws, failing the test, if the file is truncated or empty
         if !saved.isSubset(of: profiles.keys) { problems.append("kill \(index): lost \(saved.subtracting(profiles.keys))") }
@@ -120,8 +120,9 @@ struct CredentialsDurabilityTests {
     let tweets = try TweetsRunner(server: try await VerifiedSandbox.start())
     let processes = (0..<8).map { login(tweets, profile: "p\($0)") }
     for process in processes { try process.run() }
-    for process in processes { try await process.exited() }
-    #expect(processes.allSatisfy { $0.terminationStatus == 0 }, "\(processes.map(\.terminationStatus))")
+    var exits: [ChildExit.Status] = []
+    for process in processes { exits.append(try await process.exited()) }
+    #expect(exits.allSatisfy { $0.code == 0 && $0.signal == nil }, "\(exits)")
     let profiles = try read(tweets.credentialsFile).profiles
     #expect(profiles.keys.sorted() == (0..<8).map { "p\($0)" })
     #expect(try mode(tweets.credentialsFile) == 0o600)

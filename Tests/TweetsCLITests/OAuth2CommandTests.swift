@@ -224,7 +224,7 @@ struct OAuth2CommandTests {
     #expect(login.status == 0 && login.stdout.hasPrefix("Logged in as @sandbox_user with OAuth 2.0"), "\(login.stderr)")
 
     // X unreachable: the tokens cannot be revoked, and the profile is removed all the same.
-    server.stop()
+    await server.stopAndWait()
     let logout = try await tweets.run(["logout", "--timeout", "2", "--max-wait", "1"])
     #expect(logout.status == 0 && logout.stderr.contains("could not revoke the OAuth 2.0 tokens at X"), "\(logout.stderr)")
     #expect(logout.stdout.contains("Logged out: removed profile"))

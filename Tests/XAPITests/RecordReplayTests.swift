@@ -41,7 +41,7 @@ struct RecordReplayTests {
     let replayed = XClient(
       authentication: .oauth1(consumer: fixtureConsumer, token: fixtureToken), baseURL: server.baseURL, transport: ReplayTransport(cassette),
       retry: nil)
-    server.stop()  // nothing may reach it now
+    await server.stopAndWait()  // nothing may reach it now
     #expect(try await replayed.v2.me() == me)
     let again = try await replayed.v2.userTweets(userID: me.id, limit: 150).collect()
     #expect(again.map(\.tweets) == pages.map(\.tweets))
