@@ -32,9 +32,10 @@ struct WebhookServeTests {
         environment: ["X_CONSUMER_SECRET": "not-the-secret", "WEBHOOK_TEST_STDERR": stderr.path].merging([variable: secret]) { _, new in new })
     }
 
-    /// Stops it (SIGTERM) and returns its lines and its stderr.
-    func stop() throws -> (lines: [[String: Any]], stderr: String) {
-      server.stop()
+    /// Stops it (SIGTERM), waits for its exit (its summary line is written then), and returns
+    /// its lines and its stderr.
+    func stop() async throws -> (lines: [[String: Any]], stderr: String) {
+      await server.stopAndWait()
       let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
       let lines = try text.split(separator: "\n").map { line in
         try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -78,7 +79,7 @@ struct WebhookServeTests {
         "--url", receiver.server.baseURL.absoluteString + "/webhook", "--secret", receiver.secret, "--max-body", String(maxBody), "--tokens", "40",
         "--header", oauth2 ? "X-Twitter-Webhooks-Signature-OAuth2" : "X-Twitter-Webhooks-Signature",
       ])
-    let (lines, stderr) = try receiver.stop()
+    let (lines, stderr) = try await receiver.stop()
 
     // CRC: 40 random tokens (with + / = % & ? # and spaces), each answered as Python computes it.
     #expect(report["crc_checked"] as? Int == 40)
@@ -145,7 +146,7 @@ struct WebhookServeTests {
     let report = try await Self.python(
       "webhook_sender.py",
       ["--url", receiver.server.baseURL.absoluteString + "/webhook", "--secret", receiver.secret, "--max-body", "4096", "--tokens", "3"])
-    let (lines, _) = try receiver.stop()
+    let (lines, _) = try await receiver.stop()
     #expect((report["wrong_crc"] as? [Any])?.isEmpty == true)
     #expect(lines.count == 5)
     // Read by Python's own sqlite3: the signed posts and accounts, none of the refused ones.
