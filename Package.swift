@@ -99,7 +99,7 @@ let package = Package(
     .target(name: "CommandLineSupport", dependencies: ["Locking"]),
     .executableTarget(
       name: "oauth1",
-      dependencies: ["OAuth1", "OAuth1Redis", "OAuthNetworking", "NetworkClient", "CommandLineSupport", "Loopback", "PercentEncoding"]),
+      dependencies: ["OAuth1", "OAuth1Redis", "OAuthNetworking", "NetworkClient", "CommandLineSupport", "Loopback", "PercentEncoding", "LTI"]),
     // The executable hands the sandbox (XSandbox) to TweetsCore, which does not depend on it.
     .executableTarget(name: "tweets", dependencies: ["TweetsCore", "XSandbox", "CommandLineSupport"]),
     // Benchmarks: a program that prints figures, not a test.
@@ -137,7 +137,7 @@ let package = Package(
     // Against Python's lti package (pinned, .test-deps/python-lti) and oauthlib.
     .testTarget(
       name: "LTITests", dependencies: ["LTI", "OAuth1", "OAuth1Testing", "NetworkClient", "NetworkClientTesting", "TestSupport", "Loopback"]),
-    .testTarget(name: "OAuth1CLITests", dependencies: ["oauth1", "OAuth1", "TestSupport", "CommandLineSupport", "NetworkClient"]),
+    .testTarget(name: "OAuth1CLITests", dependencies: ["oauth1", "OAuth1", "TestSupport", "CommandLineSupport", "NetworkClient", "Loopback", "LTI"]),
     // Against a real redis-server the tests start on a free loopback port.
     .testTarget(name: "OAuth1RedisTests", dependencies: ["OAuth1Redis", "OAuth1", "TestSupport", "CommandLineSupport", "Loopback"]),
     // The fuzz targets' properties over their stored corpora (.ci/fuzz does the fuzzing).
