@@ -16,8 +16,8 @@ import Testing
     await #expect {
       try await verifier.verify(method: "POST", url: LaunchTests.url, body: body)
     } throws: { error in
-      if case .refused(let problem, _) = error as? LTIError { return problem == .parameterRejected }
-      return false
+      guard let error = error as? LTIError, case .refused(let problem, _, _) = error else { return false }
+      return problem == .parameterRejected && error.httpStatus == 413
     }
   }
 
@@ -28,7 +28,7 @@ import Testing
     await #expect {
       try await LaunchTests.verifier().verify(method: "POST", url: LaunchTests.url, body: body)
     } throws: { error in
-      if case .refused(let problem, _) = error as? LTIError { return problem == .parameterRejected }
+      if case .refused(let problem, _, _) = error as? LTIError { return problem == .parameterRejected }
       return false
     }
   }

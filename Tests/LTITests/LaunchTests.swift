@@ -156,7 +156,7 @@ import Testing
     await #expect {
       try await verifier.verify(method: "POST", url: Self.url, body: try Self.signed(Self.full(), method: .hmacSHA256))
     } throws: { error in
-      if case .refused(let problem, _) = error as? LTIError { return problem == .signatureMethodRejected }
+      if case .refused(let problem, _, _) = error as? LTIError { return problem == .signatureMethodRejected }
       return false
     }
   }

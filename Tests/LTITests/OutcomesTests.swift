@@ -43,6 +43,33 @@ import Testing
     #expect(deleted.status == .success && grades.scores["cell-1"] == nil)
   }
 
+  /// A 503 is retried as NetworkClient retries, each attempt signed anew: the second attempt's
+  /// nonce is fresh, so the receiver (which saw the first) records the grade.
+  @Test func aFailedAttemptIsRetriedWithAFreshSignature() async throws {
+    let grades = GradeBook()
+    let receiver = LTIOutcomesReceiver(secrets: ["lms-key": "lms-secret"])
+    let attempts = Locked(0)
+    let transport = StubTransport(
+      fallback: .handler { request in
+        let headers = request.headers.map { (name: $0.name, value: $0.value) }
+        let (status, xml) = await receiver.answer(
+          method: "POST", url: request.url.absoluteString, body: request.body ?? Data(), headers: headers
+        ) { received in
+          grades.record(received)
+        }
+        let first = attempts.withLock { count in
+          count += 1
+          return count == 1
+        }
+        return HTTPResponse(statusCode: first ? 503 : status, body: xml, request: request)
+      })
+    let client = LTIOutcomesClient(consumer: Self.credentials, retry: RetryBehavior(sleeper: RecordingSleeper()), transport: transport)
+    let answer = try await client.replaceResult(at: Self.service, sourcedID: "cell-r", score: 0.3)
+    #expect(answer.status == .success && grades.scores["cell-r"] == 0.3)
+    let nonces = transport.requests.compactMap { $0.headers["Authorization"]?.split(separator: ",").first { $0.contains("oauth_nonce") } }
+    #expect(nonces.count == 2 && nonces[0] != nonces[1])
+  }
+
   @Test func aBodyChangedAfterSigningIsRefused() async throws {
     let grades = GradeBook()
     let (client, _) = Self.loop(grades) { body in

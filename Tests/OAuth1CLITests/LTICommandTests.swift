@@ -2,6 +2,7 @@ import Foundation
 import LTI
 import Loopback
 import NetworkClient
+import OAuth1
 import TestSupport
 import Testing
 
@@ -150,6 +151,23 @@ struct LTICommandTests {
     let grades = try #require(
       try JSONSerialization.jsonObject(with: Data(try await Self.get(platform.baseURL.absoluteString + "/grades").body.utf8)) as? [[String: Any]])
     #expect(grades.count == 1 && grades[0]["score"] as? Double == 0.8 && grades[0]["issued"] as? Bool == true, "\(grades)")
+  }
+
+  /// serve's Content-Item endpoint verifies a selection signed by the library and lists its
+  /// items; the same selection with a changed item is refused.
+  @Test func serveVerifiesAContentItemSelection() async throws {
+    let platform = try Self.start("serve")
+    defer { platform.stop() }
+    let returnURL = platform.baseURL.absoluteString + "/content-item"
+    let selection = LTIContentItemSelection(items: [.ltiLink(url: "https://tool.example.edu/quiz/7", title: "Quiz 7")], data: "state-1")
+    let form = try selection.signedForm(returnURL: returnURL, consumer: Credentials(key: Self.key, secret: Self.secret))
+    let body = String(decoding: form.body, as: UTF8.self)
+    let tampered = try await Self.post(returnURL, body.replacingOccurrences(of: "quiz%2F7", with: "quiz%2F8"))
+    #expect(tampered.status == 401 && tampered.body.contains("signature does not match"), "\(tampered)")
+    let accepted = try await Self.post(returnURL, body)
+    #expect(accepted.status == 200 && accepted.body.contains("Quiz 7"), "\(accepted)")
+    let items = try await Self.get(platform.baseURL.absoluteString + "/content-items")
+    #expect(items.body.contains("https://tool.example.edu/quiz/7") && !items.body.contains("quiz/8"), "\(items)")
   }
 
   /// The hidden fields of an auto-submitting form, as the form body a browser would post.

@@ -33,8 +33,9 @@ public enum LTIError: Error, Sendable, Hashable, CustomStringConvertible {
   /// No secret is known for `oauth_consumer_key`: the key as sent (not a secret).
   case unknownConsumer(String)
   /// Any other refusal of the OAuth verifier (a method not allowed, a limit passed…), with its
-  /// `oauth_problem` and advice.
-  case refused(problem: OAuthProblem, advice: String)
+  /// `oauth_problem`, advice, and the HTTP status it answers with (413 for a body too large,
+  /// 503 for a nonce store that cannot answer…).
+  case refused(problem: OAuthProblem, advice: String, status: Int)
   /// A score outside 0…1, or not a finite number; nothing was sent.
   case invalidScore(String)
   /// An XML body that is malformed, too large, too deep, or declares a DOCTYPE or entities.
@@ -51,7 +52,7 @@ public enum LTIError: Error, Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .missingParameter, .wrongMessageType, .unsupportedVersion, .invalidScore, .malformedXML, .unsupportedOutcome, .invalidRequest: 400
     case .badSignature, .replayedNonce, .staleTimestamp, .unknownConsumer: 401
-    case .refused(let problem, _): problem.httpStatus
+    case .refused(_, _, let status): status
     case .outcomeServiceFailed: 502
     }
   }
@@ -66,7 +67,7 @@ public enum LTIError: Error, Sendable, Hashable, CustomStringConvertible {
     case .staleTimestamp(let window):
       "the launch's timestamp is outside the accepted window\(window.map { " \($0.lowerBound)-\($0.upperBound)" } ?? ""): check the clocks, or launch again"
     case .unknownConsumer(let key): "no secret is known for the consumer key \(Self.quoted(key))"
-    case .refused(let problem, let advice): "\(problem.rawValue): \(advice)"
+    case .refused(let problem, let advice, _): "\(problem.rawValue): \(advice)"
     case .invalidScore(let score): "the score \(score) is not a finite number from 0 to 1; nothing was sent"
     case .malformedXML(let reason): "the XML cannot be read: \(reason)"
     case .unsupportedOutcome(let reason): "the outcome message is not supported: \(reason)"
@@ -95,7 +96,7 @@ public enum LTIError: Error, Sendable, Hashable, CustomStringConvertible {
     case .timestampRefused: self = .staleTimestamp(acceptable: error.acceptableTimestamps)
     case .parameterAbsent: self = .missingParameter(error.parameters.joined(separator: ", "))
     case .consumerKeyUnknown: self = .unknownConsumer(Self.consumerKey(in: error.advice))
-    default: self = .refused(problem: error.problem, advice: error.advice)
+    default: self = .refused(problem: error.problem, advice: error.advice, status: error.httpStatus)
     }
   }
 
