@@ -62,7 +62,7 @@ public enum LTIError: Error, Sendable, Hashable, CustomStringConvertible {
     case .missingParameter(let name): "the LTI message lacks \(name)"
     case .wrongMessageType(let type): "lti_message_type \(Self.quoted(type)) is not accepted here"
     case .unsupportedVersion(let version): "lti_version \(Self.quoted(version)) is not supported; LTI 1.1 launches send LTI-1p0"
-    case .badSignature(let advice): "the signature does not match: \(advice)"
+    case .badSignature(let advice): "bad signature: \(advice)"
     case .replayedNonce: "this launch was used already (its nonce was seen): launch the tool again from the course"
     case .staleTimestamp(let window):
       "the launch's timestamp is outside the accepted window\(window.map { " \($0.lowerBound)-\($0.upperBound)" } ?? ""): check the clocks, or launch again"
