@@ -38,7 +38,8 @@ struct LTICommand: OAuth1Subcommand {
         (issued: false); GET /grades lists them as JSON; POST /content-item is the Content-Item
         return endpoint, which verifies the selection and shows its items (GET /content-items as JSON).
 
-      The secret may come from OAUTH1_CONSUMER_SECRET instead of --consumer-secret.
+      The servers keep at most 10000 grades, selections and sourcedids. The secret may come from
+      OAUTH1_CONSUMER_SECRET instead of --consumer-secret; no secret is printed or logged.
       Example:
         oauth1 lti tool --port 8100 --consumer-key k --consumer-secret s &
         oauth1 lti launch http://127.0.0.1:8100/launch --consumer-key k --consumer-secret s --roles Instructor

@@ -21,6 +21,10 @@ final class LTIPlatformServer: Sendable {
     let receivedAt: String
   }
 
+  /// How many grades, selections and issued sourcedids are kept at most (the oldest go first;
+  /// the issued ones all at once), so that a client cannot fill the memory.
+  static let kept = 10_000
+
   private let credentials: Credentials
   private let toolURL: String?
   private let method: OAuthSignatureMethod
@@ -108,7 +112,10 @@ final class LTIPlatformServer: Sendable {
     launch.roles = [fields["roles"].flatMap { $0.isEmpty ? nil : $0 } ?? "Learner"]
     launch.contextID = "course-1"
     let sourcedID = "\(link):\(user)"
-    issued.withLock { _ = $0.insert(sourcedID) }
+    issued.withLock { issued in
+      if issued.count >= Self.kept { issued.removeAll() }
+      issued.insert(sourcedID)
+    }
     launch.outcome = (url: base + "/outcomes", sourcedID: sourcedID)
     launch.returnURL = base + "/"
     launch.extra = [
@@ -155,7 +162,10 @@ final class LTIPlatformServer: Sendable {
       let last = grades.withLock { $0.last { $0.sourcedid == request.sourcedID && $0.operation != "readResult" } }
       return LTIOutcomeResponse(status: .success, description: nil, answering: request, score: last?.score)
     case .replaceResult, .deleteResult:
-      grades.withLock { $0.append(grade) }
+      grades.withLock { grades in
+        grades.append(grade)
+        if grades.count > Self.kept { grades.removeFirst(grades.count - Self.kept) }
+      }
       let note = wasIssued ? "" : " (a sourcedid this platform did not issue)"
       return LTIOutcomeResponse(
         status: .success, description: "\(request.operation.name) recorded for \(request.sourcedID)\(note)", answering: request)
@@ -168,7 +178,10 @@ final class LTIPlatformServer: Sendable {
       let verified = try await selectionVerifier.verify(
         OAuthRequest(method: "POST", url: url, body: request.body, contentType: "application/x-www-form-urlencoded"), authorization: nil)
       let items = verified.parameters.first { $0.name == "content_items" }?.value ?? "{}"
-      selections.withLock { $0.append(items) }
+      selections.withLock { selections in
+        selections.append(items)
+        if selections.count > Self.kept { selections.removeFirst() }
+      }
       return .init(
         status: 200, headers: [("Content-Type", "text/html; charset=utf-8")],
         body: Data("<!DOCTYPE html><html><body><h1>Items received</h1><pre>\(LTIMarkup.escape(items))</pre></body></html>\n".utf8))

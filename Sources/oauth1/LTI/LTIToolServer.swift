@@ -44,7 +44,12 @@ final class LTIToolServer: Sendable {
     let url = LTIServing.url(of: request, port: port.withLock { $0 })
     do {
       let launch = try await verifier.verify(method: request.method, url: url, body: request.body, headers: request.headers)
-      if let service = launch.outcomeService { services.withLock { $0[service.resultSourcedID] = service.url } }
+      if let service = launch.outcomeService {
+        services.withLock { services in
+          if services.count >= LTIPlatformServer.kept { services.removeAll() }
+          services[service.resultSourcedID] = service.url
+        }
+      }
       return LTIServing.json(200, launch)
     } catch {
       return LoopbackProvider.json(error.httpStatus, ["error": error.description])
