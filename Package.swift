@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "OAuth2", targets: ["OAuth2"]),
     .library(name: "XAPI", targets: ["XAPI"]),
     .library(name: "XArchive", targets: ["XArchive"]),
+    .library(name: "LTI", targets: ["LTI"]),
     // Test doubles for your own tests: a scripted transport and a sleeper that does not wait;
     // a hand-moved clock and predictable nonces.
     .library(name: "NetworkClientTesting", targets: ["NetworkClientTesting"]),
@@ -64,6 +65,10 @@ let package = Package(
     // An OAuth 2.0 client for any provider: PKCE, the authorize URL, the token and revoke
     // endpoints (X's OAuth 1.0a exchange too). Its digest comes from CryptoPrimitives.
     .target(name: "OAuth2", dependencies: ["CryptoPrimitives", "NetworkClient", "PercentEncoding", "Loopback"]),
+    // LTI 1.1 for tools and platforms: verified typed launches, Basic Outcomes signed with
+    // oauth_body_hash, Content-Item 1.0, the LTI 1.3 migration claim. OAuthNetworking signs the
+    // outcome requests NetworkClient sends; CryptoPrimitives only for its constant-time comparison.
+    .target(name: "LTI", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking", "CryptoPrimitives"]),
     // The X (Twitter) API client, v2 and v1.1.
     // CryptoPrimitives for the webhooks' HMAC-SHA256 and constant-time comparison.
     .target(name: "XAPI", dependencies: ["OAuth1", "NetworkClient", "OAuthNetworking", "DateFormats", "CryptoPrimitives"]),
@@ -94,7 +99,7 @@ let package = Package(
     .target(name: "CommandLineSupport", dependencies: ["Locking"]),
     .executableTarget(
       name: "oauth1",
-      dependencies: ["OAuth1", "OAuth1Redis", "OAuthNetworking", "NetworkClient", "CommandLineSupport", "Loopback", "PercentEncoding"]),
+      dependencies: ["OAuth1", "OAuth1Redis", "OAuthNetworking", "NetworkClient", "CommandLineSupport", "Loopback", "PercentEncoding", "LTI"]),
     // The executable hands the sandbox (XSandbox) to TweetsCore, which does not depend on it.
     .executableTarget(name: "tweets", dependencies: ["TweetsCore", "XSandbox", "CommandLineSupport"]),
     // Benchmarks: a program that prints figures, not a test.
@@ -129,7 +134,10 @@ let package = Package(
     .testTarget(name: "LoopbackTests", dependencies: ["Loopback", "TestSupport", "Locking"]),
     .testTarget(name: "LockingTests", dependencies: ["Locking"]),
     .testTarget(name: "DateFormatsTests", dependencies: ["DateFormats", "TestSupport"]),
-    .testTarget(name: "OAuth1CLITests", dependencies: ["oauth1", "OAuth1", "TestSupport", "CommandLineSupport", "NetworkClient"]),
+    // Against Python's lti package (pinned, .test-deps/python-lti) and oauthlib.
+    .testTarget(
+      name: "LTITests", dependencies: ["LTI", "OAuth1", "OAuth1Testing", "NetworkClient", "NetworkClientTesting", "TestSupport", "Loopback"]),
+    .testTarget(name: "OAuth1CLITests", dependencies: ["oauth1", "OAuth1", "TestSupport", "CommandLineSupport", "NetworkClient", "Loopback", "LTI"]),
     // Against a real redis-server the tests start on a free loopback port.
     .testTarget(name: "OAuth1RedisTests", dependencies: ["OAuth1Redis", "OAuth1", "TestSupport", "CommandLineSupport", "Loopback"]),
     // The fuzz targets' properties over their stored corpora (.ci/fuzz does the fuzzing).

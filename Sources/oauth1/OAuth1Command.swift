@@ -12,13 +12,13 @@ enum OAuth1Command {
   static let versionOption = Option.flag("version", help: "Print the version.")
 
   /// The commands, in the overview's order.
-  static let commands: [any OAuth1Subcommand] = [SignCommand(), VerifyCommand(), RequestCommand(), LoginCommand(), ServeCommand()]
+  static let commands: [any OAuth1Subcommand] = [SignCommand(), VerifyCommand(), RequestCommand(), LoginCommand(), ServeCommand(), LTICommand()]
 
   /// The dispatch shell `oauth1` shares with `tweets`: overview, help, version, completions,
   /// missing and unknown commands.
   static let shell = CommandShell(
     program: "oauth1", version: version,
-    summary: "OAuth 1.0a from the command line: sign and explain, verify, log in, send signed requests, serve a test provider.",
+    summary: "OAuth 1.0a from the command line: sign and explain, verify, log in, send signed requests, serve a test provider, LTI 1.1.",
     commands: commands.map(\.spec),
     epilogue: "Run `oauth1 help COMMAND` for its options, or try `oauth1 sign --example twitter`.")
 

@@ -58,6 +58,17 @@ public enum PythonPeer {
         "charset-normalizer==3.5.3", "PyJWT==2.10.1", "cryptography==45.0.7", "cffi==1.17.1", "pycparser==2.22",
       ])
 
+    /// Python's `lti` 0.9.5 (PyPI's newest, 2018), an independent LTI 1.1 implementation: its
+    /// ToolConsumer signs launches, its ToolProvider verifies them, its OutcomeRequest sends
+    /// grades with `oauth_body_hash`. Each dependency pinned: lxml, and oauthlib and
+    /// requests-oauthlib at the other sets' versions.
+    public static let lti = Requirements(
+      name: "lti",
+      packages: [
+        "lti==0.9.5", "lxml==6.1.3", "oauthlib==3.3.1", "requests-oauthlib==2.0.0", "requests==2.34.2", "urllib3==2.8.0", "idna==3.20",
+        "certifi==2026.10.19.post1", "charset-normalizer==3.5.3",
+      ])
+
     var folderName: String { name.isEmpty ? "python" : "python-\(name)" }
   }
 
