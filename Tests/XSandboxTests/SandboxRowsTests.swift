@@ -44,10 +44,10 @@ struct SandboxRowsTests {
     ("/2/tweets/{id}/", "likers, reposters, reposts: a command family not built yet (issue #44)"),
     (
       "/2/users/{id}/",
-      "likes, reposts, follows, mutes, blocks, lists, DM blocks and public keys of a user: command families not built yet (issue #44)"
+      "likes, reposts, follows, mute and block writes, lists, DM blocks and public keys of a user: command families not built yet (issue #44)"
     ),
     ("/2/users/{source_user_id}/", "undoing follows and mutes: a command family not built yet (issue #44)"),
-    ("/2/users/", "user search, personalized trends, public keys, reposts of me: no command of the package uses them"),
+    ("/2/users/", "personalized trends, public keys, reposts of me: no command of the package uses them"),
     ("/1.1/", "v1.1 endpoints no command of the package calls"),
     ("/oauth/", "OAuth 1.0a's token endpoints are served apart from the routes (SandboxServer)"),
     ("/2/oauth2/", "OAuth 2.0's token endpoint is served apart from the routes (SandboxServer)"),
@@ -64,7 +64,7 @@ struct SandboxRowsTests {
     .createComplianceJobs, .getComplianceJobsById, .getConnectionHistory, .deleteAllConnections, .deleteConnectionsByEndpointID,
     .deleteConnectionsByUuids, .getRules, .updateRules, .streamPosts, .getUsage, .initializeMediaUpload, .appendMediaUpload,
     .finalizeMediaUpload, .getMediaUploadStatus, .createMediaMetadata, .v1VerifyCredentials, .v1UserTimeline, .v1HomeTimeline,
-    .v1SearchTweets, .v1StatusesShow, .v1StatusesUpdate,
+    .v1SearchTweets, .v1StatusesShow, .v1StatusesUpdate, .searchUsers, .getUsersBlocking, .getUsersMuting,
   ]
 
   /// The row's path as a route pattern: `{id}` is `*`, `{id}.json` is `*.json`.
@@ -208,7 +208,7 @@ struct SandboxRowsTests {
       // Full-archive search is refused to the demo app before any parameter, as X refuses an app
       // without its access level.
       if row == .searchPostsAll { continue }
-      let extra: [QueryItem] = row == .searchPostsRecent ? [("query", "sandbox")] : []
+      let extra: [QueryItem] = row == .searchPostsRecent ? [("query", "sandbox")] : row == .searchUsers ? [("query", "fan")] : []
       for size in [sizes.lowerBound, sizes.upperBound] {
         let status = try await Self.status(sandbox, row, size: size, extra: extra)
         #expect(status == 200, "\(row) max_results=\(size): \(status)")

@@ -81,12 +81,12 @@ extension XClient {
 
     /// The accounts that follow the user (`GET /2/users/:id/followers`).
     public func followers(userID: String, userFields: [String] = XClient.V2.defaultUserFields, limit: Int? = nil) -> UserPages {
-      userPages(.getUsersFollowers, userID, userFields: userFields, limit: limit)
+      userPages(.getUsersFollowers, [userID], userFields: userFields, limit: limit)
     }
 
     /// The accounts the user follows (`GET /2/users/:id/following`).
     public func following(userID: String, userFields: [String] = XClient.V2.defaultUserFields, limit: Int? = nil) -> UserPages {
-      userPages(.getUsersFollowing, userID, userFields: userFields, limit: limit)
+      userPages(.getUsersFollowing, [userID], userFields: userFields, limit: limit)
     }
 
     /// Accounts by id (`GET /2/users?ids=`, at most 100), in X's order; the ids X does not
@@ -202,17 +202,23 @@ extension XClient {
       options.fieldItems.map { QueryItem($0.0, $0.1) }
     }
 
-    private func userPages(_ endpoint: XEndpoint, _ userID: String, userFields: [String], limit: Int?) -> UserPages {
+    /// The pages of users of `endpoint` (its `{…}` filled with `values`), each page's size
+    /// within the row's ``XEndpoint/pageSizes``, the next page asked for with `cursorName`
+    /// (`pagination_token`; user search: `next_token`), `extra` sent with every page.
+    func userPages(
+      _ endpoint: XEndpoint, _ values: [String], userFields: [String], cursorName: String = "pagination_token", extra: [QueryItem] = [],
+      limit: Int?
+    ) -> UserPages {
       let client = self.client
-      let path = endpoint.filled(userID)
+      let path = endpoint.filled(values)
       let largest = endpoint.pageSizes?.upperBound ?? 1000
       let fields: [QueryItem] = userFields.isEmpty ? [] : [("user.fields", userFields.joined(separator: ","))]
       // Each page asks for no more users than are still wanted: X bills every one it returns.
       return UserPages(
         limit: limit,
         sizedFetch: { cursor, wanted throws(XError) in
-          var query = [("max_results", String(min(max(wanted ?? largest, 1), largest)))] + fields
-          if case .token(let token) = cursor { query.append(("pagination_token", token)) }
+          var query = extra + [("max_results", String(min(max(wanted ?? largest, 1), largest)))] + fields
+          if case .token(let token) = cursor { query.append((cursorName, token)) }
           let response = try await client.send(Request<V2Envelope<[V2User]>>(path: path, query: query))
           let envelope = response.value
           return Page(
