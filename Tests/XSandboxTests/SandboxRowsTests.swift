@@ -41,13 +41,12 @@ struct SandboxRowsTests {
     ("/2/media", "media lookup: no command of the package uses it"),
     ("/2/tweets/search/stream/rules/counts", "rule counts: no command of the package uses them"),
     ("/2/tweets/{tweet_id}/hidden", "hiding replies: a command family not built yet (issue #44)"),
-    ("/2/tweets/{id}/", "likers, reposters, reposts: a command family not built yet (issue #44)"),
     (
       "/2/users/{id}/",
       "likes, reposts, follows, mute and block writes, lists, DM blocks and public keys of a user: command families not built yet (issue #44)"
     ),
     ("/2/users/{source_user_id}/", "undoing follows and mutes: a command family not built yet (issue #44)"),
-    ("/2/users/", "personalized trends, public keys, reposts of me: no command of the package uses them"),
+    ("/2/users/", "personalized trends and public keys: no command of the package uses them"),
     ("/1.1/", "v1.1 endpoints no command of the package calls"),
     ("/oauth/", "OAuth 1.0a's token endpoints are served apart from the routes (SandboxServer)"),
     ("/2/oauth2/", "OAuth 2.0's token endpoint is served apart from the routes (SandboxServer)"),
@@ -65,6 +64,7 @@ struct SandboxRowsTests {
     .deleteConnectionsByUuids, .getRules, .updateRules, .streamPosts, .getUsage, .initializeMediaUpload, .appendMediaUpload,
     .finalizeMediaUpload, .getMediaUploadStatus, .createMediaMetadata, .v1VerifyCredentials, .v1UserTimeline, .v1HomeTimeline,
     .v1SearchTweets, .v1StatusesShow, .v1StatusesUpdate, .searchUsers, .getUsersBlocking, .getUsersMuting,
+    .getPostsLikingUsers, .getPostsRepostedBy, .getPostsReposts, .getUsersRepostsOfMe,
   ]
 
   /// The row's path as a route pattern: `{id}` is `*`, `{id}.json` is `*.json`.

@@ -37,6 +37,7 @@ extension SandboxRoute {
       method: "GET", pattern: ["2", "users", "search"], name: "v2_users_search", limit: 300, bearerOK: false,
       allowed: ["query", "max_results", "next_token"] + userParameters, scopes: ["tweet.read", "users.read"], billing: .resources(.user)
     ) { state, ctx in SandboxUserSearch.answer(ctx, state) },
+    repostsOfMe,
     SandboxRoute(
       method: "GET", pattern: ["2", "users", "*"], name: "v2_user", limit: 300, allowed: userParameters, scopes: ["tweet.read", "users.read"],
       billing: .resources(.user)
