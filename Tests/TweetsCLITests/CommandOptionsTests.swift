@@ -47,6 +47,7 @@ struct CommandOptionsTests {
     "reposters": signedIn + format + pages,
     "reposts": signedIn + format + pages + tweetFields,
     "reposts-of-me": signedIn + format + pages + tweetFields,
+    "lists": ["description", "name", "private", "public"] + signedIn + format + pages,
     "conversation": ["archive", "estimate"] + signedIn + format + pages + window + tweetFields,
     "followers": signedIn + format + pages,
     "following": signedIn + format + pages,

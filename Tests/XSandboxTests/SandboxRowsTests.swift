@@ -27,7 +27,6 @@ struct SandboxRowsTests {
     ("/2/spaces", "Spaces: no command of the package uses them"),
     ("/2/trends/", "trends: no command of the package uses them"),
     ("/2/openapi.json", "the specification itself"),
-    ("/2/lists", "lists other than a list's posts: a command family not built yet (issue #44)"),
     ("/2/likes/", "likes streams: Enterprise, no command of the package uses them"),
     ("/2/tweets/firehose/", "the firehose: Enterprise, no command of the package uses it"),
     ("/2/tweets/sample", "the sampled streams: no command of the package uses them"),
@@ -43,7 +42,7 @@ struct SandboxRowsTests {
     ("/2/tweets/{tweet_id}/hidden", "hiding replies: a command family not built yet (issue #44)"),
     (
       "/2/users/{id}/",
-      "likes, reposts, follows, mute and block writes, lists, DM blocks and public keys of a user: command families not built yet (issue #44)"
+      "likes, reposts, follows, mute and block writes, DM blocks and public keys of a user: command families not built yet (issue #44)"
     ),
     ("/2/users/{source_user_id}/", "undoing follows and mutes: a command family not built yet (issue #44)"),
     ("/2/users/", "personalized trends and public keys: no command of the package uses them"),
@@ -65,6 +64,8 @@ struct SandboxRowsTests {
     .finalizeMediaUpload, .getMediaUploadStatus, .createMediaMetadata, .v1VerifyCredentials, .v1UserTimeline, .v1HomeTimeline,
     .v1SearchTweets, .v1StatusesShow, .v1StatusesUpdate, .searchUsers, .getUsersBlocking, .getUsersMuting,
     .getPostsLikingUsers, .getPostsRepostedBy, .getPostsReposts, .getUsersRepostsOfMe,
+    .getListsById, .createLists, .updateLists, .deleteLists, .getListsMembers, .addListsMember, .removeListsMemberByUserId, .getListsFollowers,
+    .getUsersOwnedLists, .getUsersFollowedLists, .getUsersListMemberships, .getUsersPinnedLists, .followList, .unfollowList, .pinList, .unpinList,
   ]
 
   /// The row's path as a route pattern: `{id}` is `*`, `{id}.json` is `*.json`.
@@ -83,6 +84,7 @@ struct SandboxRowsTests {
     case (.resources(let kind, false), .streamed(let rowKind)): kind == rowKind
     case (.request(let kind), .request(let rowKind)): kind == rowKind
     case (.postCreate, .postCreate): true
+    case (.unpriced, .unpriced): true
     default: false
     }
   }

@@ -50,6 +50,8 @@ struct SandboxState: Sendable {
   var bookmarks = SandboxBookmarkState()
   /// The accounts each user blocks and mutes.
   var moderation = SandboxModerationState()
+  /// Lists: their members and followers, and each user's pinned lists.
+  var lists = SandboxListsState()
   /// Batch compliance: events, jobs, transfers.
   var compliance = SandboxComplianceState()
   /// X's pay-per-use billing: off (free) unless given credits or a post cap.
