@@ -20,7 +20,7 @@ struct SandboxRowsTests {
     ("/2/articles/", "Articles: no command of the package uses them"),
     ("/2/broadcasts", "live video broadcasts: no command of the package uses them"),
     ("/2/chat/", "XChat (encrypted messages): no command of the package uses it"),
-    ("/2/dm_", "direct messages: a command family not built yet (issue #44)"),
+    ("/2/dm_", "a DM event by id, deleting one, DM media: no command of the package uses them (tweets dm lists and sends)"),
     ("/2/communities/", "communities: no command of the package uses them"),
     ("/2/notes", "community notes: no command of the package uses them"),
     ("/2/news/", "news: no command of the package uses it"),
@@ -66,6 +66,8 @@ struct SandboxRowsTests {
     .getPostsLikingUsers, .getPostsRepostedBy, .getPostsReposts, .getUsersRepostsOfMe,
     .getListsById, .createLists, .updateLists, .deleteLists, .getListsMembers, .addListsMember, .removeListsMemberByUserId, .getListsFollowers,
     .getUsersOwnedLists, .getUsersFollowedLists, .getUsersListMemberships, .getUsersPinnedLists, .followList, .unfollowList, .pinList, .unpinList,
+    .getDirectMessagesEvents, .getDirectMessagesEventsByParticipantId, .getDirectMessagesEventsByConversationId,
+    .createDirectMessagesByParticipantId, .createDirectMessagesByConversationId, .createDirectMessagesConversation,
   ]
 
   /// The row's path as a route pattern: `{id}` is `*`, `{id}.json` is `*.json`.
@@ -183,6 +185,7 @@ struct SandboxRowsTests {
       switch owner {
       case "tweets": return String(SandboxData.firstID)
       case "lists": return SandboxData.listID
+      case "dm_conversations": return "1001-1002"  // the demo user's conversation with @swift_lang
       case "folders": return "1940000000000000001"  // the demo user's one folder, "Read later"
       default: return SandboxData.mainUserID
       }
