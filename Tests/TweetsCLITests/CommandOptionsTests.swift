@@ -56,7 +56,10 @@ struct CommandOptionsTests {
     "blocks": signedIn + format + pages,
     "mutes": signedIn + format + pages,
     "counts": ["granularity"] + session + format + window,
-    "post": ["media", "alt", "reply-to", "quote", "long", "thread", "resume"] + signedIn + ["api"] + format,
+    "post": [
+      "media", "alt", "reply-to", "quote", "long", "poll", "poll-minutes", "reply-settings", "edit", "community", "paid-partnership", "made-with-ai",
+      "thread", "resume",
+    ] + signedIn + ["api"] + format,
     "delete": signedIn,
     "usage": ["days"] + signedIn + format,
     "budget": session,

@@ -156,23 +156,40 @@ extension XClient {
 
     /// ``post(text:inReplyTo:quoting:mediaIDs:)`` with X's whole answer, for a caller that keeps
     /// or prints it as sent.
-    public func createPost(text: String, inReplyTo: String? = nil, quoting: String? = nil, mediaIDs: [String] = []) async throws(XError) -> (
-      tweet: Tweet, response: HTTPResponse
-    ) {
+    ///
+    /// `options` adds a poll, reply settings, an edit of an earlier post, a community and X's
+    /// labels (``PostOptions``; give them ``PostOptions/validated(hasMedia:quoting:)``).
+    public func createPost(
+      text: String, inReplyTo: String? = nil, quoting: String? = nil, mediaIDs: [String] = [], options: PostOptions = PostOptions()
+    ) async throws(XError) -> (tweet: Tweet, response: HTTPResponse) {
       struct Reply: Encodable, Sendable { let in_reply_to_tweet_id: String }
       struct Media: Encodable, Sendable { let media_ids: [String] }
+      struct Poll: Encodable, Sendable {
+        let options: [String]
+        let duration_minutes: Int
+      }
+      struct Edit: Encodable, Sendable { let previous_post_id: String }
       struct Body: Encodable, Sendable {
         let text: String
         let reply: Reply?
         let quote_tweet_id: String?
         let media: Media?
+        let poll: Poll?
+        let reply_settings: String?
+        let edit_options: Edit?
+        let community_id: String?
+        let paid_partnership: Bool?
+        let made_with_ai: Bool?
       }
       struct Created: Decodable, Sendable {
         let id: String
         let text: String
       }
       let body = Body(
-        text: text, reply: inReplyTo.map(Reply.init), quote_tweet_id: quoting, media: mediaIDs.isEmpty ? nil : Media(media_ids: mediaIDs))
+        text: text, reply: inReplyTo.map(Reply.init), quote_tweet_id: quoting, media: mediaIDs.isEmpty ? nil : Media(media_ids: mediaIDs),
+        poll: options.poll.map { Poll(options: $0.options, duration_minutes: $0.durationMinutes) }, reply_settings: options.replySettings?.rawValue,
+        edit_options: options.editing.map(Edit.init), community_id: options.communityID, paid_partnership: options.paidPartnership ? true : nil,
+        made_with_ai: options.madeWithAI ? true : nil)
       let response = try await client.send(
         Request<V2Envelope<Created>>(method: XEndpoint.createPosts.method, path: XEndpoint.createPosts.filled(), body: .json(body)))
       guard let created = response.value.data else {

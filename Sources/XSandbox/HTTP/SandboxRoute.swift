@@ -76,7 +76,8 @@ struct SandboxRoute: Sendable {
   /// `Resources/`). A family lists its more specific patterns first (`2/users/me` before
   /// `2/users/*`); patterns of different families never match the same path.
   static let all: [SandboxRoute] =
-    users + moderation + bookmarks + engagement + posts + timelines + search + lists + directMessages + media + stream + connections + usage
+    users + moderation + bookmarks + engagement + enterpriseOnly + posts + timelines + search + lists + directMessages + media + stream + connections
+    + usage
     + compliance
 
   static func find(method: String, segments: [String]) -> (SandboxRoute, [String])? {

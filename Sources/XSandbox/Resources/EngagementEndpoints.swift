@@ -19,6 +19,16 @@ extension SandboxRoute {
     ) { state, ctx in SandboxEngagement.reposts(ctx, state) },
   ]
 
+  /// `POST /2/users/:id/likes`: X sells likes writes to Enterprise only since 2026-04-20 (its
+  /// changelog), so the sandbox's demo app, a self-serve one, gets X's 403 for an access level
+  /// it lacks (`client-forbidden`, "Appropriate Level of API Access"), as X answers it.
+  static let enterpriseOnly: [SandboxRoute] = [
+    SandboxRoute(
+      method: "POST", pattern: ["2", "users", "*", "likes"], name: "v2_like", limit: nil, bearerOK: false,
+      scopes: ["like.write", "tweet.read", "users.read"], billing: .request(.interaction)
+    ) { _, _ in .v2(403, XBodies.clientForbidden) }
+  ]
+
   /// `GET /2/users/reposts_of_me`: declared with the users' routes, before `2/users/*`.
   static let repostsOfMe = SandboxRoute(
     method: "GET", pattern: ["2", "users", "reposts_of_me"], name: "v2_reposts_of_me", limit: 75, bearerOK: false,
