@@ -1,6 +1,6 @@
 /// What a new post may carry besides its text, reply, quote and media (`POST /2/tweets`): a
 /// poll, who may reply, an edit of an earlier post, a community, and X's two labels. Checked
-/// before anything is sent (``validated()``), with X's limits.
+/// before anything is sent (``validated(hasMedia:quoting:)``), with X's limits.
 ///
 /// ```swift
 /// var options = PostOptions()
