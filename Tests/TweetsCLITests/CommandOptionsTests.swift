@@ -48,7 +48,7 @@ struct CommandOptionsTests {
     "reposts": signedIn + format + pages + tweetFields,
     "reposts-of-me": signedIn + format + pages + tweetFields,
     "lists": ["description", "name", "private", "public"] + signedIn + format + pages,
-    "dm": ["with", "conversation", "text"] + signedIn + format + ["limit", "all", "output", "resume"],
+    "dm": ["with", "conversation", "text", "media"] + signedIn + format + ["limit", "all", "output", "resume"],
     "conversation": ["archive", "estimate"] + signedIn + format + pages + window + tweetFields,
     "followers": signedIn + format + pages,
     "following": signedIn + format + pages,

@@ -46,11 +46,22 @@ struct DMCommandTests {
     let newest = try Self.records(try await tweets.run(["dm", "list", "--limit", "1", "--format", "jsonl"]).stdout).first
     #expect(newest?["text"] as? String == "Welcome, fan 14")
 
+    // An image, uploaded in X's dm_image category (the sandbox takes no other in a message).
+    let image = tweets.configDirectory.appendingPathComponent("fish.png")
+    try Data(repeating: 0x89, count: 2048).write(to: image)
+    let withMedia = try await tweets.run(["dm", "send", "oauth_fan", "Look at this", "--media", image.path])
+    #expect(withMedia.status == 0 && withMedia.stderr.contains("Uploaded fish.png"), "\(withMedia.stdout)\(withMedia.stderr)")
+    let attached = try Self.records(try await tweets.run(["dm", "list", "--with", "oauth_fan", "--limit", "1", "--format", "jsonl"]).stdout).first
+    #expect((attached?["media_keys"] as? [String])?.first?.hasPrefix("3_") == true, "\(String(describing: attached))")
+    #expect(attached?["text"] as? String == "Look at this")
+
     // Usage errors before any request.
     for (arguments, message) in [
       (["dm", "list", "--with", "swift_lang", "--conversation", "1001-1002"], "not both"),
       (["dm", "send", "swift_lang"], "tweets dm send USER TEXT"), (["dm", "group", "swift_lang", "--text", "hi"], "two users at least"),
       (["dm", "list", "--conversation", "12"], "is not a conversation id"), (["dm", "list", "--db", "x.sqlite"], "does not take --db"),
+      (["dm", "list", "--media", "fish.png"], "--media is for tweets dm send and tweets dm group"),
+      (["dm", "send", "1002", "hi", "--media", "notes.txt"], "X takes JPEG, PNG"),
     ] {
       let refused = try await tweets.run(arguments)
       #expect(refused.status == 2 && refused.stderr.contains(message), "\(arguments): \(refused.stderr)")

@@ -1,4 +1,5 @@
 import CommandLineSupport
+import Foundation
 import XAPI
 
 /// `tweets dm list|send|group`: your direct messages, read and sent. `list` pages the events
@@ -11,20 +12,22 @@ struct DMCommand: TweetsCommand {
   static let conversation = Option<String?>.value(
     "conversation", placeholder: "ID", help: "list, send: this conversation (LOW-HIGH user ids for two people, a number for a group).")
   static let text = Option<String?>.value("text", placeholder: "TEXT", help: "group: the first message.")
+  static let media = Option<String?>.value(
+    "media", placeholder: "FILE", help: "send, group: attach an image, GIF or video, uploaded in X's direct-message categories.")
 
   var spec: CommandSpec {
     makeSpec(
       summary: "Your direct messages: list them, send one, start a group (OAuth 2.0 with dm.read, dm.write).",
-      options: [Self.with, Self.conversation, Self.text],
+      options: [Self.with, Self.conversation, Self.text, Self.media],
       positionals: [
         PositionalSpec("action", help: "list, send or group."),
         PositionalSpec("argument", help: "send: USER TEXT, or TEXT with --conversation; group: USER...", optional: true, variadic: true),
       ],
       discussion: """
         tweets dm list [--with USER | --conversation ID]
-        tweets dm send USER TEXT
-        tweets dm send --conversation ID TEXT
-        tweets dm group USER... --text TEXT
+        tweets dm send USER TEXT [--media FILE]
+        tweets dm send --conversation ID TEXT [--media FILE]
+        tweets dm group USER... --text TEXT [--media FILE]
 
         X serves direct messages to user context only: OAuth 1.0a, or OAuth 2.0 with the scopes
         dm.read (to read) or dm.write (to send), tweet.read and users.read (tweets login
@@ -42,8 +45,21 @@ struct DMCommand: TweetsCommand {
     if let conversation, !Self.isConversationID(conversation) {
       throw UsageError("\(CommandSpec.shown(conversation)) is not a conversation id (LOW-HIGH user ids, or a number of 15 to 19 digits)")
     }
+    let file = arguments[Self.media].map { URL(fileURLWithPath: $0) }
+    if file != nil, action == "list" { throw UsageError("--media is for tweets dm send and tweets dm group") }
+    if let file {
+      do { _ = try MediaKind(file: file) } catch { throw UsageError(error.description) }
+      guard FileManager.default.isReadableFile(atPath: file.path) else { throw UsageError("cannot read \(file.path)") }
+    }
     let (client, _) = try session.client(api: .v2)
     let out = { (line: String) in session.terminal.out(TerminalText.visible(line)) }
+    /// The attachment, uploaded once the request is known to be well formed.
+    func mediaIDs() async throws -> [String] {
+      guard let file else { return [] }
+      let uploaded = try await client.v2.uploadDirectMessageMedia(file)
+      session.terminal.err(TerminalText.visible("Uploaded \(file.lastPathComponent) (media \(uploaded.id))."))
+      return [uploaded.id]
+    }
     switch action {
     case "list":
       guard words.isEmpty, text == nil else { throw UsageError("tweets dm list [--with USER | --conversation ID]") }
@@ -63,11 +79,13 @@ struct DMCommand: TweetsCommand {
       let sent: DMSent
       if let conversation {
         guard words.count == 1 else { throw UsageError("tweets dm send --conversation ID TEXT") }
-        sent = try await Self.explained { try await client.v2.sendDM(conversationID: conversation, text: words[0]) }
+        let ids = try await mediaIDs()
+        sent = try await Self.explained { try await client.v2.sendDM(conversationID: conversation, text: words[0], mediaIDs: ids) }
       } else {
         guard words.count == 2 else { throw UsageError("tweets dm send USER TEXT") }
         let user = try await Self.userID(words[0], client)
-        sent = try await Self.explained { try await client.v2.sendDM(to: user, text: words[1]) }
+        let ids = try await mediaIDs()
+        sent = try await Self.explained { try await client.v2.sendDM(to: user, text: words[1], mediaIDs: ids) }
       }
       out("Sent \(sent.eventID) in conversation \(sent.conversationID).")
     default:
@@ -76,7 +94,8 @@ struct DMCommand: TweetsCommand {
       }
       var ids: [String] = []
       for user in words { ids.append(try await Self.userID(user, client)) }
-      let sent = try await Self.explained { try await client.v2.createDMGroup(participantIDs: ids, text: text) }
+      let media = try await mediaIDs()
+      let sent = try await Self.explained { try await client.v2.createDMGroup(participantIDs: ids, text: text, mediaIDs: media) }
       out("Started group conversation \(sent.conversationID) with \(words.joined(separator: ", ")): sent \(sent.eventID).")
     }
     return .success

@@ -8,6 +8,8 @@ struct SandboxDMEvent: Sendable {
   let text: String?
   let participantIDs: [String]?
   let createdAt: Int64
+  /// The media keys of a message's attachment.
+  var mediaKeys: [String] = []
 }
 
 /// The direct-messages family's own state: the conversations with their participants, and

@@ -27,14 +27,14 @@ extension SandboxRoute {
     SandboxRoute(
       method: "POST", pattern: ["2", "dm_conversations", "with", "*", "messages"], name: "v2_dm_send_with", limit: nil, bearerOK: false,
       scopes: dmWriteScopes, billing: .request(.interaction),
-      handler: on(\.directMessages) { dms, state, ctx in dms.sendToParticipant(ctx) }),
+      handler: on(\.directMessages) { dms, state, ctx in dms.sendToParticipant(ctx, state) }),
     SandboxRoute(
       method: "POST", pattern: ["2", "dm_conversations", "*", "messages"], name: "v2_dm_send", limit: nil, bearerOK: false,
       scopes: dmWriteScopes, billing: .request(.interaction),
-      handler: on(\.directMessages) { dms, state, ctx in dms.sendToConversation(ctx) }),
+      handler: on(\.directMessages) { dms, state, ctx in dms.sendToConversation(ctx, state) }),
     SandboxRoute(
       method: "POST", pattern: ["2", "dm_conversations"], name: "v2_dm_group", limit: nil, bearerOK: false, scopes: dmWriteScopes,
-      billing: .request(.interaction), handler: on(\.directMessages) { dms, state, ctx in dms.createGroup(ctx) }),
+      billing: .request(.interaction), handler: on(\.directMessages) { dms, state, ctx in dms.createGroup(ctx, state) }),
   ]
 }
 
@@ -116,7 +116,7 @@ extension SandboxDMState {
 
   /// `POST /2/dm_conversations/with/:participant_id/messages`: into the one-to-one
   /// conversation, created on the first message; 201 `{"data": {dm_conversation_id, dm_event_id}}`.
-  mutating func sendToParticipant(_ ctx: RouteContext) -> SandboxResponse {
+  mutating func sendToParticipant(_ ctx: RouteContext, _ state: SandboxState) -> SandboxResponse {
     guard let me = ctx.caller.userID else { return .v2(403, XBodies.forbidden) }
     let other = ctx.captures.first ?? ""
     if let bad = badID(other, parameter: "participant_id") { return bad }
@@ -125,21 +125,21 @@ extension SandboxDMState {
     }
     let conversation = Self.pair(me, other)
     if conversations[conversation] == nil { conversations[conversation] = [me, other].sorted() }
-    return send(ctx, into: conversation, from: me)
+    return send(ctx, into: conversation, from: me, state)
   }
 
   /// `POST /2/dm_conversations/:dm_conversation_id/messages`: into a conversation of the caller's.
-  mutating func sendToConversation(_ ctx: RouteContext) -> SandboxResponse {
+  mutating func sendToConversation(_ ctx: RouteContext, _ state: SandboxState) -> SandboxResponse {
     guard let me = ctx.caller.userID else { return .v2(403, XBodies.forbidden) }
     let id = ctx.captures.first ?? ""
     guard Self.isConversationID(id) else { return badConversation(id) }
     guard conversations[id]?.contains(me) == true else { return .v2(403, XBodies.forbidden) }
-    return send(ctx, into: id, from: me)
+    return send(ctx, into: id, from: me, state)
   }
 
   /// `POST /2/dm_conversations` with `{"conversation_type": "Group", "participant_ids": [2…49
   /// ids], "message": {…}}`: a new group of the caller and those users, and its first message.
-  mutating func createGroup(_ ctx: RouteContext) -> SandboxResponse {
+  mutating func createGroup(_ ctx: RouteContext, _ state: SandboxState) -> SandboxResponse {
     guard let me = ctx.caller.userID else { return .v2(403, XBodies.forbidden) }
     let body: [String: Any]
     do throws(SandboxRefusal) { body = try SandboxListsState.jsonObject(ctx) } catch { return error.response }
@@ -152,31 +152,61 @@ extension SandboxDMState {
     if let unknown = ids.first(where: { SandboxData.usersByID[$0] == nil }) {
       return .v2(404, XBodies.missingResource(unknown, resourceType: "user", parameter: "participant_ids"))
     }
-    guard let message = body["message"] as? [String: Any], let text = message["text"] as? String, !text.isEmpty else {
-      return .v2(400, XBodies.invalidBody("$.message.text: is missing but it is required"))
+    guard let message = body["message"] as? [String: Any] else {
+      return .v2(400, XBodies.invalidBody("$.message: is missing but it is required"))
     }
+    let content: (text: String?, mediaKeys: [String])
+    do throws(SandboxRefusal) { content = try Self.message(message, state, at: "$.message") } catch { return error.response }
     let conversation = String(nextID())
     conversations[conversation] = Array(Set(ids + [me])).sorted()
-    return record(text, into: conversation, from: me, now: ctx.now)
+    return record(content, into: conversation, from: me, now: ctx.now)
   }
 
   // MARK: - Helpers
 
-  /// A message of the request's body (`{"text": …}`) into `conversation`.
-  private mutating func send(_ ctx: RouteContext, into conversation: String, from me: String) -> SandboxResponse {
-    let body: [String: Any]
-    do throws(SandboxRefusal) { body = try SandboxListsState.jsonObject(ctx) } catch { return error.response }
-    guard let text = body["text"] as? String, !text.isEmpty else {
-      return .v2(400, XBodies.invalidBody("$.text: is missing but it is required"))
+  /// A message of the request's body (`{"text": …, "attachments": [{"media_id": …}]}`) into
+  /// `conversation`.
+  private mutating func send(_ ctx: RouteContext, into conversation: String, from me: String, _ state: SandboxState) -> SandboxResponse {
+    let content: (text: String?, mediaKeys: [String])
+    do throws(SandboxRefusal) {
+      content = try Self.message(try SandboxListsState.jsonObject(ctx), state, at: "$")
+    } catch {
+      return error.response
     }
-    guard text.count <= 10_000 else { return .v2(400, XBodies.invalidBody("$.text: is longer than 10000 characters")) }
-    return record(text, into: conversation, from: me, now: ctx.now)
+    return record(content, into: conversation, from: me, now: ctx.now)
+  }
+
+  /// A message's text and attachment, checked as X's `CreateMessageRequest` has them: a text,
+  /// an attachment, or both; one attachment, uploaded for direct messages (a `dm_` category)
+  /// and processed.
+  static func message(_ object: [String: Any], _ state: SandboxState, at path: String) throws(SandboxRefusal) -> (
+    text: String?, mediaKeys: [String]
+  ) {
+    func refuse(_ message: String) -> SandboxRefusal { SandboxRefusal(.v2(400, XBodies.invalidBody(message))) }
+    let text = object["text"] as? String
+    if let text, text.isEmpty || text.count > 10_000 { throw refuse("\(path).text: is not 1 to 10000 characters") }
+    var keys: [String] = []
+    if let value = object["attachments"] {
+      guard let attachments = value as? [[String: Any]], attachments.count == 1, let id = attachments[0]["media_id"] as? String else {
+        throw refuse("\(path).attachments: one attachment with a media_id is required")
+      }
+      guard let upload = state.media.uploads[id], upload.finalized, upload.state == "succeeded", upload.category.hasPrefix("dm_") else {
+        throw refuse("\(path).attachments[0].media_id: is not media uploaded for direct messages")
+      }
+      keys = [SandboxState.mediaKey(id, upload.category)]
+    }
+    guard text != nil || !keys.isEmpty else { throw refuse("\(path).text: is missing but it is required") }
+    return (text, keys)
   }
 
   /// Adds a message event: X's 201.
-  private mutating func record(_ text: String, into conversation: String, from me: String, now: Int64) -> SandboxResponse {
-    let event = SandboxDMEvent(
-      id: nextID(), eventType: "MessageCreate", conversationID: conversation, senderID: me, text: text, participantIDs: nil, createdAt: now)
+  private mutating func record(_ content: (text: String?, mediaKeys: [String]), into conversation: String, from me: String, now: Int64)
+    -> SandboxResponse
+  {
+    var event = SandboxDMEvent(
+      id: nextID(), eventType: "MessageCreate", conversationID: conversation, senderID: me, text: content.text, participantIDs: nil,
+      createdAt: now)
+    event.mediaKeys = content.mediaKeys
     events.insert(event, at: 0)
     return .v2(
       201, .object([("data", .object([("dm_conversation_id", .string(conversation)), ("dm_event_id", .string(String(event.id)))]))]))
@@ -191,6 +221,9 @@ extension SandboxDMState {
     if asked.contains("sender_id") { out.append(("sender_id", .string(event.senderID))) }
     if asked.contains("dm_conversation_id") { out.append(("dm_conversation_id", .string(event.conversationID))) }
     if asked.contains("created_at") { out.append(("created_at", .string(RFC3339.millisecondString(from: Date(epochSeconds: event.createdAt))))) }
+    if asked.contains("attachments"), !event.mediaKeys.isEmpty {
+      out.append(("attachments", .object([("media_keys", .array(event.mediaKeys.map(JSON.string)))])))
+    }
     if asked.contains("participant_ids"), let participants = event.participantIDs {
       out.append(("participant_ids", .array(participants.map(JSON.string))))
     }
