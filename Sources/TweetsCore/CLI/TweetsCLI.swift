@@ -19,9 +19,11 @@ package enum TweetsCLI {
   static let commands: [any TweetsCommand] = [
     LoginCommand(), LogoutCommand(), WhoamiCommand(), TimelineCommand(), ShowCommand(), HydrateCommand(), SearchCommand(), UserTweetsCommand.mentions,
     UserTweetsCommand.liked, BookmarksCommand(), BookmarkCommand(), IDTweetsCommand.quotes, ConversationCommand(), IDTweetsCommand.list,
+    PostUsersCommand(name: "likers"), PostUsersCommand(name: "reposters"), IDTweetsCommand.reposts, RepostsOfMeCommand(), ListsCommand(), DMCommand(),
     FollowsCommand(name: "followers"),
     FollowsCommand(name: "following"),
-    UsersCommand(), CountsCommand(), StreamCommand(), PostCommand(), DeleteCommand(), UsageCommand(), BudgetCommand(), DehydrateCommand(),
+    UsersCommand(), ModerationCommand(name: "blocks"), ModerationCommand(name: "mutes"), CountsCommand(), StreamCommand(), PostCommand(),
+    DeleteCommand(), UsageCommand(), BudgetCommand(), DehydrateCommand(),
     ExportCommand(),
     ComplianceCommand(),
     ApiCommand(), MigrateCommand(), MediaCommand(),

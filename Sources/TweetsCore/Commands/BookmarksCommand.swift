@@ -76,13 +76,8 @@ struct BookmarkCommand: TweetsCommand {
 
   /// `work`, with X's 403 explained: bookmarks need OAuth 2.0 user context and their scopes.
   static func explained<T>(_ work: () async throws -> T) async throws -> T {
-    do {
-      return try await work()
-    } catch let error as XError {
-      guard case .api(403, _, let message, _) = error else { throw error }
-      throw TweetsFailure(
-        "X answered HTTP 403: \(message) Bookmarks need OAuth 2.0 user context with the scopes bookmark.read (to read) or bookmark.write (to add and remove), tweet.read and users.read: tweets login --oauth2.",
-        exitCode: ExitCode.for(error))
-    }
+    try await ScopeExplanation.explained(
+      "Bookmarks need OAuth 2.0 user context with the scopes bookmark.read (to read) or bookmark.write (to add and remove), tweet.read and users.read",
+      work)
   }
 }

@@ -1,7 +1,8 @@
 import CommandLineSupport
 import XAPI
 
-/// `tweets quotes ID` and `tweets list ID`: the tweets of one thing named by its id.
+/// `tweets quotes ID`, `tweets reposts ID` and `tweets list ID`: the tweets of one thing named
+/// by its id.
 struct IDTweetsCommand: TweetsCommand {
   let name: String
   let summary: String
@@ -15,6 +16,10 @@ struct IDTweetsCommand: TweetsCommand {
   static let quotes = IDTweetsCommand(
     name: "quotes", summary: "Tweets that quote a tweet.", idHelp: "The quoted tweet's id.", what: "tweet id"
   ) { $0.quoteTweets(tweetID: $1, options: $2, limit: $3) }
+  static let reposts = IDTweetsCommand(
+    name: "reposts", summary: "The reposts of a post (each names the original in referenced_tweets).", idHelp: "The reposted post's id.",
+    what: "post id"
+  ) { $0.reposts(tweetID: $1, options: $2, limit: $3) }
   static let list = IDTweetsCommand(
     name: "list", summary: "A list's tweets.", idHelp: "The list's id (from its URL, x.com/i/lists/ID).", what: "list id"
   ) { $0.listTweets(listID: $1, options: $2, limit: $3) }

@@ -18,20 +18,25 @@ struct PostCommand: TweetsCommand {
   var spec: CommandSpec {
     makeSpec(
       summary: "Post, with media, as a reply or a quote; or a thread from a file.",
-      options: [Self.media, Self.alt, Self.replyTo, Self.quote, Self.long, PostThread.thread, PostThread.resume],
+      options: [Self.media, Self.alt, Self.replyTo, Self.quote, Self.long] + Self.postOptions + [PostThread.thread, PostThread.resume],
       positionals: [PositionalSpec("text", help: "The text (words are joined with spaces).", optional: true, variadic: true)],
       discussion: """
         Prints the new post's id and URL; --format json prints X's whole answer. The length is
         counted as X counts it (a URL as 23, CJK characters and emoji as 2) and a post over 280
-        is refused before anything is sent, unless --long.
+        is refused before anything is sent, unless --long. A poll, reply settings, an edit, a
+        community and the labels are checked against X's limits before anything is sent too;
+        --edit ID prints the new version's id (X keeps the earlier ones). X sells quoting
+        (--quote) to Enterprise only since 2026-04-20: its 403 says so and is not retried.
         """)
   }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
     if session.options.format == .raw { throw UsageError("--format raw is for the commands that fetch tweets or users (X's own responses)") }
     if let file = arguments[PostThread.thread] {
-      guard arguments.positionals.isEmpty, !arguments.has(Self.media), !arguments.has(Self.replyTo), !arguments.has(Self.quote) else {
-        throw UsageError("--thread FILE takes its posts from the file: leave out the text, --media, --reply-to and --quote")
+      guard arguments.positionals.isEmpty, !arguments.has(Self.media), !arguments.has(Self.replyTo), !arguments.has(Self.quote),
+        !Self.givesPostOptions(arguments)
+      else {
+        throw UsageError("--thread FILE takes its posts from the file: leave out the text, --media, --reply-to, --quote and the post options")
       }
       return try await PostThread.run(file, arguments, long: arguments[Self.long], session)
     }
@@ -39,6 +44,7 @@ struct PostCommand: TweetsCommand {
     let text = arguments.positionals.joined(separator: " ")
     let media = try Self.mediaWithAltText(arguments)
     guard !text.isEmpty || !media.isEmpty else { throw UsageError("the text is empty (give text, --media, or both)") }
+    let options = try Self.postOptions(arguments, hasMedia: !media.isEmpty)
     let length = PostLength.weighted(text)
     if length > PostLength.limit && !arguments[Self.long] {
       throw UsageError(
@@ -52,8 +58,8 @@ struct PostCommand: TweetsCommand {
       "tweets: this post costs \(price) on X's pay-per-use billing\(price >= pricing.price(of: .postCreateWithURL) ? " (its text holds a link)" : "")."
     )
     if session.options.api == .v1 {
-      guard media.isEmpty, arguments[Self.replyTo] == nil, arguments[Self.quote] == nil else {
-        throw UsageError("--media, --reply-to and --quote are for API v2 (X retired v1.1's media upload); leave out --api 1.1")
+      guard media.isEmpty, arguments[Self.replyTo] == nil, arguments[Self.quote] == nil, !Self.givesPostOptions(arguments) else {
+        throw UsageError("--media, --reply-to, --quote and the post options are for API v2 (X retired v1.1's media upload); leave out --api 1.1")
       }
       return try write(try await client.v1.updateStatus(text), body: nil, profile: profile, session)
     }
@@ -62,8 +68,13 @@ struct PostCommand: TweetsCommand {
       let uploaded = try await Self.upload(file, altText: altText, client: client, session)
       ids.append(uploaded.id)
     }
-    let (tweet, response) = try await client.v2.createPost(
-      text: text, inReplyTo: arguments[Self.replyTo], quoting: arguments[Self.quote], mediaIDs: ids)
+    let (tweet, response) = try await Self.quoteExplained(arguments[Self.quote] != nil) {
+      try await client.v2.createPost(text: text, inReplyTo: arguments[Self.replyTo], quoting: arguments[Self.quote], mediaIDs: ids, options: options)
+    }
+    if let earlier = options.editing, session.options.format != .json, session.options.format != .jsonl {
+      session.terminal.out(TerminalText.visible("Edited \(earlier): the new version is \(tweet.id), https://x.com/i/status/\(tweet.id)"))
+      return .success
+    }
     return try write(tweet, body: response.body, profile: profile, session)
   }
 

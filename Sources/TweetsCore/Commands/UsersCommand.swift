@@ -3,19 +3,37 @@ import Foundation
 import XAPI
 import XArchive
 
-/// `tweets users NAME|ID...`: accounts by username or id, in the input's order.
+/// `tweets users NAME|ID...`: accounts by username or id, in the input's order; `tweets users
+/// --search QUERY`: accounts that match a query, in pages.
 struct UsersCommand: TweetsCommand {
   let name = "users"
-  let shared: SharedOptions = [.signedIn, .format, .database]
+  let shared: SharedOptions = [.signedIn, .format, .paging, .output, .database]
+  static let search = Option<String?>.value(
+    "search", placeholder: "QUERY",
+    help: "Search accounts by name, username and bio instead (GET /2/users/search), in pages: --limit, --all, --output and --resume apply.")
+
   var spec: CommandSpec {
     makeSpec(
-      summary: "Look accounts up by username or id (an all-digit argument is an id; write @123 for such a username).",
-      positionals: [PositionalSpec("user", help: "Usernames (with or without @) or ids.", variadic: true)])
+      summary: "Look accounts up by username or id (an all-digit argument is an id; write @123 for such a username), or search them.",
+      options: [Self.search], positionals: [PositionalSpec("user", help: "Usernames (with or without @) or ids.", optional: true, variadic: true)],
+      discussion: """
+        A search is billed as a user read for each account returned ($0.010): --limit (20 by
+        default) bounds what it costs. --limit, --all, --output and --resume page a search;
+        a lookup by name or id takes none of them.
+        """)
   }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
     let wanted = arguments.positionals
-    guard !wanted.isEmpty else { throw UsageError("give at least one username or id") }
+    if let query = arguments[Self.search] {
+      guard wanted.isEmpty else { throw UsageError("give --search QUERY or usernames and ids, not both") }
+      guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("--search needs a query") }
+      let (client, _) = try session.client(api: .v2)
+      try await TweetStream.print(client.v2.searchUsers(query: query, limit: session.options.limit), session)
+      return .success
+    }
+    guard !wanted.isEmpty else { throw UsageError("give at least one username or id, or --search QUERY") }
+    if session.options.output != nil { throw UsageError("--output pages a search: give --search QUERY (a lookup writes with --format or --db)") }
     let (client, _) = try session.client()
     let writer = UserWriter(format: session.options.format, terminal: session.terminal)
     var found: [String: XUser] = [:]

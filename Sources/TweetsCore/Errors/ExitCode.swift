@@ -41,7 +41,7 @@ package enum ExitCode: Int32, Sendable, CaseIterable {
   package static func `for`(_ error: XError) -> ExitCode {
     switch error {
     case .couldNotAuthenticate, .unauthorized, .invalidOrExpiredToken, .timestampOutOfBounds, .badAuthenticationData, .accessLevel,
-      .clientNotEnrolled, .creditsDepleted:
+      .clientNotEnrolled, .creditsDepleted, .enterpriseOnly:
       return .authentication
     case .rateLimited:
       return .rateLimited

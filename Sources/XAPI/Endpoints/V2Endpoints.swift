@@ -81,12 +81,12 @@ extension XClient {
 
     /// The accounts that follow the user (`GET /2/users/:id/followers`).
     public func followers(userID: String, userFields: [String] = XClient.V2.defaultUserFields, limit: Int? = nil) -> UserPages {
-      userPages(.getUsersFollowers, userID, userFields: userFields, limit: limit)
+      userPages(.getUsersFollowers, [userID], userFields: userFields, limit: limit)
     }
 
     /// The accounts the user follows (`GET /2/users/:id/following`).
     public func following(userID: String, userFields: [String] = XClient.V2.defaultUserFields, limit: Int? = nil) -> UserPages {
-      userPages(.getUsersFollowing, userID, userFields: userFields, limit: limit)
+      userPages(.getUsersFollowing, [userID], userFields: userFields, limit: limit)
     }
 
     /// Accounts by id (`GET /2/users?ids=`, at most 100), in X's order; the ids X does not
@@ -156,23 +156,40 @@ extension XClient {
 
     /// ``post(text:inReplyTo:quoting:mediaIDs:)`` with X's whole answer, for a caller that keeps
     /// or prints it as sent.
-    public func createPost(text: String, inReplyTo: String? = nil, quoting: String? = nil, mediaIDs: [String] = []) async throws(XError) -> (
-      tweet: Tweet, response: HTTPResponse
-    ) {
+    ///
+    /// `options` adds a poll, reply settings, an edit of an earlier post, a community and X's
+    /// labels (``PostOptions``; give them ``PostOptions/validated(hasMedia:quoting:)``).
+    public func createPost(
+      text: String, inReplyTo: String? = nil, quoting: String? = nil, mediaIDs: [String] = [], options: PostOptions = PostOptions()
+    ) async throws(XError) -> (tweet: Tweet, response: HTTPResponse) {
       struct Reply: Encodable, Sendable { let in_reply_to_tweet_id: String }
       struct Media: Encodable, Sendable { let media_ids: [String] }
+      struct Poll: Encodable, Sendable {
+        let options: [String]
+        let duration_minutes: Int
+      }
+      struct Edit: Encodable, Sendable { let previous_post_id: String }
       struct Body: Encodable, Sendable {
         let text: String
         let reply: Reply?
         let quote_tweet_id: String?
         let media: Media?
+        let poll: Poll?
+        let reply_settings: String?
+        let edit_options: Edit?
+        let community_id: String?
+        let paid_partnership: Bool?
+        let made_with_ai: Bool?
       }
       struct Created: Decodable, Sendable {
         let id: String
         let text: String
       }
       let body = Body(
-        text: text, reply: inReplyTo.map(Reply.init), quote_tweet_id: quoting, media: mediaIDs.isEmpty ? nil : Media(media_ids: mediaIDs))
+        text: text, reply: inReplyTo.map(Reply.init), quote_tweet_id: quoting, media: mediaIDs.isEmpty ? nil : Media(media_ids: mediaIDs),
+        poll: options.poll.map { Poll(options: $0.options, duration_minutes: $0.durationMinutes) }, reply_settings: options.replySettings?.rawValue,
+        edit_options: options.editing.map(Edit.init), community_id: options.communityID, paid_partnership: options.paidPartnership ? true : nil,
+        made_with_ai: options.madeWithAI ? true : nil)
       let response = try await client.send(
         Request<V2Envelope<Created>>(method: XEndpoint.createPosts.method, path: XEndpoint.createPosts.filled(), body: .json(body)))
       guard let created = response.value.data else {
@@ -202,17 +219,23 @@ extension XClient {
       options.fieldItems.map { QueryItem($0.0, $0.1) }
     }
 
-    private func userPages(_ endpoint: XEndpoint, _ userID: String, userFields: [String], limit: Int?) -> UserPages {
+    /// The pages of users of `endpoint` (its `{…}` filled with `values`), each page's size
+    /// within the row's ``XEndpoint/pageSizes``, the next page asked for with `cursorName`
+    /// (`pagination_token`; user search: `next_token`), `extra` sent with every page.
+    func userPages(
+      _ endpoint: XEndpoint, _ values: [String], userFields: [String], cursorName: String = "pagination_token", extra: [QueryItem] = [],
+      limit: Int?
+    ) -> UserPages {
       let client = self.client
-      let path = endpoint.filled(userID)
+      let path = endpoint.filled(values)
       let largest = endpoint.pageSizes?.upperBound ?? 1000
       let fields: [QueryItem] = userFields.isEmpty ? [] : [("user.fields", userFields.joined(separator: ","))]
       // Each page asks for no more users than are still wanted: X bills every one it returns.
       return UserPages(
         limit: limit,
         sizedFetch: { cursor, wanted throws(XError) in
-          var query = [("max_results", String(min(max(wanted ?? largest, 1), largest)))] + fields
-          if case .token(let token) = cursor { query.append(("pagination_token", token)) }
+          var query = extra + [("max_results", String(min(max(wanted ?? largest, 1), largest)))] + fields
+          if case .token(let token) = cursor { query.append((cursorName, token)) }
           let response = try await client.send(Request<V2Envelope<[V2User]>>(path: path, query: query))
           let envelope = response.value
           return Page(

@@ -50,6 +50,11 @@ public enum XError: Error, Sendable, CustomStringConvertible {
   case invalidMedia(message: String)
   /// X could not process an uploaded video or GIF (`processing_info.state` `failed`).
   case mediaProcessingFailed(message: String)
+  /// A 403 for an operation X sells to Enterprise only (``XEndpoint/Access/enterprise(because:)``):
+  /// the self-serve (pay-per-use) tiers may not call it, whatever the credentials, so it is
+  /// never retried. `endpoint` is the row (`POST /2/users/{id}/likes`), `reason` why X sells
+  /// it so, `message` X's own words.
+  case enterpriseOnly(endpoint: String, reason: String, message: String)
   /// X refused filtered-stream rules: it answered 200 or 201 with an `errors` list (a rule it
   /// cannot parse, one already there, more than the access level allows), and created none.
   case streamRulesRefused([StreamRuleProblem])
@@ -79,6 +84,9 @@ public enum XError: Error, Sendable, CustomStringConvertible {
     case .accessLevel(let message):
       return
         "Your app's access level does not include this endpoint (code 453): \(trimmed(message)). Use an endpoint of your tier (the v2 ones, with --api v2) or upgrade the app's access."
+    case .enterpriseOnly(let endpoint, let reason, let message):
+      return
+        "X sells \(endpoint) to its Enterprise tier only, not to the self-serve (pay-per-use) tiers: \(reason). X answered HTTP 403: \(trimmed(message)). Retrying does not help; Enterprise access is sold by X's sales team (https://docs.x.com/forms/enterprise-api-interest)."
     case .clientNotEnrolled(let message):
       return "The app is not attached to a Project (client-not-enrolled): \(trimmed(message)). Attach it in the developer portal."
     case .creditsDepleted(let message):
@@ -196,6 +204,12 @@ extension XError {
       return
     default: break
     }
+    if status == 403, let row = Self.row(of: failure.requestLine), case .enterprise(let reason) = row.access {
+      // X's answer is a client-forbidden problem ("Appropriate Level of API Access") or a bare
+      // Forbidden: either way, the row says why, and that the app's project is not the matter.
+      self = .enterpriseOnly(endpoint: row.description, reason: reason, message: message)
+      return
+    }
     if body.reason == "client-not-enrolled" {
       self = .clientNotEnrolled(message: message)
       return
@@ -225,6 +239,17 @@ extension XError {
       return
     }
     self = .api(status: status, code: body.codes.first, message: message, attempts: failure.attempts)
+  }
+}
+
+extension XError {
+  /// The row a request line (`POST https://api.x.com/2/users/42/likes`) was sent to, or `nil`.
+  static func row(of requestLine: String) -> XEndpoint? {
+    let parts = requestLine.split(separator: " ", maxSplits: 1)
+    guard parts.count == 2 else { return nil }
+    let target = String(parts[1])
+    let path = URL(string: target)?.path ?? String(target.prefix { $0 != "?" })
+    return XEndpoint.match(HTTPMethod(rawValue: String(parts[0])), path: path)?.endpoint
   }
 }
 

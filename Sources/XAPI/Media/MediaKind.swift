@@ -13,12 +13,27 @@ import Foundation
 public struct MediaKind: Sendable, Equatable {
   /// `image/jpeg`, `video/mp4` ...
   public let mediaType: String
-  /// `tweet_image`, `tweet_gif` or `tweet_video`.
+  /// `tweet_image`, `tweet_gif` or `tweet_video`; for a direct message (``forDirectMessage``)
+  /// `dm_image`, `dm_gif` or `dm_video`.
   public let category: String
 
   /// Whether X processes it after the upload (a video or a GIF): then the upload waits for
   /// `processing_info` to say `succeeded`.
-  public var isProcessed: Bool { category != "tweet_image" }
+  public var isProcessed: Bool { !category.hasSuffix("_image") }
+
+  /// The same file as an attachment of a direct message: X's `dm_` category of its kind.
+  ///
+  /// ```swift
+  /// try MediaKind(file: URL(fileURLWithPath: "fish.jpg")).forDirectMessage.category  // "dm_image"
+  /// ```
+  public var forDirectMessage: MediaKind {
+    MediaKind(mediaType: mediaType, category: "dm_" + (category.split(separator: "_").last.map(String.init) ?? "image"))
+  }
+
+  private init(mediaType: String, category: String) {
+    self.mediaType = mediaType
+    self.category = category
+  }
 
   /// The extensions X takes, and what they are.
   public static let byExtension: [String: String] = [
@@ -56,8 +71,8 @@ public struct MediaLimits: Sendable {
   /// The limit of `kind`.
   public func bytes(for kind: MediaKind) -> Int64 {
     switch kind.category {
-    case "tweet_image": image
-    case "tweet_gif": gif
+    case "tweet_image", "dm_image": image
+    case "tweet_gif", "dm_gif": gif
     default: video
     }
   }

@@ -20,7 +20,32 @@ extension XClient.V2 {
     _ file: URL, altText: String? = nil, segmentSize: Int = 4 << 20, limits: MediaLimits = MediaLimits(),
     sleeper: any Sleeper = TaskSleeper(), progress: (@Sendable (MediaUploadProgress) -> Void)? = nil
   ) async throws(XError) -> UploadedMedia {
-    let kind = try MediaKind(file: file)
+    try await upload(
+      file, kind: try MediaKind(file: file), altText: altText, segmentSize: segmentSize, limits: limits, sleeper: sleeper, progress: progress)
+  }
+
+  /// ``uploadMedia(_:altText:segmentSize:limits:sleeper:progress:)`` for a direct message: the
+  /// file goes up in X's `dm_image`, `dm_gif` or `dm_video` category, which a message's
+  /// `attachments` take (a post's categories are refused there).
+  ///
+  /// ```swift
+  /// let media = try await client.v2.uploadDirectMessageMedia(URL(fileURLWithPath: "fish.jpg"))
+  /// _ = try await client.v2.sendDM(to: "1002", text: "Lunch", mediaIDs: [media.id])
+  /// ```
+  public func uploadDirectMessageMedia(
+    _ file: URL, segmentSize: Int = 4 << 20, limits: MediaLimits = MediaLimits(), sleeper: any Sleeper = TaskSleeper(),
+    progress: (@Sendable (MediaUploadProgress) -> Void)? = nil
+  ) async throws(XError) -> UploadedMedia {
+    try await upload(
+      file, kind: try MediaKind(file: file).forDirectMessage, altText: nil, segmentSize: segmentSize, limits: limits, sleeper: sleeper,
+      progress: progress)
+  }
+
+  /// The upload of `file` as `kind`.
+  private func upload(
+    _ file: URL, kind: MediaKind, altText: String?, segmentSize: Int, limits: MediaLimits, sleeper: any Sleeper,
+    progress: (@Sendable (MediaUploadProgress) -> Void)?
+  ) async throws(XError) -> UploadedMedia {
     let size: Int64
     do {
       size = (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
@@ -32,7 +57,7 @@ extension XClient.V2 {
     guard size <= limit else {
       throw .invalidMedia(
         message:
-          "\(file.lastPathComponent) is \(Self.megabytes(size)); X takes \(kind.category.replacingOccurrences(of: "tweet_", with: ""))s up to \(Self.megabytes(limit))"
+          "\(file.lastPathComponent) is \(Self.megabytes(size)); X takes \(kind.category.split(separator: "_").last.map(String.init) ?? kind.category)s up to \(Self.megabytes(limit))"
       )
     }
     if let altText, altText.count > 1000 { throw .invalidMedia(message: "alt text is \(altText.count) characters; X takes at most 1,000") }

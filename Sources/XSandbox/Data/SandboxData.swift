@@ -223,7 +223,6 @@ extension SandboxData {
     }
   }
 
-  /// The one list (`GET /2/lists/1500/tweets`): @sandbox_user's, with @swift_lang and @oauth_fan.
+  /// The demo user's public list, of @swift_lang and @oauth_fan (``SandboxListsState``).
   static let listID = "1500"
-  static let listMembers: Set<String> = ["1002", "1003"]
 }

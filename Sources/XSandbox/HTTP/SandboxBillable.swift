@@ -31,6 +31,8 @@ enum SandboxBillable: Sendable {
   /// `http://` and `https://` links only; X's twitter-text also links a bare `example.com`,
   /// which the sandbox neither links nor bills as a URL).
   case postCreate
+  /// X's price list names no price for it (creating and managing a list): not charged.
+  case unpriced
 
   /// Whether the request reads posts: the post cap refuses only those.
   var readsPosts: Bool {
@@ -58,7 +60,7 @@ extension SandboxState {
   mutating func bill(_ billable: SandboxBillable, answer: SandboxResponse, context: RouteContext) {
     guard billing.isMetered, (200..<300).contains(answer.status) else { return }
     switch billable {
-    case .free:
+    case .free, .unpriced:
       return
     case .resources(let kind, let ownable):
       let owner = context.caller.userID

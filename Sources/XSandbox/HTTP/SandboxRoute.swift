@@ -75,7 +75,10 @@ struct SandboxRoute: Sendable {
   /// Every endpoint the sandbox serves: the rows of each resource family (one file each, in
   /// `Resources/`). A family lists its more specific patterns first (`2/users/me` before
   /// `2/users/*`); patterns of different families never match the same path.
-  static let all: [SandboxRoute] = users + bookmarks + posts + timelines + search + lists + media + stream + connections + usage + compliance
+  static let all: [SandboxRoute] =
+    users + moderation + bookmarks + engagement + enterpriseOnly + posts + timelines + search + lists + directMessages + media + stream + connections
+    + usage
+    + compliance
 
   static func find(method: String, segments: [String]) -> (SandboxRoute, [String])? {
     for route in all {

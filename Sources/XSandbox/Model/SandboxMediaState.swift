@@ -15,7 +15,7 @@ struct SandboxMediaState: Sendable {
     var state = "pending"
     var altText: String?
 
-    var isProcessed: Bool { category != "tweet_image" }
+    var isProcessed: Bool { !category.hasSuffix("_image") }
   }
 
   var uploads: [String: Upload] = [:]

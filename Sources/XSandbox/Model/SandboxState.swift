@@ -48,6 +48,12 @@ struct SandboxState: Sendable {
   var stream = SandboxStreamState()
   /// Each user's bookmarks and bookmark folders.
   var bookmarks = SandboxBookmarkState()
+  /// The accounts each user blocks and mutes.
+  var moderation = SandboxModerationState()
+  /// Lists: their members and followers, and each user's pinned lists.
+  var lists = SandboxListsState()
+  /// Direct messages: conversations and their events.
+  var directMessages = SandboxDMState()
   /// Batch compliance: events, jobs, transfers.
   var compliance = SandboxComplianceState()
   /// X's pay-per-use billing: off (free) unless given credits or a post cap.

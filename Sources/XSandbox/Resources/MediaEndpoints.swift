@@ -66,7 +66,7 @@ extension SandboxState {
   }
 
   static func mediaKey(_ id: String, _ category: String) -> String {
-    (category == "tweet_image" ? "3_" : category == "tweet_gif" ? "16_" : "7_") + id
+    (category.hasSuffix("_image") ? "3_" : category.hasSuffix("_gif") ? "16_" : "7_") + id
   }
 
   mutating func v2MediaInitialize(_ ctx: RouteContext) -> SandboxResponse {
@@ -158,6 +158,8 @@ extension SandboxState {
         return (nil, Self.invalid("Your media IDs are invalid."))
       }
       if upload.isProcessed && ids.count > 1 { return (nil, Self.invalid("A post takes up to 4 images, or 1 GIF or video.")) }
+      // X's `dm_` categories are a message's, not a post's.
+      guard !upload.category.hasPrefix("dm_") else { return (nil, Self.invalid("Your media IDs are invalid.")) }
       let kind: SandboxMedia.Kind = upload.category == "tweet_image" ? .photo : upload.category == "tweet_gif" ? .animatedGIF : .video
       var item = SandboxMedia(
         id: number, kind: kind, width: 1280, height: 720,

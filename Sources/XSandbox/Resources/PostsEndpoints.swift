@@ -63,7 +63,9 @@ extension SandboxState {
   }
 
   /// `POST /2/tweets`: `text`, and `reply.in_reply_to_tweet_id` or `quote_tweet_id` (which must
-  /// exist).
+  /// exist); a poll, `reply_settings`, `community_id` and the labels, checked as X's
+  /// specification has them (``PostCreateOptions``); `edit_options.previous_post_id`, a new
+  /// version of one of the caller's posts, within an hour of the first and five times at most.
   mutating func v2Create(_ ctx: RouteContext) -> SandboxResponse {
     guard mediaType(ctx.contentType) == "application/json" else { return .v2(400, XBodies.jsonRequired) }
     guard let body = ctx.body, let object = try? JSONSerialization.jsonObject(with: body) else {
@@ -86,6 +88,21 @@ extension SandboxState {
       quotedID = found.id
     }
     let author = ctx.caller.userID ?? SandboxData.mainUserID
+    let options: PostCreateOptions
+    do throws(SandboxRefusal) { options = try PostCreateOptions(fields ?? [:]) } catch { return error.response }
+    if options.poll, fields?["media"] != nil || quotedID != nil {
+      return .v2(400, XBodies.invalidBody("$.poll: a poll is mutually exclusive from media and quote_tweet_id"))
+    }
+    var edited: SandboxTweet?
+    if let previous = options.previousPostID {
+      guard let found = tweets.first(where: { String($0.id) == previous }), found.authorID == author else { return .v2(403, XBodies.forbidden) }
+      // X: a post may be edited within an hour of its first version, five times.
+      let first = tweet(withID: found.versions[0])?.createdAt ?? found.createdAt
+      guard ctx.now - first <= 3600, found.versions.count < 6 else {
+        return .v2(403, XBodies.problem(title: "Forbidden", detail: "Post \(previous) can no longer be edited.", status: 403))
+      }
+      edited = found
+    }
     var attached: [SandboxMedia] = []
     if let ids = (fields?["media"] as? [String: Any])?["media_ids"] as? [String] {
       let (media, refusal) = attachments(ids, tweetID: (tweets.map(\.id).max() ?? SandboxData.firstID) + 1000)
@@ -99,6 +116,15 @@ extension SandboxState {
       tweets[index].media = attached
       created = tweets[index]
     }
+    if let edited, let index = tweets.firstIndex(where: { $0.id == created.id }) {
+      // The new version takes the earlier ones' history; the earlier one leaves the timelines.
+      tweets[index].editHistory = edited.versions + [created.id]
+      created = tweets[index]
+      tweets.removeAll { $0.id == edited.id }
+      var earlier = edited
+      earlier.editHistory = created.editHistory
+      earlierVersions.insert(earlier, at: earlierVersions.firstIndex { $0.id < earlier.id } ?? earlierVersions.endIndex)
+    }
     return .v2(
       201,
       .object([
@@ -106,7 +132,7 @@ extension SandboxState {
           "data",
           .object([
             ("id", .string(String(created.id))), ("text", .string(created.text)),
-            ("edit_history_tweet_ids", .array([.string(String(created.id))])),
+            ("edit_history_tweet_ids", .array(created.versions.map { .string(String($0)) })),
           ])
         )
       ]))

@@ -34,6 +34,11 @@ extension SandboxRoute {
       scopes: ["follows.read", "tweet.read", "users.read"], billing: .resources(.follow, ownable: true)
     ) { $0.v2Following($1) },
     SandboxRoute(
+      method: "GET", pattern: ["2", "users", "search"], name: "v2_users_search", limit: 300, bearerOK: false,
+      allowed: ["query", "max_results", "next_token"] + userParameters, scopes: ["tweet.read", "users.read"], billing: .resources(.user)
+    ) { state, ctx in SandboxUserSearch.answer(ctx, state) },
+    repostsOfMe,
+    SandboxRoute(
       method: "GET", pattern: ["2", "users", "*"], name: "v2_user", limit: 300, allowed: userParameters, scopes: ["tweet.read", "users.read"],
       billing: .resources(.user)
     ) {
@@ -115,17 +120,31 @@ extension SandboxState {
   private func follows(_ ctx: RouteContext, _ list: (String) -> [String]) -> SandboxResponse {
     do throws(SandboxRefusal) {
       let user = try pathUser(ctx)
-      let accounts = list(user.id).compactMap { SandboxData.usersByID[$0] }
-      let (offset, count) = try positionPage(ctx.query, range: 1...1000, defaultCount: 100, token: .users)
-      let page = Array(accounts.dropFirst(offset).prefix(count))
-      guard !page.isEmpty else { return .v2(200, Self.emptyPage) }
-      var meta: [(String, JSON)] = [("result_count", .int(page.count))]
-      if offset + count < accounts.count { meta.append(("next_token", .string(PositionToken.users.encode(offset + count)))) }
-      if offset > 0 { meta.append(("previous_token", .string(PositionToken.users.encode(max(0, offset - count))))) }
-      return .v2(200, usersEnvelope(page, fields: Fields(ctx.query), meta: .object(meta)))
+      return try usersByPosition(ctx, list(user.id).compactMap { SandboxData.usersByID[$0] }, range: 1...1000, defaultCount: 100)
     } catch {
       return error.response
     }
+  }
+
+  /// A page of `accounts` by position (`max_results` within `range`, the token in
+  /// `tokenName`), with X's `next_token` and `previous_token`, and `result_count` unless
+  /// `counted` is false (X's user search has none).
+  func usersByPosition(
+    _ ctx: RouteContext, _ accounts: [SandboxUser], range: ClosedRange<Int>, defaultCount: Int, tokenName: String = "pagination_token",
+    counted: Bool = true
+  ) throws(SandboxRefusal) -> SandboxResponse {
+    let count = try pageSize(ctx.query, range: range, defaultCount: defaultCount)
+    var offset = 0
+    if let token = ctx.query[tokenName] {
+      guard let start = PositionToken.users.decode(token) else { throw badToken(tokenName, token) }
+      offset = start
+    }
+    let page = Array(accounts.dropFirst(offset).prefix(count))
+    guard !page.isEmpty else { return .v2(200, counted ? Self.emptyPage : .object([("meta", .object([]))])) }
+    var meta: [(String, JSON)] = counted ? [("result_count", .int(page.count))] : []
+    if offset + count < accounts.count { meta.append(("next_token", .string(PositionToken.users.encode(offset + count)))) }
+    if offset > 0 { meta.append(("previous_token", .string(PositionToken.users.encode(max(0, offset - count))))) }
+    return .v2(200, usersEnvelope(page, fields: Fields(ctx.query), meta: .object(meta)))
   }
 
   /// `GET /2/users?ids=`: the accounts found, in the request's order, and a not-found error
