@@ -5,7 +5,7 @@ import Testing
 /// `tweets dm list|send|group` as processes against the sandbox over loopback (every request
 /// checked by oauthlib, every answer against X's specification when the sandbox stops), and
 /// what X bills for them; the 403 of an OAuth 2.0 token without dm.read or dm.write.
-@Suite("tweets dm against the sandbox", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
+@Suite("tweets dm against the sandbox", .sandboxChecks, .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
 struct DMCommandTests {
   /// Each JSON line of `output`, parsed.
   static func records(_ output: String) throws -> [[String: Any]] {
@@ -16,7 +16,7 @@ struct DMCommandTests {
 
   @Test("list (all, --with, --conversation), send to a user and into a conversation, a group; --output, csv; billing")
   func directMessages() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20, credits: "10.00")
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20, credits: "10.00")
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
 
@@ -78,7 +78,7 @@ struct DMCommandTests {
 
   @Test("with OAuth 2.0 and without dm.read or dm.write, X's 403 names the scope and the login")
   func withoutTheScopes() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
     try await BookmarksCommandTests().login(tweets, scopes: "tweet.read users.read offline.access")
     for arguments in [["dm", "list"], ["dm", "send", "1002", "hello"]] {

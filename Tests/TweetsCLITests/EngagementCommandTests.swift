@@ -5,7 +5,9 @@ import Testing
 /// `tweets likers`, `tweets reposters`, `tweets reposts` and `tweets reposts-of-me` as
 /// processes against the sandbox over loopback (every answer checked against X's
 /// specification when the sandbox stops), and what X bills for them.
-@Suite("tweets likers, reposters, reposts and reposts-of-me against the sandbox", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
+@Suite(
+  "tweets likers, reposters, reposts and reposts-of-me against the sandbox", .sandboxChecks, .serialized, .tags(.peers, .processes),
+  .tier(.peers, .processes))
 struct EngagementCommandTests {
   /// Each JSON line of `output`, parsed.
   static func records(_ output: String) throws -> [[String: Any]] {
@@ -16,7 +18,7 @@ struct EngagementCommandTests {
 
   @Test("a repost of one of your posts, found four ways; likers of a post you liked; every format, --output, --db")
   func engagement() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20, credits: "10.00")
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20, credits: "10.00")
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
 
@@ -63,7 +65,7 @@ struct EngagementCommandTests {
 
   @Test("with OAuth 2.0 and without like.read or timeline.read, X's 403 names the scope")
   func withoutTheScopes() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
     try await BookmarksCommandTests().login(tweets, scopes: "tweet.read users.read offline.access")
     for (arguments, scope) in [(["likers", "1800000000000000000"], "like.read"), (["reposts-of-me"], "timeline.read")] {

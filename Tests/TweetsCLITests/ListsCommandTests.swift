@@ -7,7 +7,7 @@ import Testing
 /// every format, paging to a file and the archive of members; the whole management of a list;
 /// what X bills (and that X's unpriced list writes are refused under --max-cost); the 403 of an
 /// OAuth 2.0 token without list.write.
-@Suite("tweets lists against the sandbox", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
+@Suite("tweets lists against the sandbox", .sandboxChecks, .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
 struct ListsCommandTests {
   /// The value of `key` on each JSON line of `output`.
   static func values(_ output: String, _ key: String = "id") throws -> [String] {
@@ -19,7 +19,7 @@ struct ListsCommandTests {
 
   @Test("show, owned, followed, memberships, pinned, members and followers; --output, --db, csv")
   func reads() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
 
@@ -58,7 +58,7 @@ struct ListsCommandTests {
 
   @Test("create, update, add, remove, follow, pin, unpin, unfollow, delete: each shows in the reads; list ID's posts follow its members")
   func management() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20, credits: "10.00")
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20, credits: "10.00")
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
 
@@ -108,7 +108,7 @@ struct ListsCommandTests {
 
   @Test("with OAuth 2.0 and list.read only, a list write is X's 403, explained with list.write and the login")
   func withoutListWrite() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
     try await BookmarksCommandTests().login(tweets, scopes: "tweet.read users.read list.read offline.access")
     let read = try await tweets.run(["lists", "show", "1500", "--format", "jsonl"])

@@ -5,11 +5,13 @@ import Testing
 /// `tweets post`'s poll, reply settings, edit, community and labels, and X's 403 for what it
 /// sells to Enterprise only, as processes against the sandbox (every request checked by
 /// oauthlib, every answer against X's specification when the sandbox stops).
-@Suite("tweets post options and Enterprise-only refusals against the sandbox", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
+@Suite(
+  "tweets post options and Enterprise-only refusals against the sandbox", .sandboxChecks, .serialized, .tags(.peers, .processes),
+  .tier(.peers, .processes))
 struct PostOptionsCommandTests {
   @Test("a poll with reply settings, a community and both labels; X's limits checked before sending; the sandbox checks the body")
   func pollAndLabels() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
 
@@ -44,7 +46,7 @@ struct PostOptionsCommandTests {
 
   @Test("--edit makes a new version with the earlier ones' history; another account's post or a sixth edit is refused")
   func edit() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let original = try await tweets.run(["post", "Lunch at noon"])
@@ -71,7 +73,7 @@ struct PostOptionsCommandTests {
 
   @Test("X's 403 for an Enterprise-only operation names X's tier and why, exits 3, and is sent once (not retried)")
   func enterpriseOnly() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let like = try await tweets.run(["api", "POST", "/2/users/1001/likes", "--json-body", #"{"tweet_id": "1800000000000000000"}"#])

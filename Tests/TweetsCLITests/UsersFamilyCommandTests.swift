@@ -5,7 +5,8 @@ import Testing
 /// `tweets users --search`, `tweets blocks` and `tweets mutes` as processes against the sandbox
 /// over loopback (every answer checked against X's specification when the sandbox stops):
 /// paging, every output, the archive, and what X bills, which the ledger must agree with.
-@Suite("tweets users --search, blocks and mutes against the sandbox", .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
+@Suite(
+  "tweets users --search, blocks and mutes against the sandbox", .sandboxChecks, .serialized, .tags(.peers, .processes), .tier(.peers, .processes))
 struct UsersFamilyCommandTests {
   /// The `id` of each JSON line of `output`.
   static func ids(_ output: String) throws -> [String] {
@@ -17,7 +18,7 @@ struct UsersFamilyCommandTests {
 
   @Test("users --search pages with next_token: --limit, --all to a file, --resume of a complete file, --db, --format csv")
   func search() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
 
@@ -49,7 +50,7 @@ struct UsersFamilyCommandTests {
 
   @Test("blocks and mutes: the caller's own, as owned reads that the ledger prices as the sandbox bills them")
   func blocksAndMutes() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20, credits: "10.00")
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20, credits: "10.00")
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     let before = try await server.billing().spent
@@ -76,7 +77,7 @@ struct UsersFamilyCommandTests {
 
   @Test("with OAuth 2.0 and without block.read or mute.read, X's 403 is explained with the scopes and the login that asks for them")
   func withoutTheScopes() async throws {
-    let server = try VerifiedSandbox(tweetsPerUser: 20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20)
     let tweets = try TweetsRunner(server: server)
     try await BookmarksCommandTests().login(tweets, scopes: "tweet.read users.read offline.access")
     for (command, scope) in [("blocks", "block.read"), ("mutes", "mute.read")] {
