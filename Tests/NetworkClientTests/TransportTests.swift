@@ -278,7 +278,7 @@ final class TransportTests {
   @Test("TLS: a server whose CA is not trusted is refused; trusted through the configuration, it answers", arguments: Kind.allCases)
   func tlsWithAThrowawayCA(_ kind: Kind) async throws {
     let certificates = try await TestCertificates()
-    let tls = try LoopbackServer(
+    let tls = try await LoopbackServer.start(
       script: "loopback_server.py", arguments: ["--tls", certificates.path("server.crt"), certificates.path("server.key")], lifetime: 60)
     defer { tls.stop() }
     let url = URL(string: "https://127.0.0.1:\(tls.port)/status/200")!
@@ -302,7 +302,7 @@ final class TransportTests {
   /// so there the test asserts a typed transport failure instead of a crash or a hang; curl sends.
   @Test(arguments: Kind.allCases)
   func ipv6Loopback(_ kind: Kind) async throws {
-    guard let server6 = try? LoopbackServer(script: "loopback_server.py", host: "::1", lifetime: 60) else {
+    guard let server6 = try? await LoopbackServer.start(script: "loopback_server.py", host: "::1", lifetime: 60) else {
       print("[loopback] ::1 is not available here; IPv6 transport test not run")
       return
     }

@@ -18,8 +18,8 @@ struct LTICommandTests {
   static let key = "lti-cli-key"
   static let secret = "lti-cli-secret-\(UUID().uuidString)"
 
-  static func start(_ action: String, _ arguments: [String] = []) throws -> LoopbackServer {
-    try LoopbackServer(
+  static func start(_ action: String, _ arguments: [String] = []) async throws -> LoopbackServer {
+    try await LoopbackServer.start(
       executable: PackagePaths.executable("oauth1"),
       arguments: ["lti", action, "--port", "0", "--until-stdin-closes", "--consumer-key", key, "--consumer-secret", secret] + arguments)
   }
@@ -55,7 +55,7 @@ struct LTICommandTests {
   ]
 
   @Test func theToolAcceptsToolConsumerLaunchesAndRefusesTamperedReplayedAndOldOnes() async throws {
-    let tool = try Self.start("tool")
+    let tool = try await Self.start("tool")
     defer { tool.stop() }
     let url = tool.baseURL.absoluteString + "/launch"
     func launch(_ timestamp: Int? = nil) async throws -> String {
@@ -104,7 +104,7 @@ struct LTICommandTests {
   }
 
   @Test func serveRecordsOutcomeRequestGradesAndRefusesAChangedBody() async throws {
-    let platform = try Self.start("serve")
+    let platform = try await Self.start("serve")
     defer { platform.stop() }
     let outcomes = platform.baseURL.absoluteString + "/outcomes"
     let posted = try await Self.peer([
@@ -133,9 +133,9 @@ struct LTICommandTests {
   /// The whole loop between the two commands: serve's page launches the tool, the tool's
   /// `/grade` sends the grade back, and serve records it as one it issued.
   @Test func serveLaunchesTheToolAndTheToolsGradeComesBack() async throws {
-    let tool = try Self.start("tool")
+    let tool = try await Self.start("tool")
     defer { tool.stop() }
-    let platform = try Self.start("serve", ["--tool", tool.baseURL.absoluteString + "/launch"])
+    let platform = try await Self.start("serve", ["--tool", tool.baseURL.absoluteString + "/launch"])
     defer { platform.stop() }
     let page = try await Self.get(platform.baseURL.absoluteString + "/launch?user_id=s-1&roles=Learner&resource_link_id=quiz")
     #expect(page.status == 200 && page.body.contains("document.forms[0].submit()"))
@@ -156,7 +156,7 @@ struct LTICommandTests {
   /// serve's Content-Item endpoint verifies a selection signed by the library and lists its
   /// items; the same selection with a changed item is refused.
   @Test func serveVerifiesAContentItemSelection() async throws {
-    let platform = try Self.start("serve")
+    let platform = try await Self.start("serve")
     defer { platform.stop() }
     let returnURL = platform.baseURL.absoluteString + "/content-item"
     let selection = LTIContentItemSelection(items: [.ltiLink(url: "https://tool.example.edu/quiz/7", title: "Quiz 7")], data: "state-1")

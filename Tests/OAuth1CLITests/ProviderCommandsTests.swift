@@ -66,7 +66,7 @@ struct ProviderCommandsTests {
 
   @Test("NetSuite's rules: a typed verifier, then HMAC-SHA256 requests with the realm")
   func pinLoginThenRequests() async throws {
-    let provider = try FakeOAuthProvider(["--methods", "HMAC-SHA256", "--realm", "123456_SB1", "--problem-reporting"])
+    let provider = try await FakeOAuthProvider.start(["--methods", "HMAC-SHA256", "--realm", "123456_SB1", "--problem-reporting"])
     let config = try configDirectory()
     let login = try InteractiveProcess(
       PackagePaths.executable("oauth1"),
@@ -104,7 +104,7 @@ struct ProviderCommandsTests {
   @Test("Jira's rules: RSA-SHA1, the verifier received by the loopback callback server")
   func loopbackLoginWithRSA() async throws {
     let (keyFile, certificateFile) = try rsaKeyFiles()
-    let provider = try FakeOAuthProvider(["--methods", "RSA-SHA1", "--rsa-public-key", certificateFile.path, "--problem-reporting"])
+    let provider = try await FakeOAuthProvider.start(["--methods", "RSA-SHA1", "--rsa-public-key", certificateFile.path, "--problem-reporting"])
     let config = try configDirectory()
     let login = try InteractiveProcess(
       PackagePaths.executable("oauth1"),
@@ -137,7 +137,7 @@ struct ProviderCommandsTests {
 
   @Test("WooCommerce's rules: one-legged, HMAC-SHA256, the protocol parameters in the query")
   func oneLeggedQuerySigning() async throws {
-    let provider = try FakeOAuthProvider(["--methods", "HMAC-SHA256,HMAC-SHA1", "--one-legged"])
+    let provider = try await FakeOAuthProvider.start(["--methods", "HMAC-SHA256,HMAC-SHA1", "--one-legged"])
     let request = try await oauth1(
       [
         "request", "GET", provider.url("/api/wc/v3/orders?per_page=5&status=on-hold"), "--provider", "woocommerce", "--site", provider.url("/"),
@@ -152,7 +152,7 @@ struct ProviderCommandsTests {
 
   @Test("Discogs' rules: PLAINTEXT and a required User-Agent")
   func plaintextWithAUserAgent() async throws {
-    let provider = try FakeOAuthProvider(["--methods", "PLAINTEXT", "--require-header", "User-Agent"])
+    let provider = try await FakeOAuthProvider.start(["--methods", "PLAINTEXT", "--require-header", "User-Agent"])
     let arguments = [
       "request", "GET", provider.url("/api/identity"), "--signature-method", "PLAINTEXT", "--consumer-key", FakeOAuthProvider.consumerKey,
       "--token", FakeOAuthProvider.accessToken,
@@ -171,7 +171,7 @@ struct ProviderCommandsTests {
   @Test("Mastercard's rules: RSA-SHA256 and a SHA-256 body hash on an empty POST, one-legged")
   func bodyHashOnAnEmptyPost() async throws {
     let (keyFile, certificateFile) = try rsaKeyFiles()
-    let provider = try FakeOAuthProvider([
+    let provider = try await FakeOAuthProvider.start([
       "--methods", "RSA-SHA256", "--rsa-public-key", certificateFile.path, "--body-hash", "sha256", "--one-legged",
     ])
     let env = environment(try configDirectory())
@@ -196,7 +196,7 @@ struct ProviderCommandsTests {
   func aRefusalExplained() async throws {
     // The provider sits behind a proxy that ends TLS: it verifies against https://api.example.com.
     for style in ["--problem-reporting", "--flickr-debug"] {
-      let provider = try FakeOAuthProvider(["--public-url", "https://api.example.com", style])
+      let provider = try await FakeOAuthProvider.start(["--public-url", "https://api.example.com", style])
       let result = try await oauth1(
         [
           "request", "POST", provider.url("/api/items?page=2"), "--consumer-key", FakeOAuthProvider.consumerKey, "--token",
@@ -220,7 +220,7 @@ struct ProviderCommandsTests {
   /// string is found in the JSON and diffed with ours.
   @Test("A refusal with the provider's base string in a JSON body is explained with it")
   func aJSONRefusalExplained() async throws {
-    let provider = try FakeOAuthProvider(["--public-url", "https://api.example.com"])
+    let provider = try await FakeOAuthProvider.start(["--public-url", "https://api.example.com"])
     let result = try await oauth1(
       [
         "request", "GET", provider.url("/api/flickr-json/photos?page=2"), "--consumer-key", FakeOAuthProvider.consumerKey, "--token",
@@ -238,7 +238,7 @@ struct ProviderCommandsTests {
 
   @Test("A redirect is signed again for where it goes, and never signed for another origin")
   func redirects() async throws {
-    let provider = try FakeOAuthProvider(), elsewhere = try FakeOAuthProvider()
+    let provider = try await FakeOAuthProvider.start(), elsewhere = try await FakeOAuthProvider.start()
     let env = environment(
       try configDirectory(), ["OAUTH1_CONSUMER_SECRET": FakeOAuthProvider.consumerSecret, "OAUTH1_TOKEN_SECRET": FakeOAuthProvider.accessTokenSecret])
     let credentials = ["--consumer-key", FakeOAuthProvider.consumerKey, "--token", FakeOAuthProvider.accessToken]
@@ -259,7 +259,7 @@ struct ProviderCommandsTests {
 
   @Test("Exit status, -i and -o")
   func statusIncludeAndOutput() async throws {
-    let provider = try FakeOAuthProvider()
+    let provider = try await FakeOAuthProvider.start()
     let env = environment(
       try configDirectory(), ["OAUTH1_CONSUMER_SECRET": FakeOAuthProvider.consumerSecret, "OAUTH1_TOKEN_SECRET": FakeOAuthProvider.accessTokenSecret])
     let credentials = ["--consumer-key", FakeOAuthProvider.consumerKey, "--token", FakeOAuthProvider.accessToken]
@@ -290,7 +290,7 @@ struct ProviderCommandsTests {
     let env = environment(
       try configDirectory(), ["OAUTH1_CONSUMER_SECRET": FakeOAuthProvider.consumerSecret, "OAUTH1_TOKEN_SECRET": FakeOAuthProvider.accessTokenSecret])
     let credentials = ["--consumer-key", FakeOAuthProvider.consumerKey, "--token", FakeOAuthProvider.accessToken]
-    let provider = try FakeOAuthProvider()
+    let provider = try await FakeOAuthProvider.start()
     let missing = try await oauth1(["request", "GET", provider.url("/api/status/404"), "-i"] + credentials, environment: env)
     #expect(missing.status == 1)
     #expect(missing.stdout.hasPrefix("HTTP 404 Not Found\r\n") && missing.stdout.contains("\r\nContent-Type: application/json\r\n"))
@@ -299,7 +299,7 @@ struct ProviderCommandsTests {
 
     // A signature refusal in Atlassian's format, which echoes the signature and the base string
     // (with the signed password): both hidden on stdout, the explanation on stderr.
-    let atlassian = try FakeOAuthProvider(["--public-url", "https://api.example.com", "--problem-reporting"])
+    let atlassian = try await FakeOAuthProvider.start(["--public-url", "https://api.example.com", "--problem-reporting"])
     let refused = try await oauth1(
       ["request", "POST", atlassian.url("/api/items"), "-i", "-d", "password=hunter2"] + credentials, environment: env)
     #expect(refused.status == 1)

@@ -38,6 +38,7 @@ public enum ChildExit {
     let pid = process.processIdentifier
     var zombieSince: Date?
     while true {
+      if let status = reaped.withLock({ $0[Key(process: ObjectIdentifier(process), pid: pid)] }) { return status }
       if !process.isRunning {
         return Status(
           code: process.terminationStatus, signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
@@ -47,12 +48,37 @@ public enum ChildExit {
         zombieSince = since
         if Date().timeIntervalSince(since) >= reapAfter {
           var status: Int32 = 0
-          if waitpid(pid, &status, WNOHANG) == pid { return decode(status) }
+          if waitpid(pid, &status, WNOHANG) == pid {
+            let decoded = decode(status)
+            reaped.withLock { $0[Key(process: ObjectIdentifier(process), pid: pid)] = decoded }
+            return decoded
+          }
           // -1: Foundation reaped it meanwhile, and `isRunning` turns false.
         }
       }
       if Date() >= deadline { return nil }
       usleep(10_000)
+    }
+  }
+
+  /// The statuses of the children reaped here, for a second wait on the same process (which
+  /// Foundation still believes running). Kept for the run: a few per test at most.
+  private static let reaped = Reaped()
+
+  /// A process object and its child's id: an object's address may serve a later process, whose
+  /// child has another id.
+  private struct Key: Hashable {
+    let process: ObjectIdentifier
+    let pid: Int32
+  }
+
+  private final class Reaped: @unchecked Sendable {
+    private let lock = NSLock()
+    private var statuses: [Key: Status] = [:]
+    func withLock<T>(_ body: (inout [Key: Status]) -> T) -> T {
+      lock.lock()
+      defer { lock.unlock() }
+      return body(&statuses)
     }
   }
 

@@ -23,6 +23,12 @@ public final class FakeOAuthProvider: @unchecked Sendable {
       script: "fake_oauth_provider.py", arguments: arguments, environment: ["PYTHONPATH": site.path], lifetime: lifetime)
   }
 
+  /// ``init(_:lifetime:)`` for an async test: the Python start (and its wait for the port) runs
+  /// on a thread of its own, not on one of the concurrency pool's few threads.
+  public static func start(_ arguments: [String] = [], lifetime: Int = 300) async throws -> FakeOAuthProvider {
+    try await onOwnThread { try FakeOAuthProvider(arguments, lifetime: lifetime) }
+  }
+
   deinit { server.stop() }
 
   /// `base` + `path`, as a string for a command line.

@@ -98,8 +98,7 @@ struct ArchiveCommandTests {
         try await Task.sleep(for: .microseconds(moment))
         if process.isRunning {
           kill(process.processIdentifier, SIGKILL)
-          try await process.exited()
-          if process.terminationReason == .uncaughtSignal { kills += 1 }
+          if try await process.exited().signal != nil { kills += 1 }
           continue
         }
         if kills == 0, shrink > 1.0 / 64, let database = arguments.firstIndex(of: "--db").map({ arguments[$0 + 1] }) {

@@ -144,7 +144,10 @@ struct ExportTests {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let recordings = PackagePaths.root.appendingPathComponent("Tests/XAPITests/Recordings")
-    let cassettes = try FileManager.default.contentsOfDirectory(atPath: recordings.path).filter { $0.hasPrefix("v2-") && $0.hasSuffix(".json") }
+    // Pages of posts and of users, as twarc2 writes them; lists and direct messages are neither
+    // (twarc-csv wrote no row at all once their recordings were among the inputs).
+    let cassettes = try FileManager.default.contentsOfDirectory(atPath: recordings.path)
+      .filter { $0.hasPrefix("v2-") && $0.hasSuffix(".json") && !$0.contains("list") && !$0.hasPrefix("v2-dm-") }
       .sorted().map { recordings.appendingPathComponent($0).path }
     let pages = folder.appendingPathComponent("pages.jsonl"), flat = folder.appendingPathComponent("flat.jsonl")
     let extracted = try await Self.peer(["action": "pages", "cassettes": cassettes, "output": pages.path])

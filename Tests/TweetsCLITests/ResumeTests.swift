@@ -69,8 +69,7 @@ struct ResumeTests {
         try await Task.sleep(for: .microseconds(Double(UInt32.random(in: 20_000...450_000, using: &random)) * TestTiming.scale))
         if process.isRunning {
           kill(process.processIdentifier, SIGKILL)
-          try await process.exited()
-          if process.terminationReason == .uncaughtSignal {
+          if try await process.exited().signal != nil {
             kills += 1
             // What the kill left: lines past the checkpoint (to be cut), perhaps half of one.
             let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0

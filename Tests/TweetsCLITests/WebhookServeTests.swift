@@ -18,12 +18,12 @@ struct WebhookServeTests {
 
     /// Starts it with the arguments `extra` makes from its folder, the secret in `variable`
     /// (and another in X_CONSUMER_SECRET when that is not the one).
-    init(secretIn variable: String = "X_CONSUMER_SECRET", _ extra: (_ folder: URL) -> [String]) throws {
+    init(secretIn variable: String = "X_CONSUMER_SECRET", _ extra: (_ folder: URL) -> [String]) async throws {
       folder = FileManager.default.temporaryDirectory.appendingPathComponent("webhook-\(UUID().uuidString)")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       output = folder.appendingPathComponent("events.jsonl")
       stderr = folder.appendingPathComponent("stderr.txt")
-      server = try LoopbackServer(
+      server = try await LoopbackServer.start(
         executable: URL(fileURLWithPath: "/bin/sh"),
         arguments: [
           "-c", #"exec "$0" "$@" 2>"$WEBHOOK_TEST_STDERR""#, PackagePaths.executable("tweets").path, "webhook", "serve", "--port", "0",
@@ -70,7 +70,7 @@ struct WebhookServeTests {
   func theSendersCRCsAreAnsweredItsEventsWrittenAndEverythingElseRefused(signedWith: String) async throws {
     let maxBody = 4096
     let oauth2 = signedWith == "oauth2-client-secret"
-    let receiver = try Receiver(secretIn: oauth2 ? "X_CLIENT_SECRET" : "X_CONSUMER_SECRET") { _ in
+    let receiver = try await Receiver(secretIn: oauth2 ? "X_CLIENT_SECRET" : "X_CONSUMER_SECRET") { _ in
       ["--max-body", String(maxBody), "--signed-with", signedWith]
     }
     let report = try await Self.python(
@@ -141,7 +141,7 @@ struct WebhookServeTests {
   }
 
   @Test func withDbThePostsAndUsersOfSignedEventsAreArchived() async throws {
-    let receiver = try Receiver { folder in ["--db", folder.appendingPathComponent("archive.db").path, "--max-body", "4096"] }
+    let receiver = try await Receiver { folder in ["--db", folder.appendingPathComponent("archive.db").path, "--max-body", "4096"] }
     let database = receiver.folder.appendingPathComponent("archive.db")
     let report = try await Self.python(
       "webhook_sender.py",

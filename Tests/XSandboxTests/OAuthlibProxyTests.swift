@@ -49,7 +49,7 @@ struct OAuthlibProxyTests {
       return .init(status: 200, headers: [("Content-Type", "application/json"), (SandboxServer.verdictHeader, "verified")], body: Data("{}".utf8))
     })
     let site = try PythonPeer.sitePackages()
-    let proxy = try LoopbackServer(
+    let proxy = try await LoopbackServer.start(
       script: "oauthlib_proxy.py", arguments: ["--backend", "127.0.0.1:\(lying.port)", "--control-token", "not-checked-here"],
       environment: ["PYTHONPATH": site.path])
     let url = proxy.baseURL.appendingPathComponent("2/users/me")

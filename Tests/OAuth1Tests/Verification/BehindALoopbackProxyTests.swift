@@ -36,8 +36,8 @@ struct BehindALoopbackProxyTests {
     }
   }
 
-  func proxy(to server: LoopbackHTTPServer, headers: String = "x-forwarded") throws -> LoopbackServer {
-    try LoopbackServer(
+  func proxy(to server: LoopbackHTTPServer, headers: String = "x-forwarded") async throws -> LoopbackServer {
+    try await LoopbackServer.start(
       script: "forwarding_proxy.py",
       arguments: ["--backend", server.baseURL.absoluteString, "--public-host", "tool.example.edu", "--public-port", "8443", "--headers", headers])
   }
@@ -61,17 +61,17 @@ struct BehindALoopbackProxyTests {
   @Test("Accepted through the trusted proxy; refused when the proxy is not trusted")
   func trustedAndNot() async throws {
     let trusted = try tool(.forwarded(trustedProxies: ["127.0.0.2"], headers: .xForwarded))
-    let viaProxy = try proxy(to: trusted)
+    let viaProxy = try await proxy(to: trusted)
     let accepted = try await launch(to: viaProxy.baseURL)
     #expect(accepted.0 == 200 && accepted.1 == "valid lms from 127.0.0.2", "\(accepted)")
 
     let untrusting = try tool(.asReceived)
-    let proxyToUntrusting = try proxy(to: untrusting)
+    let proxyToUntrusting = try await proxy(to: untrusting)
     let refused = try await launch(to: proxyToUntrusting.baseURL)
     #expect(refused.0 == 401 && refused.1 == "signature_invalid", "\(refused)")
 
     let forwardedTool = try tool(.forwarded(trustedProxies: ["127.0.0.2"], headers: .forwarded))
-    let forwardedProxy = try proxy(to: forwardedTool, headers: "forwarded")
+    let forwardedProxy = try await proxy(to: forwardedTool, headers: "forwarded")
     let rfc7239 = try await launch(to: forwardedProxy.baseURL)
     #expect(rfc7239.0 == 200, "\(rfc7239)")
   }
@@ -84,7 +84,7 @@ struct BehindALoopbackProxyTests {
     let direct = try await launch(to: server.baseURL, extraHeaders: spoofed)
     #expect(direct.0 == 401 && direct.1 == "signature_invalid", "\(direct)")
     // Through the proxy, a client's own Forwarded header for another origin is dropped and replaced.
-    let viaProxy = try proxy(to: server)
+    let viaProxy = try await proxy(to: server)
     let evil = try await launch(
       to: viaProxy.baseURL, extraHeaders: ["Forwarded": "proto=https;host=evil.example", "X-Forwarded-Host": "evil.example"])
     #expect(evil.0 == 200, "\(evil)")
