@@ -59,7 +59,7 @@ struct WrittenFormsTests {
       process.environment = ["LC_ALL": "C", "PATH": "/usr/bin:/bin"]
       let pipe = Pipe()
       process.standardOutput = pipe
-      try process.run()
+      try process.runOneAtATime()
       let data = pipe.fileHandleForReading.readDataToEndOfFile()
       _ = ChildExit.wait(process, until: Date().addingTimeInterval(60))
       return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)

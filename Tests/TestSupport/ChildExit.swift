@@ -17,7 +17,7 @@ import Foundation
 /// must not be read (it traps). Callers take the status from ``Status``.
 ///
 /// ```swift
-/// try process.run()
+/// try process.runOneAtATime()
 /// guard let status = ChildExit.wait(process, until: Date() + 60) else { /* still running */ }
 /// ```
 public enum ChildExit {

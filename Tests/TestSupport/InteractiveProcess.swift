@@ -31,7 +31,7 @@ public final class InteractiveProcess: @unchecked Sendable {
         self.lock.withLock { if isOutput { self.out.append(data) } else { self.err.append(data) } }
       }
     }
-    try process.run()
+    try process.runOneAtATime()
   }
 
   public var stdout: String { lock.withLock { String(decoding: out, as: UTF8.self) } }
@@ -39,16 +39,21 @@ public final class InteractiveProcess: @unchecked Sendable {
   public var pid: Int32 { process.processIdentifier }
   public var stderr: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
 
-  /// Waits (at most `timeout` seconds) until standard error contains `text`. It polls with
-  /// `Task.sleep`, holding no thread of the concurrency pool meanwhile.
+  /// Waits (at most `timeout` seconds) until standard error contains `text`. It polls on a
+  /// thread of its own, holding no thread of the concurrency pool: polled from the pool, a
+  /// loaded run saw the deadline pass while the pool was busy and the prompt, which had come,
+  /// was reported missing. The text is looked for once more at the deadline.
   public func waitForError(containing text: String, timeout: TimeInterval = TestTiming.seconds(120)) async -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-      if stderr.contains(text) { return true }
-      if !process.isRunning { return stderr.contains(text) }
-      try? await Task.sleep(for: .milliseconds(10))
+    let found = try? await onOwnThread { () -> Bool in
+      while Date() < deadline {
+        if self.stderr.contains(text) { return true }
+        if !self.process.isRunning { break }
+        usleep(10_000)
+      }
+      return self.stderr.contains(text)
     }
-    return false
+    return found ?? stderr.contains(text)
   }
 
   public func send(_ line: String) {

@@ -51,7 +51,7 @@ package final class LocalRedisServer: Sendable {
     process.arguments = ["--version"]
     let pipe = Pipe()
     process.standardOutput = pipe
-    guard (try? process.run()) != nil else { return nil }
+    guard (try? process.runOneAtATime()) != nil else { return nil }
     let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     _ = ChildExit.wait(process, until: Date().addingTimeInterval(60))
     return text.split(separator: " ").first { $0.hasPrefix("v=") }.map { String($0.dropFirst(2)) }
@@ -149,7 +149,7 @@ package final class LocalRedisServer: Sendable {
     process.standardOutput = handle ?? FileHandle.nullDevice
     process.standardError = handle ?? FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
-    do { try process.run() } catch { throw Failure(description: "cannot start redis-server: \(error)") }
+    do { try process.runOneAtATime() } catch { throw Failure(description: "cannot start redis-server: \(error)") }
     let deadline = Date().addingTimeInterval(10)
     while Date() < deadline {
       if let exit = ChildExit.wait(process, until: Date()) {

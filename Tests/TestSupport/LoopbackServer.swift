@@ -78,7 +78,7 @@ public final class LoopbackServer: @unchecked Sendable {
     let stdin = Pipe(), stdout = Pipe()
     process.standardInput = stdin
     process.standardOutput = stdout
-    try process.run()
+    try process.runOneAtATime()
 
     var buffer = Data()
     let deadline = Date().addingTimeInterval(startTimeout)

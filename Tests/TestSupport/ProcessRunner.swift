@@ -129,7 +129,7 @@ public enum ProcessRunner {
       }
     }
     let started = Date()
-    try process.run()
+    try process.runOneAtATime()
     try? given?.close()
     Thread.detachNewThread {
       input.fileHandleForWriting.write(stdin)

@@ -58,7 +58,7 @@ public enum SpecCheck {
       process.environment = environment
       process.standardInput = input
       process.standardOutput = output
-      try process.run()
+      try process.runOneAtATime()
     }
 
     func check(_ log: URL) throws -> (outside: Int, report: String) {

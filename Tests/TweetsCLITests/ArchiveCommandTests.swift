@@ -65,7 +65,7 @@ struct ArchiveCommandTests {
     process.environment = tweets.environment
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
-    try process.run()
+    try process.runOneAtATime()
     return process
   }
 

@@ -67,7 +67,7 @@ struct CredentialsDurabilityTests {
       let clock = ContinuousClock()
       let start = clock.now
       let probe = suite.login(tweets, profile: "probe")
-      try probe.run()
+      try probe.runOneAtATime()
       let probeExit = ChildExit.wait(probe, until: .distantFuture)
       var problems = probeExit?.code == 0 ? [] : ["the probe login failed"]
       let lifetime = clock.now - start
@@ -82,7 +82,7 @@ struct CredentialsDurabilityTests {
       for index in 0..<kills {
         let name = "kill-\(index)"
         let process = suite.login(tweets, profile: name)
-        try process.run()
+        try process.runOneAtATime()
         usleep(UInt32(Int.random(in: 0...microseconds, using: &generator)))
         kill(process.processIdentifier, SIGKILL)
         _ = ChildExit.wait(process, until: .distantFuture)
@@ -119,7 +119,7 @@ struct CredentialsDurabilityTests {
   @Test func concurrentLoginsToDifferentProfilesAllLand() async throws {
     let tweets = try TweetsRunner(server: try await VerifiedSandbox.start())
     let processes = (0..<8).map { login(tweets, profile: "p\($0)") }
-    for process in processes { try process.run() }
+    for process in processes { try process.runOneAtATime() }
     var exits: [ChildExit.Status] = []
     for process in processes { exits.append(try await process.exited()) }
     #expect(exits.allSatisfy { $0.code == 0 && $0.signal == nil }, "\(exits)")

@@ -238,7 +238,7 @@ struct ExportTests {
     reader.arguments = [pipe.path]
     let output = Pipe()
     reader.standardOutput = output
-    try reader.run()
+    try reader.runOneAtATime()
     let result = try await ProcessRunner.run(
       PackagePaths.executable("tweets"), ["export", input.path, "-o", pipe.path, "--columns", "id,text"], timeout: TweetsRunner.hangTimeout)
     try await reader.exited()

@@ -181,7 +181,7 @@ struct OAuth2CommandTests {
       process.environment = tweets.environment
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
-      try process.run()
+      try process.runOneAtATime()
       try await Task.sleep(for: .microseconds(Double(UInt32.random(in: 5_000...120_000, using: &random)) * TestTiming.scale))
       if process.isRunning {
         kill(process.processIdentifier, SIGKILL)

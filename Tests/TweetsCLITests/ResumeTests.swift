@@ -22,7 +22,7 @@ struct ResumeTests {
     process.environment = environment
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
-    try process.run()
+    try process.runOneAtATime()
     return process
   }
 
