@@ -297,7 +297,9 @@ extension OAuthProvider {
   public static func mastercard(baseURL: URL = URL(string: "https://sandbox.api.mastercard.com")!) -> OAuthProvider {
     OAuthProvider(
       name: "mastercard", baseURL: baseURL, signatureMethod: .rsaSHA256, bodyHash: .sha256,
-      notes: ["The consumer key is the long key from the project page; the private key comes from its .p12 (openssl pkcs12 -nocerts -nodes)."])
+      notes: [
+        "The consumer key is the long key from the project page; the private key is its .p12 as issued (RSAPrivateKey(pkcs12:password:), oauth1 --rsa-key FILE with OAUTH1_KEY_PASSWORD)."
+      ])
   }
 
   /// An LTI 1.1 launch as the learning platform sends it: a form POST signed one-legged with
