@@ -39,6 +39,12 @@ public enum OAuthError: Error, Equatable, Sendable {
   case wrongKeyPassword
   /// The PKCS#12 file opens but holds certificates only, no private key.
   case noPrivateKeyInPKCS12
+  /// The configuration's ``OAuthExternalSigner`` cannot sign: it failed (`problem` is its
+  /// error's description), returned no bytes, or was given PLAINTEXT, which has no signature to compute.
+  case externalSigner(problem: String)
+  /// A synchronous signing call on a signer whose signature comes from an ``OAuthExternalSigner``,
+  /// which must be awaited.
+  case externalSignerNeedsAwait
   /// An `Authorization` header that is not a well-formed `OAuth` header.
   case malformedAuthorizationHeader(reason: String)
   /// The crypto backend failed where it should not; the reason is OpenSSL's.
@@ -99,6 +105,11 @@ extension OAuthError: CustomStringConvertible {
       return "The PKCS#12 file could not be read: \(reason). \(advice)"
     case .wrongKeyPassword:
       return "The password does not open the PKCS#12 file. Check the password the key was issued with (it is not shown here)."
+    case .externalSigner(let problem):
+      return "The external signer could not sign: \(problem)."
+    case .externalSignerNeedsAwait:
+      return
+        "This signer's signature comes from an external signer, which must be awaited: use `try await signer.sign(request)` (OAuthRequestBehavior does)."
     case .noPrivateKeyInPKCS12:
       return
         "The PKCS#12 file holds certificates but no private key. Export it with its key (`openssl pkcs12 -export -inkey key.pem -in cert.pem -out key.p12`), or give the PEM private key."
