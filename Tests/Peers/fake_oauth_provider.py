@@ -35,6 +35,8 @@ Flags, and the real providers they model:
   --problem-reporting    bodies "oauth_problem=..&oauth_signature_base_string=.."  Jira / Atlassian (RSA-SHA1)
   --flickr-debug         bodies "oauth_problem=..&debug_sbs=<base string, raw>"     Flickr
   --one-legged           resource requests may omit oauth_token (key "secret&") WooCommerce (HMAC in the query)
+  --empty-token          two-legged resource requests must send oauth_token="" (key "secret&"); none is
+                         parameter_absent                                  Schoology (realm "Schoology API")
   --body-hash sha1|sha256  every non-form resource request carries oauth_body_hash
                          = base64(hash(body)), the empty body included    Mastercard (RSA-SHA256 + sha256, empty POST)
                          (form-encoded ones must not: the draft's rule)
@@ -610,6 +612,12 @@ class Handler(BaseHTTPRequestHandler):
     def resource(self, path):
         args = self.oauthlib_args()
         one_legged = STATE.args.one_legged and "oauth_token" not in self.oauth_params
+        if STATE.args.empty_token:
+            # Schoology: a two-legged request carries oauth_token="", signed with the key "secret&";
+            # oauthlib's SignatureOnlyEndpoint checks it, the empty token in the base string.
+            if self.oauth_params.get("oauth_token") is None:
+                raise Problem("parameter_absent", "two-legged requests carry oauth_token=\"\"", absent=["oauth_token"])
+            one_legged = self.oauth_params.get("oauth_token") == ""
         if one_legged:
             endpoint = ENDPOINTS["signature_only"]
             valid, request = endpoint.validate_request(**args)
@@ -711,6 +719,7 @@ def main():
     parser.add_argument("--realm")
     parser.add_argument("--body-hash", choices=["sha1", "sha256"])
     parser.add_argument("--one-legged", action="store_true")
+    parser.add_argument("--empty-token", action="store_true")
     errors_format = parser.add_mutually_exclusive_group()
     errors_format.add_argument("--problem-reporting", action="store_true")
     errors_format.add_argument("--flickr-debug", action="store_true")

@@ -41,7 +41,8 @@ struct SigningEngine: Sendable {
         configuration.signatureMethod, consumerSecret: consumer.secret, tokenSecret: token?.secret, privateKey: configuration.privateKey)
     }
     // Token credentials with an empty key sign with their secret but send no oauth_token.
-    let tokenKey = token.flatMap { $0.key.isEmpty ? nil : $0.key }
+    // Unless the provider wants oauth_token="" on two-legged requests (Schoology).
+    let tokenKey = token.flatMap { $0.key.isEmpty ? nil : $0.key } ?? (configuration.sendsEmptyToken ? "" : nil)
     constants = ProtocolConstants(
       consumerKey: consumer.key, tokenKey: tokenKey, method: configuration.signatureMethod, callback: configuration.callback,
       verifier: configuration.verifier, includeVersion: configuration.includeVersion, realm: configuration.realm)

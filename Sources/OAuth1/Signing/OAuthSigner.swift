@@ -52,6 +52,9 @@ public struct OAuthSigner: Sendable {
     /// `privateKey` or the secrets: sign with ``OAuthSigner/sign(_:nonce:timestamp:)``, which
     /// awaits it. `nil` (the default) signs in process.
     public var externalSigner: OAuthExternalSigner?
+    /// Whether a request signed without token credentials still sends `oauth_token=""`, as
+    /// Schoology's two-legged requests must; `false` (the default) sends no `oauth_token` then.
+    public var sendsEmptyToken = false
 
     /// Creates a configuration; the defaults sign with HMAC-SHA1, send `oauth_version="1.0"`, and take the time from the
     /// system clock and a fresh random nonce for every request.

@@ -9,8 +9,8 @@ import OAuth1
 extension OAuthProvider {
   /// The names ``named(_:site:)`` knows, as `oauth1 login --provider` takes them.
   public static let names = [
-    "confluence", "discogs", "flickr", "garmin", "jira", "lti", "magento", "mastercard", "netsuite", "smugmug", "trello", "tumblr",
-    "woocommerce", "x",
+    "confluence", "discogs", "flickr", "garmin", "jira", "lti", "magento", "mastercard", "netsuite", "schoology", "smugmug", "trello",
+    "tumblr", "woocommerce", "x",
   ]
 
   /// The profile named `name` (see ``names``). The providers that live on your own server
@@ -36,6 +36,7 @@ extension OAuthProvider {
     case "flickr": return .flickr
     case "tumblr": return .tumblr
     case "garmin": return .garmin
+    case "schoology": return url.map { .schoology(districtURL: $0) } ?? .schoology()
     case "trello": return .trello(applicationName: "oauth1")
     case "smugmug": return .smugMug()
     case "mastercard": return url.map { .mastercard(baseURL: $0) } ?? .mastercard()
@@ -141,6 +142,30 @@ extension OAuthProvider {
       authenticate: "https://connect.garmin.com/oauthConfirm", accessToken: "https://connectapi.garmin.com/oauth-service/oauth/access_token"),
     signatureMethod: .hmacSHA1,
     notes: ["Garmin retires OAuth 1.0a on 2026-12-31: move to its OAuth 2.0 (PKCE) flow."])
+
+  /// Schoology: `realm="Schoology API"`, HMAC-SHA1 or PLAINTEXT, and two-legged requests
+  /// (the consumer alone, the usual way to call its API) that still send `oauth_token=""`
+  /// (``OAuthProvider/sendsEmptyToken``); the API at `api.schoology.com/v1`, the user's
+  /// approval on the district's own host (`site`: `https://district.schoology.com`). Its
+  /// timestamps must increase from one request to the next.
+  ///
+  /// Sources: https://developers.schoology.com/api-documentation/authentication (two-legged and
+  /// three-legged, the realm, HMAC-SHA1 or PLAINTEXT, the empty `oauth_token`, the district's
+  /// authorize host).
+  public static func schoology(districtURL: URL = URL(string: "https://app.schoology.com")!) -> OAuthProvider {
+    var schoology = OAuthProvider(
+      name: "schoology", baseURL: URL(string: "https://api.schoology.com/v1/")!,
+      endpoints: .init(
+        requestToken: "oauth/request_token", authorize: districtURL.appendingPathComponent("oauth/authorize").absoluteString,
+        authenticate: districtURL.appendingPathComponent("oauth/authorize").absoluteString, accessToken: "oauth/access_token"),
+      signatureMethod: .hmacSHA1, acceptedSignatureMethods: [.hmacSHA1, .plaintext], realm: "Schoology API",
+      notes: [
+        "Two-legged requests send oauth_token=\"\" (the consumer alone); give the district's host as --site for the approval page.",
+        "Timestamps must increase from one request to the next: keep the clock right.",
+      ])
+    schoology.sendsEmptyToken = true
+    return schoology
+  }
 
   /// Trello: HMAC-SHA1 (PLAINTEXT answers "invalid signature"); the authorize page needs
   /// `name` (shown to the user), `scope` (`read`, `read,write`, `read,write,account`) and

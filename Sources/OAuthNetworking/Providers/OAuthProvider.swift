@@ -50,6 +50,9 @@ public struct OAuthProvider: Sendable, Hashable {
   public var notes: [String]
   /// Whether a multipart body's text fields are signed (Flickr's uploads); RFC 5849 signs none.
   public var signsMultipartTextFields = false
+  /// Whether a request signed with the consumer alone still sends `oauth_token=""` (Schoology's
+  /// two-legged requests); RFC 5849 sends no `oauth_token` then.
+  public var sendsEmptyToken = false
 
   /// A query parameter of the authorize URL: Trello's `scope`, SmugMug's `Permissions`.
   public struct AuthorizeParameter: Sendable, Hashable {
@@ -91,7 +94,9 @@ public struct OAuthProvider: Sendable, Hashable {
   /// How requests to this provider are signed: its method, realm and body hash, with
   /// `privateKey` for the RSA methods.
   public func configuration(privateKey: RSAPrivateKey? = nil) -> OAuthSigner.Configuration {
-    OAuthSigner.Configuration(signatureMethod: signatureMethod, privateKey: privateKey, realm: realm, bodyHash: bodyHash)
+    var configuration = OAuthSigner.Configuration(signatureMethod: signatureMethod, privateKey: privateKey, realm: realm, bodyHash: bodyHash)
+    configuration.sendsEmptyToken = sendsEmptyToken
+    return configuration
   }
 
   /// The three-legged flow with this provider, `nil` when it has none (a one-legged API).

@@ -38,9 +38,6 @@ struct ServeProfile: Sendable {
   /// The profile's notes, printed when the server starts.
   let notes: [String]
 
-  /// Providers whose two-legged requests still send `oauth_token=""` (Schoology's do,
-  /// developers.schoology.com, authentication).
-  static let emptyTokenProviders: Set = ["schoology"]
   /// Providers that answer a refusal as Atlassian's servers do.
   static let atlassianProviders: Set = ["jira", "confluence", "bitbucket"]
 
@@ -61,7 +58,7 @@ struct ServeProfile: Sendable {
     realm = provider.realm
     allowedSignatureMethods = Set(provider.acceptedSignatureMethods)
     requiresBodyHash = provider.bodyHash != nil
-    emptyTokenIsTwoLegged = Self.emptyTokenProviders.contains(provider.name)
+    emptyTokenIsTwoLegged = provider.sendsEmptyToken
     problemBody = Self.atlassianProviders.contains(provider.name) ? .atlassianForm : .json
     var paths: [String: LoopbackProvider.Endpoint] = [:]
     if let endpoints = provider.endpoints {

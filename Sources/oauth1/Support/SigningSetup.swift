@@ -77,6 +77,7 @@ struct SigningSetup {
     configuration = OAuthSigner.Configuration(
       signatureMethod: method, privateKey: privateKey, realm: arguments[SigningOptions.realm] ?? stored?.realm ?? provider?.realm,
       bodyHash: try SigningOptions.bodyHashAlgorithm(arguments) ?? provider?.bodyHash)
+    configuration.sendsEmptyToken = provider?.sendsEmptyToken == true
   }
 
   /// The headers the provider requires (its `User-Agent`, say).
