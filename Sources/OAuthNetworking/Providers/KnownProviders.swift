@@ -9,8 +9,8 @@ import OAuth1
 extension OAuthProvider {
   /// The names ``named(_:site:)`` knows, as `oauth1 login --provider` takes them.
   public static let names = [
-    "confluence", "discogs", "flickr", "garmin", "jira", "lti", "magento", "mastercard", "netsuite", "schoology", "smugmug", "trello",
-    "tumblr", "woocommerce", "x",
+    "bitbucket", "confluence", "discogs", "flickr", "garmin", "jira", "lti", "magento", "mastercard", "netsuite", "schoology", "smugmug",
+    "trello", "tumblr", "woocommerce", "x", "x-ads",
   ]
 
   /// The profile named `name` (see ``names``). The providers that live on your own server
@@ -32,6 +32,8 @@ extension OAuthProvider {
     }
     switch name.lowercased() {
     case "x", "twitter": return .x
+    case "x-ads": return .xAds
+    case "bitbucket": return .bitbucket(baseURL: try needsSite("the Bitbucket Data Center server's URL as its site"))
     case "discogs": return .discogs
     case "flickr": return .flickr
     case "tumblr": return .tumblr
@@ -127,6 +129,20 @@ extension OAuthProvider {
       authenticate: "https://www.tumblr.com/oauth/authorize", accessToken: "https://www.tumblr.com/oauth/access_token"),
     signatureMethod: .hmacSHA1, headers: ["User-Agent": "oauth1-swift/0.1 (replace with your application's name)"])
 
+  /// The X Ads API (`ads-api.x.com/<version>/...`): OAuth 1.0a user context with HMAC-SHA1,
+  /// the same flow as ``x``; its list parameters are comma-separated (`entity_ids=a,b,c`), and
+  /// the comma must be signed as `%2C` (Postman's signer did not, postmanlabs/postman-app-support#8879).
+  ///
+  /// Sources: https://developer.x.com/en/docs/x-ads-api/getting-started (OAuth 1.0a, the
+  /// `ads-api.x.com` host and versioned paths) and https://docs.x.com/fundamentals/authentication/api-reference.
+  public static let xAds = OAuthProvider(
+    name: "x-ads", baseURL: URL(string: "https://ads-api.x.com")!,
+    endpoints: .init(
+      requestToken: "https://api.x.com/oauth/request_token", authorize: "https://api.x.com/oauth/authorize",
+      authenticate: "https://api.x.com/oauth/authenticate", accessToken: "https://api.x.com/oauth/access_token"),
+    signatureMethod: .hmacSHA1,
+    notes: ["Paths carry the API version (ads-api.x.com/12/accounts); list parameters are comma-separated and signed as %2C."])
+
   /// Garmin Connect developer program (Health and Activity APIs): HMAC-SHA1. Garmin retires
   /// OAuth 1.0a at the end of 2026 in favour of OAuth 2.0 with PKCE: after 2026-12-31 this
   /// profile will stop working.
@@ -141,7 +157,9 @@ extension OAuthProvider {
       requestToken: "https://connectapi.garmin.com/oauth-service/oauth/request_token", authorize: "https://connect.garmin.com/oauthConfirm",
       authenticate: "https://connect.garmin.com/oauthConfirm", accessToken: "https://connectapi.garmin.com/oauth-service/oauth/access_token"),
     signatureMethod: .hmacSHA1,
-    notes: ["Garmin retires OAuth 1.0a on 2026-12-31: move to its OAuth 2.0 (PKCE) flow."])
+    notes: [
+      "Garmin retires OAuth 1.0a on 2026-12-31: move to its OAuth 2.0 (PKCE) flow (the OAuth2 product's PKCE login, then Garmin's user-id request)."
+    ])
 
   /// Schoology: `realm="Schoology API"`, HMAC-SHA1 or PLAINTEXT, and two-legged requests
   /// (the consumer alone, the usual way to call its API) that still send `oauth_token=""`
@@ -295,6 +313,15 @@ extension OAuthProvider {
   /// PKCS#8 key trouble, jira-node/node-jira-client#44, sumoheavy/jira-ruby#361.
   public static func jira(baseURL: URL) -> OAuthProvider {
     atlassian("jira", baseURL)
+  }
+
+  /// Bitbucket Data Center application links: as ``jira(baseURL:)`` (RSA-SHA1, the same
+  /// `/plugins/servlet/oauth/...` endpoints and refusals).
+  ///
+  /// Sources: https://developer.atlassian.com/server/bitbucket/how-tos/example-oauth-consumer/
+  /// (Bitbucket Server's application links: the Atlassian OAuth plugin's endpoints, RSA-SHA1).
+  public static func bitbucket(baseURL: URL) -> OAuthProvider {
+    atlassian("bitbucket", baseURL)
   }
 
   /// Confluence Data Center application links: as ``jira(baseURL:)``.
