@@ -11,7 +11,7 @@
 /// the HMAC methods the MAC.
 ///
 /// Set it in ``OAuthSigner/Configuration`` (then no `privateKey` is needed) and sign with
-/// ``OAuthSigner/sign(_:nonce:timestamp:)``, which awaits it; ``OAuthRequestBehavior``, in
+/// ``OAuthSigner/sign(_:nonce:timestamp:)``, which awaits it; `OAuthRequestBehavior`, in
 /// OAuthNetworking, awaits it for every request it signs.
 ///
 /// ```swift
