@@ -9,7 +9,7 @@ import OAuth1
 extension OAuthProvider {
   /// The names ``named(_:site:)`` knows, as `oauth1 login --provider` takes them.
   public static let names = [
-    "bitbucket", "confluence", "discogs", "flickr", "garmin", "jira", "lti", "magento", "mastercard", "netsuite", "schoology", "smugmug",
+    "bitbucket", "confluence", "discogs", "flickr", "garmin", "jira", "lti", "magento", "mastercard", "mediawiki", "netsuite", "schoology", "smugmug",
     "trello", "tumblr", "woocommerce", "x", "x-ads",
   ]
 
@@ -33,6 +33,7 @@ extension OAuthProvider {
     switch name.lowercased() {
     case "x", "twitter": return .x
     case "x-ads": return .xAds
+    case "mediawiki", "wikipedia": return url.map { .mediaWiki(scriptURL: $0) } ?? .mediaWiki()
     case "bitbucket": return .bitbucket(baseURL: try needsSite("the Bitbucket Data Center server's URL as its site"))
     case "discogs": return .discogs
     case "flickr": return .flickr
@@ -142,6 +143,33 @@ extension OAuthProvider {
       authenticate: "https://api.x.com/oauth/authenticate", accessToken: "https://api.x.com/oauth/access_token"),
     signatureMethod: .hmacSHA1,
     notes: ["Paths carry the API version (ads-api.x.com/12/accounts); list parameters are comma-separated and signed as %2C."])
+
+  /// MediaWiki's OAuth extension (Wikipedia, Wikidata, Toolforge: the consumers registered on
+  /// Meta-Wiki): title-style endpoints under `index.php` whose `title` query is signed like any
+  /// parameter, `oob` as the callback unless the consumer registered one, and an authorize URL
+  /// that carries `oauth_consumer_key` beside `oauth_token`
+  /// (``OAuthProvider/authorizeSendsConsumerKey``). After the flow, `Special:OAuth/identify`
+  /// answers a JWT signed HS256 with the consumer secret: check it with ``MediaWikiIdentity``.
+  ///
+  /// Sources: https://www.mediawiki.org/wiki/Extension:OAuth (`Special:OAuth/initiate`,
+  /// `/authorize` with `oauth_consumer_key` and `oauth_token`, `/token`, `/identify` and its JWT's
+  /// `iss`, `aud`, `nonce`, `iat` and `exp`). (Issues only:) owner-only consumers skip the flow,
+  /// mwclient/mwclient#395.
+  public static func mediaWiki(scriptURL: URL = URL(string: "https://meta.wikimedia.org/w/index.php")!) -> OAuthProvider {
+    let script = scriptURL.absoluteString
+    let wiki = script.hasSuffix("/w/index.php") ? String(script.dropLast("/w/index.php".count)) + "/wiki/" : script + "?title="
+    var mediaWiki = OAuthProvider(
+      name: "mediawiki", baseURL: scriptURL.deletingLastPathComponent(),
+      endpoints: .init(
+        requestToken: script + "?title=Special:OAuth/initiate", authorize: wiki + "Special:OAuth/authorize",
+        authenticate: wiki + "Special:OAuth/authenticate", accessToken: script + "?title=Special:OAuth/token"),
+      signatureMethod: .hmacSHA1, acceptedSignatureMethods: [.hmacSHA1, .rsaSHA1],
+      notes: [
+        "The callback is oob unless the consumer registered one; check Special:OAuth/identify's JWT with MediaWikiIdentity (issuer, audience, nonce, time)."
+      ])
+    mediaWiki.authorizeSendsConsumerKey = true
+    return mediaWiki
+  }
 
   /// Garmin Connect developer program (Health and Activity APIs): HMAC-SHA1. Garmin retires
   /// OAuth 1.0a at the end of 2026 in favour of OAuth 2.0 with PKCE: after 2026-12-31 this

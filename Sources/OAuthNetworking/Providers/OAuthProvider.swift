@@ -53,6 +53,9 @@ public struct OAuthProvider: Sendable, Hashable {
   /// Whether a request signed with the consumer alone still sends `oauth_token=""` (Schoology's
   /// two-legged requests); RFC 5849 sends no `oauth_token` then.
   public var sendsEmptyToken = false
+  /// Whether the authorize URL carries `oauth_consumer_key` beside `oauth_token` (MediaWiki's
+  /// `Special:OAuth/authorize` needs both).
+  public var authorizeSendsConsumerKey = false
 
   /// A query parameter of the authorize URL: Trello's `scope`, SmugMug's `Permissions`.
   public struct AuthorizeParameter: Sendable, Hashable {
@@ -104,7 +107,9 @@ public struct OAuthProvider: Sendable, Hashable {
     guard let endpoints else { return nil }
     return OAuthFlow(
       baseURL: baseURL, consumer: consumer, endpoints: endpoints, configuration: configuration(privateKey: privateKey),
-      authorizeParameters: authorizeParameters.map { ($0.name, $0.value) }, behavior: HeadersBehavior(headers), transport: transport)
+      authorizeParameters: (authorizeSendsConsumerKey ? [("oauth_consumer_key", consumer.key)] : [])
+        + authorizeParameters.map { ($0.name, $0.value) },
+      behavior: HeadersBehavior(headers), transport: transport)
   }
 
   /// The behavior that signs every request of a `NetworkClient` as this provider wants
