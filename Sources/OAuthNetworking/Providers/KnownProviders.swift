@@ -9,7 +9,8 @@ import OAuth1
 extension OAuthProvider {
   /// The names ``named(_:site:)`` knows, as `oauth1 login --provider` takes them.
   public static let names = [
-    "bitbucket", "confluence", "discogs", "flickr", "garmin", "jira", "lti", "magento", "mastercard", "mediawiki", "netsuite", "schoology", "smugmug",
+    "bitbucket", "confluence", "discogs", "etrade", "flickr", "garmin", "jira", "lti", "magento", "mastercard", "mediawiki", "netsuite", "schoology",
+    "smugmug",
     "trello", "tumblr", "woocommerce", "x", "x-ads",
   ]
 
@@ -33,6 +34,7 @@ extension OAuthProvider {
     switch name.lowercased() {
     case "x", "twitter": return .x
     case "x-ads": return .xAds
+    case "etrade": return url.map { .eTrade(apiURL: $0) } ?? .eTrade()
     case "mediawiki", "wikipedia": return url.map { .mediaWiki(scriptURL: $0) } ?? .mediaWiki()
     case "bitbucket": return .bitbucket(baseURL: try needsSite("the Bitbucket Data Center server's URL as its site"))
     case "discogs": return .discogs
@@ -148,7 +150,7 @@ extension OAuthProvider {
   /// Meta-Wiki): title-style endpoints under `index.php` whose `title` query is signed like any
   /// parameter, `oob` as the callback unless the consumer registered one, and an authorize URL
   /// that carries `oauth_consumer_key` beside `oauth_token`
-  /// (``OAuthProvider/authorizeSendsConsumerKey``). After the flow, `Special:OAuth/identify`
+  /// (``OAuthProvider/authorizeConsumerKeyParameter``). After the flow, `Special:OAuth/identify`
   /// answers a JWT signed HS256 with the consumer secret: check it with ``MediaWikiIdentity``.
   ///
   /// Sources: https://www.mediawiki.org/wiki/Extension:OAuth (`Special:OAuth/initiate`,
@@ -167,8 +169,34 @@ extension OAuthProvider {
       notes: [
         "The callback is oob unless the consumer registered one; check Special:OAuth/identify's JWT with MediaWikiIdentity (issuer, audience, nonce, time)."
       ])
-    mediaWiki.authorizeSendsConsumerKey = true
+    mediaWiki.authorizeConsumerKeyParameter = "oauth_consumer_key"
     return mediaWiki
+  }
+
+  /// E\*TRADE: HMAC-SHA1, the callback `oob` only (the user types the verification code), and an
+  /// authorize page of its own form, `https://us.etrade.com/e/t/etws/authorize?key=KEY&token=TOKEN`
+  /// (``OAuthProvider/authorizeConsumerKeyParameter`` `key`, ``OAuthProvider/authorizeTokenParameter``
+  /// `token`). Access tokens stop at midnight US Eastern and after two hours idle
+  /// (``ETradeTokenLifetime``); a GET of `oauth/renew_access_token` signed with the token revives an
+  /// idle one, `oauth/revoke_access_token` ends it. `apiURL`: `https://apisb.etrade.com` for the sandbox.
+  ///
+  /// Sources: https://apisb.etrade.com/docs/api/authorization/request_token.html, `authorize.html`,
+  /// `get_access_token.html`, `renew_access_token.html`, `revoke_access_token.html` (oob only, the
+  /// authorize form, midnight US Eastern, two hours idle). (Issues only:) jessecooper/pyetrade#80, #100.
+  public static func eTrade(apiURL: URL = URL(string: "https://api.etrade.com")!) -> OAuthProvider {
+    var eTrade = OAuthProvider(
+      name: "etrade", baseURL: apiURL,
+      endpoints: .init(
+        requestToken: "oauth/request_token", authorize: "https://us.etrade.com/e/t/etws/authorize",
+        authenticate: "https://us.etrade.com/e/t/etws/authorize", accessToken: "oauth/access_token"),
+      signatureMethod: .hmacSHA1,
+      notes: [
+        "The callback is oob only: type the verification code E*TRADE shows.",
+        "Access tokens stop at midnight US Eastern, and after two hours idle (GET oauth/renew_access_token revives them until midnight).",
+      ])
+    eTrade.authorizeConsumerKeyParameter = "key"
+    eTrade.authorizeTokenParameter = "token"
+    return eTrade
   }
 
   /// Garmin Connect developer program (Health and Activity APIs): HMAC-SHA1. Garmin retires

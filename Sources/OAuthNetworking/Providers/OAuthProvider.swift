@@ -53,9 +53,11 @@ public struct OAuthProvider: Sendable, Hashable {
   /// Whether a request signed with the consumer alone still sends `oauth_token=""` (Schoology's
   /// two-legged requests); RFC 5849 sends no `oauth_token` then.
   public var sendsEmptyToken = false
-  /// Whether the authorize URL carries `oauth_consumer_key` beside `oauth_token` (MediaWiki's
-  /// `Special:OAuth/authorize` needs both).
-  public var authorizeSendsConsumerKey = false
+  /// The name under which the authorize URL carries the consumer key, `nil` for none:
+  /// MediaWiki's `Special:OAuth/authorize` wants `oauth_consumer_key`, E*TRADE's `key`.
+  public var authorizeConsumerKeyParameter: String?
+  /// The name the authorize URL gives the request token: `oauth_token`, E*TRADE's `token`.
+  public var authorizeTokenParameter = "oauth_token"
 
   /// A query parameter of the authorize URL: Trello's `scope`, SmugMug's `Permissions`.
   public struct AuthorizeParameter: Sendable, Hashable {
@@ -105,11 +107,12 @@ public struct OAuthProvider: Sendable, Hashable {
   /// The three-legged flow with this provider, `nil` when it has none (a one-legged API).
   public func flow(consumer: Credentials, privateKey: RSAPrivateKey? = nil, transport: any HTTPTransport = DefaultTransport()) -> OAuthFlow? {
     guard let endpoints else { return nil }
-    return OAuthFlow(
+    let consumerKey = authorizeConsumerKeyParameter.map { [($0, consumer.key)] } ?? []
+    var flow = OAuthFlow(
       baseURL: baseURL, consumer: consumer, endpoints: endpoints, configuration: configuration(privateKey: privateKey),
-      authorizeParameters: (authorizeSendsConsumerKey ? [("oauth_consumer_key", consumer.key)] : [])
-        + authorizeParameters.map { ($0.name, $0.value) },
-      behavior: HeadersBehavior(headers), transport: transport)
+      authorizeParameters: consumerKey + authorizeParameters.map { ($0.name, $0.value) }, behavior: HeadersBehavior(headers), transport: transport)
+    flow.authorizeTokenParameter = authorizeTokenParameter
+    return flow
   }
 
   /// The behavior that signs every request of a `NetworkClient` as this provider wants
