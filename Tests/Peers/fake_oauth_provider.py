@@ -35,6 +35,9 @@ Flags, and the real providers they model:
   --problem-reporting    bodies "oauth_problem=..&oauth_signature_base_string=.."  Jira / Atlassian (RSA-SHA1)
   --flickr-debug         bodies "oauth_problem=..&debug_sbs=<base string, raw>"     Flickr
   --one-legged           resource requests may omit oauth_token (key "secret&") WooCommerce (HMAC in the query)
+  --mediawiki            /w/index.php?title=Special:OAuth/initiate and ...token (the title signed), and
+                         /wiki/Special:OAuth/authorize requiring oauth_consumer_key       MediaWiki
+  --etrade               the authorize page at /e/t/etws/authorize?key=CONSUMER_KEY&token=T  E*TRADE
   --empty-token          two-legged resource requests must send oauth_token="" (key "secret&"); none is
                          parameter_absent                                  Schoology (realm "Schoology API")
   --body-hash sha1|sha256  every non-form resource request carries oauth_body_hash
@@ -397,6 +400,24 @@ class Handler(BaseHTTPRequestHandler):
                        "realm": None, "body_hash": False, "token": None, "problem": None}
         with STATE.lock:
             STATE.stats["requests"].append(self.record)
+        if STATE.args.mediawiki and path == "/w/index.php":
+            # MediaWiki's title-style endpoints; the title stays in the URL oauthlib verifies.
+            title = dict(parse_qsl(self.query)).get("title", "")
+            path = {"Special:OAuth/initiate": "/oauth/request_token", "Special:OAuth/token": "/oauth/access_token"}.get(title, path)
+        if STATE.args.mediawiki and path == "/wiki/Special:OAuth/authorize":
+            # Special:OAuth/authorize takes the consumer key beside the request token.
+            if dict(parse_qsl(self.query)).get("oauth_consumer_key") != STATE.args.consumer_key:
+                self.record["problem"] = "authorize_params_missing"
+                return self.reply(400, "Special:OAuth/authorize needs oauth_consumer_key\n")
+            return self.authorize()
+        if STATE.args.etrade and path == "/e/t/etws/authorize":
+            # E*TRADE's form: key (the consumer key) and token (the request token).
+            fields = dict(parse_qsl(self.query))
+            if fields.get("key") != STATE.args.consumer_key or "oauth_token" in fields:
+                self.record["problem"] = "authorize_params_missing"
+                return self.reply(400, "The authorize page takes key=CONSUMER_KEY&token=REQUEST_TOKEN\n")
+            self.query = urlencode([("oauth_token", fields.get("token", ""))])
+            return self.authorize()
         if path in ("/oauth/authorize", "/oauth/authenticate"):
             return self.authorize()
         if path == "/redirect":
@@ -720,6 +741,8 @@ def main():
     parser.add_argument("--body-hash", choices=["sha1", "sha256"])
     parser.add_argument("--one-legged", action="store_true")
     parser.add_argument("--empty-token", action="store_true")
+    parser.add_argument("--mediawiki", action="store_true")
+    parser.add_argument("--etrade", action="store_true")
     errors_format = parser.add_mutually_exclusive_group()
     errors_format.add_argument("--problem-reporting", action="store_true")
     errors_format.add_argument("--flickr-debug", action="store_true")
