@@ -15,6 +15,7 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/pem.h>
+#include <openssl/pkcs12.h>
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
 #include <openssl/sha.h>
@@ -92,5 +93,43 @@ static inline int oauth1_tls_set_server_name(SSL *ssl, const char *name) { retur
 
 // TLS 1.2 or later only.
 static inline int oauth1_tls_require_tls12(SSL_CTX *context) { return (int)SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION); }
+
+// PKCS#12 (.p12, .pfx), as Mastercard and others ship signing keys: the private key of a
+// password-protected bundle, in C because the certificate stack's free function is a macro
+// Swift cannot import. On success returns OAUTH1_P12_OK with *key set (the caller frees it);
+// otherwise *key is NULL and the result says why. The password's bytes are only read.
+#define OAUTH1_P12_OK 0
+#define OAUTH1_P12_NOT_PKCS12 1     // the bytes are not a PKCS#12 structure (OpenSSL's queue says why)
+#define OAUTH1_P12_WRONG_PASSWORD 2 // the integrity MAC does not verify with this password
+#define OAUTH1_P12_NO_KEY 3         // it opens, but holds certificates only
+#define OAUTH1_P12_UNREADABLE 4     // it opens, but a part cannot be decrypted (a legacy cipher, say)
+static inline int oauth1_pkcs12_private_key(const uint8_t *der, long length, const char *password, EVP_PKEY **key) {
+  *key = NULL;
+  const unsigned char *cursor = der;
+  PKCS12 *p12 = d2i_PKCS12(NULL, &cursor, length);
+  if (p12 == NULL) return OAUTH1_P12_NOT_PKCS12;
+  if (PKCS12_mac_present(p12)) {
+    // An empty password may have been used as "" or as none: PKCS12_parse tries both, so do we.
+    int verified = PKCS12_verify_mac(p12, password, -1);
+    if (!verified && password[0] == '\0') verified = PKCS12_verify_mac(p12, NULL, 0);
+    if (!verified) {
+      PKCS12_free(p12);
+      ERR_clear_error();
+      return OAUTH1_P12_WRONG_PASSWORD;
+    }
+  }
+  X509 *certificate = NULL;
+  STACK_OF(X509) *chain = NULL;
+  int parsed = PKCS12_parse(p12, password, key, &certificate, &chain);
+  PKCS12_free(p12);
+  X509_free(certificate);
+  sk_X509_pop_free(chain, X509_free);
+  if (!parsed) {
+    EVP_PKEY_free(*key);
+    *key = NULL;
+    return OAUTH1_P12_UNREADABLE;
+  }
+  return *key == NULL ? OAUTH1_P12_NO_KEY : OAUTH1_P12_OK;
+}
 
 #endif

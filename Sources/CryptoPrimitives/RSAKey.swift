@@ -1,7 +1,7 @@
 internal import COpenSSL
 
-/// An RSA key (private, or public only) on OpenSSL's `EVP_PKEY`, read from PEM, for
-/// RSASSA-PKCS1-v1_5 signatures.
+/// An RSA key (private, or public only) on OpenSSL's `EVP_PKEY`, read from PEM (or PKCS#12, in
+/// `RSAKey+PKCS12.swift`), for RSASSA-PKCS1-v1_5 signatures.
 ///
 /// Invariants: `pointer` is an RSA `EVP_PKEY` this object owns, never changes and is freed
 /// once, with the object. OpenSSL allows concurrent signing and verification with one key
@@ -9,7 +9,8 @@ internal import COpenSSL
 package final class RSAKey: @unchecked Sendable {
   private let pointer: OpaquePointer
 
-  private init(_ pointer: OpaquePointer) { self.pointer = pointer }
+  /// Takes ownership of `pointer`, which it frees.
+  init(_ pointer: OpaquePointer) { self.pointer = pointer }
   deinit { EVP_PKEY_free(pointer) }
 
   /// Reads an unencrypted PEM private key (PKCS #1 or #8), refusing an encrypted or an
@@ -18,12 +19,25 @@ package final class RSAKey: @unchecked Sendable {
     let key = try read(pem: pem, kind: "private key") { bio in
       PEM_read_bio_PrivateKey(bio, nil, refusePassphrase, nil)
     }
-    // OpenSSL reads a key whose numbers do not fit together (a damaged file, say) without a
-    // word, and such a key makes signatures nobody can verify: check it once, here.
-    guard let context = EVP_PKEY_CTX_new(key.pointer, nil) else { throw OpenSSLErrors.failure("RSA key check") }
+    try key.checkConsistency()
+    return key
+  }
+
+  /// Refuses a private key whose numbers do not fit together. OpenSSL reads such a key (a
+  /// damaged file, say) without a word, and it makes signatures nobody can verify.
+  func checkConsistency() throws(CryptoError) {
+    guard let context = EVP_PKEY_CTX_new(pointer, nil) else { throw OpenSSLErrors.failure("RSA key check") }
     defer { EVP_PKEY_CTX_free(context) }
     guard EVP_PKEY_check(context) == 1 else { throw .inconsistentRSAKey(reason: OpenSSLErrors.lastReason()) }
-    return key
+  }
+
+  /// Refuses a key that is not RSA, naming its type.
+  func checkIsRSA() throws(CryptoError) {
+    let type = EVP_PKEY_get_base_id(pointer)
+    guard type == EVP_PKEY_RSA else {
+      let name = OBJ_nid2sn(type).map { String(cString: $0) } ?? "type \(type)"
+      throw .notRSA(found: name)
+    }
   }
 
   /// Reads a PEM public key or X.509 certificate.
@@ -88,11 +102,7 @@ package final class RSAKey: @unchecked Sendable {
     }
     guard let parsed else { throw .unreadablePEM(kind: kind, reason: OpenSSLErrors.lastReason()) }
     let key = RSAKey(parsed)
-    let type = EVP_PKEY_get_base_id(parsed)
-    guard type == EVP_PKEY_RSA else {
-      let name = OBJ_nid2sn(type).map { String(cString: $0) } ?? "type \(type)"
-      throw .notRSA(found: name)
-    }
+    try key.checkIsRSA()
     return key
   }
 }

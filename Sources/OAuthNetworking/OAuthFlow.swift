@@ -61,6 +61,8 @@ public struct OAuthFlow: Sendable {
   public let authorizeParameters: [(name: String, value: String)]
   /// Behaviors applied to the flow's requests besides signing: the `User-Agent` Discogs requires, say.
   public let behavior: any RequestBehavior
+  /// The name the authorize URL gives the request token: `oauth_token` (RFC 5849), E*TRADE's `token`.
+  public var authorizeTokenParameter = "oauth_token"
   let transport: any HTTPTransport
 
   /// A flow with a provider; nothing is sent until ``OAuthFlow/requestToken(callback:parameters:)``.
@@ -125,7 +127,7 @@ public struct OAuthFlow: Sendable {
   }
 
   private func browserURL(_ path: String, _ temporary: TemporaryCredentials, forceLogin: Bool, screenName: String?) -> URL {
-    var query: [QueryItem] = [("oauth_token", temporary.credentials.key)]
+    var query: [QueryItem] = [(authorizeTokenParameter, temporary.credentials.key)]
     if forceLogin { query.append(("force_login", "true")) }
     if let screenName { query.append(("screen_name", screenName)) }
     query += authorizeParameters.map { QueryItem($0.name, $0.value) }

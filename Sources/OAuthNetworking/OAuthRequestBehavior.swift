@@ -10,7 +10,9 @@ import PercentEncoding
 /// `modify`, on the final request, and again on every retry with a fresh nonce and timestamp.
 /// Query and form-body parameters are signed; JSON and other bodies are not, unless the
 /// configuration's `bodyHash` adds `oauth_body_hash`. It holds only immutable values and is
-/// safe to share; every request gets its own nonce from the configuration's source.
+/// safe to share; every request gets its own nonce from the configuration's source. A
+/// configuration with an `OAuthExternalSigner` (a KMS, an HSM, the Keychain) is awaited for
+/// every signature, retries included.
 ///
 /// ```swift
 /// let signer = OAuthRequestBehavior(
@@ -85,16 +87,16 @@ public struct OAuthRequestBehavior: RequestBehavior {
     let signer = try self.signer.get()
     var signed = request
     switch placement {
-    case .header where onSign == nil:
+    case .header where onSign == nil && configuration.externalSigner == nil:
       signed.headers["Authorization"] = try signer.authorizationHeader(for: oauthRequest)
     case .header:
-      let signedRequest = try signer.signedRequest(for: oauthRequest)
+      let signedRequest = try await signer.sign(oauthRequest)
       onSign?(signedRequest.signatureBaseString)
       signed.headers["Authorization"] = signedRequest.authorizationHeader
     case .query:
       // A redirect's Location may repeat the signed query: sign without the old parameters.
       let oauthRequest = Self.withoutProtocolParameters(oauthRequest)
-      let signedRequest = try signer.signedRequest(for: oauthRequest)
+      let signedRequest = try await signer.sign(oauthRequest)
       onSign?(signedRequest.signatureBaseString)
       let url = OAuthFormEncoding.appending(signedRequest.signedProtocolParameters, toQueryOf: oauthRequest.url)
       guard let signedURL = URL(string: url) else {

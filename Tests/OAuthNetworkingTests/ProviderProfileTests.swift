@@ -14,7 +14,8 @@ struct ProviderProfileTests {
   @Test func everyNamedProfileResolves() throws {
     for name in OAuthProvider.names {
       let site =
-        ["jira", "confluence", "magento", "woocommerce", "lti"].contains(name) ? "https://server.example" : name == "netsuite" ? "123456_SB1" : nil
+        ["jira", "confluence", "bitbucket", "magento", "woocommerce", "lti"].contains(name)
+        ? "https://server.example" : name == "netsuite" ? "123456_SB1" : nil
       let provider = try OAuthProvider.named(name, site: site)
       #expect(provider.name == name)
       #expect(provider.acceptedSignatureMethods.first == provider.signatureMethod)

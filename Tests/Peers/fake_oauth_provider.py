@@ -35,6 +35,11 @@ Flags, and the real providers they model:
   --problem-reporting    bodies "oauth_problem=..&oauth_signature_base_string=.."  Jira / Atlassian (RSA-SHA1)
   --flickr-debug         bodies "oauth_problem=..&debug_sbs=<base string, raw>"     Flickr
   --one-legged           resource requests may omit oauth_token (key "secret&") WooCommerce (HMAC in the query)
+  --mediawiki            /w/index.php?title=Special:OAuth/initiate and ...token (the title signed), and
+                         /wiki/Special:OAuth/authorize requiring oauth_consumer_key       MediaWiki
+  --etrade               the authorize page at /e/t/etws/authorize?key=CONSUMER_KEY&token=T  E*TRADE
+  --empty-token          two-legged resource requests must send oauth_token="" (key "secret&"); none is
+                         parameter_absent                                  Schoology (realm "Schoology API")
   --body-hash sha1|sha256  every non-form resource request carries oauth_body_hash
                          = base64(hash(body)), the empty body included    Mastercard (RSA-SHA256 + sha256, empty POST)
                          (form-encoded ones must not: the draft's rule)
@@ -395,6 +400,24 @@ class Handler(BaseHTTPRequestHandler):
                        "realm": None, "body_hash": False, "token": None, "problem": None}
         with STATE.lock:
             STATE.stats["requests"].append(self.record)
+        if STATE.args.mediawiki and path == "/w/index.php":
+            # MediaWiki's title-style endpoints; the title stays in the URL oauthlib verifies.
+            title = dict(parse_qsl(self.query)).get("title", "")
+            path = {"Special:OAuth/initiate": "/oauth/request_token", "Special:OAuth/token": "/oauth/access_token"}.get(title, path)
+        if STATE.args.mediawiki and path == "/wiki/Special:OAuth/authorize":
+            # Special:OAuth/authorize takes the consumer key beside the request token.
+            if dict(parse_qsl(self.query)).get("oauth_consumer_key") != STATE.args.consumer_key:
+                self.record["problem"] = "authorize_params_missing"
+                return self.reply(400, "Special:OAuth/authorize needs oauth_consumer_key\n")
+            return self.authorize()
+        if STATE.args.etrade and path == "/e/t/etws/authorize":
+            # E*TRADE's form: key (the consumer key) and token (the request token).
+            fields = dict(parse_qsl(self.query))
+            if fields.get("key") != STATE.args.consumer_key or "oauth_token" in fields:
+                self.record["problem"] = "authorize_params_missing"
+                return self.reply(400, "The authorize page takes key=CONSUMER_KEY&token=REQUEST_TOKEN\n")
+            self.query = urlencode([("oauth_token", fields.get("token", ""))])
+            return self.authorize()
         if path in ("/oauth/authorize", "/oauth/authenticate"):
             return self.authorize()
         if path == "/redirect":
@@ -610,6 +633,12 @@ class Handler(BaseHTTPRequestHandler):
     def resource(self, path):
         args = self.oauthlib_args()
         one_legged = STATE.args.one_legged and "oauth_token" not in self.oauth_params
+        if STATE.args.empty_token:
+            # Schoology: a two-legged request carries oauth_token="", signed with the key "secret&";
+            # oauthlib's SignatureOnlyEndpoint checks it, the empty token in the base string.
+            if self.oauth_params.get("oauth_token") is None:
+                raise Problem("parameter_absent", "two-legged requests carry oauth_token=\"\"", absent=["oauth_token"])
+            one_legged = self.oauth_params.get("oauth_token") == ""
         if one_legged:
             endpoint = ENDPOINTS["signature_only"]
             valid, request = endpoint.validate_request(**args)
@@ -711,6 +740,9 @@ def main():
     parser.add_argument("--realm")
     parser.add_argument("--body-hash", choices=["sha1", "sha256"])
     parser.add_argument("--one-legged", action="store_true")
+    parser.add_argument("--empty-token", action="store_true")
+    parser.add_argument("--mediawiki", action="store_true")
+    parser.add_argument("--etrade", action="store_true")
     errors_format = parser.add_mutually_exclusive_group()
     errors_format.add_argument("--problem-reporting", action="store_true")
     errors_format.add_argument("--flickr-debug", action="store_true")

@@ -10,6 +10,12 @@ extension OAuthError {
       self = .invalidKey(reason: "no \(kind) in PEM form could be read (\(reason))")
     case .inconsistentRSAKey(let reason):
       self = .invalidKey(reason: "the RSA private key is inconsistent: its numbers do not belong together (\(reason)). The file may be damaged")
+    case .unreadablePKCS12(let reason):
+      self = .invalidPKCS12(reason: reason)
+    case .wrongPKCS12Password:
+      self = .wrongKeyPassword
+    case .noPrivateKeyInPKCS12:
+      self = .noPrivateKeyInPKCS12
     case .notRSA(let found):
       self = .wrongKeyType(found: found)
     }

@@ -9,6 +9,11 @@ enum SignatureKey: Sendable {
   case plaintext(String)
   /// RSASSA-PKCS1-v1_5 with the private key over the digest.
   case rsa(RSAPrivateKey, OAuthDigestAlgorithm)
+  /// An ``OAuthExternalSigner``'s, not known yet: signing synchronously throws
+  /// ``OAuthError/externalSignerNeedsAwait``.
+  case external
+  /// The raw signature an ``OAuthExternalSigner`` returned for this very base string.
+  case precomputed([UInt8])
 
   /// Prepares `method` with the signing key (``OAuthSigningKey``) or, for the RSA methods,
   /// the private key. Throws ``OAuthError/missingPrivateKey(_:)`` for an RSA method without one.
@@ -55,6 +60,8 @@ enum SignatureKey: Sendable {
     case .rsa(let privateKey, _):
       let length = privateKey.bits / 8 + 1
       return length + OAuthBase64.capacity(length, .header) + name
+    case .external: return name
+    case .precomputed(let raw): return raw.count + OAuthBase64.capacity(raw.count, .header) + name
     }
   }
 
@@ -65,6 +72,8 @@ enum SignatureKey: Sendable {
     case .hmac(let prepared): return prepared.appendMAC(of: baseString, 0..<baseString.count, to: &out)
     case .plaintext: return nil
     case .rsa(let privateKey, let digest): return out.append(contentsOf: try privateKey.sign(baseString.bytes(0..<baseString.count), digest: digest))
+    case .external: throw .externalSignerNeedsAwait
+    case .precomputed(let raw): return out.append(contentsOf: raw)
     }
   }
 
@@ -98,6 +107,8 @@ enum SignatureKey: Sendable {
       }
     case .plaintext(let signingKey): return Array(signingKey.utf8)
     case .rsa(let privateKey, let digest): return try privateKey.sign(baseString.bytes(0..<baseString.count), digest: digest)
+    case .external: throw .externalSignerNeedsAwait
+    case .precomputed(let raw): return raw
     }
   }
 }

@@ -23,16 +23,26 @@ import PercentEncoding
 /// An ordinary HMAC signature allocates only the strings it returns.
 struct SigningEngine: Sendable {
   let configuration: OAuthSigner.Configuration
-  let key: SignatureKey
+  /// How the signature is computed; ``SignatureKey/external`` while an ``OAuthExternalSigner``
+  /// has to be awaited (``signExternally(_:nonce:timestamp:)`` swaps in its answer).
+  var key: SignatureKey
   let constants: ProtocolConstants
   let consumer: Credentials
   let token: Credentials?
 
   init(consumer: consuming Credentials, token: consuming Credentials?, configuration: consuming OAuthSigner.Configuration) throws(OAuthError) {
-    key = try SignatureKey(
-      configuration.signatureMethod, consumerSecret: consumer.secret, tokenSecret: token?.secret, privateKey: configuration.privateKey)
+    if configuration.externalSigner != nil {
+      guard configuration.signatureMethod != .plaintext else {
+        throw .externalSigner(problem: "PLAINTEXT sends the signing key itself, there is no signature to compute; choose an HMAC or RSA method")
+      }
+      key = .external
+    } else {
+      key = try SignatureKey(
+        configuration.signatureMethod, consumerSecret: consumer.secret, tokenSecret: token?.secret, privateKey: configuration.privateKey)
+    }
     // Token credentials with an empty key sign with their secret but send no oauth_token.
-    let tokenKey = token.flatMap { $0.key.isEmpty ? nil : $0.key }
+    // Unless the provider wants oauth_token="" on two-legged requests (Schoology).
+    let tokenKey = token.flatMap { $0.key.isEmpty ? nil : $0.key } ?? (configuration.sendsEmptyToken ? "" : nil)
     constants = ProtocolConstants(
       consumerKey: consumer.key, tokenKey: tokenKey, method: configuration.signatureMethod, callback: configuration.callback,
       verifier: configuration.verifier, includeVersion: configuration.includeVersion, realm: configuration.realm)

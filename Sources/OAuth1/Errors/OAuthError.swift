@@ -32,6 +32,19 @@ public enum OAuthError: Error, Equatable, Sendable {
   case invalidKey(reason: String)
   /// The key is not an RSA key (for example an EC key).
   case wrongKeyType(found: String)
+  /// A PKCS#12 file (`.p12`, `.pfx`) could not be read: not PKCS#12, damaged, or a part in a
+  /// cipher this OpenSSL no longer decrypts; `reason` is OpenSSL's.
+  case invalidPKCS12(reason: String)
+  /// The password does not open the PKCS#12 file. The password itself is never carried.
+  case wrongKeyPassword
+  /// The PKCS#12 file opens but holds certificates only, no private key.
+  case noPrivateKeyInPKCS12
+  /// The configuration's ``OAuthExternalSigner`` cannot sign: it failed (`problem` is its
+  /// error's description), returned no bytes, or was given PLAINTEXT, which has no signature to compute.
+  case externalSigner(problem: String)
+  /// A synchronous signing call on a signer whose signature comes from an ``OAuthExternalSigner``,
+  /// which must be awaited.
+  case externalSignerNeedsAwait
   /// An `Authorization` header that is not a well-formed `OAuth` header.
   case malformedAuthorizationHeader(reason: String)
   /// The crypto backend failed where it should not; the reason is OpenSSL's.
@@ -83,6 +96,23 @@ extension OAuthError: CustomStringConvertible {
         "The key could not be read: \(reason). Give a PEM file that begins with -----BEGIN PRIVATE KEY----- or -----BEGIN RSA PRIVATE KEY----- (or a public key or certificate to verify)."
     case .wrongKeyType(let found):
       return "The key is a \(found) key; the RSA signature methods need an RSA key."
+    case .invalidPKCS12(let reason):
+      // OpenSSL 3 says "unsupported" for the RC2 and 3DES of old tools, which only its legacy provider decrypts.
+      let advice =
+        reason.contains("unsupported")
+        ? "It was made with a cipher this OpenSSL no longer decrypts (RC2 or 3DES): re-encrypt it with `openssl pkcs12 -legacy -in old.p12 -nodes | openssl pkcs12 -export -out new.p12`."
+        : "Give the .p12 or .pfx file as it was issued, or a PEM private key."
+      return "The PKCS#12 file could not be read: \(reason). \(advice)"
+    case .wrongKeyPassword:
+      return "The password does not open the PKCS#12 file. Check the password the key was issued with (it is not shown here)."
+    case .externalSigner(let problem):
+      return "The external signer could not sign: \(problem)."
+    case .externalSignerNeedsAwait:
+      return
+        "This signer's signature comes from an external signer, which must be awaited: use `try await signer.sign(request)` (OAuthRequestBehavior does)."
+    case .noPrivateKeyInPKCS12:
+      return
+        "The PKCS#12 file holds certificates but no private key. Export it with its key (`openssl pkcs12 -export -inkey key.pem -in cert.pem -out key.p12`), or give the PEM private key."
     case .malformedAuthorizationHeader(let reason):
       return "The Authorization header is not a valid OAuth header: \(reason). Expected: OAuth realm=\"...\", oauth_consumer_key=\"...\", ..."
     case .cryptoFailure(let operation, let reason):

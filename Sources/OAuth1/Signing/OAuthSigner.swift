@@ -48,6 +48,13 @@ public struct OAuthSigner: Sendable {
     public var clock: any OAuthClock
     /// Where `oauth_nonce` comes from; `nil` (the default) for 192 random bits per request.
     public var nonceSource: (any OAuthNonceSource)?
+    /// Computes the signature outside the process (a KMS, an HSM, the Keychain) instead of
+    /// `privateKey` or the secrets: sign with ``OAuthSigner/sign(_:nonce:timestamp:)``, which
+    /// awaits it. `nil` (the default) signs in process.
+    public var externalSigner: OAuthExternalSigner?
+    /// Whether a request signed without token credentials still sends `oauth_token=""`, as
+    /// Schoology's two-legged requests must; `false` (the default) sends no `oauth_token` then.
+    public var sendsEmptyToken = false
 
     /// Creates a configuration; the defaults sign with HMAC-SHA1, send `oauth_version="1.0"`, and take the time from the
     /// system clock and a fresh random nonce for every request.
@@ -62,6 +69,8 @@ public struct OAuthSigner: Sendable {
     ///   - bodyHash: The digest of an `oauth_body_hash` added to every request whose body is not a form; `nil` (the default) for none.
     ///   - clock: Where `oauth_timestamp` comes from; the system clock by default.
     ///   - nonceSource: Where `oauth_nonce` comes from; `nil` (the default) for 192 random bits per request.
+    ///   - externalSigner: Computes the signature outside the process, awaited by ``OAuthSigner/sign(_:nonce:timestamp:)``
+    ///     (the RSA methods then need no `privateKey`); `nil` (the default) signs in process.
     public init(
       signatureMethod: OAuthSignatureMethod = .hmacSHA1,
       privateKey: RSAPrivateKey? = nil,
@@ -71,7 +80,8 @@ public struct OAuthSigner: Sendable {
       includeVersion: Bool = true,
       bodyHash: OAuthDigestAlgorithm? = nil,
       clock: any OAuthClock = SystemClock(),
-      nonceSource: (any OAuthNonceSource)? = nil
+      nonceSource: (any OAuthNonceSource)? = nil,
+      externalSigner: OAuthExternalSigner? = nil
     ) {
       self.signatureMethod = signatureMethod
       self.privateKey = privateKey
@@ -82,6 +92,7 @@ public struct OAuthSigner: Sendable {
       self.bodyHash = bodyHash
       self.clock = clock
       self.nonceSource = nonceSource
+      self.externalSigner = externalSigner
     }
   }
 

@@ -1,6 +1,7 @@
 internal import CryptoPrimitives
 
-/// An RSA private key for the RSA-SHA1, RSA-SHA256 and RSA-SHA512 methods, read from PEM.
+/// An RSA private key for the RSA-SHA1, RSA-SHA256 and RSA-SHA512 methods, read from PEM or
+/// from a password-protected PKCS#12 file.
 ///
 /// Both PEM forms are accepted: PKCS#8 (`-----BEGIN PRIVATE KEY-----`) and PKCS#1
 /// (`-----BEGIN RSA PRIVATE KEY-----`). Encrypted keys are refused rather than prompting for
@@ -12,6 +13,15 @@ internal import CryptoPrimitives
 /// let key = try RSAPrivateKey(pem: String(contentsOfFile: "consumer.pem", encoding: .utf8))
 /// let options = OAuthSignatureGenerator.Options(signatureMethod: .rsaSHA256, privateKey: key)
 /// ```
+///
+/// Providers such as Mastercard issue the key as a PKCS#12 file (`.p12`) with a password;
+/// ``init(pkcs12:password:)`` reads it as it came, without converting it to an unencrypted PEM
+/// file that would then lie on disk:
+///
+/// ```swift
+/// let p12 = try Data(contentsOf: URL(fileURLWithPath: "consumer-sandbox.p12"))
+/// let key = try RSAPrivateKey(pkcs12: p12, password: ProcessInfo.processInfo.environment["KEY_PASSWORD"] ?? "")
+/// ```
 public struct RSAPrivateKey: Sendable {
   let key: RSAKey
 
@@ -20,6 +30,19 @@ public struct RSAPrivateKey: Sendable {
   /// a key that is not RSA.
   public init(pem: String) throws(OAuthError) {
     key = try OAuthError.mapping { () throws(CryptoError) in try RSAKey.readPrivateKey(pem: pem) }
+  }
+
+  /// Reads the RSA private key of a PKCS#12 file (`.p12`, `.pfx`; its DER bytes) that
+  /// `password` opens. The password appears in no error and its copy is wiped after use.
+  ///
+  /// Throws ``OAuthError/wrongKeyPassword`` when the password does not open the file,
+  /// ``OAuthError/noPrivateKeyInPKCS12`` for a file of certificates only,
+  /// ``OAuthError/invalidPKCS12(reason:)`` for bytes that are not PKCS#12 (or a cipher OpenSSL
+  /// no longer decrypts), ``OAuthError/wrongKeyType(found:)`` for a key that is not RSA and
+  /// ``OAuthError/invalidKey(reason:)`` for an inconsistent key.
+  public init(pkcs12 der: some Collection<UInt8>, password: String) throws(OAuthError) {
+    let bytes = Array(der)
+    key = try OAuthError.mapping { () throws(CryptoError) in try RSAKey.readPrivateKey(pkcs12: bytes, password: password) }
   }
 
   /// The key size in bits.

@@ -9,8 +9,9 @@ import OAuth1
 extension OAuthProvider {
   /// The names ``named(_:site:)`` knows, as `oauth1 login --provider` takes them.
   public static let names = [
-    "confluence", "discogs", "flickr", "garmin", "jira", "lti", "magento", "mastercard", "netsuite", "smugmug", "trello", "tumblr",
-    "woocommerce", "x",
+    "bitbucket", "confluence", "discogs", "etrade", "flickr", "garmin", "jira", "lti", "magento", "mastercard", "mediawiki", "netsuite", "schoology",
+    "smugmug",
+    "trello", "tumblr", "woocommerce", "x", "x-ads",
   ]
 
   /// The profile named `name` (see ``names``). The providers that live on your own server
@@ -32,10 +33,15 @@ extension OAuthProvider {
     }
     switch name.lowercased() {
     case "x", "twitter": return .x
+    case "x-ads": return .xAds
+    case "etrade": return url.map { .eTrade(apiURL: $0) } ?? .eTrade()
+    case "mediawiki", "wikipedia": return url.map { .mediaWiki(scriptURL: $0) } ?? .mediaWiki()
+    case "bitbucket": return .bitbucket(baseURL: try needsSite("the Bitbucket Data Center server's URL as its site"))
     case "discogs": return .discogs
     case "flickr": return .flickr
     case "tumblr": return .tumblr
     case "garmin": return .garmin
+    case "schoology": return url.map { .schoology(districtURL: $0) } ?? .schoology()
     case "trello": return .trello(applicationName: "oauth1")
     case "smugmug": return .smugMug()
     case "mastercard": return url.map { .mastercard(baseURL: $0) } ?? .mastercard()
@@ -126,6 +132,73 @@ extension OAuthProvider {
       authenticate: "https://www.tumblr.com/oauth/authorize", accessToken: "https://www.tumblr.com/oauth/access_token"),
     signatureMethod: .hmacSHA1, headers: ["User-Agent": "oauth1-swift/0.1 (replace with your application's name)"])
 
+  /// The X Ads API (`ads-api.x.com/<version>/...`): OAuth 1.0a user context with HMAC-SHA1,
+  /// the same flow as ``x``; its list parameters are comma-separated (`entity_ids=a,b,c`), and
+  /// the comma must be signed as `%2C` (Postman's signer did not, postmanlabs/postman-app-support#8879).
+  ///
+  /// Sources: https://developer.x.com/en/docs/x-ads-api/getting-started (OAuth 1.0a, the
+  /// `ads-api.x.com` host and versioned paths) and https://docs.x.com/fundamentals/authentication/api-reference.
+  public static let xAds = OAuthProvider(
+    name: "x-ads", baseURL: URL(string: "https://ads-api.x.com")!,
+    endpoints: .init(
+      requestToken: "https://api.x.com/oauth/request_token", authorize: "https://api.x.com/oauth/authorize",
+      authenticate: "https://api.x.com/oauth/authenticate", accessToken: "https://api.x.com/oauth/access_token"),
+    signatureMethod: .hmacSHA1,
+    notes: ["Paths carry the API version (ads-api.x.com/12/accounts); list parameters are comma-separated and signed as %2C."])
+
+  /// MediaWiki's OAuth extension (Wikipedia, Wikidata, Toolforge: the consumers registered on
+  /// Meta-Wiki): title-style endpoints under `index.php` whose `title` query is signed like any
+  /// parameter, `oob` as the callback unless the consumer registered one, and an authorize URL
+  /// that carries `oauth_consumer_key` beside `oauth_token`
+  /// (``OAuthProvider/authorizeConsumerKeyParameter``). After the flow, `Special:OAuth/identify`
+  /// answers a JWT signed HS256 with the consumer secret: check it with ``MediaWikiIdentity``.
+  ///
+  /// Sources: https://www.mediawiki.org/wiki/Extension:OAuth (`Special:OAuth/initiate`,
+  /// `/authorize` with `oauth_consumer_key` and `oauth_token`, `/token`, `/identify` and its JWT's
+  /// `iss`, `aud`, `nonce`, `iat` and `exp`). (Issues only:) owner-only consumers skip the flow,
+  /// mwclient/mwclient#395.
+  public static func mediaWiki(scriptURL: URL = URL(string: "https://meta.wikimedia.org/w/index.php")!) -> OAuthProvider {
+    let script = scriptURL.absoluteString
+    let wiki = script.hasSuffix("/w/index.php") ? String(script.dropLast("/w/index.php".count)) + "/wiki/" : script + "?title="
+    var mediaWiki = OAuthProvider(
+      name: "mediawiki", baseURL: scriptURL.deletingLastPathComponent(),
+      endpoints: .init(
+        requestToken: script + "?title=Special:OAuth/initiate", authorize: wiki + "Special:OAuth/authorize",
+        authenticate: wiki + "Special:OAuth/authenticate", accessToken: script + "?title=Special:OAuth/token"),
+      signatureMethod: .hmacSHA1, acceptedSignatureMethods: [.hmacSHA1, .rsaSHA1],
+      notes: [
+        "The callback is oob unless the consumer registered one; check Special:OAuth/identify's JWT with MediaWikiIdentity (issuer, audience, nonce, time)."
+      ])
+    mediaWiki.authorizeConsumerKeyParameter = "oauth_consumer_key"
+    return mediaWiki
+  }
+
+  /// E\*TRADE: HMAC-SHA1, the callback `oob` only (the user types the verification code), and an
+  /// authorize page of its own form, `https://us.etrade.com/e/t/etws/authorize?key=KEY&token=TOKEN`
+  /// (``OAuthProvider/authorizeConsumerKeyParameter`` `key`, ``OAuthProvider/authorizeTokenParameter``
+  /// `token`). Access tokens stop at midnight US Eastern and after two hours idle
+  /// (``ETradeTokenLifetime``); a GET of `oauth/renew_access_token` signed with the token revives an
+  /// idle one, `oauth/revoke_access_token` ends it. `apiURL`: `https://apisb.etrade.com` for the sandbox.
+  ///
+  /// Sources: https://apisb.etrade.com/docs/api/authorization/request_token.html, `authorize.html`,
+  /// `get_access_token.html`, `renew_access_token.html`, `revoke_access_token.html` (oob only, the
+  /// authorize form, midnight US Eastern, two hours idle). (Issues only:) jessecooper/pyetrade#80, #100.
+  public static func eTrade(apiURL: URL = URL(string: "https://api.etrade.com")!) -> OAuthProvider {
+    var eTrade = OAuthProvider(
+      name: "etrade", baseURL: apiURL,
+      endpoints: .init(
+        requestToken: "oauth/request_token", authorize: "https://us.etrade.com/e/t/etws/authorize",
+        authenticate: "https://us.etrade.com/e/t/etws/authorize", accessToken: "oauth/access_token"),
+      signatureMethod: .hmacSHA1,
+      notes: [
+        "The callback is oob only: type the verification code E*TRADE shows.",
+        "Access tokens stop at midnight US Eastern, and after two hours idle (GET oauth/renew_access_token revives them until midnight).",
+      ])
+    eTrade.authorizeConsumerKeyParameter = "key"
+    eTrade.authorizeTokenParameter = "token"
+    return eTrade
+  }
+
   /// Garmin Connect developer program (Health and Activity APIs): HMAC-SHA1. Garmin retires
   /// OAuth 1.0a at the end of 2026 in favour of OAuth 2.0 with PKCE: after 2026-12-31 this
   /// profile will stop working.
@@ -140,7 +213,33 @@ extension OAuthProvider {
       requestToken: "https://connectapi.garmin.com/oauth-service/oauth/request_token", authorize: "https://connect.garmin.com/oauthConfirm",
       authenticate: "https://connect.garmin.com/oauthConfirm", accessToken: "https://connectapi.garmin.com/oauth-service/oauth/access_token"),
     signatureMethod: .hmacSHA1,
-    notes: ["Garmin retires OAuth 1.0a on 2026-12-31: move to its OAuth 2.0 (PKCE) flow."])
+    notes: [
+      "Garmin retires OAuth 1.0a on 2026-12-31: move to its OAuth 2.0 (PKCE) flow (the OAuth2 product's PKCE login, then Garmin's user-id request)."
+    ])
+
+  /// Schoology: `realm="Schoology API"`, HMAC-SHA1 or PLAINTEXT, and two-legged requests
+  /// (the consumer alone, the usual way to call its API) that still send `oauth_token=""`
+  /// (``OAuthProvider/sendsEmptyToken``); the API at `api.schoology.com/v1`, the user's
+  /// approval on the district's own host (`site`: `https://district.schoology.com`). Its
+  /// timestamps must increase from one request to the next.
+  ///
+  /// Sources: https://developers.schoology.com/api-documentation/authentication (two-legged and
+  /// three-legged, the realm, HMAC-SHA1 or PLAINTEXT, the empty `oauth_token`, the district's
+  /// authorize host).
+  public static func schoology(districtURL: URL = URL(string: "https://app.schoology.com")!) -> OAuthProvider {
+    var schoology = OAuthProvider(
+      name: "schoology", baseURL: URL(string: "https://api.schoology.com/v1/")!,
+      endpoints: .init(
+        requestToken: "oauth/request_token", authorize: districtURL.appendingPathComponent("oauth/authorize").absoluteString,
+        authenticate: districtURL.appendingPathComponent("oauth/authorize").absoluteString, accessToken: "oauth/access_token"),
+      signatureMethod: .hmacSHA1, acceptedSignatureMethods: [.hmacSHA1, .plaintext], realm: "Schoology API",
+      notes: [
+        "Two-legged requests send oauth_token=\"\" (the consumer alone); give the district's host as --site for the approval page.",
+        "Timestamps must increase from one request to the next: keep the clock right.",
+      ])
+    schoology.sendsEmptyToken = true
+    return schoology
+  }
 
   /// Trello: HMAC-SHA1 (PLAINTEXT answers "invalid signature"); the authorize page needs
   /// `name` (shown to the user), `scope` (`read`, `read,write`, `read,write,account`) and
@@ -272,6 +371,15 @@ extension OAuthProvider {
     atlassian("jira", baseURL)
   }
 
+  /// Bitbucket Data Center application links: as ``jira(baseURL:)`` (RSA-SHA1, the same
+  /// `/plugins/servlet/oauth/...` endpoints and refusals).
+  ///
+  /// Sources: https://developer.atlassian.com/server/bitbucket/how-tos/example-oauth-consumer/
+  /// (Bitbucket Server's application links: the Atlassian OAuth plugin's endpoints, RSA-SHA1).
+  public static func bitbucket(baseURL: URL) -> OAuthProvider {
+    atlassian("bitbucket", baseURL)
+  }
+
   /// Confluence Data Center application links: as ``jira(baseURL:)``.
   public static func confluence(baseURL: URL) -> OAuthProvider {
     atlassian("confluence", baseURL)
@@ -297,7 +405,9 @@ extension OAuthProvider {
   public static func mastercard(baseURL: URL = URL(string: "https://sandbox.api.mastercard.com")!) -> OAuthProvider {
     OAuthProvider(
       name: "mastercard", baseURL: baseURL, signatureMethod: .rsaSHA256, bodyHash: .sha256,
-      notes: ["The consumer key is the long key from the project page; the private key comes from its .p12 (openssl pkcs12 -nocerts -nodes)."])
+      notes: [
+        "The consumer key is the long key from the project page; the private key is its .p12 as issued (RSAPrivateKey(pkcs12:password:), oauth1 --rsa-key FILE with OAUTH1_KEY_PASSWORD)."
+      ])
   }
 
   /// An LTI 1.1 launch as the learning platform sends it: a form POST signed one-legged with

@@ -50,6 +50,14 @@ public struct OAuthProvider: Sendable, Hashable {
   public var notes: [String]
   /// Whether a multipart body's text fields are signed (Flickr's uploads); RFC 5849 signs none.
   public var signsMultipartTextFields = false
+  /// Whether a request signed with the consumer alone still sends `oauth_token=""` (Schoology's
+  /// two-legged requests); RFC 5849 sends no `oauth_token` then.
+  public var sendsEmptyToken = false
+  /// The name under which the authorize URL carries the consumer key, `nil` for none:
+  /// MediaWiki's `Special:OAuth/authorize` wants `oauth_consumer_key`, E*TRADE's `key`.
+  public var authorizeConsumerKeyParameter: String?
+  /// The name the authorize URL gives the request token: `oauth_token`, E*TRADE's `token`.
+  public var authorizeTokenParameter = "oauth_token"
 
   /// A query parameter of the authorize URL: Trello's `scope`, SmugMug's `Permissions`.
   public struct AuthorizeParameter: Sendable, Hashable {
@@ -91,15 +99,20 @@ public struct OAuthProvider: Sendable, Hashable {
   /// How requests to this provider are signed: its method, realm and body hash, with
   /// `privateKey` for the RSA methods.
   public func configuration(privateKey: RSAPrivateKey? = nil) -> OAuthSigner.Configuration {
-    OAuthSigner.Configuration(signatureMethod: signatureMethod, privateKey: privateKey, realm: realm, bodyHash: bodyHash)
+    var configuration = OAuthSigner.Configuration(signatureMethod: signatureMethod, privateKey: privateKey, realm: realm, bodyHash: bodyHash)
+    configuration.sendsEmptyToken = sendsEmptyToken
+    return configuration
   }
 
   /// The three-legged flow with this provider, `nil` when it has none (a one-legged API).
   public func flow(consumer: Credentials, privateKey: RSAPrivateKey? = nil, transport: any HTTPTransport = DefaultTransport()) -> OAuthFlow? {
     guard let endpoints else { return nil }
-    return OAuthFlow(
+    let consumerKey = authorizeConsumerKeyParameter.map { [($0, consumer.key)] } ?? []
+    var flow = OAuthFlow(
       baseURL: baseURL, consumer: consumer, endpoints: endpoints, configuration: configuration(privateKey: privateKey),
-      authorizeParameters: authorizeParameters.map { ($0.name, $0.value) }, behavior: HeadersBehavior(headers), transport: transport)
+      authorizeParameters: consumerKey + authorizeParameters.map { ($0.name, $0.value) }, behavior: HeadersBehavior(headers), transport: transport)
+    flow.authorizeTokenParameter = authorizeTokenParameter
+    return flow
   }
 
   /// The behavior that signs every request of a `NetworkClient` as this provider wants

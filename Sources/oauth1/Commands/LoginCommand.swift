@@ -16,9 +16,8 @@ struct LoginCommand: OAuth1Subcommand {
     summary: "Log in to an OAuth 1.0a provider (three-legged flow) and save the token as a profile.",
     options: [SigningSetup.profile, SigningSetup.provider, SigningSetup.site] + [
       requestTokenURL, authorizeURL, accessTokenURL, authorizeParameter, SigningOptions.consumerKey, SigningOptions.consumerSecret,
-      SigningOptions.signatureMethod, SigningOptions.privateKey, SigningOptions.realm, callback, callbackPort, noBrowser, wait,
-      OAuth1Command.versionOption,
-    ],
+      SigningOptions.signatureMethod,
+    ] + SigningOptions.keyOptions + [SigningOptions.realm, callback, callbackPort, noBrowser, wait, OAuth1Command.versionOption],
     discussion: """
       The authorize URL is always printed (on stderr); the browser is opened where one can be.
       With --callback oob (the default) type the PIN or verifier the provider shows; with

@@ -2,6 +2,7 @@ import CommandLineSupport
 import Foundation
 import Loopback
 import OAuth1
+import OAuthNetworking
 
 /// `oauth1 serve`: an OAuth 1.0a provider on 127.0.0.1 to develop and test any client against
 /// (``LoopbackProvider``): the three-legged flow, two-legged requests, and every other path a
@@ -11,8 +12,8 @@ struct ServeCommand: OAuth1Subcommand {
     name: "oauth1 serve",
     summary: "Run an OAuth 1.0a provider on 127.0.0.1 that verifies and explains any client's requests (the three-legged flow too).",
     options: [
-      port, SigningOptions.consumerKey, SigningOptions.consumerSecret, token, SigningOptions.tokenSecret, rsaPublicKey, log, VerifyCommand.maxSkew,
-      VerifyCommand.limit, untilStdinCloses, OAuth1Command.versionOption,
+      port, SigningOptions.consumerKey, SigningOptions.consumerSecret, token, SigningOptions.tokenSecret, rsaPublicKey, profile, site, log,
+      VerifyCommand.maxSkew, VerifyCommand.limit, untilStdinCloses, OAuth1Command.versionOption,
     ],
     discussion: """
       Endpoints (every other path is a protected resource):
@@ -32,6 +33,12 @@ struct ServeCommand: OAuth1Subcommand {
       `oauth1 request` compares with its own. Problems: signature_invalid, parameter_absent,
       parameter_rejected, timestamp_refused, nonce_used, consumer_key_unknown, token_rejected,
       signature_method_rejected, version_rejected.
+
+      --profile NAME behaves as a known provider (\(OAuthProvider.names.joined(separator: ", "))):
+      its realm in WWW-Authenticate, its signature methods only (NetSuite: HMAC-SHA256), its flow's
+      paths besides /oauth/..., oauth_body_hash required where it requires one (Mastercard),
+      oauth_token="" taken as two-legged where its clients send it, and for Jira and Confluence a
+      refusal as theirs: a form body with oauth_problem and oauth_signature_base_string.
 
       Limits: a request's head at most 64 KiB (431), its body 16 MiB (413), 64 connections at once
       (503), 30 s to send the head and 30 s of silence (408); the verifier's --limit (url-bytes 65536,
@@ -53,6 +60,9 @@ struct ServeCommand: OAuth1Subcommand {
     "until-stdin-closes", help: "For test harnesses: stop when standard input closes, so that a harness that dies leaves no server behind.")
   static let rsaPublicKey = Option.value(
     "rsa-public-key", placeholder: "FILE", help: "PEM RSA public key or certificate of the consumer, for the RSA methods.")
+  static let profile = Option.value(
+    "profile", placeholder: "NAME", help: "Behave as a known provider: \(OAuthProvider.names.joined(separator: ", ")).")
+  static let site = Option.value("site", placeholder: "SITE", help: "The --profile's site, as --provider takes it (NetSuite's account id).")
   static let log = Option.value(
     "log", placeholder: "FILE", help: "Append one JSON line per request (no secrets, no signatures) to FILE.")
 
@@ -71,6 +81,15 @@ struct ServeCommand: OAuth1Subcommand {
     case (.some, nil): throw UsageError("--token needs --token-secret (or OAUTH1_TOKEN_SECRET)")
     case (nil, _) where parsed.has(SigningOptions.tokenSecret): throw UsageError("--token-secret needs --token")
     case (nil, _): break
+    }
+    if let name = parsed[profile] {
+      do {
+        settings.profile = try ServeProfile(named: name, site: parsed[site])
+      } catch {
+        throw UsageError("--profile: \(error.description)")
+      }
+    } else if parsed.has(site) {
+      throw UsageError("--site needs --profile")
     }
     if let skew = try parsed.integer(VerifyCommand.maxSkew, in: 0...VerifyCommand.widestSkew) { settings.maxClockSkew = skew }
     settings.limits = try VerifyCommand.limits(parsed[VerifyCommand.limit])
@@ -98,6 +117,7 @@ struct ServeCommand: OAuth1Subcommand {
       Token credentials:     POST \(base)/oauth/access_token
       Any other path is a protected resource. Stop it with Ctrl-C.
       """)
+    if let profile = settings.profile { Output.stderr(profile.summary) }
     if parsed[untilStdinCloses] {
       Thread {
         while !FileHandle.standardInput.availableData.isEmpty {}

@@ -9,8 +9,10 @@ struct SignCommand: OAuth1Subcommand {
     summary: "Sign one request with OAuth 1.0a and print every intermediate value.",
     options: [RequestOptions.method, url] + RequestBodyInput.options + [
       RequestOptions.host, SigningOptions.consumerKey, SigningOptions.consumerSecret, SigningOptions.token, SigningOptions.tokenSecret,
-      SigningOptions.signatureMethod, SigningOptions.privateKey, nonce, timestamp, SigningOptions.realm, callback, verifier, noVersion,
-      SigningOptions.bodyHash, SigningOptions.bodyHashAlgorithm, example, json, OAuth1Command.versionOption,
+      SigningOptions.signatureMethod,
+    ] + SigningOptions.keyOptions + [
+      nonce, timestamp, SigningOptions.realm, callback, verifier, noVersion, SigningOptions.bodyHash, SigningOptions.bodyHashAlgorithm, example,
+      json, OAuth1Command.versionOption,
     ],
     discussion: """
       Examples:

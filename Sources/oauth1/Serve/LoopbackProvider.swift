@@ -38,6 +38,8 @@ final class LoopbackProvider: Sendable {
     var limits = OAuthVerifier.Limits()
     /// The clock timestamps are checked against.
     var clock: any OAuthClock = SystemClock()
+    /// The known provider it behaves as (`--profile`); `nil` for plain RFC 5849.
+    var profile: ServeProfile?
   }
 
   /// Which endpoint a request is for.
@@ -51,7 +53,11 @@ final class LoopbackProvider: Sendable {
     /// Any other path: a protected resource.
     case resource
 
-    init(path: String) {
+    init(path: String, profile: ServeProfile? = nil) {
+      if let endpoint = profile?.endpointPaths[path] {
+        self = endpoint
+        return
+      }
       switch path {
       case "/oauth/request_token": self = .requestToken
       case "/oauth/authorize": self = .authorize
@@ -96,8 +102,9 @@ final class LoopbackProvider: Sendable {
     self.log = log
     // PLAINTEXT is accepted over plain http: on loopback nothing travels, and a client's
     // PLAINTEXT must be testable.
-    let options = OAuthVerifier.Options(
+    var options = OAuthVerifier.Options(
       allowPlaintextOverHTTP: true, maxClockSkew: settings.maxClockSkew, clock: settings.clock, limits: settings.limits)
+    if let profile = settings.profile { options.allowedSignatureMethods = profile.allowedSignatureMethods }
     // One store for every endpoint: a nonce used at one is a replay at another.
     let window = max(1, settings.maxClockSkew).multipliedReportingOverflow(by: 2)
     let nonces = InMemoryNonceStore(window: window.overflow ? .max : window.partialValue, clock: settings.clock)
@@ -111,7 +118,10 @@ final class LoopbackProvider: Sendable {
     requestTokenVerifier = verifier { _ in nil }
     accessTokenVerifier = verifier { token in tokens.withLock { $0.pending[token]?.secret } }
     let fixed = settings.token
+    let emptyTokenIsTwoLegged = settings.profile?.emptyTokenIsTwoLegged == true
     resourceVerifier = verifier { token in
+      // Schoology's two-legged requests send oauth_token="": signed with the consumer alone.
+      if token.isEmpty && emptyTokenIsTwoLegged { return "" }
       if let fixed, fixed.key == token { return fixed.secret }
       return tokens.withLock { $0.access[token] }
     }
@@ -145,9 +155,9 @@ final class LoopbackProvider: Sendable {
       return Self.plain(400, "the request needs a Host header naming this server (127.0.0.1:PORT or localhost:PORT)")
     }
     let path = String(request.target.prefix { $0 != "?" })
-    let endpoint = Endpoint(path: path)
+    let endpoint = Endpoint(path: path, profile: settings.profile)
     entry.endpoint = endpoint.rawValue
-    let realm = "http://" + host + "/"
+    let realm = settings.profile?.realm ?? "http://" + host + "/"
     let oauthRequest = OAuthRequest(
       method: request.method, url: "http://" + host + request.target, body: request.body.isEmpty ? nil : request.body,
       contentType: request.header("Content-Type"))
@@ -176,6 +186,7 @@ final class LoopbackProvider: Sendable {
       entry.consumerKey = verified.consumerKey
       entry.token = verified.token
       entry.signatureMethod = verified.signatureMethod.rawValue
+      try checkBodyHash(verified, oauthRequest)
       switch endpoint {
       case .requestToken: return try issueRequestToken(verified, &entry)
       case .accessToken: return try issueAccessToken(verified, &entry)
@@ -183,6 +194,13 @@ final class LoopbackProvider: Sendable {
       }
     } catch {
       entry.outcome = error.problem.rawValue
+      if settings.profile?.problemBody == .atlassianForm {
+        // Jira's challenge names the problem too, as every refusal of this server's does.
+        let answer = error.response(realm: realm, includingBaseString: true)
+        let challenge = OAuthAuthorizationHeader.make(parameters: [OAuthParameter("oauth_problem", error.problem.rawValue)], realm: realm)
+        let headers = answer.headers.map { $0.0 == "WWW-Authenticate" ? ($0.0, challenge) : $0 }
+        return .init(status: answer.status, headers: headers, body: Data(answer.body.utf8))
+      }
       let response = refusal(error, of: oauthRequest, authorization: authorization, realm: realm)
       // Who the refused request says it is, from the parameters the provider read, for the log.
       if let normalized = response.normalizedParameters {
@@ -202,6 +220,20 @@ final class LoopbackProvider: Sendable {
     json.merge(Self.stages(verified.signatureBaseString)) { _, stage in stage }
     if let realm = verified.realm { json["realm"] = realm }
     return Self.json(200, json)
+  }
+
+  /// A profile that requires `oauth_body_hash` (Mastercard) refuses a request whose body is
+  /// not a form and that carries none; the verifier has checked the value of one that is sent.
+  private func checkBodyHash(_ verified: VerifiedRequest, _ request: OAuthRequest) throws(OAuthVerificationError) {
+    guard settings.profile?.requiresBodyHash == true, !request.hasFormBody else { return }
+    // The normalized parameters are the base string's third part, each pair after a `&` (the
+    // first one's unencoded, the others' encoded as %26).
+    let baseString = verified.signatureBaseString
+    guard baseString.contains("&oauth_body_hash%3D") || baseString.contains("%26oauth_body_hash%3D") else {
+      throw OAuthVerificationError(
+        .parameterAbsent, advice: "this provider requires oauth_body_hash on every request whose body is not a form, an empty one included",
+        parameters: ["oauth_body_hash"])
+    }
   }
 
   /// `POST /oauth/request_token`, verified: a request token for the callback sent.

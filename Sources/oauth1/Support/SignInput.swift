@@ -17,8 +17,8 @@ struct SignInput {
 
     let method = try SigningOptions.signatureMethod(arguments) ?? .hmacSHA1
     var privateKey: RSAPrivateKey? = nil
-    if let path = arguments[SigningOptions.privateKey] {
-      privateKey = try SigningOptions.privateKey(at: path)
+    if let path = try SigningOptions.privateKeyPath(arguments) {
+      privateKey = try SigningOptions.privateKey(at: path, arguments, environment: environment)
     } else if method.usesRSA {
       throw UsageError("\(method.rawValue) needs --private-key FILE")
     }

@@ -14,10 +14,11 @@ struct SigningSetup {
     "provider", placeholder: "NAME", help: "A provider's rules: \(OAuthProvider.names.joined(separator: ", ")).")
   static let site = Option.value(
     "site", placeholder: "URL", help: "The provider's URL where it runs on your server (Jira, Magento, WooCommerce...); NetSuite's account id.")
-  static let options: [any OptionDeclaration] = [
-    profile, provider, site, SigningOptions.consumerKey, SigningOptions.consumerSecret, SigningOptions.token, SigningOptions.tokenSecret,
-    SigningOptions.signatureMethod, SigningOptions.privateKey, SigningOptions.realm, SigningOptions.bodyHash, SigningOptions.bodyHashAlgorithm,
-  ]
+  static let options: [any OptionDeclaration] =
+    [
+      profile, provider, site, SigningOptions.consumerKey, SigningOptions.consumerSecret, SigningOptions.token, SigningOptions.tokenSecret,
+      SigningOptions.signatureMethod,
+    ] + SigningOptions.keyOptions + [SigningOptions.realm, SigningOptions.bodyHash, SigningOptions.bodyHashAlgorithm]
 
   var provider: OAuthProvider?
   var consumer: Credentials
@@ -58,8 +59,8 @@ struct SigningSetup {
     let method =
       try SigningOptions.signatureMethod(arguments) ?? stored?.signatureMethod.flatMap { try? OAuthSignatureMethod(name: $0) }
       ?? provider?.signatureMethod ?? .hmacSHA1
-    privateKeyPath = (arguments[SigningOptions.privateKey] ?? stored?.privateKey).map { URL(fileURLWithPath: $0).path }
-    let privateKey = try privateKeyPath.map { try SigningOptions.privateKey(at: $0) }
+    privateKeyPath = try SigningOptions.privateKeyPath(arguments, stored: stored?.privateKey)
+    let privateKey = try privateKeyPath.map { try SigningOptions.privateKey(at: $0, arguments, environment: environment) }
     if method.usesRSA && privateKey == nil { throw UsageError("\(method.rawValue) needs --private-key FILE") }
     let consumerSecret = arguments[SigningOptions.consumerSecret] ?? stored?.consumerSecret ?? environment["OAUTH1_CONSUMER_SECRET"]
     guard consumerSecret != nil || method.usesRSA else {
@@ -76,6 +77,7 @@ struct SigningSetup {
     configuration = OAuthSigner.Configuration(
       signatureMethod: method, privateKey: privateKey, realm: arguments[SigningOptions.realm] ?? stored?.realm ?? provider?.realm,
       bodyHash: try SigningOptions.bodyHashAlgorithm(arguments) ?? provider?.bodyHash)
+    configuration.sendsEmptyToken = provider?.sendsEmptyToken == true
   }
 
   /// The headers the provider requires (its `User-Agent`, say).

@@ -132,7 +132,7 @@ struct SignatureGeneratorTests {
       .unsupportedScheme(url: "ftp://h", scheme: "ftp"), .malformedURL(url: "u", reason: "r"),
       .invalidParameterEncoding(source: .query, parameter: "p"), .unknownSignatureMethod("M"), .missingPrivateKey(.rsaSHA1),
       .invalidKey(reason: "r"), .wrongKeyType(found: "EC"), .malformedAuthorizationHeader(reason: "r"),
-      .cryptoFailure(operation: "o", reason: "r"),
+      .cryptoFailure(operation: "o", reason: "r"), .invalidPKCS12(reason: "r"), .wrongKeyPassword, .noPrivateKeyInPKCS12,
     ]
     for error in errors {
       #expect(error.description.count > 20, "\(error) should explain itself")
