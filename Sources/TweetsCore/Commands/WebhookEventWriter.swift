@@ -7,9 +7,10 @@ import XAPI
 import XArchive
 
 /// Answers the requests of `tweets webhook serve` (on the connections' threads) and writes the
-/// events of each verified delivery, one line each, in the order they arrived.
+/// events of each verified delivery, one line each, in the order they arrived; `tweets activity
+/// stream` writes its events through it too, with no receiver.
 final class WebhookEventWriter: Sendable {
-  private let receiver: XWebhookReceiver
+  private let receiver: XWebhookReceiver?
   private let sink: StreamSink
   private let terminal: Terminal
   /// The archive and its fetch, begun at the first event; the counts. Held while a delivery is
@@ -24,7 +25,7 @@ final class WebhookEventWriter: Sendable {
     var refused = 0
   }
 
-  init(receiver: XWebhookReceiver, sink: StreamSink, archive: TweetArchive?, command: [String], terminal: Terminal) {
+  init(receiver: XWebhookReceiver?, sink: StreamSink, archive: TweetArchive?, command: [String], terminal: Terminal) {
     self.receiver = receiver
     self.sink = sink
     self.command = command
@@ -36,6 +37,9 @@ final class WebhookEventWriter: Sendable {
   var counts: (events: Int, refused: Int) { state.withLock { ($0.events, $0.refused) } }
 
   func answer(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
+    guard let receiver else {
+      return LoopbackHTTPServer.Response(status: 500, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Data("no receiver\n".utf8))
+    }
     let answer = receiver.handle(.init(method: request.method, target: request.target, headers: request.headers, body: request.body))
     let response = LoopbackHTTPServer.Response(
       status: answer.response.status, headers: answer.response.headers.map { ($0.name, $0.value) }, body: answer.response.body)
@@ -47,7 +51,8 @@ final class WebhookEventWriter: Sendable {
       return response
     case .delivery(let delivery):
       do {
-        try write(delivery)
+        let now = RFC3339.string(from: Date())
+        try write(delivery.events) { Self.line($0, receivedAt: now) }
       } catch {
         // X delivers again what it was not told 200 for.
         terminal.err(TerminalText.visible("tweets: a delivery could not be stored: \(error)"))
@@ -64,17 +69,17 @@ final class WebhookEventWriter: Sendable {
     terminal.err(TerminalText.visible("tweets: refused \(what)from \(peer) with \(status): \(reason)"))
   }
 
-  private func write(_ delivery: XWebhookDelivery) throws {
-    let now = RFC3339.string(from: Date())
+  /// Writes `events`, each as `line` makes it, and with an archive stores their posts and users.
+  func write(_ events: [XWebhookEvent], line: (XWebhookEvent) -> String) throws {
     try state.withLock { state in
-      for event in delivery.events {
-        sink.write(Self.line(event, receivedAt: now))
+      for event in events {
+        sink.write(line(event))
         try sink.check()
         state.events += 1
       }
       guard let archive = state.archive else { return }
       var fetch = try state.fetch ?? archive.beginFetch(command: command, resume: false)
-      for event in delivery.events {
+      for event in events {
         for tweet in event.tweets {
           try archive.store(streamed: tweet, body: Self.rawTweets(event), users: event.users, matching: [], in: &fetch)
         }
