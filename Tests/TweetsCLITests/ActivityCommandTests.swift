@@ -3,16 +3,13 @@ import TestSupport
 import Testing
 
 /// `tweets activity subscribe|list|delete|stream` as a real process against a canned X
-/// (Tests/Peers/canned_server.py, which logs each request): app-only, each action on its row's
+/// (Tests/Peers/canned_server.py, which logs each request, answering PushFixtures, which X's
+/// specification validates): app-only, each action on its row's
 /// method and path, the stream's lines written as `tweets webhook serve` writes them, and each
 /// event billed at X's price, the budget stopping the stream.
 @Suite("tweets activity subscribe|list|delete|stream", .tags(.peers, .processes), .tier(.peers, .processes))
 struct ActivityCommandTests {
   static let bearer = ["X_BEARER_TOKEN": "app-bearer-" + UUID().uuidString]
-
-  static func subscription(_ id: String, _ type: String) -> [String: Any] {
-    ["subscription_id": id, "event_type": type, "filter": ["user_id": "2244994945"], "created_at": "2026-11-29T03:00:00.000Z"]
-  }
 
   /// Three `post.create` events of @XDevelopers, as the stream's lines (X's `ActivityStreamResponse`).
   static var streamLines: String {
@@ -26,8 +23,8 @@ struct ActivityCommandTests {
   func manage() async throws {
     let x = try await HostileAnswerTests.Canned.start([
       "/2/users/by/username/XDevelopers": ["json": ["data": ["id": "2244994945", "name": "Developers", "username": "XDevelopers"]]],
-      "/2/activity/subscriptions": ["json": ["data": ["subscription": Self.subscription("1146654567674912769", "post.create")]]],
-      "/2/activity/subscriptions/1146654567674912769": ["json": ["data": ["deleted": true]]],
+      "/2/activity/subscriptions": ["json": PushFixtures.created],
+      "/2/activity/subscriptions/1146654567674912769": ["json": PushFixtures.deleted],
     ])
     let subscribe = try await x.tweets(
       ["activity", "subscribe", "--user", "@XDevelopers", "--events", "post.create,follow.follow", "--direction", "inbound"],
@@ -44,7 +41,7 @@ struct ActivityCommandTests {
     #expect(try x.requests().allSatisfy { $0.headers.contains("Authorization: Bearer \(Self.bearer["X_BEARER_TOKEN"]!)") })
 
     let listing = try await HostileAnswerTests.Canned.start([
-      "/2/activity/subscriptions": ["json": ["data": [Self.subscription("1", "post.create"), Self.subscription("2", "follow.follow")]]]
+      "/2/activity/subscriptions": ["json": PushFixtures.subscriptions]
     ])
     let csv = try await listing.tweets(["activity", "list", "--format", "csv"], environment: Self.bearer)
     #expect(

@@ -3,21 +3,19 @@ import TestSupport
 import Testing
 
 /// `tweets webhook register|list|check|delete|replay` as a real process against a canned X
-/// (Tests/Peers/canned_server.py, which logs each request): app-only as X requires, each
+/// (Tests/Peers/canned_server.py, which logs each request, answering PushFixtures, which X's
+/// specification validates): app-only as X requires, each
 /// action on its own row's method and path, `list` in every format, bad ids refused before
 /// anything is sent, and the bearer token never printed.
 @Suite("tweets webhook register|list|check|delete|replay", .tags(.peers, .processes), .tier(.peers, .processes))
 struct WebhookManageCommandTests {
   static let bearer = ["X_BEARER_TOKEN": "app-bearer-" + UUID().uuidString]
-  static var webhook: [String: Any] {
-    ["id": "1146654567674912769", "url": "https://example.com/webhook", "valid": true, "created_at": "2026-11-29T03:00:00.000Z"]
-  }
+  static var webhook: [String: Any] { PushFixtures.webhook }
 
   static func canned() async throws -> HostileAnswerTests.Canned {
     try await HostileAnswerTests.Canned.start([
-      "/2/webhooks": ["json": ["data": [Self.webhook], "meta": ["result_count": 1]]],
-      "/2/webhooks/1146654567674912769": ["json": ["data": ["attempted": true, "deleted": true]]],
-      "/2/webhooks/replay": ["json": ["job_id": "1788260123456789012", "created_at": "2026-11-29T03:01:00.000Z"]],
+      "/2/webhooks": ["json": PushFixtures.webhooks], "/2/webhooks/1146654567674912769": ["json": PushFixtures.webhookByID],
+      "/2/webhooks/replay": ["json": PushFixtures.replay],
     ])
   }
 
