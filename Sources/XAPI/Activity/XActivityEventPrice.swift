@@ -24,6 +24,12 @@ public struct XActivityEventPrice: Sendable, Hashable {
     return nil
   }
 
+  /// A price from its parts, for tests and emulators.
+  public init(kind: XResourceKind?, id: String) {
+    self.kind = kind
+    self.id = id
+  }
+
   /// The price of `event`, from its type and its JSON.
   public init(_ event: XWebhookEvent) {
     kind = Self.kind(of: event.type)
