@@ -16,7 +16,7 @@ struct SandboxRowsTests {
     ("/2/account_activity/", "push to a server the developer runs (Account Activity): no command of the package uses it"),
     (
       "/2/activity/",
-      "X Activity API subscriptions and stream (tweets activity): not emulated yet (issue #47); tested against canned answers X's spec validates"
+      "the activity stream and deleting subscriptions by ids: not emulated yet (issue #47); the stream is tested against canned answers"
     ),
     (
       "/2/webhooks",
@@ -74,6 +74,7 @@ struct SandboxRowsTests {
     .getUsersOwnedLists, .getUsersFollowedLists, .getUsersListMemberships, .getUsersPinnedLists, .followList, .unfollowList, .pinList, .unpinList,
     .getDirectMessagesEvents, .getDirectMessagesEventsByParticipantId, .getDirectMessagesEventsByConversationId,
     .createDirectMessagesByParticipantId, .createDirectMessagesByConversationId, .createDirectMessagesConversation,
+    .createActivitySubscription, .getActivitySubscriptions, .updateActivitySubscription, .deleteActivitySubscription,
   ]
 
   /// The rows X sells to Enterprise only that the sandbox serves to refuse them, as X refuses a
