@@ -75,7 +75,8 @@ struct CommandOptionsTests {
     ]
       + session,
     "stream": ["format", "output", "limit", "duration", "tag", "all", "terminate-all", "terminate"] + session + ["db"],
-    "webhook": ["port", "output", "max-body", "signed-with"] + signedIn + ["db"],
+    "webhook": ["port", "output", "max-body", "signed-with", "from", "to"] + signedIn + format + ["db"],
+    "activity": ["user", "events", "direction", "webhook", "tag", "output", "limit", "duration"] + signedIn + format + ["db"],
   ]
 
   func tweets(_ arguments: [String]) async throws -> ProcessResult {

@@ -137,7 +137,7 @@ struct WebhookServeTests {
       #expect(result.status == 3 && result.stderr.contains(words), "\(result.status) \(result.stderr)")
     }
     let usage = try await ProcessRunner.run(PackagePaths.executable("tweets"), ["webhook", "listen"], environment: environment, timeout: 60)
-    #expect(usage.status == 2 && usage.stderr.contains("one action, serve"), "\(usage.stderr)")
+    #expect(usage.status == 2 && usage.stderr.contains("tweets webhook serve|register URL|list"), "\(usage.stderr)")
   }
 
   @Test func withDbThePostsAndUsersOfSignedEventsAreArchived() async throws {

@@ -27,7 +27,7 @@ package enum TweetsCLI {
     ExportCommand(),
     ComplianceCommand(),
     ApiCommand(), MigrateCommand(), MediaCommand(),
-    SandboxCommand(), WebhookCommand(),
+    SandboxCommand(), WebhookCommand(), ActivityCommand(),
   ]
 
   /// The dispatch shell `tweets` shares with `oauth1`: overview, help, version, completions,

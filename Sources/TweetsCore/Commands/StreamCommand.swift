@@ -287,12 +287,15 @@ final class StreamReport: Sendable {
   private let terminal: Terminal
   private let verbose: Bool
   private let started = Date()
+  /// The stream's name in its messages: "the filtered stream", "the activity stream".
+  private let name: String
   /// How many times the stream reconnected, and when the status line was last drawn.
   private let progress = Locked((reconnects: 0, lastStatus: Date.distantPast))
 
-  init(terminal: Terminal, verbose: Bool) {
+  init(terminal: Terminal, verbose: Bool, name: String = "the filtered stream") {
     self.terminal = terminal
     self.verbose = verbose
+    self.name = name
   }
 
   private func say(_ line: String) {
@@ -303,7 +306,7 @@ final class StreamReport: Sendable {
   func event(_ event: FilteredStreamEvent) {
     switch event {
     case .connected(let attempt):
-      say(attempt == 1 ? "tweets: connected to the filtered stream (Ctrl-C to stop)." : "tweets: reconnected (attempt \(attempt)).")
+      say(attempt == 1 ? "tweets: connected to \(name) (Ctrl-C to stop)." : "tweets: reconnected (attempt \(attempt)).")
     case .dropped(let reason):
       progress.withLock { $0.reconnects += 1 }
       say("tweets: the stream dropped (\(reason)); reconnecting at once.")

@@ -6,17 +6,18 @@ import NetworkClient
 import XAPI
 import XArchive
 
-/// `tweets webhook serve`: a receiver of X's webhooks on 127.0.0.1, for the user's own HTTPS
+/// `tweets webhook serve|register|list|check|delete|replay`. `serve` is a receiver of X's webhooks on 127.0.0.1, for the user's own HTTPS
 /// proxy or tunnel to forward to (X calls only public HTTPS URLs without a port). It answers
 /// X's challenge-response checks, verifies each event POST's signature with the app's consumer
 /// secret before reading it (``XWebhookReceiver``), and writes every event as one JSON line;
 /// with `--db`, the posts and accounts the events carry go to the archive as well. What is not
-/// signed is refused and said on stderr, without its body.
+/// signed is refused and said on stderr, without its body. The other actions manage the app's
+/// webhooks at X, app-only (a bearer token) as X requires (``WebhookCommand+Manage``).
 struct WebhookCommand: TweetsCommand {
   let name = "webhook"
   /// The consumer secret (`--consumer-secret`, `X_CONSUMER_SECRET` or the profile's) signs
-  /// X's deliveries; `--db` archives their posts and users.
-  let shared: SharedOptions = [.session, .consumer, .database]
+  /// X's deliveries; `--db` archives their posts and users; `--format` writes `list`'s webhooks.
+  let shared: SharedOptions = [.session, .consumer, .format, .database]
   static let port = Option<UInt16>.value(
     "port", placeholder: "N", default: .value(8978), help: "The port on 127.0.0.1 (default \(.default); 0: any free port).",
     ArgumentConversion(failure: { option, text in "--\(option) takes a port number from 0 to 65535, not \(text)" }) { UInt16($0) })
@@ -37,13 +38,28 @@ struct WebhookCommand: TweetsCommand {
       shown: { $0 == .consumerSecret ? "consumer-secret" : "oauth2-client-secret" }
     ) { ["consumer-secret": .consumerSecret, "oauth2-client-secret": .oauth2ClientSecret][$0] })
 
+  static let from = Option<Date?>.value(
+    "from", placeholder: "TIME", help: "replay: the window's start (ISO 8601; X takes it to the minute, UTC).", recorded: .omitted, .time)
+  static let to = Option<Date?>.value(
+    "to", placeholder: "TIME", help: "replay: the window's end (ISO 8601; X takes it to the minute, UTC).", recorded: .omitted, .time)
+
   var spec: CommandSpec {
     makeSpec(
-      summary: "Receive X's webhook events on 127.0.0.1 behind your HTTPS proxy or tunnel (tweets webhook serve).",
-      options: [Self.port, Self.output, Self.maxBody, Self.signedWith],
-      positionals: [PositionalSpec("action", help: "serve")],
+      summary: "X's webhooks: receive their events on 127.0.0.1 behind your HTTPS proxy or tunnel, register, list, check, delete, replay.",
+      options: [Self.port, Self.output, Self.maxBody, Self.signedWith, Self.from, Self.to],
+      positionals: [
+        PositionalSpec("action", help: "serve, register, list, check, delete or replay."),
+        PositionalSpec("argument", help: "register: URL; check, delete, replay: the webhook's ID.", optional: true),
+      ],
       discussion: """
         tweets webhook serve [--port N] [--output FILE] [--db FILE] [--max-body BYTES] [--signed-with SECRET]
+        tweets webhook register URL             X sends URL a CRC at once: have the receiver answering
+        tweets webhook list [--format F]        the app's webhooks: id, url, valid, created_at
+        tweets webhook check ID                 X sends a CRC again and re-enables the webhook if it passes
+        tweets webhook delete ID
+        tweets webhook replay ID --from TIME --to TIME   X delivers the window's events again
+        register, list, check, delete and replay are app-only, as X requires: X_BEARER_TOKEN, or
+        one obtained from the app's consumer key and secret.
         X delivers webhooks only to a public https:// URL without a port: put this receiver
         behind your own HTTPS reverse proxy or tunnel, which forwards to http://127.0.0.1:PORT,
         then register that URL (POST /2/webhooks). A GET with crc_token is X's challenge,
@@ -63,9 +79,13 @@ struct WebhookCommand: TweetsCommand {
   }
 
   func run(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
-    guard arguments.positionals == ["serve"] else {
-      throw UsageError("tweets webhook has one action, serve: tweets webhook serve [--port N] [--output FILE]")
+    let words = arguments.positionals
+    guard let action = words.first, ["serve", "register", "list", "check", "delete", "replay"].contains(action) else {
+      throw UsageError("tweets webhook serve|register URL|list|check ID|delete ID|replay ID --from TIME --to TIME")
     }
+    if action != "serve" { return try await manage(action, Array(words.dropFirst()), arguments, session) }
+    guard words.count == 1 else { throw UsageError("tweets webhook serve takes no argument: tweets webhook serve [--port N] [--output FILE]") }
+    if try arguments.value(Self.from) != nil || arguments.value(Self.to) != nil { throw UsageError("--from and --to are for tweets webhook replay") }
     let port = try arguments.value(Self.port)
     let maxBody = try arguments.value(Self.maxBody)
     let output = try arguments.value(Self.output)
@@ -127,109 +147,5 @@ struct WebhookCommand: TweetsCommand {
     terminal.err(
       "tweets: \(counts.events) event\(counts.events == 1 ? "" : "s") written, \(counts.refused) request\(counts.refused == 1 ? "" : "s") refused.")
     return .success
-  }
-}
-
-/// Answers the requests of `tweets webhook serve` (on the connections' threads) and writes the
-/// events of each verified delivery, one line each, in the order they arrived.
-final class WebhookEventWriter: Sendable {
-  private let receiver: XWebhookReceiver
-  private let sink: StreamSink
-  private let terminal: Terminal
-  /// The archive and its fetch, begun at the first event; the counts. Held while a delivery is
-  /// written, so that the archive (no `Sendable`) is used by one thread at a time.
-  private let state: Locked<State>
-  private let command: [String]
-
-  private struct State {
-    let archive: TweetArchive?
-    var fetch: ArchiveFetch?
-    var events = 0
-    var refused = 0
-  }
-
-  init(receiver: XWebhookReceiver, sink: StreamSink, archive: TweetArchive?, command: [String], terminal: Terminal) {
-    self.receiver = receiver
-    self.sink = sink
-    self.command = command
-    self.terminal = terminal
-    state = Locked(State(archive: archive))
-  }
-
-  /// The events written and the requests refused so far.
-  var counts: (events: Int, refused: Int) { state.withLock { ($0.events, $0.refused) } }
-
-  func answer(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
-    let answer = receiver.handle(.init(method: request.method, target: request.target, headers: request.headers, body: request.body))
-    let response = LoopbackHTTPServer.Response(
-      status: answer.response.status, headers: answer.response.headers.map { ($0.name, $0.value) }, body: answer.response.body)
-    switch answer.outcome {
-    case .challenge:
-      return response
-    case .refused(let why):
-      log(status: why.status, reason: why.description, peer: request.peerAddress, method: request.method)
-      return response
-    case .delivery(let delivery):
-      do {
-        try write(delivery)
-      } catch {
-        // X delivers again what it was not told 200 for.
-        terminal.err(TerminalText.visible("tweets: a delivery could not be stored: \(error)"))
-        return LoopbackHTTPServer.Response(status: 500, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Data("not stored\n".utf8))
-      }
-      return response
-    }
-  }
-
-  /// One line on stderr for a refused request: status, reason, peer; never the body.
-  func log(status: Int, reason: String, peer: String, method: String?) {
-    state.withLock { $0.refused += 1 }
-    let what = method.map { String($0.prefix(16)) + " " } ?? ""
-    terminal.err(TerminalText.visible("tweets: refused \(what)from \(peer) with \(status): \(reason)"))
-  }
-
-  private func write(_ delivery: XWebhookDelivery) throws {
-    let now = RFC3339.string(from: Date())
-    try state.withLock { state in
-      for event in delivery.events {
-        sink.write(Self.line(event, receivedAt: now))
-        try sink.check()
-        state.events += 1
-      }
-      guard let archive = state.archive else { return }
-      var fetch = try state.fetch ?? archive.beginFetch(command: command, resume: false)
-      for event in delivery.events {
-        for tweet in event.tweets {
-          try archive.store(streamed: tweet, body: Self.rawTweets(event), users: event.users, matching: [], in: &fetch)
-        }
-        if event.tweets.isEmpty, !event.users.isEmpty { try archive.store(users: event.users, in: &fetch, complete: false) }
-      }
-      state.fetch = fetch
-    }
-  }
-
-  /// The event's posts as the archive finds raw objects: the Activity API's payload under
-  /// `data`, an Account Activity item (a v1.1 post) as it is.
-  private static func rawTweets(_ event: XWebhookEvent) -> Data {
-    guard event.source == .activity, let object = try? JSONSerialization.jsonObject(with: event.json) as? [String: Any],
-      let payload = object["payload"], let data = try? JSONSerialization.data(withJSONObject: ["data": payload])
-    else { return event.json }
-    return data
-  }
-
-  /// The event's line: its facts and its JSON as X sent it (a body that is not JSON as base64).
-  static func line(_ event: XWebhookEvent, receivedAt: String) -> String {
-    var object: [String: Any] = [
-      "received_at": receivedAt, "source": event.source.rawValue, "type": event.type, "kind": event.kind.rawValue,
-    ]
-    if let user = event.forUserID { object["for_user_id"] = user }
-    if let context = event.context, let json = try? JSONSerialization.jsonObject(with: context) { object["context"] = json }
-    if let json = try? JSONSerialization.jsonObject(with: event.json, options: [.fragmentsAllowed]) {
-      object["event"] = json
-    } else {
-      object["body_base64"] = event.json.base64EncodedString()
-    }
-    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-    return String(decoding: data, as: UTF8.self) + "\n"
   }
 }

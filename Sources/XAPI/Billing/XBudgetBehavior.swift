@@ -211,8 +211,22 @@ public final class XBudgetBehavior: RequestBehavior {
   /// for try await post in stream where try await budget.streamed(postID: post.tweet.id) == false { break }
   /// ```
   public func streamed(postID: String) async throws -> Bool {
-    let price = pricing.price(of: .post)
-    let charge = XCharge(day: day(), kind: .resource(.post), id: postID, price: price, command: command)
+    try await streamed(.post, id: postID)
+  }
+
+  /// Records a resource a stream delivered at its price (the activity stream's posts, follows
+  /// and received messages, ``XActivityEventPrice``), once per id and UTC day as X bills, and
+  /// says whether the run may take another of its kind; a free event (`kind` `nil`) records
+  /// nothing.
+  ///
+  /// ```swift
+  /// let price = XActivityEventPrice(event)
+  /// if try await !budget.streamed(price.kind, id: price.id) { break }
+  /// ```
+  public func streamed(_ kind: XResourceKind?, id: String) async throws -> Bool {
+    guard let kind else { return state.withLock { state in limit.map { state.spent + state.held <= $0 } ?? true } }
+    let price = pricing.price(of: kind)
+    let charge = XCharge(day: day(), kind: .resource(kind), id: id, price: price, command: command)
     let charged = try await ledger.record([charge]).isEmpty ? USD.zero : price
     state.withLock { $0.spent += charged }
     try await readShared()

@@ -8,7 +8,7 @@ import NetworkClient
 /// ```swift
 /// for webhook in try await app.v2.webhooks() { print(webhook.id, webhook.url, webhook.valid) }
 /// ```
-public struct XWebhookConfig: Sendable, Hashable, Decodable {
+public struct XWebhookConfig: Sendable, Hashable, Codable {
   /// X's id of the webhook (digits): what ``XClient/V2/recheckWebhook(id:)`` and
   /// ``XClient/V2/deleteWebhook(id:)`` take.
   public let id: String
@@ -40,6 +40,15 @@ public struct XWebhookConfig: Sendable, Hashable, Decodable {
     valid = try container.decodeIfPresent(Bool.self, forKey: .valid) ?? false
     createdAt = try container.decodeIfPresent(String.self, forKey: .createdAt).flatMap(RFC3339.date(from:))
   }
+
+  /// Encodes X's object back: `created_at` as RFC 3339, absent when unknown.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    try container.encode(url, forKey: .url)
+    try container.encode(valid, forKey: .valid)
+    try container.encodeIfPresent(createdAt.map(RFC3339.string(from:)), forKey: .createdAt)
+  }
 }
 
 /// A replay job X accepted (`POST /2/webhooks/replay`): the events of a past window are
@@ -49,7 +58,7 @@ public struct XWebhookConfig: Sendable, Hashable, Decodable {
 /// let job = try await app.v2.replayWebhookEvents(webhookID: "1146654567674912769", from: start, to: end)
 /// print(job.id)
 /// ```
-public struct XWebhookReplayJob: Sendable, Hashable, Decodable {
+public struct XWebhookReplayJob: Sendable, Hashable, Codable {
   /// X's id of the job.
   public let id: String
   /// When X created it.
@@ -72,6 +81,13 @@ public struct XWebhookReplayJob: Sendable, Hashable, Decodable {
     id = try container.decode(String.self, forKey: .id)
     createdAt = try container.decodeIfPresent(String.self, forKey: .createdAt).flatMap(RFC3339.date(from:))
   }
+
+  /// Encodes X's object back: `job_id`, and `created_at` as RFC 3339 when known.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    try container.encodeIfPresent(createdAt.map(RFC3339.string(from:)), forKey: .createdAt)
+  }
 }
 
 /// X's webhook management (x-api/webhooks/*), app-only (a bearer token), as X requires. X's
@@ -86,7 +102,9 @@ extension XClient.V2 {
   /// ```
   public func registerWebhook(url: String) async throws(XError) -> XWebhookConfig {
     struct Body: Encodable, Sendable { let url: String }
-    let response = try await client.send(Request<DataOrRoot<XWebhookConfig>>(method: .post, path: "2/webhooks", body: .json(Body(url: url))))
+    let response = try await client.send(
+      Request<DataOrRoot<XWebhookConfig>>(
+        method: XEndpoint.createWebhooks.method, path: XEndpoint.createWebhooks.filled(), body: .json(Body(url: url))))
     return response.value.value
   }
 
@@ -97,7 +115,7 @@ extension XClient.V2 {
   /// ```
   public func webhooks() async throws(XError) -> [XWebhookConfig] {
     let query: [QueryItem] = [("webhook_config.fields", "created_at,id,url,valid")]
-    return try await client.send(Request<V2Envelope<[XWebhookConfig]>>(path: "2/webhooks", query: query)).value.data ?? []
+    return try await client.send(Request<V2Envelope<[XWebhookConfig]>>(path: XEndpoint.getWebhooks.filled(), query: query)).value.data ?? []
   }
 
   /// Asks X to check the webhook again with a CRC and re-enable it if it passes
@@ -111,7 +129,8 @@ extension XClient.V2 {
       let attempted: Bool?
       let valid: Bool?
     }
-    let request = Request<V2Envelope<Answer>>(method: .put, path: "2/webhooks/\(PathSegment(id))", isIdempotent: true)
+    let request = Request<V2Envelope<Answer>>(
+      method: XEndpoint.validateWebhooks.method, path: XEndpoint.validateWebhooks.filled(id), isIdempotent: true)
     let answer = try await client.send(request).value.data
     return answer?.attempted ?? answer?.valid ?? false
   }
@@ -124,7 +143,8 @@ extension XClient.V2 {
   @discardableResult
   public func deleteWebhook(id: String) async throws(XError) -> Bool {
     struct Answer: Decodable, Sendable { let deleted: Bool? }
-    let request = Request<V2Envelope<Answer>>(method: .delete, path: "2/webhooks/\(PathSegment(id))", isIdempotent: true)
+    let request = Request<V2Envelope<Answer>>(
+      method: XEndpoint.deleteWebhooks.method, path: XEndpoint.deleteWebhooks.filled(id), isIdempotent: true)
     return try await client.send(request).value.data?.deleted ?? false
   }
 
@@ -146,7 +166,8 @@ extension XClient.V2 {
       }
     }
     let body = Body(webhookID: webhookID, fromDate: Self.replayMinute(start), toDate: Self.replayMinute(end))
-    let request = Request<DataOrRoot<XWebhookReplayJob>>(method: .post, path: "2/webhooks/replay", body: .json(body))
+    let request = Request<DataOrRoot<XWebhookReplayJob>>(
+      method: XEndpoint.createWebhookReplayJob.method, path: XEndpoint.createWebhookReplayJob.filled(), body: .json(body))
     return try await client.send(request).value.value
   }
 

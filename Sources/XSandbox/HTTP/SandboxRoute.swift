@@ -78,7 +78,7 @@ struct SandboxRoute: Sendable {
   static let all: [SandboxRoute] =
     users + moderation + bookmarks + engagement + enterpriseOnly + posts + timelines + search + lists + directMessages + media + stream + connections
     + usage
-    + compliance
+    + compliance + activity
 
   static func find(method: String, segments: [String]) -> (SandboxRoute, [String])? {
     for route in all {

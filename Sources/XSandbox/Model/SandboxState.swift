@@ -56,6 +56,8 @@ struct SandboxState: Sendable {
   var directMessages = SandboxDMState()
   /// Batch compliance: events, jobs, transfers.
   var compliance = SandboxComplianceState()
+  /// The X Activity API's subscriptions.
+  var activity = SandboxActivityState()
   /// X's pay-per-use billing: off (free) unless given credits or a post cap.
   var billing = SandboxBilling(credits: nil, postCap: nil)
   /// When the billing cycle began (the sandbox's start, on its clock): its day of the month is
