@@ -104,20 +104,27 @@ struct OAuth2CommandTests {
   }
 
   @Test func fourProcessesOnAnExpiredProfileRenewOnce() async throws {
-    let server = try await VerifiedSandbox.start(tweetsPerUser: 20, oauth2Lifetime: Int(Self.lifetime))
+    // Long enough that the renewed token outlives the four runs: with 2 s, a loaded CI run's
+    // processes outlived the renewed token too, and a second renewal was right.
+    let lifetime = TestTiming.seconds(20)
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 20, oauth2Lifetime: Int(lifetime))
     let tweets = try TweetsRunner(server: server)
     try await tweets.loginWithTokens()
     #expect(try await tweets.run(["migrate", "--client-id", "sandbox-client-id"]).status == 0)
-    try await Task.sleep(nanoseconds: UInt64((Self.lifetime + 1) * 1_000_000_000))
+    try await Task.sleep(nanoseconds: UInt64((lifetime + 1) * 1_000_000_000))
     let results = try await withThrowingTaskGroup(of: ProcessResult.self) { group in
       for _ in 0..<4 { group.addTask { try await tweets.run(["whoami"]) } }
       return try await group.reduce(into: []) { $0.append($1) }
     }
     #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.stderr))")
     let stats = try await server.stats()
-    #expect(stats.oauth2Grants["refresh_token"] == 1 && stats.oauth2Grants["spent_presented"] == nil, "\(stats.oauth2Grants)")
-    // The profile ends with a valid pair: one more run succeeds (renewing again if the slowed
-    // runs let the 2 s token expire meanwhile) and no spent refresh token was ever presented.
+    // Once, unless a run outlived the renewed token itself; never a spent refresh token.
+    let renewals = stats.oauth2Grants["refresh_token"] ?? 0
+    let slowest = results.map(\.seconds).max() ?? 0
+    #expect(renewals == 1 || (renewals > 1 && slowest > lifetime), "\(stats.oauth2Grants), slowest run \(slowest) s")
+    #expect(stats.oauth2Grants["spent_presented"] == nil, "\(stats.oauth2Grants)")
+    // The profile ends with a valid pair: one more run succeeds and no spent refresh token was
+    // ever presented.
     #expect(try await tweets.run(["whoami"]).status == 0)
     #expect(try await server.stats().oauth2Grants["spent_presented"] == nil)
   }
