@@ -22,11 +22,34 @@ extension Process {
 }
 
 extension Process {
-  /// `run()`, one start at a time in this test process. A loaded suite run crashed inside
-  /// Foundation's `Process.run()` (a `memcpy` past a buffer's end) while many threads started
-  /// children at once; a start takes milliseconds, so taking turns costs nothing.
+  /// `run()`, one start at a time, and only while this test process has fewer than
+  /// ``maxOpenDescriptorsToStart`` open file descriptors.
+  ///
+  /// Why: Foundation's `Process.run()` on Linux lists `/proc/self/fd` and copies each entry's
+  /// whole 256-byte name field (swift-corelibs-foundation PR #5472, fixed after Swift 6.3.1):
+  /// once the listing fills glibc's 32 KiB directory buffer (about 1,350 descriptors), the
+  /// last copy can read past the buffer into an unmapped page. Loaded suite runs crashed there
+  /// (`memcpy` in `Process.run`) with 1,405 descriptors open. So a start waits, up to
+  /// ``descriptorWait`` seconds, until other tests have closed enough of theirs.
   public func runOneAtATime() throws {
-    try processStarts.withLock { try run() }
+    try processStarts.withLock {
+      let deadline = Date().addingTimeInterval(Process.descriptorWait)
+      while Process.openDescriptors() >= Process.maxOpenDescriptorsToStart && Date() < deadline { usleep(20_000) }
+      try run()
+    }
+  }
+
+  /// The most descriptors this process may have open when it starts a child (well under the
+  /// about 1,350 at which Foundation's listing of them can crash).
+  public static let maxOpenDescriptorsToStart = 1_200
+
+  /// How long a start waits for descriptors to be closed before it goes ahead regardless.
+  public static let descriptorWait: TimeInterval = 10
+
+  /// How many descriptors this process has open (the entries of `/proc/self/fd`, read by
+  /// FileManager, whose listing copies names by their length).
+  static func openDescriptors() -> Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
   }
 }
 

@@ -66,6 +66,10 @@ public final class LoopbackServer: @unchecked Sendable {
     executable: URL, arguments: [String], host: String = "127.0.0.1", environment: [String: String] = [:],
     startTimeout: TimeInterval = 30
   ) throws {
+    // At most `concurrentStarts` servers start at once: started off the pool, every test's
+    // servers would otherwise start together, hundreds of processes and their pipes at once.
+    LoopbackServer.starts.wait()
+    defer { LoopbackServer.starts.signal() }
     let name = arguments.first { $0.hasSuffix(".py") }.map { URL(fileURLWithPath: $0).lastPathComponent } ?? executable.lastPathComponent
     let process = Process()
     process.executableURL = executable
@@ -143,6 +147,10 @@ public final class LoopbackServer: @unchecked Sendable {
     }
     reaper.start()
   }
+
+  /// How many servers may be starting at once: two per core, as ``ProcessRunner`` runs.
+  public static let concurrentStarts = 2 * ProcessInfo.processInfo.activeProcessorCount
+  private static let starts = DispatchSemaphore(value: concurrentStarts)
 
   /// How long a stopped server has to exit after SIGTERM before it is killed.
   public static let killAfter: TimeInterval = 10

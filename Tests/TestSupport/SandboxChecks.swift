@@ -30,14 +30,48 @@ public struct SandboxChecks: TestTrait, SuiteTrait, TestScoping {
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
+    // One of `concurrentTests` turns: these tests start processes (a sandbox, its proxy, the
+    // commands under test), and started off the pool nothing else bounds how many run at once:
+    // a run had 171 children and 744 pipes open and stalled.
+    await SandboxChecks.turns.take()
     let started = Started()
     do {
       try await Started.$current.withValue(started) { try await function() }
     } catch {
       await started.check()
+      await SandboxChecks.turns.give()
       throw error
     }
     await started.check()
+    await SandboxChecks.turns.give()
+  }
+
+  /// How many tests with this trait run at once: two per core.
+  public static let concurrentTests = 2 * ProcessInfo.processInfo.activeProcessorCount
+  static let turns = Turns(concurrentTests)
+
+  /// A counting semaphore for tasks: a task waiting for its turn holds no thread.
+  actor Turns {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ count: Int) { free = count }
+
+    func take() async {
+      if free > 0 {
+        free -= 1
+        return
+      }
+      await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func give() {
+      if waiting.isEmpty {
+        free += 1
+      } else {
+        waiting.removeFirst().resume()
+      }
+    }
   }
 
   /// The sandboxes one test started, checked in the order they started.
