@@ -240,7 +240,9 @@ struct LoopbackHTTPServerTests {
     let during = Self.threads()
     let (late, text) = try Self.status(server, "GET / HTTP/1.1\r\nHost: a\r\n\r\n")
     #expect(late == 503 && text.contains("busy"), "\(text)")
-    #expect(during - before < 40, "\(during - before) threads for \(idle.count) idle connections")
+    // The count is the whole test process's: other tests' threads (process waits, reapers) come
+    // and go meanwhile (a loaded run saw 43). A thread per connection would be 300.
+    #expect(during - before < 150, "\(during - before) threads for \(idle.count) idle connections")
     idle.removeAll()
     #expect(Self.eventually(within: 3) { server.openConnections == 0 })
     #expect(try Self.status(server, "GET / HTTP/1.1\r\nHost: a\r\n\r\n").0 == 200)
