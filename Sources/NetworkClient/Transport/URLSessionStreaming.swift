@@ -31,7 +31,7 @@ extension URLSessionTransport: HTTPStreamingTransport {
         relay.start(continuation)
       }
     } onCancel: {
-      task.cancel()
+      relay.cancel()
     }
   }
 }
@@ -73,12 +73,28 @@ private final class StreamRelay: NSObject, URLSessionDataDelegate, Sendable {
   }
 
   /// Hangs up: the task is cancelled and the body ends with an error.
+  ///
+  /// FoundationNetworking stops the process ("Trying to access a behaviour for a task that in
+  /// not in the registry") when a cancel races the task's own completion: `cancel()` checks the
+  /// task's state in one step on the session's work queue and reports the cancellation in a
+  /// later one, and a completion delivered on the delegate queue in between removes the task from
+  /// the registry that the later step reads (swift-corelibs-foundation #3296; seen here once in
+  /// three runs of the suite on a busy machine). So the cancel is made on the delegate queue,
+  /// which is serial and where the completion is delivered, only while the task has not
+  /// completed, and `suspend()`, which waits on the work queue (where it finds the task
+  /// cancelling and does nothing else), holds the delegate queue until the cancel's first step has
+  /// run: a completion can then only come after the cancel's last step.
   func cancel() {
-    let task = state.withLock { state -> URLSessionDataTask? in
+    let (task, session) = state.withLock { state -> (URLSessionDataTask?, URLSession?) in
       state.cancelled = true
-      return state.task
+      return (state.task, state.session)
     }
-    task?.cancel()
+    guard let task, let session else { return }
+    session.delegateQueue.addOperation { [self] in
+      guard state.withLock({ $0.task != nil }) else { return }  // completed meanwhile
+      task.cancel()
+      task.suspend()
+    }
   }
 
   func urlSession(
