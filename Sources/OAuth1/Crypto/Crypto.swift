@@ -13,9 +13,9 @@ enum Crypto {
   /// Appends `count` bytes from a cryptographically secure generator and returns where they are.
   static func appendRandom(_ count: Int, to out: inout ByteWriter) throws(OAuthError) -> Range<Int> {
     let start = out.count
-    try out.appendUnsafe(room: count) { _, room throws(OAuthError) in
-      try OAuthError.mapping { () throws(CryptoError) in try SecureRandom.fill(room) }
-      return room.count
+    try out.appendUnsafe(upTo: count) { _, random throws(OAuthError) in
+      try OAuthError.mapping { () throws(CryptoError) in try SecureRandom.fill(random) }
+      return random.count
     }
     return start..<out.count
   }

@@ -15,7 +15,7 @@ struct PreparedHMACKey: Sendable {
 
   /// Prepares a signing key held as text (``OAuthSigningKey/make(consumerSecret:tokenSecret:)``).
   init(_ algorithm: OAuthDigestAlgorithm, key: String) {
-    self = ScratchArena.withBytes(capacity: key.utf8.count) { bytes in
+    self = ScratchArena.withBytes { bytes in
       bytes.append(contentsOf: key)
       defer { Crypto.wipe(&bytes) }
       return PreparedHMACKey(algorithm, key: bytes)
@@ -30,8 +30,8 @@ struct PreparedHMACKey: Sendable {
   @discardableResult
   func appendMAC(of message: borrowing ByteWriter, _ range: Range<Int>, to out: inout ByteWriter) -> Range<Int> {
     let start = out.count, length = length
-    out.appendUnsafe(room: length, reading: message, range) { message, room in
-      key.sign(message, into: room)
+    out.appendUnsafe(upTo: length, reading: message, range) { message, mac in
+      key.sign(message, into: mac)
       return length
     }
     return start..<out.count

@@ -2,12 +2,10 @@
 /// ``OAuthAuthorizationHeader/make(parameters:realm:)``'s.
 enum AuthorizationHeaderWriter {
   /// `OAuth realm="…", name="value", …` with the pairs of `range`, in order.
-  static func make(quotedRealm: String?, _ range: Range<Int>, _ bytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>)
+  static func make(quotedRealm: String?, _ range: Range<Int>, _ bytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.List<EncodedPair>)
     -> String
   {
-    var length = 6 + (quotedRealm.map { $0.utf8.count + 10 } ?? 0)
-    for index in range { length += pairs[index].byteCount + 5 }
-    return ByteWriter.string(capacity: length) { out in
+    ScratchArena.string { out in
       out.append("OAuth ")
       if let realm = quotedRealm {
         out.append("realm=\"")

@@ -1,19 +1,14 @@
 import PercentEncoding
 
 /// Stage 5 of the engine: `enc(METHOD)&enc(base string URI)&enc(normalized parameters)`,
-/// written once into a writer of its exact length. The signer and the verifier write the last
+/// written once. The signer and the verifier write the last
 /// two parts straight from the request (``RequestTarget``) and the pairs in signing order
 /// (``SigningOrder``); ``OAuthSignatureBaseString`` writes them from its strings.
 enum BaseString {
-  /// The room ``write(method:target:order:request:protocol:_:to:)`` needs.
-  static func length(method: String, target: RequestTarget, order: SigningOrder, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>) -> Int {
-    methodRoom(method) + 2 + target.uriCapacity + order.length(pairs, forBaseString: true)
-  }
-
   /// Writes the base string of a request: its method, its target, and its pairs in signing order.
   static func write(
     method: String, target: RequestTarget, order: SigningOrder, request bytes: borrowing ByteWriter, protocol protocolBytes: borrowing ByteWriter,
-    _ pairs: borrowing ScratchArena.FixedList<EncodedPair>, to out: inout ByteWriter
+    _ pairs: borrowing ScratchArena.List<EncodedPair>, to out: inout ByteWriter
   ) {
     appendMethod(method, to: &out)
     out.append(UInt8(ascii: "&"))
@@ -24,7 +19,7 @@ enum BaseString {
 
   /// The same from the two strings the public stages produce.
   static func make(method: String, baseStringURI: String, normalizedParameters: String) -> String {
-    ByteWriter.string(capacity: methodRoom(method) + 2 + 3 * (baseStringURI.utf8.count + normalizedParameters.utf8.count)) { out in
+    ScratchArena.string { out in
       appendMethod(method, to: &out)
       out.append(UInt8(ascii: "&"))
       out.appendEncoded(baseStringURI)
@@ -40,13 +35,6 @@ enum BaseString {
     case "POST": out.append("POST")
     default:
       if isUppercase(method) { out.append(contentsOf: method) } else { out.appendEncoded(method.uppercased()) }
-    }
-  }
-
-  private static func methodRoom(_ method: String) -> Int {
-    switch method {
-    case "GET", "POST": return 4
-    default: return isUppercase(method) ? method.utf8.count : 3 * method.uppercased().utf8.count
     }
   }
 

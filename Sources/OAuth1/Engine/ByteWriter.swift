@@ -1,51 +1,67 @@
 import Foundation
+internal import CryptoPrimitives
 import PercentEncoding
 
-/// The one writer of the signing engine: appends bytes to memory lent by ``ScratchArena``, or
-/// to a new String's storage (``string(capacity:_:)``), and reads back what it wrote. Every
-/// byte the engine works on goes through it (the request's URL and form body are copied in
-/// first), and the engine refers to bytes by their offsets (`Range<Int>`), never by address.
+/// The one writer of the signing engine: appends bytes to a block of memory lent by
+/// ``ScratchArena`` and reads back what it wrote. Every byte the engine works on goes through it
+/// (the request's URL and form body are copied in first), and the engine refers to bytes by
+/// their offsets (`Range<Int>`), never by address, so no one sizes a writer: one that outgrows
+/// its block moves, with what it wrote, to a block of its own twice as large.
 ///
 /// This is one of the three places that touch memory through pointers (with ``ScratchArena``
 /// and the `CryptoPrimitives` module). Its invariants, each checked:
-/// - `start` points to `capacity` bytes that stay allocated, and that no one else writes, for
-///   as long as the writer exists: only ``ScratchArena`` and ``string(capacity:_:)`` make a
-///   writer; they lend it `inout` to a closure and check, when the closure returns, that the
-///   writer they hold is still the one they made. A writer is `~Copyable`, so it cannot be
+/// - `start` points to `capacity` bytes that no one else writes: the block its lender lent it
+///   (`lent`), which stays allocated for the writer's whole life, or, once it outgrew that, a
+///   block it allocated itself and frees in `deinit`. Only ``ScratchArena`` makes a writer; it
+///   lends it `inout` to a closure and checks, when the closure returns, that the writer it
+///   holds is still the one it lent that block to. A writer is `~Copyable`, so it cannot be
 ///   copied out of that closure, nor captured by an escaping one;
 /// - bytes `0..<count` are initialized: every read is checked against `count`;
-/// - every write is checked against `capacity`: a bulk append checks its whole length once,
-///   then copies.
-///
-/// A failed check stops the program: it is a sizing bug of the engine, never a property of the
-/// input, and stopping is better than reading or writing memory that is not the writer's.
+/// - every write reserves its length first (``reserve(_:)``): within `capacity`, or after
+///   moving to a larger block; the block it leaves is wiped (it may hold key material).
 struct ByteWriter: ~Copyable {
-  private let start: UnsafeMutablePointer<UInt8>
-  /// How many bytes the writer may hold.
-  let capacity: Int
+  private var start: UnsafeMutablePointer<UInt8>
+  /// How many bytes fit before the writer moves.
+  private var capacity: Int
   /// How many bytes were written.
   private(set) var count = 0
+  /// The block the lender lent: the writer's identity for the lender's check.
+  private let lent: UnsafeMutablePointer<UInt8>
 
-  /// For ``ScratchArena`` and ``string(capacity:_:)`` only: `start` must point to `capacity`
-  /// bytes that stay allocated and unshared for the writer's whole life.
-  init(unsafeStart start: UnsafeMutablePointer<UInt8>, capacity: Int) {
-    precondition(capacity >= 0, "ByteWriter: negative capacity")
+  /// For ``ScratchArena`` only: `start` must point to `capacity` bytes that stay allocated and
+  /// unshared for the writer's whole life.
+  init(unsafeLent start: UnsafeMutablePointer<UInt8>, capacity: Int) {
+    precondition(capacity > 0, "ByteWriter: an empty block")
     self.start = start
     self.capacity = capacity
+    lent = start
   }
 
-  /// Whether this writer writes to `memory`: the check its lender makes when it takes it back.
-  func writes(to memory: UnsafeMutablePointer<UInt8>) -> Bool { start == memory }
+  deinit {
+    if start != lent { start.deallocate() }
+  }
 
-  /// A new String of at most `capacity` bytes, which `write` appends.
-  static func string(capacity: Int, _ write: (inout ByteWriter) -> Void) -> String {
-    String(unsafeUninitializedCapacity: max(capacity, 1)) { buffer in
-      let memory = buffer.baseAddress!
-      var out = ByteWriter(unsafeStart: memory, capacity: capacity)
-      write(&out)
-      precondition(out.writes(to: memory), "ByteWriter: a writer was swapped out of its closure")
-      return out.count
-    }
+  /// Whether this writer was lent `memory`: the check its lender makes when it takes it back.
+  func wasLent(_ memory: UnsafeMutablePointer<UInt8>) -> Bool { lent == memory }
+
+  /// Makes sure `length` more bytes fit.
+  @inline(__always)
+  private mutating func reserve(_ length: Int) {
+    if _slowPath(length > capacity &- count) { move(toFit: length) }
+  }
+
+  /// Moves what was written to a block of its own, at least twice as large, wiping the one it
+  /// leaves.
+  @inline(never)
+  private mutating func move(toFit length: Int) {
+    precondition(length >= 0 && length <= Int.max / 4 - count, "ByteWriter: a write of \(length) bytes")
+    let newCapacity = max(2 &* capacity, count &+ length)
+    let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+    memory.update(from: start, count: count)
+    SecureMemory.wipe(UnsafeMutableBufferPointer(start: start, count: count))
+    if start != lent { start.deallocate() }
+    start = memory
+    capacity = newCapacity
   }
 
   // MARK: - Reading what was written
@@ -187,15 +203,10 @@ struct ByteWriter: ~Copyable {
 
   // MARK: - Writing
 
-  @inline(__always)
-  private func checkRoom(_ length: Int) {
-    precondition(length >= 0 && length <= capacity &- count, "ByteWriter: sized too small")
-  }
-
   /// Appends one byte.
   @inline(__always)
   mutating func append(_ byte: UInt8) {
-    precondition(count < capacity, "ByteWriter: sized too small")
+    reserve(1)
     start[count] = byte
     count &+= 1
   }
@@ -204,7 +215,7 @@ struct ByteWriter: ~Copyable {
   @inline(__always)
   mutating func append(_ text: StaticString) {
     let length = text.utf8CodeUnitCount
-    checkRoom(length)
+    reserve(length)
     // The separators ("%3D", "%26", "=\"") are a few bytes: stored directly, not by a call.
     if length <= 8 {
       for index in 0..<length { start[count &+ index] = text.utf8Start[index] }
@@ -241,11 +252,11 @@ struct ByteWriter: ~Copyable {
   }
 
   /// Appends bytes another writer wrote in their canonical encoding as the base string carries
-  /// them: each `%` as `%25` (room: two bytes more per `%`, checked at each one).
+  /// them: each `%` as `%25` (two bytes more per `%`, reserved at each one).
   @inline(__always)
   mutating func appendDoublingPercents(_ other: borrowing ByteWriter, _ range: Range<Int>) {
     other.checkWritten(range)
-    checkRoom(range.count)
+    reserve(range.count)
     var position = count
     var index = range.lowerBound
     while index < range.upperBound {
@@ -255,7 +266,10 @@ struct ByteWriter: ~Copyable {
       index &+= 1
       if byte == UInt8(ascii: "%") {
         // Two more bytes on top of the ones still to copy.
-        precondition(position &+ 2 &+ (range.upperBound &- index) <= capacity, "ByteWriter: sized too small")
+        if position &+ 2 &+ (range.upperBound &- index) > capacity {
+          count = position
+          reserve(2 &+ range.upperBound &- index)
+        }
         start[position] = UInt8(ascii: "2")
         start[position &+ 1] = UInt8(ascii: "5")
         position &+= 2
@@ -273,7 +287,7 @@ struct ByteWriter: ~Copyable {
       digits &+= 1
       power = power &* 10
     }
-    checkRoom(digits)
+    reserve(digits)
     let pairs = Self.decimalPairs.utf8Start
     var magnitude = value
     var index = count &+ digits
@@ -296,7 +310,7 @@ struct ByteWriter: ~Copyable {
   /// Appends two bytes (one check).
   @inline(__always)
   mutating func append(_ first: UInt8, _ second: UInt8) {
-    checkRoom(2)
+    reserve(2)
     start[count] = first
     start[count &+ 1] = second
     count &+= 2
@@ -305,7 +319,7 @@ struct ByteWriter: ~Copyable {
   /// Appends three bytes (one check).
   @inline(__always)
   mutating func append(_ first: UInt8, _ second: UInt8, _ third: UInt8) {
-    checkRoom(3)
+    reserve(3)
     start[count] = first
     start[count &+ 1] = second
     start[count &+ 2] = third
@@ -321,7 +335,7 @@ struct ByteWriter: ~Copyable {
 
   @inline(__always)
   private mutating func append(unsafeBytes bytes: UnsafeBufferPointer<UInt8>) {
-    checkRoom(bytes.count)
+    reserve(bytes.count)
     guard let base = bytes.baseAddress else { return }
     Self.copy(base, to: start + count, bytes.count)
     count &+= bytes.count
@@ -361,6 +375,7 @@ struct ByteWriter: ~Copyable {
   /// Appends bytes already written, percent-encoded.
   mutating func appendEncoded(copyOf range: Range<Int>) {
     checkWritten(range)
+    reserve(3 * range.count)  // first: the bytes may move
     appendEncoded(unsafeBytes: UnsafeBufferPointer(start: start + range.lowerBound, count: range.count))
   }
 
@@ -370,11 +385,11 @@ struct ByteWriter: ~Copyable {
     appendEncoded(unsafeBytes: UnsafeBufferPointer(start: other.start + range.lowerBound, count: range.count))
   }
 
-  /// The engine's percent-encoder: room for three bytes per byte is checked first.
+  /// The engine's percent-encoder: three bytes per byte are reserved first.
   /// Eight bytes are classified per step: eight unreserved bytes (most of a key, a secret, a
   /// nonce) are copied as one word; otherwise those eight are encoded one by one.
   private mutating func appendEncoded(unsafeBytes bytes: UnsafeBufferPointer<UInt8>) {
-    checkRoom(3 * bytes.count)
+    reserve(3 * bytes.count)
     guard let input = bytes.baseAddress else { return }
     let classes = Self.byteClasses.utf8Start
     let total = bytes.count
@@ -421,10 +436,10 @@ struct ByteWriter: ~Copyable {
   /// The signer's base64 encoder (``OAuthBase64`` holds its forms): appends the bytes of
   /// `source` (already written) with `alphabet`'s 64 symbols, `=` padding when `padded`, and
   /// `+`, `/` and `=` as `%2B`, `%2F` and `%3D` when `percentEncoded`; returns where they are.
-  /// Room: four bytes (twelve percent-encoded) per three, checked first.
+  /// Four bytes (twelve percent-encoded) per three are reserved first.
   mutating func appendBase64(_ source: Range<Int>, alphabet: StaticString, padded: Bool, percentEncoded: Bool) -> Range<Int> {
     checkWritten(source)
-    checkRoom((source.count + 2) / 3 * (percentEncoded ? 12 : 4))
+    reserve((source.count + 2) / 3 * (percentEncoded ? 12 : 4))
     precondition(alphabet.utf8CodeUnitCount == 64, "ByteWriter: a base64 alphabet has 64 symbols")
     let symbols = alphabet.utf8Start
     let begin = count
@@ -498,10 +513,11 @@ struct ByteWriter: ~Copyable {
   /// strict set), in one pass: appends the bytes of `source` from its start up to the first
   /// byte that ends `part`, with `%XX` decoded (a `%` not followed by two hex digits is kept)
   /// and every byte outside the unreserved set written as `%XX`. Returns where it stopped, how
-  /// many escapes it wrote, and whether every decoded byte was ASCII. Room: three bytes per
-  /// byte of `source`, checked first.
+  /// many escapes it wrote, and whether every decoded byte was ASCII. Three bytes per
+  /// byte of `source` are reserved first.
   mutating func appendCanonical(_ source: Range<Int>, _ part: Part) -> (stop: Int, escapes: Int, ascii: Bool) {
     checkWritten(source)
+    reserve(3 * source.count)  // first: the bytes may move
     return appendCanonical(from: UnsafePointer(start), source, part)
   }
 
@@ -514,7 +530,7 @@ struct ByteWriter: ~Copyable {
   private mutating func appendCanonical(
     from input: UnsafePointer<UInt8>, _ source: Range<Int>, _ part: Part
   ) -> (stop: Int, escapes: Int, ascii: Bool) {
-    checkRoom(3 * source.count)
+    reserve(3 * source.count)
     let classes = Self.byteClasses.utf8Start
     var position = count  // locals: no exclusivity check per byte
     var at = source.lowerBound
@@ -556,11 +572,11 @@ struct ByteWriter: ~Copyable {
 
   /// Appends the bytes of `source` (already written, or in `other`) with `%XX` decoded, and
   /// `+` as a space when `plusAsSpace` (a `%` not followed by two hex digits is kept): the
-  /// verifier reads the protocol parameters' names and values this way. Room: the source's
-  /// length, checked first.
+  /// verifier reads the protocol parameters' names and values this way. The source's length
+  /// is reserved first.
   mutating func appendPercentDecoded(_ other: borrowing ByteWriter, _ source: Range<Int>, plusAsSpace: Bool) -> Range<Int> {
     other.checkWritten(source)
-    checkRoom(source.count)
+    reserve(source.count)
     let input = other.start
     let begin = count
     var position = count
@@ -611,31 +627,31 @@ struct ByteWriter: ~Copyable {
     return body(UnsafeBufferPointer(start: start + range.lowerBound, count: range.count))
   }
 
-  /// Lends the crypto primitives the bytes of `source` (already written) and `room` bytes after
-  /// the last one written; `body` returns how many of those it wrote (checked).
+  /// Lends the crypto primitives the bytes of `source` (already written) and `length` bytes
+  /// after the last one written; `body` returns how many of those it wrote (checked).
   mutating func appendUnsafe<E: Error>(
-    room: Int, reading source: Range<Int> = 0..<0,
-    _ body: (_ source: UnsafeBufferPointer<UInt8>, _ room: UnsafeMutableBufferPointer<UInt8>) throws(E) -> Int
+    upTo length: Int, reading source: Range<Int> = 0..<0,
+    _ body: (_ source: UnsafeBufferPointer<UInt8>, _ out: UnsafeMutableBufferPointer<UInt8>) throws(E) -> Int
   ) throws(E) {
     checkWritten(source)
-    checkRoom(room)
+    reserve(length)  // first: the bytes may move
     let written = try body(
-      UnsafeBufferPointer(start: start + source.lowerBound, count: source.count), UnsafeMutableBufferPointer(start: start + count, count: room))
-    precondition(written >= 0 && written <= room, "ByteWriter: wrote past the room it asked for")
+      UnsafeBufferPointer(start: start + source.lowerBound, count: source.count), UnsafeMutableBufferPointer(start: start + count, count: length))
+    precondition(written >= 0 && written <= length, "ByteWriter: wrote past the length it asked for")
     count &+= written
   }
 
-  /// Lends the crypto primitives the bytes of `range` of `other` and `room` bytes after the last
-  /// one written here; `body` returns how many of those it wrote (checked).
+  /// Lends the crypto primitives the bytes of `range` of `other` and `length` bytes after the
+  /// last one written here; `body` returns how many of those it wrote (checked).
   mutating func appendUnsafe<E: Error>(
-    room: Int, reading other: borrowing ByteWriter, _ range: Range<Int>,
-    _ body: (_ source: UnsafeBufferPointer<UInt8>, _ room: UnsafeMutableBufferPointer<UInt8>) throws(E) -> Int
+    upTo length: Int, reading other: borrowing ByteWriter, _ range: Range<Int>,
+    _ body: (_ source: UnsafeBufferPointer<UInt8>, _ out: UnsafeMutableBufferPointer<UInt8>) throws(E) -> Int
   ) throws(E) {
     other.checkWritten(range)
-    checkRoom(room)
+    reserve(length)
     let written = try body(
-      UnsafeBufferPointer(start: other.start + range.lowerBound, count: range.count), UnsafeMutableBufferPointer(start: start + count, count: room))
-    precondition(written >= 0 && written <= room, "ByteWriter: wrote past the room it asked for")
+      UnsafeBufferPointer(start: other.start + range.lowerBound, count: range.count), UnsafeMutableBufferPointer(start: start + count, count: length))
+    precondition(written >= 0 && written <= length, "ByteWriter: wrote past the length it asked for")
     count &+= written
   }
 

@@ -20,8 +20,6 @@ struct EncodedPair: BitwiseCopyable {
 
   var name: Range<Int> { Int(nameStart)..<Int(nameEnd) }
   var value: Range<Int> { Int(nameEnd)..<Int(valueEnd) }
-  /// The bytes of the name and the value.
-  var byteCount: Int { Int(valueEnd &- nameStart) }
 
   /// The pair decoded, for display.
   func decoded(_ bytes: borrowing ByteWriter) -> OAuthParameter {
@@ -32,7 +30,7 @@ struct EncodedPair: BitwiseCopyable {
   /// case where they do not decode to UTF-8.
   private static func decode(_ range: Range<Int>, _ bytes: borrowing ByteWriter) -> String {
     guard bytes.firstIndex(of: UInt8(ascii: "%"), in: range) != nil else { return bytes.string(range) }
-    return ScratchArena.withBytes(capacity: range.count) { decoded in
+    return ScratchArena.withBytes { decoded in
       decoded.validString(decoded.appendPercentDecoded(bytes, range, plusAsSpace: false))
     } ?? bytes.string(range)
   }
@@ -53,11 +51,8 @@ enum CanonicalParameters {
     guard rawBytes <= maximumRawBytes else { throw .requestTooLarge(bytes: rawBytes, limit: maximumRawBytes) }
   }
 
-  /// At most how many pairs `bytes` bytes of form text hold: a pair takes a byte and a `&`.
-  static func pairLimit(_ bytes: Int) -> Int { (bytes + 1) / 2 }
-
-  /// Adds a decoded pair, encoding it (room: three bytes per byte).
-  static func append(decoded parameter: OAuthParameter, _ bytes: inout ByteWriter, _ pairs: inout ScratchArena.FixedList<EncodedPair>) {
+  /// Adds a decoded pair, encoding it.
+  static func append(decoded parameter: OAuthParameter, _ bytes: inout ByteWriter, _ pairs: inout ScratchArena.List<EncodedPair>) {
     let name = bytes.appendEncoded(parameter.name)
     let value = bytes.appendEncoded(parameter.value)
     // Each escape writes two bytes more than it reads.
@@ -67,14 +62,14 @@ enum CanonicalParameters {
 
   /// Adds every pair of the `application/x-www-form-urlencoded` text in `source` (a query or a
   /// form body), decoding `+` and `%XX` and re-encoding strictly; `oauth_signature` is
-  /// skipped. Room: three bytes per byte of `source`, ``pairLimit(_:)`` pairs.
+  /// skipped.
   ///
   /// One pass over the bytes: runs of unreserved bytes are copied whole, and the pair and
   /// name/value boundaries are found as each other byte is classified. As in
   /// `PercentEncoding.forEachFormPair`, an empty pair (`&&`) is skipped and a pair without
   /// `=` has an empty value.
   static func appendForm(
-    _ source: Range<Int>, from origin: OAuthParameterSource, _ bytes: inout ByteWriter, _ pairs: inout ScratchArena.FixedList<EncodedPair>
+    _ source: Range<Int>, from origin: OAuthParameterSource, _ bytes: inout ByteWriter, _ pairs: inout ScratchArena.List<EncodedPair>
   ) throws(OAuthError) {
     var index = source.lowerBound
     let end = source.upperBound
@@ -117,8 +112,7 @@ enum CanonicalParameters {
 
   /// Adds the `oauth_*` fields received in an Authorization header, re-encoded strictly from
   /// the bytes they were read from: the verifier signs them with the query and form body.
-  /// Room: ``RawHeaderPairs/byteCount`` times three, ``RawHeaderPairs/count`` pairs.
-  static func appendHeader(_ header: RawHeaderPairs, _ bytes: inout ByteWriter, _ pairs: inout ScratchArena.FixedList<EncodedPair>) throws(OAuthError)
+  static func appendHeader(_ header: RawHeaderPairs, _ bytes: inout ByteWriter, _ pairs: inout ScratchArena.List<EncodedPair>) throws(OAuthError)
   {
     try header.forEachPair { name, value throws(OAuthError) in
       let start = bytes.count
@@ -171,7 +165,7 @@ enum CanonicalParameters {
   }
 
   /// Sorts the pairs of `range` by encoded name, then encoded value, comparing bytes.
-  static func sort(_ range: Range<Int>, _ bytes: borrowing ByteWriter, _ pairs: inout ScratchArena.FixedList<EncodedPair>) {
+  static func sort(_ range: Range<Int>, _ bytes: borrowing ByteWriter, _ pairs: inout ScratchArena.List<EncodedPair>) {
     pairs.sort(range) { lhs, rhs in precedes(lhs, rhs, bytes) }
   }
 
@@ -192,7 +186,7 @@ enum CanonicalParameters {
   /// The pairs of `range` in their current order, decoded; without the protocol parameters
   /// (`oauth_*`) unless `includingProtocol`.
   static func decoded(
-    _ range: Range<Int>, includingProtocol: Bool, _ bytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>
+    _ range: Range<Int>, includingProtocol: Bool, _ bytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.List<EncodedPair>
   ) -> [OAuthParameter] {
     var result: [OAuthParameter] = []
     for index in range {
@@ -228,7 +222,7 @@ struct SigningOrder {
     /// The next pair, and whether it is a protocol parameter.
     @inline(__always)
     mutating func next(
-      _ requestBytes: borrowing ByteWriter, _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>
+      _ requestBytes: borrowing ByteWriter, _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.List<EncodedPair>
     ) -> (pair: EncodedPair, isProtocol: Bool)? {
       if protocolIndex == skip { protocolIndex &+= 1 }
       if request < requestEnd {
@@ -255,25 +249,12 @@ struct SigningOrder {
       skip: signatureSlot)
   }
 
-  /// The length of the normalized parameters (stage 3) or, `forBaseString`, of their encoding
-  /// as the base string's third part. Order does not change a length, so nothing is merged.
-  func length(_ pairs: borrowing ScratchArena.FixedList<EncodedPair>, forBaseString: Bool) -> Int {
-    // Per pair: "=" and "&" (normalized), or "%3D" and "%26" and two more bytes per "%" (base string).
-    let separators = forBaseString ? 6 : 2, perPercent = forBaseString ? 2 : 0
-    var length = 0
-    for index in request { length += pairs[index].byteCount + separators + perPercent * Int(pairs[index].percents) }
-    for index in protocolPairs where index != signatureSlot {
-      length += pairs[index].byteCount + separators + perPercent * Int(pairs[index].percents)
-    }
-    return max(0, length - separators / 2)
-  }
-
   /// Appends the normalized parameters (stage 3), `name=value` joined with `&`; or,
   /// `forBaseString`, their encoding as the base string's third part (`%` as `%25`, `=` as
   /// `%3D`, `&` as `%26`), written straight from the pairs without the normalized string in
-  /// between. Room: ``length(_:forBaseString:)``.
+  /// between.
   func append(
-    request requestBytes: borrowing ByteWriter, protocol protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>,
+    request requestBytes: borrowing ByteWriter, protocol protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.List<EncodedPair>,
     to out: inout ByteWriter, forBaseString: Bool
   ) {
     var pairsInOrder = makeIterator()
@@ -312,9 +293,9 @@ struct SigningOrder {
 
   /// The normalized parameters as a String.
   func normalized(
-    request requestBytes: borrowing ByteWriter, protocol protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>
+    request requestBytes: borrowing ByteWriter, protocol protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.List<EncodedPair>
   ) -> String {
-    ByteWriter.string(capacity: length(pairs, forBaseString: false)) {
+    ScratchArena.string {
       append(request: requestBytes, protocol: protocolBytes, pairs, to: &$0, forBaseString: false)
     }
   }

@@ -13,7 +13,7 @@ struct ProtocolConstants: Sendable {
         encoded = value
         escapes = 0
       } else {
-        encoded = ByteWriter.string(capacity: 3 * value.utf8.count) { $0.appendEncoded(value) }
+        encoded = ScratchArena.string { $0.appendEncoded(value) }
         // Each escape writes two bytes more than it reads.
         escapes = (encoded.utf8.count - value.utf8.count) / 2
       }
@@ -42,12 +42,5 @@ struct ProtocolConstants: Sendable {
     self.verifier = verifier.map(Value.init)
     self.includeVersion = includeVersion
     quotedRealm = realm.map(OAuthAuthorizationHeader.quote)
-  }
-
-  /// The bytes of the values.
-  var byteCount: Int {
-    let optional = (callback?.encoded.utf8.count ?? 0) + (token?.encoded.utf8.count ?? 0) + (verifier?.encoded.utf8.count ?? 0)
-    // A method's name is at most 11 bytes, the version 3.
-    return consumerKey.encoded.utf8.count + optional + 14
   }
 }

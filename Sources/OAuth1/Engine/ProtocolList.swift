@@ -14,19 +14,11 @@ struct ProtocolList {
     SigningOrder(request: request, protocolPairs: pairs, signatureSlot: signatureSlot)
   }
 
-  /// The bytes ``append(_:nonce:timestamp:bodyHash:_:_:)`` and ``appendSignature(_:of:_:_:)``
-  /// take for a signer's `constants` and `key` (`nonce` and `bodyHash` as given to them).
-  static func room(_ constants: ProtocolConstants, _ key: SignatureKey, nonce: String?, bodyHash: String?) -> Int {
-    let nonceRoom = nonce.map { 3 * $0.utf8.count } ?? OAuthNonce.randomRoom
-    let names = ProtocolParameterName.allCases.count * ProtocolParameterName.longest
-    return names + constants.byteCount + nonceRoom + 20 + (bodyHash?.utf8.count ?? 0) + key.room
-  }
-
   /// Lists the protocol parameters of one request: `nonce` is the chosen one, decoded, or
   /// `nil` for a fresh random one; `bodyHash` is already encoded. Ten pairs at most.
   static func append(
     _ constants: ProtocolConstants, nonce: String?, timestamp: Int64, bodyHash: String?, _ bytes: inout ByteWriter,
-    _ pairs: inout ScratchArena.FixedList<EncodedPair>
+    _ pairs: inout ScratchArena.List<EncodedPair>
   ) throws(OAuthError) -> ProtocolList {
     let first = pairs.count
     if let bodyHash {
@@ -81,7 +73,7 @@ struct ProtocolList {
   /// Lists `name` with `value`, already encoded, right after it.
   @inline(__always)
   private static func appendPair(
-    _ name: ProtocolParameterName, _ value: ProtocolConstants.Value, _ bytes: inout ByteWriter, _ pairs: inout ScratchArena.FixedList<EncodedPair>
+    _ name: ProtocolParameterName, _ value: ProtocolConstants.Value, _ bytes: inout ByteWriter, _ pairs: inout ScratchArena.List<EncodedPair>
   ) {
     let start = bytes.count
     bytes.append(name.staticText)
@@ -92,7 +84,7 @@ struct ProtocolList {
 
   /// Computes `oauth_signature` for `baseString` with `key` and puts it in its slot.
   func appendSignature(
-    _ key: SignatureKey, of baseString: borrowing ByteWriter, _ bytes: inout ByteWriter, _ pairs: inout ScratchArena.FixedList<EncodedPair>
+    _ key: SignatureKey, of baseString: borrowing ByteWriter, _ bytes: inout ByteWriter, _ pairs: inout ScratchArena.List<EncodedPair>
   ) throws(OAuthError) {
     let raw = try key.appendRawSignature(of: baseString, to: &bytes)
     let start = bytes.count

@@ -6,9 +6,6 @@ enum ProtocolParameterName: Int, CaseIterable {
 
   var text: String { staticText.description }
 
-  /// The length of the longest name (`oauth_signature_method`).
-  static let longest = 22
-
   /// The name these decoded bytes spell, if it is one of these.
   init?(_ bytes: borrowing ByteWriter, _ range: Range<Int>) {
     // The length and the byte after "oauth_" leave one candidate: one comparison, not ten.

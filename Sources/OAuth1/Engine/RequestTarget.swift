@@ -26,58 +26,26 @@ struct RequestTarget {
   }
 
   /// Lends `body` the request's scratch: `url` read into it (`host`, the request's `Host`
-  /// header, overriding the URL's authority), then `form` copied, with `room` bytes more (the
-  /// query is at most `url`'s length) and a list with room for the pairs of the query and the
-  /// form body and `extraPairs` more. Throws for a URL that is not absolute (nor, when
-  /// `requireHTTP`, http or https).
+  /// header, overriding the URL's authority), then `form` copied, and an empty list for the
+  /// pairs. Throws for a URL that is not absolute (nor, when `requireHTTP`, http or https).
   static func withScratch<R>(
-    url: String, host: String?, requireHTTP: Bool = true, form: Data? = nil, bytes room: Int, extraPairs: Int,
-    _ body: (RequestTarget, _ form: Range<Int>?, inout ByteWriter, inout ScratchArena.FixedList<EncodedPair>) throws(OAuthError) -> R
+    url: String, host: String?, requireHTTP: Bool = true, form: Data? = nil,
+    _ body: (RequestTarget, _ form: Range<Int>?, inout ByteWriter, inout ScratchArena.List<EncodedPair>) throws(OAuthError) -> R
   ) throws(OAuthError) -> R {
-    let formBytes = form?.count ?? 0
     if host == nil {
-      let attempt = try ScratchArena.withBytes(capacity: room + url.utf8.count + formBytes) { bytes throws(OAuthError) -> Attempt<R> in
+      let attempt = try ScratchArena.with(EncodedPair.self) { bytes, pairs throws(OAuthError) -> Attempt<R> in
         let source = bytes.append(contentsOf: url)
         guard let target = ordinary(source, bytes) else { return .notOrdinary }
-        return .done(try target.withPairs(form, extraPairs, &bytes, body))
+        return .done(try body(target, bytes.append(contentsOf: form), &bytes, &pairs))
       }
       if case .done(let result) = attempt { return result }
     }
     var components = try OAuthURLComponents(url, requireHTTP: requireHTTP)
     if let host { try components.override(hostHeader: host) }
     let query = components.query ?? "", normalized = OAuthBaseStringURI.make(components)
-    return try ScratchArena.withBytes(capacity: room + query.utf8.count + normalized.utf8.count + formBytes) { bytes throws(OAuthError) -> R in
-      let query = bytes.append(contentsOf: query)
-      let normalized = bytes.append(contentsOf: normalized)
-      return try RequestTarget(query: query, uri: .normalized(normalized)).withPairs(form, extraPairs, &bytes, body)
-    }
-  }
-
-  /// Copies the form body, counts the pairs, and lends `body` a list of that size.
-  private func withPairs<R>(
-    _ form: borrowing Data?, _ extraPairs: Int, _ bytes: inout ByteWriter,
-    _ body: (RequestTarget, _ form: Range<Int>?, inout ByteWriter, inout ScratchArena.FixedList<EncodedPair>) throws(OAuthError) -> R
-  ) throws(OAuthError) -> R {
-    let formRange = bytes.append(contentsOf: form)
-    // At most one pair more than a form has `&`s, and at most one pair per two bytes: that
-    // bound when it keeps the list on the stack (64 pairs), else the count.
-    let formBytes = formRange?.count ?? 0
-    var pairs = extraPairs + CanonicalParameters.pairLimit(query.count) + CanonicalParameters.pairLimit(formBytes)
-    if pairs > 64 {
-      pairs = extraPairs
-      if !query.isEmpty { pairs += 1 + bytes.occurrences(of: UInt8(ascii: "&"), in: query) }
-      if let formRange, !formRange.isEmpty { pairs += 1 + bytes.occurrences(of: UInt8(ascii: "&"), in: formRange) }
-    }
-    return try ScratchArena.withList(of: EncodedPair.self, capacity: pairs) { list throws(OAuthError) -> R in
-      try body(self, formRange, &bytes, &list)
-    }
-  }
-
-  /// An upper bound of what ``appendURI(from:to:encoded:)`` writes.
-  var uriCapacity: Int {
-    switch uri {
-    case .normalized(let range): return 3 * range.count
-    case .parsed(_, let host, _, _, let path): return 14 + host.count + 8 + 3 * max(path.count, 1)
+    return try ScratchArena.with(EncodedPair.self) { bytes, pairs throws(OAuthError) -> R in
+      let target = RequestTarget(query: bytes.append(contentsOf: query), uri: .normalized(bytes.append(contentsOf: normalized)))
+      return try body(target, bytes.append(contentsOf: form), &bytes, &pairs)
     }
   }
 
@@ -118,7 +86,7 @@ struct RequestTarget {
 
   /// The base string URI as a String.
   func uriString(_ bytes: borrowing ByteWriter) -> String {
-    ByteWriter.string(capacity: uriCapacity) { appendURI(from: bytes, to: &$0, encoded: false) }
+    ScratchArena.string { appendURI(from: bytes, to: &$0, encoded: false) }
   }
 
   /// The parts of an ordinary URL (see the type's description), or `nil`.

@@ -43,25 +43,10 @@ enum SignatureKey: Sendable {
   /// String) and wiped once its pad states are hashed: the signer's key and the verifier's.
   static func preparedHMAC(_ digest: OAuthDigestAlgorithm, consumerSecret: String, tokenSecret: String?) -> PreparedHMACKey {
     let tokenSecret = tokenSecret ?? ""
-    return ScratchArena.withBytes(capacity: 3 * (consumerSecret.utf8.count + tokenSecret.utf8.count) + 1) { key in
+    return ScratchArena.withBytes { key in
       OAuthSigningKey.write(consumerSecret, tokenSecret, to: &key)
       defer { Crypto.wipe(&key) }  // the key does not outlive this call
       return PreparedHMACKey(digest, key: key)
-    }
-  }
-
-  /// The bytes ``ProtocolList/appendSignature(_:of:_:_:)`` and ``appendSignature(of:encoded:to:)``
-  /// take: the raw signature, the name `oauth_signature` and the value.
-  var room: Int {
-    let name = ProtocolParameterName.longest
-    switch self {
-    case .hmac(let prepared): return prepared.length + OAuthBase64.capacity(prepared.length, .header) + name
-    case .plaintext(let signingKey): return 3 * signingKey.utf8.count + name
-    case .rsa(let privateKey, _):
-      let length = privateKey.bits / 8 + 1
-      return length + OAuthBase64.capacity(length, .header) + name
-    case .external: return name
-    case .precomputed(let raw): return raw.count + OAuthBase64.capacity(raw.count, .header) + name
     }
   }
 
@@ -88,7 +73,7 @@ enum SignatureKey: Sendable {
   }
 
   /// Appends `oauth_signature` for `baseString` (its raw bytes, then the value) and returns
-  /// where the value is. Room: ``room``.
+  /// where the value is.
   func appendSignature(of baseString: borrowing ByteWriter, encoded: Bool, to out: inout ByteWriter) throws(OAuthError) -> Range<Int> {
     let raw = try appendRawSignature(of: baseString, to: &out)
     let start = out.count
@@ -101,7 +86,7 @@ enum SignatureKey: Sendable {
   func digest(of baseString: borrowing ByteWriter) throws(OAuthError) -> [UInt8] {
     switch self {
     case .hmac(let prepared):
-      return ScratchArena.withBytes(capacity: prepared.length) { out in
+      return ScratchArena.withBytes { out in
         prepared.appendMAC(of: baseString, 0..<baseString.count, to: &out)
         return out.bytes(0..<out.count)
       }

@@ -7,7 +7,7 @@ import PercentEncoding
 ///
 /// One signature, top to bottom, in scratch memory (``ScratchArena``): the request's writer,
 /// the protocol writer and a list of ``EncodedPair``s, which point into those writers by offset,
-/// then the base string's own writer. Each stays small enough for the stack.
+/// then the base string's own writer. Each starts on the stack and none is sized in advance.
 /// 1. the request's URL is copied in and read (``RequestTarget``), then its form body;
 /// 2. the protocol parameters — the signer's values (``ProtocolConstants``), this request's
 ///    nonce, timestamp and body hash — are written to the protocol writer and listed in name order
@@ -15,8 +15,7 @@ import PercentEncoding
 /// 3. query and form body pairs are collected, canonically encoded and sorted
 ///    (``CanonicalParameters``), and the protocol pairs, already in order, are merged in where
 ///    they sort as the base string is written (``SigningOrder``);
-/// 4. the base string is written once into its own writer of the exact length
-///    (``BaseString``), signed (``SignatureKey``) and base64'd into the protocol writer, and
+/// 4. the base string is written once into its own writer (``BaseString``), signed (``SignatureKey``) and base64'd into the protocol writer, and
 ///    slotted into the list as `oauth_signature`;
 /// 5. the caller reads the result (the header is written once, ``AuthorizationHeaderWriter``).
 ///
@@ -59,11 +58,11 @@ struct SigningEngine: Sendable {
     let protocolPairs: Range<Int>
     let quotedRealm: String?
 
-    func authorizationHeader(_ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>) -> String {
+    func authorizationHeader(_ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.List<EncodedPair>) -> String {
       AuthorizationHeaderWriter.make(quotedRealm: quotedRealm, protocolPairs, protocolBytes, pairs)
     }
 
-    func decodedProtocolParameters(_ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>) -> [OAuthParameter]
+    func decodedProtocolParameters(_ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.List<EncodedPair>) -> [OAuthParameter]
     {
       CanonicalParameters.decoded(protocolPairs, includingProtocol: true, protocolBytes, pairs)
     }
@@ -75,7 +74,7 @@ struct SigningEngine: Sendable {
   func sign<R>(
     _ request: OAuthRequest, nonce: String? = nil, timestamp: Int64? = nil, trace: SigningTrace? = nil,
     _ body: (
-      _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>, _ baseString: borrowing ByteWriter, Signed
+      _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.List<EncodedPair>, _ baseString: borrowing ByteWriter, Signed
     ) -> R
   ) throws(OAuthError) -> R {
     let timestamp = timestamp ?? configuration.clock.secondsSince1970()
@@ -83,16 +82,11 @@ struct SigningEngine: Sendable {
     if let nonce { chosenNonce = nonce } else { chosenNonce = try configuration.nonceSource?.nextNonce() }
     let isForm = request.hasFormBody
     let bodyHash = try bodyHashValue(request, isForm: isForm)
-    let urlBytes = request.url.utf8.count, formBytes = isForm ? request.body?.count ?? 0 : 0
-    try CanonicalParameters.checkSize(urlBytes + formBytes)
+    try CanonicalParameters.checkSize(request.url.utf8.count + (isForm ? request.body?.count ?? 0 : 0))
     let method = request.method
-    return try ScratchArena.withBytes(capacity: ProtocolList.room(constants, key, nonce: chosenNonce, bodyHash: bodyHash)) {
-      protocolBytes throws(OAuthError) in
-      // The query and form pairs encoded: three bytes per byte at most.
-      try RequestTarget.withScratch(
-        url: request.url, host: request.host, form: isForm ? request.body ?? Data() : nil, bytes: 3 * (urlBytes + formBytes),
-        extraPairs: ProtocolParameterName.allCases.count
-      ) { target, formRange, bytes, pairs throws(OAuthError) in
+    return try ScratchArena.withBytes { protocolBytes throws(OAuthError) in
+      try RequestTarget.withScratch(url: request.url, host: request.host, form: isForm ? request.body ?? Data() : nil) {
+        target, formRange, bytes, pairs throws(OAuthError) in
         let list = try ProtocolList.append(constants, nonce: chosenNonce, timestamp: timestamp, bodyHash: bodyHash, &protocolBytes, &pairs)
         return try Self.withBaseString(
           method: method, target: target, form: formRange, protocolList: list, trace: trace, &bytes, &protocolBytes, &pairs
@@ -113,8 +107,8 @@ struct SigningEngine: Sendable {
   /// signing order.
   static func withBaseString<R>(
     method: String, target: RequestTarget, form: Range<Int>?, header: RawHeaderPairs? = nil, protocolList: ProtocolList? = nil,
-    trace: SigningTrace? = nil, _ bytes: inout ByteWriter, _ protocolBytes: inout ByteWriter, _ pairs: inout ScratchArena.FixedList<EncodedPair>,
-    _ body: (inout ByteWriter, inout ByteWriter, inout ScratchArena.FixedList<EncodedPair>, borrowing ByteWriter, SigningOrder) throws(OAuthError) ->
+    trace: SigningTrace? = nil, _ bytes: inout ByteWriter, _ protocolBytes: inout ByteWriter, _ pairs: inout ScratchArena.List<EncodedPair>,
+    _ body: (inout ByteWriter, inout ByteWriter, inout ScratchArena.List<EncodedPair>, borrowing ByteWriter, SigningOrder) throws(OAuthError) ->
       R
   ) throws(OAuthError) -> R {
     let first = pairs.count
@@ -132,8 +126,7 @@ struct SigningEngine: Sendable {
     trace?.recordCollection(bytes, protocolBytes, pairs, order)
     CanonicalParameters.sort(request, bytes, &pairs)
     trace?.recordNormalization(bytes, protocolBytes, pairs, order, target)
-    return try ScratchArena.withBytes(capacity: BaseString.length(method: method, target: target, order: order, pairs)) {
-      baseString throws(OAuthError) in
+    return try ScratchArena.withBytes { baseString throws(OAuthError) in
       BaseString.write(method: method, target: target, order: order, request: bytes, protocol: protocolBytes, pairs, to: &baseString)
       return try body(&bytes, &protocolBytes, &pairs, baseString, order)
     }

@@ -20,7 +20,7 @@ final class SigningTrace {
   private(set) var authorizationHeader = ""
 
   func recordCollection(
-    _ bytes: borrowing ByteWriter, _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>,
+    _ bytes: borrowing ByteWriter, _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.List<EncodedPair>,
     _ order: SigningOrder
   ) {
     protocolParameters = order.protocolPairs.filter { $0 != order.signatureSlot }.map { pairs[$0].decoded(protocolBytes) }
@@ -28,7 +28,7 @@ final class SigningTrace {
   }
 
   func recordNormalization(
-    _ bytes: borrowing ByteWriter, _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>,
+    _ bytes: borrowing ByteWriter, _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.List<EncodedPair>,
     _ order: SigningOrder,
     _ target: RequestTarget
   ) {
@@ -37,7 +37,7 @@ final class SigningTrace {
   }
 
   func recordSignature(
-    _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.FixedList<EncodedPair>, _ baseString: borrowing ByteWriter,
+    _ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.List<EncodedPair>, _ baseString: borrowing ByteWriter,
     _ signed: SigningEngine.Signed
   ) {
     signatureBaseString = baseString.string

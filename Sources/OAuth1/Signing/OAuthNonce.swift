@@ -7,7 +7,7 @@
 public enum OAuthNonce {
   /// A fresh random nonce.
   public static func random() throws(OAuthError) -> String {
-    try ScratchArena.withBytes(capacity: randomRoom) { out throws(OAuthError) in
+    try ScratchArena.withBytes { out throws(OAuthError) in
       let random = try Crypto.appendRandom(randomBytes, to: &out)
       let nonce = OAuthBase64.append(random, .urlSafeUnpadded, in: &out)
       return out.string(nonce)
@@ -16,6 +16,4 @@ public enum OAuthNonce {
 
   /// How many random bytes a nonce holds: 192 bits.
   static let randomBytes = 24
-  /// The room a random nonce takes in the scratch: its random bytes and its 32 characters.
-  static let randomRoom = randomBytes + 32
 }

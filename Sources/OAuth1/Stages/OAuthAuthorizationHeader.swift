@@ -16,8 +16,7 @@ public enum OAuthAuthorizationHeader {
   /// Builds the header value.
   public static func make(parameters: [OAuthParameter], realm: String? = nil) -> String {
     // Encoded into the engine's scratch, then written by the signer's own writer.
-    let room = OAuthParameterCollection.encodedRoom(parameters)
-    return ScratchArena.with(bytes: room, list: parameters.count, of: EncodedPair.self) { bytes, pairs in
+    ScratchArena.with(EncodedPair.self) { bytes, pairs in
       for parameter in parameters { CanonicalParameters.append(decoded: parameter, &bytes, &pairs) }
       return AuthorizationHeaderWriter.make(quotedRealm: realm.map(quote), 0..<pairs.count, bytes, pairs)
     }

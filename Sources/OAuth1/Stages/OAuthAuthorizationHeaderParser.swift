@@ -21,8 +21,8 @@ extension OAuthAuthorizationHeader {
   /// ```
   public static func parse(_ header: String) throws(OAuthError) -> Fields {
     var fields = Fields(realm: nil, parameters: [], rawParameters: [])
-    // The header, and room to unescape its quoted-pairs.
-    try ScratchArena.withBytes(capacity: 2 * header.utf8.count) { bytes throws(OAuthError) in
+    // The header, then its values with their quoted-pairs unescaped.
+    try ScratchArena.withBytes { bytes throws(OAuthError) in
       let range = bytes.append(contentsOf: header)
       try AuthorizationHeaderScanner.scan(range, in: &bytes) { name, value, bytes throws(OAuthError) in
         let name = bytes.string(name), raw = bytes.string(value)

@@ -38,13 +38,7 @@ public enum OAuthBase64 {
     private static let standardAlphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
   }
 
-  /// At most how many bytes ``append(_:_:in:)`` writes for `count` input bytes.
-  static func capacity(_ count: Int, _ form: Form) -> Int {
-    (count + 2) / 3 * (form.percentEncoded ? 12 : 4)
-  }
-
   /// Appends the bytes of `source` (already written) in `form` and returns where they are.
-  /// Room: ``capacity(_:_:)``.
   @discardableResult
   static func append(_ source: Range<Int>, _ form: Form, in out: inout ByteWriter) -> Range<Int> {
     out.appendBase64(source, alphabet: form.alphabet, padded: form.padded, percentEncoded: form.percentEncoded)
@@ -53,7 +47,7 @@ public enum OAuthBase64 {
   /// `bytes` in `form`, as a String.
   static func string(_ bytes: some Sequence<UInt8>, _ form: Form) -> String {
     let bytes = bytes as? [UInt8] ?? Array(bytes)
-    return ScratchArena.withBytes(capacity: bytes.count + capacity(bytes.count, form)) { out in
+    return ScratchArena.withBytes { out in
       let source = out.append(contentsOf: bytes)
       let encoded = append(source, form, in: &out)
       return out.string(encoded)

@@ -13,8 +13,7 @@
 public enum OAuthBaseStringURI {
   /// Normalizes `url` (absolute, as sent), optionally with the `Host` header the server sees.
   public static func make(url: String, host: String? = nil) throws(OAuthError) -> String {
-    try RequestTarget.withScratch(url: url, host: host, requireHTTP: false, bytes: 0, extraPairs: 0) { target, _, bytes, _ in target.uriString(bytes)
-    }
+    try RequestTarget.withScratch(url: url, host: host, requireHTTP: false) { target, _, bytes, _ in target.uriString(bytes) }
   }
 
   /// Normalizes already split URL components: the engine's general routine, for any URL

@@ -27,9 +27,7 @@ public enum OAuthParameterCollection {
     let query = query ?? ""
     let raw = query.utf8.count + (formBody?.count ?? 0)
     try CanonicalParameters.checkSize(raw)
-    let room = 4 * raw + encodedRoom(signed)
-    let pairCount = CanonicalParameters.pairLimit(query.utf8.count) + CanonicalParameters.pairLimit(formBody?.count ?? 0) + signed.count
-    return try ScratchArena.with(bytes: room, list: pairCount, of: EncodedPair.self) { bytes, pairs throws(OAuthError) in
+    return try ScratchArena.with(EncodedPair.self) { bytes, pairs throws(OAuthError) in
       let queryRange = bytes.append(contentsOf: query)
       try CanonicalParameters.appendForm(queryRange, from: .query, &bytes, &pairs)
       if let formBody {
@@ -53,8 +51,7 @@ public enum OAuthParameterCollection {
   ) throws(OAuthError) -> [OAuthParameter] {
     let form = Array(form)
     try CanonicalParameters.checkSize(form.count)
-    return try ScratchArena.with(bytes: 4 * form.count, list: CanonicalParameters.pairLimit(form.count), of: EncodedPair.self) {
-      bytes, pairs throws(OAuthError) in
+    return try ScratchArena.with(EncodedPair.self) { bytes, pairs throws(OAuthError) in
       let formRange = bytes.append(contentsOf: form)
       try CanonicalParameters.appendForm(formRange, from: source, &bytes, &pairs)
       return CanonicalParameters.decoded(0..<pairs.count, includingProtocol: true, bytes, pairs)
@@ -65,10 +62,5 @@ public enum OAuthParameterCollection {
   /// `oauth_*` set) is signed: everything but `oauth_signature` and `realm`.
   public static func isSigned(protocolParameter name: String) -> Bool {
     name != "oauth_signature" && name != "realm"
-  }
-
-  /// The room the encoding of `parameters` may take: three bytes per byte.
-  static func encodedRoom(_ parameters: [OAuthParameter]) -> Int {
-    parameters.reduce(0) { $0 + 3 * ($1.name.utf8.count + $1.value.utf8.count) }
   }
 }

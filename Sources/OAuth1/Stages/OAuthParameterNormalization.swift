@@ -26,9 +26,9 @@ public enum OAuthParameterNormalization {
   /// The engine's stage 3 (``CanonicalParameters``): encoded, then sorted by encoded name and
   /// value, comparing bytes.
   private static func withSorted<R>(
-    _ parameters: [OAuthParameter], _ body: (SigningOrder, borrowing ByteWriter, borrowing ScratchArena.FixedList<EncodedPair>) -> R
+    _ parameters: [OAuthParameter], _ body: (SigningOrder, borrowing ByteWriter, borrowing ScratchArena.List<EncodedPair>) -> R
   ) -> R {
-    ScratchArena.with(bytes: OAuthParameterCollection.encodedRoom(parameters), list: parameters.count, of: EncodedPair.self) { bytes, pairs in
+    ScratchArena.with(EncodedPair.self) { bytes, pairs in
       for parameter in parameters { CanonicalParameters.append(decoded: parameter, &bytes, &pairs) }
       let order = SigningOrder(request: 0..<pairs.count)
       CanonicalParameters.sort(order.request, bytes, &pairs)

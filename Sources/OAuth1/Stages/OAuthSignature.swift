@@ -19,7 +19,7 @@ public enum OAuthSignature {
     privateKey: RSAPrivateKey? = nil
   ) throws(OAuthError) -> String {
     let key = try SignatureKey(method, signingKey: signingKey, privateKey: privateKey)
-    return try withBaseString(baseString, room: key.room) { baseString, out throws(OAuthError) in
+    return try withBaseString(baseString) { baseString, out throws(OAuthError) in
       let signature = try key.appendSignature(of: baseString, encoded: false, to: &out)
       return out.string(signature)
     }
@@ -34,16 +34,16 @@ public enum OAuthSignature {
     privateKey: RSAPrivateKey? = nil
   ) throws(OAuthError) -> [UInt8] {
     let key = try SignatureKey(method, signingKey: signingKey, privateKey: privateKey)
-    return try withBaseString(baseString, room: 0) { baseString, _ throws(OAuthError) in try key.digest(of: baseString) }
+    return try withBaseString(baseString) { baseString, _ throws(OAuthError) in try key.digest(of: baseString) }
   }
 
-  /// Lends `body` a writer holding `baseString` and one with `room` bytes.
+  /// Lends `body` a writer holding `baseString` and an empty one.
   private static func withBaseString<R>(
-    _ baseString: String, room: Int, _ body: (borrowing ByteWriter, inout ByteWriter) throws(OAuthError) -> R
+    _ baseString: String, _ body: (borrowing ByteWriter, inout ByteWriter) throws(OAuthError) -> R
   ) throws(OAuthError) -> R {
-    try ScratchArena.withBytes(capacity: baseString.utf8.count) { bytes throws(OAuthError) in
+    try ScratchArena.withBytes { bytes throws(OAuthError) in
       bytes.append(contentsOf: baseString)
-      return try ScratchArena.withBytes(capacity: room) { out throws(OAuthError) in try body(bytes, &out) }
+      return try ScratchArena.withBytes { out throws(OAuthError) in try body(bytes, &out) }
     }
   }
 }

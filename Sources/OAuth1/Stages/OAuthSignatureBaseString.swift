@@ -33,7 +33,7 @@ extension OAuthSignatureBaseString {
   ) throws(OAuthVerificationError) -> String {
     let located = try ProtocolParameters.locate(request: request, authorization: authorization, limits: limits)
     do {
-      return try located.withBaseString(of: request, room: 0) { _, baseString in baseString.string }
+      return try located.withBaseString(of: request) { _, baseString in baseString.string }
     } catch {
       throw OAuthVerificationError(.parameterRejected, advice: "the request's base string cannot be built: \(error)")
     }

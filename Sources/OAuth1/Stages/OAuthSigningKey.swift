@@ -14,13 +14,14 @@ public enum OAuthSigningKey {
   /// The result holds both secrets: never log it.
   public static func make(consumerSecret: String, tokenSecret: String?) -> String {
     let tokenSecret = tokenSecret ?? ""
-    return ByteWriter.string(capacity: 3 * (consumerSecret.utf8.count + tokenSecret.utf8.count) + 1) {
-      write(consumerSecret, tokenSecret, to: &$0)
+    return ScratchArena.withBytes { out in
+      write(consumerSecret, tokenSecret, to: &out)
+      defer { Crypto.wipe(&out) }  // the String is the key's one copy
+      return out.string
     }
   }
 
-  /// The engine's routine: `enc(consumer secret)&enc(token secret)` appended to `out`, which
-  /// has room for three bytes per byte of the secrets, plus one.
+  /// The engine's routine: `enc(consumer secret)&enc(token secret)` appended to `out`.
   static func write(_ consumerSecret: String, _ tokenSecret: String, to out: inout ByteWriter) {
     out.appendEncoded(consumerSecret)
     out.append(UInt8(ascii: "&"))

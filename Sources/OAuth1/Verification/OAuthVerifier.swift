@@ -253,7 +253,7 @@ public struct OAuthVerifier: Sendable {
   ) throws(OAuthVerificationError) -> [UInt8] {
     let outcome: (accepted: Bool, baseString: [UInt8])
     do {
-      outcome = try located.withBaseString(of: request, room: key.room) { scratch, baseString in
+      outcome = try located.withBaseString(of: request) { scratch, baseString in
         (key.accepts(signature, for: baseString, scratch: &scratch), baseString.bytes(0..<baseString.count))
       }
     } catch {

@@ -152,9 +152,9 @@ struct ProtocolParameters {
         guard headerBytes <= CanonicalParameters.maximumRawBytes / 3 else {
           throw OAuthError.requestTooLarge(bytes: headerBytes, limit: CanonicalParameters.maximumRawBytes / 3)
         }
-        // The header with room to unescape its quoted-pairs, and a scratch to decode a field.
-        try ScratchArena.withBytes(capacity: 2 * headerBytes) { bytes throws(OAuthVerificationError) in
-          try ScratchArena.withBytes(capacity: headerBytes) { decoded throws(OAuthVerificationError) in
+        // The header, then its values with their quoted-pairs unescaped; and a scratch to decode a field.
+        try ScratchArena.withBytes { bytes throws(OAuthVerificationError) in
+          try ScratchArena.withBytes { decoded throws(OAuthVerificationError) in
             let header = bytes.append(contentsOf: authorization)
             if isOAuthScheme(header, bytes) {
               try located.readHeader(header, &bytes, &decoded, &budget)
@@ -165,8 +165,8 @@ struct ProtocolParameters {
       }
       try CanonicalParameters.checkSize(urlBytes + formBytes)
       // The URL and the form body, and a scratch to decode a pair.
-      try ScratchArena.withBytes(capacity: urlBytes + formBytes) { bytes throws(OAuthError) in
-        try ScratchArena.withBytes(capacity: max(urlBytes, formBytes)) { decoded throws(OAuthError) in
+      try ScratchArena.withBytes { bytes throws(OAuthError) in
+        try ScratchArena.withBytes { decoded throws(OAuthError) in
           // Only the query is needed here; the URL itself is checked when the base string is built.
           let url = bytes.append(contentsOf: request.url)
           if let questionMark = bytes.firstIndex(of: UInt8(ascii: "?"), in: url) {
@@ -363,23 +363,19 @@ struct ProtocolParameters {
 
 extension ProtocolParameters {
   /// Builds the base string of `request` as received, with these protocol parameters, through
-  /// the signing engine's stages 2 to 5, and lends it to `body` with a scratch of `room` bytes.
+  /// the signing engine's stages 2 to 5, and lends it to `body` with an empty scratch.
   /// The verifier checks signatures here; ``OAuthSignatureBaseString/make(received:authorization:)``
   /// shows the same string to a person comparing it with a provider's.
   func withBaseString<R>(
-    of request: OAuthRequest, room extra: Int, _ body: (_ scratch: inout ByteWriter, _ baseString: borrowing ByteWriter) throws(OAuthError) -> R
+    of request: OAuthRequest, _ body: (_ scratch: inout ByteWriter, _ baseString: borrowing ByteWriter) throws(OAuthError) -> R
   ) throws(OAuthError) -> R {
     // The closures capture only what they use: capturing the request or `self` copies them.
     let header = headerPairs, method = request.method, form = request.formBody
-    let urlBytes = request.url.utf8.count, formBytes = form?.count ?? 0
-    try CanonicalParameters.checkSize(urlBytes + formBytes + header.byteCount)
-    return try ScratchArena.withBytes(capacity: extra) { scratch throws(OAuthError) in
+    try CanonicalParameters.checkSize(request.url.utf8.count + (form?.count ?? 0) + header.byteCount)
+    return try ScratchArena.withBytes { scratch throws(OAuthError) in
       // The header's fields encoded, as the protocol parameters are when signing.
-      try ScratchArena.withBytes(capacity: 3 * header.byteCount) { fields throws(OAuthError) in
-        // The query and form pairs encoded: three bytes per byte at most.
-        try RequestTarget.withScratch(
-          url: request.url, host: request.host, form: form, bytes: 3 * (urlBytes + formBytes), extraPairs: header.count
-        ) { target, formRange, bytes, pairs throws(OAuthError) in
+      try ScratchArena.withBytes { fields throws(OAuthError) in
+        try RequestTarget.withScratch(url: request.url, host: request.host, form: form) { target, formRange, bytes, pairs throws(OAuthError) in
           try SigningEngine.withBaseString(method: method, target: target, form: formRange, header: header, &bytes, &fields, &pairs) {
             _, _, _, baseString, _ throws(OAuthError) in try body(&scratch, baseString)
           }

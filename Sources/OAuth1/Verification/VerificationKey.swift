@@ -8,16 +8,8 @@ enum VerificationKey {
   case shared(SignatureKey)
   case rsa(RSAPublicKey, OAuthDigestAlgorithm)
 
-  /// The scratch ``accepts(_:for:scratch:)`` needs.
-  var room: Int {
-    switch self {
-    case .shared(let key): key.room
-    case .rsa: 0
-    }
-  }
-
   /// Whether `signature` (decoded, as received) is the signature of `baseString`, compared in
-  /// constant time; our own signature is written to `scratch` (``room`` bytes).
+  /// constant time; our own signature is written to `scratch`.
   func accepts(_ signature: String, for baseString: borrowing ByteWriter, scratch: inout ByteWriter) -> Bool {
     switch self {
     case .shared(let key):

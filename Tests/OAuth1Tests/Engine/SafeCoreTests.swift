@@ -5,10 +5,10 @@ import Testing
 @testable import OAuth1
 
 /// The memory primitives of the engine (``ByteWriter``, ``ScratchArena``): their byte tables
-/// agree with `PercentEncoding`'s rules, and each bulk operation, which checks its bounds once
-/// and then works on memory, gives what the plain-Swift definitions give on random input. (A
-/// failed bounds check stops the program, so it is not provoked here: every operation is used
-/// within its room, as the engine uses it.)
+/// agree with `PercentEncoding`'s rules, and each bulk operation, which reserves its length
+/// once and then works on memory, gives what the plain-Swift definitions give on random input,
+/// also when it makes the writer outgrow its block and move (at every offset around the block's
+/// end). (A failed read check stops the program, so it is not provoked here.)
 @Suite("Safe core: ByteWriter and ScratchArena")
 struct SafeCoreTests {
   static let rfc3986Unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
@@ -34,14 +34,14 @@ struct SafeCoreTests {
         Bool.random(using: &random) ? UInt8(ascii: "a") &+ UInt8.random(in: 0..<26, using: &random) : UInt8.random(in: 0...255, using: &random)
       }
       let encoded = PercentEncoding.encode(bytes: bytes)
-      ScratchArena.withBytes(capacity: 4 * length) { out in
+      ScratchArena.withBytes { out in
         let source = out.append(contentsOf: bytes)
         let start = out.count
         out.appendEncoded(copyOf: source)
         #expect(out.string(start..<out.count) == encoded, "encoded \(bytes)")
       }
       // The strict encoding is its own canonical form.
-      ScratchArena.withBytes(capacity: 12 * length) { out in
+      ScratchArena.withBytes { out in
         let source = out.append(contentsOf: Array(encoded.utf8))
         let start = out.count
         let (stop, escapes, _) = out.appendCanonical(source, .header)
@@ -49,15 +49,15 @@ struct SafeCoreTests {
         #expect(out.string(start..<out.count) == encoded, "canonical \(bytes)")
         #expect(escapes == encoded.utf8.filter { $0 == UInt8(ascii: "%") }.count)
       }
-      ScratchArena.withBytes(capacity: 3 * length) { decoded in
-        ScratchArena.withBytes(capacity: 3 * length) { source in
+      ScratchArena.withBytes { decoded in
+        ScratchArena.withBytes { source in
           let range = source.append(contentsOf: Array(encoded.utf8))
           let plain = decoded.appendPercentDecoded(source, range, plusAsSpace: false)
           #expect(decoded.bytes(plain) == bytes, "decoded \(encoded)")
         }
       }
-      ScratchArena.withBytes(capacity: 9 * length) { doubled in
-        ScratchArena.withBytes(capacity: 3 * length) { source in
+      ScratchArena.withBytes { doubled in
+        ScratchArena.withBytes { source in
           let range = source.append(contentsOf: Array(encoded.utf8))
           doubled.appendDoublingPercents(source, range)
           #expect(doubled.string == encoded.replacingOccurrences(of: "%", with: "%25"))
@@ -91,7 +91,7 @@ struct SafeCoreTests {
       values += [power - 1, power, power + 1]
     }
     for value in values {
-      ScratchArena.withBytes(capacity: 20) { out in
+      ScratchArena.withBytes { out in
         out.appendDecimal(value)
         #expect(out.string == String(value))
       }
@@ -107,16 +107,60 @@ struct SafeCoreTests {
     }
   }
 
-  @Test func fixedListKeepsAndSortsWhatItHolds() {
+  @Test("each operation gives the same bytes when it makes the writer move, at every offset around its block's end")
+  func movingKeepsWhatWasWritten() {
+    var random = SeededGenerator(seed: 48)
+    let bytes = (0..<700).map { _ in UInt8.random(in: 0...255, using: &random) }
+    let encoded = PercentEncoding.encode(bytes: bytes)
+    let block = ScratchArena.blockBytes
+    for offset in stride(from: block - 40, through: block + 2, by: 3) {
+      // `offset` bytes written first, so that the operation crosses the end of the block.
+      let filler = [UInt8](repeating: UInt8(ascii: "f"), count: offset)
+      ScratchArena.withBytes { out in
+        out.append(contentsOf: filler)
+        let start = out.count
+        out.appendEncoded(copyOf: out.append(contentsOf: bytes))
+        #expect(out.string(start + bytes.count..<out.count) == encoded, "encoded after \(offset)")
+        #expect(out.bytes(0..<offset) == filler && out.bytes(start..<start + bytes.count) == bytes)
+      }
+      ScratchArena.withBytes { out in
+        out.append(contentsOf: filler)
+        let source = out.append(contentsOf: Array(encoded.utf8))
+        let start = out.count
+        _ = out.appendCanonical(source, .header)
+        #expect(out.string(start..<out.count) == encoded, "canonical after \(offset)")
+      }
+      ScratchArena.withBytes { doubled in
+        ScratchArena.withBytes { source in
+          doubled.append(contentsOf: filler)
+          let range = source.append(contentsOf: Array(encoded.utf8))
+          doubled.appendDoublingPercents(source, range)
+          #expect(doubled.string(offset..<doubled.count) == encoded.replacingOccurrences(of: "%", with: "%25"), "doubled after \(offset)")
+        }
+      }
+      ScratchArena.withBytes { out in
+        out.append(contentsOf: filler)
+        let source = out.append(contentsOf: bytes)
+        let base64 = OAuthBase64.append(source, .header, in: &out)
+        #expect(out.string(base64) == PercentEncoding.encode(Data(bytes).base64EncodedString()), "base64 after \(offset)")
+        let decimal = out.count
+        out.appendDecimal(UInt64(offset))
+        #expect(out.string(decimal..<out.count) == String(offset))
+      }
+    }
+  }
+
+  @Test func listKeepsAndSortsWhatItHoldsAsItMoves() {
     var random = SeededGenerator(seed: 5)
-    let values = (0..<50).map { _ in Int32.random(in: -1000...1000, using: &random) }
-    ScratchArena.withList(of: Int32.self, capacity: values.count) { list in
+    // More than a block holds (256 Int32s): the list moves twice.
+    let values = (0..<1000).map { _ in Int32.random(in: -1000...1000, using: &random) }
+    ScratchArena.withList(of: Int32.self) { list in
       for value in values { list.append(value) }
-      list.sort(10..<40, by: <)
+      list.sort(10..<400, by: <)
       let kept = (0..<list.count).map { list[$0] }
       #expect(kept[..<10] == values[..<10])
-      #expect(kept[10..<40] == values[10..<40].sorted()[...])
-      #expect(kept[40...] == values[40...])
+      #expect(kept[10..<400] == values[10..<400].sorted()[...])
+      #expect(kept[400...] == values[400...])
     }
   }
 
