@@ -34,6 +34,9 @@ struct RequestTarget {
   ) throws(OAuthError) -> R {
     if host == nil {
       let attempt = try ScratchArena.with(EncodedPair.self) { bytes, pairs throws(OAuthError) -> Attempt<R> in
+        // The URL and the form, then their pairs encoded (at most three bytes per byte): a
+        // large request moves to the heap once (a small one stays in the stack block).
+        bytes.reserve(4 * (url.utf8.count + (form?.count ?? 0)))
         let source = bytes.append(contentsOf: url)
         guard let target = ordinary(source, bytes) else { return .notOrdinary }
         return .done(try body(target, bytes.append(contentsOf: form), &bytes, &pairs))
@@ -44,6 +47,7 @@ struct RequestTarget {
     if let host { try components.override(hostHeader: host) }
     let query = components.query ?? "", normalized = OAuthBaseStringURI.make(components)
     return try ScratchArena.with(EncodedPair.self) { bytes, pairs throws(OAuthError) -> R in
+      bytes.reserve(4 * (query.utf8.count + (form?.count ?? 0)) + normalized.utf8.count)
       let target = RequestTarget(query: bytes.append(contentsOf: query), uri: .normalized(bytes.append(contentsOf: normalized)))
       return try body(target, bytes.append(contentsOf: form), &bytes, &pairs)
     }

@@ -127,6 +127,8 @@ struct SigningEngine: Sendable {
     CanonicalParameters.sort(request, bytes, &pairs)
     trace?.recordNormalization(bytes, protocolBytes, pairs, order, target)
     return try ScratchArena.withBytes { baseString throws(OAuthError) in
+      // About what the pairs hold (a large request moves to the heap once).
+      baseString.reserve(bytes.count + protocolBytes.count)
       BaseString.write(method: method, target: target, order: order, request: bytes, protocol: protocolBytes, pairs, to: &baseString)
       return try body(&bytes, &protocolBytes, &pairs, baseString, order)
     }
