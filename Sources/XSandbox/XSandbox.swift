@@ -196,9 +196,12 @@ package final class XSandbox: HTTPTransport, Sendable {
               authorization: request.headers["Authorization"] != nil))
           return serial
         } : nil
-      let streamSerial = rawPath == Self.streamPath ? streamAttempt() : nil
+      let streamPart = Self.streamPart(for: rawPath)
+      let streamSerial = streamPart.map(streamAttempt)
       answer = await respond(to: request, rawPath: rawPath, now: now, trace: &trace)
-      if let streamSerial { streamAnswered(streamSerial, answer: &answer) }
+      if let check = answer.response.webhookCheck { await finishWebhookCheck(check, answer: &answer, now: now) }
+      if let streamSerial, let streamPart { streamAnswered(streamSerial, part: streamPart, answer: &answer) }
+      deliverActivity()
       if let serial {
         let status = answer.delivery == .reset ? 0 : answer.response.status
         state.withLock { state in
