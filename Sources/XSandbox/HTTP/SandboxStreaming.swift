@@ -146,6 +146,9 @@ extension XSandbox: HTTPStreamingTransport {
         break serving
       case .fault(.disconnect):
         reason = "disconnect (scripted)"
+        // Logged before the reset: the client reconnects at once, and a new connection that
+        // found this one still held would end it as "client gone" first (seen on a busy run).
+        state.withLock { $0[keyPath: part].closed(serial, reason: reason, at: Date().timeIntervalSince1970) }
         writer.reset()
         break serving
       case .fault(.stall(let seconds)):
