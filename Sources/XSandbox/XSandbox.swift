@@ -102,9 +102,9 @@ package final class XSandbox: HTTPTransport, Sendable {
   /// ```
   /// `oauth2Lifetime` is how long an OAuth 2.0 access token lives (X: two hours), shorter to
   /// try renewals; `rateWindow` is the rate limits' window (X: 15 minutes), shorter for tests
-  /// that make thousands of requests; `streamTimeScale` multiplies the filtered stream's
-  /// keep-alive period (20 s) and the pace of its posts, so that tests of a 20-second stall run
-  /// in one; `streamRules` are the filtered stream's rules at the start (values and tags), none
+  /// that make thousands of requests; `streamTimeScale` multiplies the filtered and activity
+  /// streams' keep-alive period (20 s) and the pace of their lines, so that tests of a 20-second
+  /// stall run in one; `streamRules` are the filtered stream's rules at the start (values and tags), none
   /// by default. With `credits` (US dollars) or a `postCap` (post reads allowed), the sandbox
   /// bills as X does (``SandboxBilling``); without either it is free. `spelling` is the names
   /// its v2 answers use (``SandboxSpelling``): X's tweet names by default.
@@ -196,9 +196,12 @@ package final class XSandbox: HTTPTransport, Sendable {
               authorization: request.headers["Authorization"] != nil))
           return serial
         } : nil
-      let streamSerial = rawPath == Self.streamPath ? streamAttempt() : nil
+      let streamPart = Self.streamPart(for: rawPath)
+      let streamSerial = streamPart.map(streamAttempt)
       answer = await respond(to: request, rawPath: rawPath, now: now, trace: &trace)
-      if let streamSerial { streamAnswered(streamSerial, answer: &answer) }
+      if let check = answer.response.webhookCheck { await finishWebhookCheck(check, answer: &answer, now: now) }
+      if let streamSerial, let streamPart { streamAnswered(streamSerial, part: streamPart, answer: &answer) }
+      deliverActivity()
       if let serial {
         let status = answer.delivery == .reset ? 0 : answer.response.status
         state.withLock { state in

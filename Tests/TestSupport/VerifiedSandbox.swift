@@ -299,6 +299,14 @@ public final class VerifiedSandbox: @unchecked Sendable {
     return data
   }
 
+  /// `/_control/activity`: the X Activity API side of the sandbox: its `webhooks` (id, url,
+  /// valid), the `events` it built (serial, uuid, type, user_id, webhook_id), its webhook
+  /// `deliveries` (uuid, event_type, webhook_id, status, outcome) and the activity stream's
+  /// `connections`.
+  public func activity() async throws -> [String: Any] {
+    try JSONSerialization.jsonObject(with: try await controlGET("activity")) as? [String: Any] ?? [:]
+  }
+
   /// `/_control/compliance`: sets posts' and accounts' events, where job URLs point, how long
   /// jobs process (see the sandbox's `complianceControl`), and answers the jobs and every
   /// transfer to their URLs with whether it carried a credential.

@@ -14,14 +14,7 @@ struct SandboxRowsTests {
   /// What the sandbox does not emulate, by path prefix, with why (first match).
   static let notEmulated: [(prefix: String, reason: String)] = [
     ("/2/account_activity/", "push to a server the developer runs (Account Activity): no command of the package uses it"),
-    (
-      "/2/activity/",
-      "the activity stream and deleting subscriptions by ids: not emulated yet (issue #47); the stream is tested against canned answers"
-    ),
-    (
-      "/2/webhooks",
-      "webhook management (tweets webhook): not emulated yet (issue #47), the sandbox sends no CRC; tested against canned answers X's spec validates"
-    ),
+    ("/2/activity/subscriptions", "deleting subscriptions by ids: no command of the package uses it (tweets activity delete takes one id)"),
     ("/2/tweets/search/webhooks", "filtered-stream webhooks push to a server the developer runs"),
     ("/2/articles/", "Articles: no command of the package uses them"),
     ("/2/broadcasts", "live video broadcasts: no command of the package uses them"),
@@ -74,7 +67,8 @@ struct SandboxRowsTests {
     .getUsersOwnedLists, .getUsersFollowedLists, .getUsersListMemberships, .getUsersPinnedLists, .followList, .unfollowList, .pinList, .unpinList,
     .getDirectMessagesEvents, .getDirectMessagesEventsByParticipantId, .getDirectMessagesEventsByConversationId,
     .createDirectMessagesByParticipantId, .createDirectMessagesByConversationId, .createDirectMessagesConversation,
-    .createActivitySubscription, .getActivitySubscriptions, .updateActivitySubscription, .deleteActivitySubscription,
+    .createActivitySubscription, .getActivitySubscriptions, .updateActivitySubscription, .deleteActivitySubscription, .activityStream,
+    .getWebhooks, .createWebhooks, .validateWebhooks, .deleteWebhooks, .createWebhookReplayJob,
   ]
 
   /// The rows X sells to Enterprise only that the sandbox serves to refuse them, as X refuses a
@@ -159,7 +153,7 @@ struct SandboxRowsTests {
     var kinds: Set<String> = []
     if route.bearerOK { kinds.insert("app-only") }
     if !route.appOnly && route.oauth1OK { kinds.insert("oauth1-user") }
-    if !route.appOnly { kinds.insert("oauth2-user") }
+    if !route.appOnly && route.oauth2OK { kinds.insert("oauth2-user") }
     return kinds
   }
 

@@ -27,7 +27,7 @@ struct SandboxCommand: TweetsCommand {
     .worded("a number of seconds from 1 to 86400") { Int64($0).flatMap { (1...86_400).contains($0) ? $0 : nil } })
   static let streamTimeScale = Option<Double>.value(
     "stream-time-scale", placeholder: "FACTOR", default: .value(1),
-    help: "Multiplies the filtered stream's keep-alive period (20 s, as X's) and the pace of its posts (default \(.default)); smaller for tests.",
+    help: "Multiplies the streams' keep-alive period (20 s, as X's) and the pace of their lines (default \(.default)); smaller for tests.",
     .worded("a number above 0 and at most 1", shown: { String(format: "%g", $0) }) { Double($0).flatMap { $0 > 0 && $0 <= 1 ? $0 : nil } })
   static let spelling = Option<Bool>.value(
     "spelling", placeholder: "NAMES", default: .value(false),

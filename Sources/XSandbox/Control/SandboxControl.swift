@@ -97,6 +97,8 @@ extension XSandbox {
       return answer(["ok": true])
     case "stream":
       return answer(streamControl(json))
+    case "activity":
+      return answer(state.withLock { $0.activityReport() })
     case "offsite":
       var (object, status) = offsite.control(json)
       if json.isEmpty { object["base_url"] = offsite.baseURL?.absoluteString ?? NSNull() }
@@ -175,5 +177,25 @@ extension SandboxState {
     verified = 0
     rejected = 0
     rejections = [:]
+  }
+
+  /// `GET /_control/activity`: what the X Activity API side did, for tests: the webhooks (id,
+  /// url, valid), the events built (serial, uuid, type, user, webhook), the webhook deliveries
+  /// (``SandboxActivityState/Delivery``) and the activity stream's connection log.
+  func activityReport() -> [String: Any] {
+    let hooks: [[String: Any]] = webhooks.webhooks.map { webhook in ["id": webhook.id, "url": webhook.url, "valid": webhook.valid] }
+    let events: [[String: Any]] = activity.events.map { event in
+      [
+        "serial": event.serial, "uuid": event.uuid, "type": event.type, "user_id": event.userID,
+        "webhook_id": event.webhookID.map { $0 as Any } ?? NSNull(),
+      ]
+    }
+    let deliveries: [[String: Any]] = activity.deliveries.map { delivery in
+      [
+        "uuid": delivery.uuid, "event_type": delivery.eventType, "webhook_id": delivery.webhookID,
+        "status": delivery.status.map { $0 as Any } ?? NSNull(), "outcome": delivery.outcome,
+      ]
+    }
+    return ["webhooks": hooks, "events": events, "deliveries": deliveries, "connections": activityStream.log]
   }
 }

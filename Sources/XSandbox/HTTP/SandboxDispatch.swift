@@ -66,6 +66,10 @@ extension XSandbox {
       state.withLock { $0.reject("oauth1_forbidden") }
       return (.v2(403, XBodies.oauth1Forbidden), .whole)
     }
+    if caller.kind == .oauth2 && !route.oauth2OK {
+      state.withLock { $0.reject("oauth2_forbidden") }
+      return (.v2(403, XBodies.oauth2Forbidden), .whole)
+    }
     if caller.kind == .oauth2, let granted = caller.scopes, !route.scopes.allSatisfy(granted.contains) {
       state.withLock { $0.reject("oauth2_scope_missing") }
       return (.v2(403, XBodies.forbidden), .whole)

@@ -11,6 +11,10 @@ struct SandboxResponse: Sendable {
   /// For `GET /2/tweets/search/stream` once accepted: the request's query, whose fields the
   /// stream's posts carry (``XSandbox`` then serves the stream).
   var streamQuery: [String: String]?
+  /// For `POST /2/webhooks` and `PUT /2/webhooks/:id` once the request is found sound: the CRC
+  /// to send, off the state's lock, before the answer is made
+  /// (``XSandbox/finishWebhookCheck(_:answer:now:)``).
+  var webhookCheck: SandboxWebhookState.PendingCheck?
   /// A body written over time (the filtered stream) instead of ``body``.
   var stream: (@Sendable (any StreamingBodyWriter) -> Void)?
   /// The ids of the resources the answer serves (``JSON/servedIDs(v1:)``): what a billed route
@@ -92,6 +96,13 @@ enum XBodies {
     title: "Unsupported Authentication",
     detail:
       "Authenticating with OAuth 1.0a User Context is forbidden for this endpoint.  Supported authentication types are [OAuth 2.0 User Context].",
+    type: "https://api.twitter.com/2/problems/unsupported-authentication", status: 403)
+  /// X's answer to an OAuth 2.0 user access token on an endpoint its specification serves to
+  /// OAuth 1.0a user context and app-only (webhook management).
+  static let oauth2Forbidden = problem(
+    title: "Unsupported Authentication",
+    detail:
+      "Authenticating with OAuth 2.0 User Context is forbidden for this endpoint.  Supported authentication types are [OAuth 1.0a User Context, OAuth 2.0 Application-Only].",
     type: "https://api.twitter.com/2/problems/unsupported-authentication", status: 403)
   static let duplicate = JSON.object([
     ("detail", .string("You are not allowed to create a Tweet with duplicate content.")), ("type", .string("about:blank")),

@@ -39,6 +39,10 @@ struct SandboxRoute: Sendable {
   /// X serves some endpoints to OAuth 2.0 user context only (bookmark writes): an OAuth 1.0a
   /// signature is refused.
   var oauth1OK = true
+  /// X's specification lists no OAuth 2.0 user context for some endpoints that take OAuth 1.0a
+  /// user context and app-only (webhook registration, re-check and deletion): an OAuth 2.0 user
+  /// access token is refused.
+  var oauth2OK = true
   /// The scopes an OAuth 2.0 user access token must carry (X's `OAuth2UserToken` security of the
   /// operation); without one of them X answers 403.
   var scopes: [String] = []
@@ -78,7 +82,7 @@ struct SandboxRoute: Sendable {
   static let all: [SandboxRoute] =
     users + moderation + bookmarks + engagement + enterpriseOnly + posts + timelines + search + lists + directMessages + media + stream + connections
     + usage
-    + compliance + activity
+    + compliance + activity + activityStream + webhooks
 
   static func find(method: String, segments: [String]) -> (SandboxRoute, [String])? {
     for route in all {

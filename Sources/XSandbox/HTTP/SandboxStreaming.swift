@@ -15,6 +15,11 @@ import NetworkClient
 /// problem once credits are spent or the post cap is reached. ``XSandbox/init(clock:tweetsPerUser:controlAPI:requestLogLimit:oauth2Lifetime:rateWindow:streamTimeScale:streamRules:credits:postCap:)``'s
 /// `streamTimeScale` shortens both intervals for tests.
 ///
+/// The X Activity API's stream, `GET /2/activity/stream`, is served by the same machinery (its
+/// connections kept apart, in ``SandboxState/activityStream``): one connection at a time, the
+/// same keep-alives, its lines the events of subscriptions without a webhook
+/// (``SandboxState/activityStreamStep(serial:now:)``).
+///
 /// ```swift
 /// let response = try await XSandbox().open(HTTPRequest(method: .get, url: streamURL, headers: ["Authorization": "Bearer sandbox-bearer-token"]))
 /// for try await chunk in response.body { print(String(decoding: chunk, as: UTF8.self)) }
@@ -22,6 +27,19 @@ import NetworkClient
 extension XSandbox: HTTPStreamingTransport {
   /// The stream's path.
   static let streamPath = "/2/tweets/search/stream"
+  /// The X Activity API's stream (``SandboxState/activityStreamStep(serial:now:)``): served by
+  /// the same machinery, one connection at a time, keep-alives alike.
+  static let activityStreamPath = "/2/activity/stream"
+
+  /// Which stream's state a path's connections are kept in.
+  typealias StreamPart = WritableKeyPath<SandboxState, SandboxStreamState> & Sendable
+
+  /// The state of the stream served at `path`; `nil` for a path that is no stream.
+  static func streamPart(for path: String) -> StreamPart? {
+    if path == streamPath { return \SandboxState.stream }
+    if path == activityStreamPath { return \SandboxState.activityStream }
+    return nil
+  }
   /// X's keep-alive period, in seconds.
   static let keepAlive = 20.0
   /// How often the firehose takes the next post of the data, in seconds.
@@ -52,21 +70,21 @@ extension XSandbox: HTTPStreamingTransport {
       statusCode: exchange.response.status, headers: HTTPHeaders(exchange.response.headers), body: body, cancel: { writer.close() })
   }
 
-  /// Records an attempt to connect to the stream (real time, for the connection log).
-  func streamAttempt() -> Int {
-    state.withLock { $0.stream.attempt(at: Date().timeIntervalSince1970) }
+  /// Records an attempt to connect to the stream kept in `part` (real time, for the connection log).
+  func streamAttempt(_ part: StreamPart) -> Int {
+    state.withLock { $0[keyPath: part].attempt(at: Date().timeIntervalSince1970) }
   }
 
   /// Records how attempt `serial` was answered, and gives a stream answer its producer.
-  func streamAnswered(_ serial: Int, answer: inout (response: SandboxResponse, delivery: SandboxDelivery)) {
+  func streamAnswered(_ serial: Int, part: StreamPart, answer: inout (response: SandboxResponse, delivery: SandboxDelivery)) {
     var query = answer.delivery == .whole && answer.response.status == 200 ? answer.response.streamQuery : nil
-    if query != nil && !connectionFree() {
+    if query != nil && !connectionFree(part) {
       // X allows one connection per app: a second one while one is held is refused.
       answer.response = .v2(429, XBodies.tooManyConnections, headers: answer.response.headers)
       query = nil
     }
     let status = answer.delivery == .reset ? 0 : answer.response.status
-    let served = state.withLock { $0.stream.answered(serial, status: status, streaming: query != nil, at: Date().timeIntervalSince1970) }
+    let served = state.withLock { $0[keyPath: part].answered(serial, status: status, streaming: query != nil, at: Date().timeIntervalSince1970) }
     guard served else {
       answer.response = .v2(429, XBodies.tooManyConnections, headers: answer.response.headers)
       return
@@ -74,17 +92,26 @@ extension XSandbox: HTTPStreamingTransport {
     guard let query else { return }
     answer.response.body = Data()
     let fields = Fields(query)
-    answer.response.stream = { writer in self.serveStream(serial, fields: fields, writer: writer) }
+    let now = clock.secondsSince1970()
+    if part == \SandboxState.activityStream {
+      let backfill = Int64(query["backfill_minutes"].flatMap(Int.init) ?? 0) * 60
+      state.withLock { state in
+        // From now on, or (`backfill_minutes`, 0 to 5) from the first event of the last minutes.
+        let first = backfill > 0 ? state.activity.events.first(where: { $0.created >= now - backfill })?.serial : nil
+        state.activity.cursors[serial] = first ?? state.activity.nextEvent
+      }
+    }
+    answer.response.stream = { writer in self.serveStream(serial, part: part, fields: fields, writer: writer) }
   }
 
   /// Whether a new connection may be served: none is held, or the held one's client is gone.
   /// A client that hung up is found by writing keep-alive lines (`\r\n`, harmless to a client
   /// that is there) until a write fails; a stale connection has no client to ask and stays held
   /// until `DELETE /2/connections` ends it.
-  func connectionFree() -> Bool {
+  func connectionFree(_ part: StreamPart) -> Bool {
     let held = state.withLock { state -> (serial: Int, writer: (any StreamingBodyWriter)?)? in
-      guard let live = state.stream.live else { return nil }
-      return (live, state.stream.writers[live])
+      guard let live = state[keyPath: part].live else { return nil }
+      return (live, state[keyPath: part].writers[live])
     }
     guard let held else { return true }
     guard let writer = held.writer else { return false }
@@ -95,32 +122,39 @@ extension XSandbox: HTTPStreamingTransport {
       gone = !writer.write(Data("\r\n".utf8))
     }
     guard gone else { return false }
-    state.withLock { $0.stream.closed(held.serial, reason: "client gone", at: Date().timeIntervalSince1970) }
+    state.withLock { $0[keyPath: part].closed(held.serial, reason: "client gone", at: Date().timeIntervalSince1970) }
     return true
   }
 
   /// Writes connection `serial`'s stream until it is terminated, a fault drops
   /// it, or the client is gone; on the thread that serves the connection.
-  func serveStream(_ serial: Int, fields: Fields, writer: any StreamingBodyWriter) {
+  func serveStream(_ serial: Int, part: StreamPart, fields: Fields, writer: any StreamingBodyWriter) {
+    let activity = part == \SandboxState.activityStream
     let tick = Self.firehoseTick * streamTimeScale
     let keepAlive = Self.keepAlive * streamTimeScale
     var lastWrite = Date()
     var reason = "client gone"
-    state.withLock { $0.stream.writers[serial] = writer }
+    state.withLock { $0[keyPath: part].writers[serial] = writer }
     serving: while true {
       let now = clock.secondsSince1970()
-      switch state.withLock({ $0.streamStep(serial: serial, fields: fields, now: now) }) {
+      let step = state.withLock { state in
+        activity ? state.activityStreamStep(serial: serial, now: now) : state.streamStep(serial: serial, fields: fields, now: now)
+      }
+      switch step {
       case .superseded:
         reason = "terminated"
         break serving
       case .fault(.disconnect):
         reason = "disconnect (scripted)"
+        // Logged before the reset: the client reconnects at once, and a new connection that
+        // found this one still held would end it as "client gone" first (seen on a busy run).
+        state.withLock { $0[keyPath: part].closed(serial, reason: reason, at: Date().timeIntervalSince1970) }
         writer.reset()
         break serving
       case .fault(.stall(let seconds)):
         // Silent, but no longer than the connection is the live one.
         let end = Date().addingTimeInterval(seconds)
-        while Date() < end, state.withLock({ $0.stream.live == serial }) { Thread.sleep(forTimeInterval: 0.01) }
+        while Date() < end, state.withLock({ $0[keyPath: part].live == serial }) { Thread.sleep(forTimeInterval: 0.01) }
         continue serving
       case .line(let line):
         guard writer.write(line) else { break serving }
@@ -141,7 +175,10 @@ extension XSandbox: HTTPStreamingTransport {
       }
       Thread.sleep(forTimeInterval: max(0.001, min(tick, lastWrite.addingTimeInterval(keepAlive).timeIntervalSinceNow)))
     }
-    state.withLock { $0.stream.closed(serial, reason: reason, at: Date().timeIntervalSince1970) }
+    state.withLock { state in
+      state[keyPath: part].closed(serial, reason: reason, at: Date().timeIntervalSince1970)
+      if activity { state.activity.cursors[serial] = nil }
+    }
   }
 
 }

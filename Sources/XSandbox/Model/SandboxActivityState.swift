@@ -1,6 +1,14 @@
-/// The X Activity API's subscriptions in the sandbox: the app's, in the order created. The
-/// sandbox keeps them and answers for them; it delivers no event yet (no activity stream, no
-/// webhook push: issue #47).
+/// The X Activity API's subscriptions in the sandbox: the app's, in the order created, and the
+/// events the sandbox built for them (``SandboxActivityEvent``: a post created or deleted by a
+/// subscribed account). An event of a subscription with a webhook waits in ``outbox`` until the
+/// sandbox POSTs it there, signed (``XSandbox/deliverActivity()``); the others are served on
+/// `GET /2/activity/stream`, each connection from its cursor on.
+///
+/// ```swift
+/// var state = SandboxState(tweets: [], demoToken: XSandbox.demoAccessToken)
+/// state.activityHappened("post.create", userID: "1001", payload: .object([]), billedID: "1", text: "hi", now: 0)
+/// state.activity.events.count  // one per matching subscription without a webhook
+/// ```
 struct SandboxActivityState: Sendable {
   /// One subscription, as X's `CreateActivitySubscriptionResponseDataSubscription` describes it.
   struct Subscription: Sendable {
@@ -20,4 +28,35 @@ struct SandboxActivityState: Sendable {
   var next: Int64 = 1_900_000_000_000_000_000
   /// The most subscriptions an app holds here (X's own limit depends on the plan).
   static let maxSubscriptions = 1000
+
+  /// The events built, oldest first, the newest ``maxEvents`` kept (what a stream's backfill
+  /// and a webhook's replay draw on).
+  var events: [SandboxActivityEvent] = []
+  /// The serial the next event takes.
+  var nextEvent = 0
+  /// The last `event_uuid` given.
+  var nextUUID: Int64 = 1_940_000_000_000_000_000
+  /// Events for webhooks, not yet POSTed; at most ``maxEvents`` wait (older ones are dropped).
+  var outbox: [SandboxActivityEvent] = []
+  /// Each activity stream connection's cursor: the serial of the next event it may deliver.
+  var cursors: [Int: Int] = [:]
+  /// The most events kept (and waiting for a webhook): 10,000.
+  static let maxEvents = 10_000
+
+  /// One POST of an event to a webhook, or why none was made, for the control API.
+  struct Delivery: Sendable {
+    let uuid: String
+    let eventType: String
+    let webhookID: String
+    /// The webhook's answer; `nil` when none came (or no POST was made).
+    let status: Int?
+    /// `delivered` (a 2xx), `failed` (another status, or no answer in time), or why it was not
+    /// sent: `no such webhook`, `webhook invalid`, `billing refused`.
+    let outcome: String
+  }
+
+  /// The webhook deliveries, oldest first, the newest ``maxDeliveries`` kept.
+  var deliveries: [Delivery] = []
+  /// The most deliveries logged: 1000.
+  static let maxDeliveries = 1000
 }

@@ -58,6 +58,11 @@ struct SandboxState: Sendable {
   var compliance = SandboxComplianceState()
   /// The X Activity API's subscriptions.
   var activity = SandboxActivityState()
+  /// The app's webhooks (`/2/webhooks`).
+  var webhooks = SandboxWebhookState()
+  /// The activity stream's connections (`GET /2/activity/stream`), kept as the filtered
+  /// stream's are: one at a time, a log, faults.
+  var activityStream = SandboxStreamState()
   /// X's pay-per-use billing: off (free) unless given credits or a post cap.
   var billing = SandboxBilling(credits: nil, postCap: nil)
   /// When the billing cycle began (the sandbox's start, on its clock): its day of the month is

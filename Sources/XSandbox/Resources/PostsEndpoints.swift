@@ -125,6 +125,7 @@ extension SandboxState {
       earlier.editHistory = created.editHistory
       earlierVersions.insert(earlier, at: earlierVersions.firstIndex { $0.id < earlier.id } ?? earlierVersions.endIndex)
     }
+    postCreated(created, now: ctx.now)
     return .v2(
       201,
       .object([
@@ -145,6 +146,7 @@ extension SandboxState {
     tweets.removeAll { $0.id == tweet.id }
     earlierVersions.removeAll { tweet.versions.contains($0.id) }
     compliance.postEvents[String(tweet.id)] = ("deleted", ctx.now)
+    postDeleted(tweet, now: ctx.now)
     return .v2(200, .object([("data", .object([("deleted", .bool(true))]))]))
   }
 
@@ -166,6 +168,7 @@ extension SandboxState {
     guard let tweet = post(status, by: ctx.caller.userID ?? SandboxData.mainUserID, now: ctx.now) else {
       return .v1(403, XBodies.v1Errors(187, "Status is a duplicate."))
     }
+    postCreated(tweet, now: ctx.now)
     return .v1(200, v1Tweet(tweet, params: params))
   }
 }

@@ -1,0 +1,95 @@
+import Foundation
+import XAPI
+
+/// The sandbox's calls to registered webhooks, made off the state's lock: the CRC a register or
+/// re-check asked for (``finishWebhookCheck(_:answer:now:)``), and the POST of each event queued
+/// for a webhook (``deliverActivity()``), signed with the demo app's consumer secret as X signs
+/// with the app's (``SandboxWebhookCaller``).
+///
+/// ```swift
+/// // POST /2/webhooks {"url": "http://127.0.0.1:8978/webhook"} → the handler leaves a check,
+/// // then, in exchange(_:):
+/// if let check = answer.response.webhookCheck { await finishWebhookCheck(check, answer: &answer, now: now) }
+/// deliverActivity()
+/// ```
+extension XSandbox {
+  /// Sends the CRC `check` asks for and makes the answer X makes of its result: a new webhook
+  /// registered (valid) or `CrcValidationFailed` with nothing registered; a re-checked one
+  /// marked valid (`{"data": {"valid": true}}`) or invalid (`CrcValidationFailed`), as X's page
+  /// lists the reason for both (x-api/webhooks/introduction.mdx).
+  func finishWebhookCheck(
+    _ check: SandboxWebhookState.PendingCheck, answer: inout (response: SandboxResponse, delivery: SandboxDelivery), now: Int64
+  ) async {
+    let failure: String?
+    if let url = SandboxWebhookCaller.loopbackURL(check.url) {
+      failure = await SandboxWebhookCaller.crc(url, secret: Self.demoConsumer.secret)
+    } else {
+      failure = "the URL is not a loopback URL"
+    }
+    let kept = answer.response.headers.filter { $0.0.lowercased() != "content-type" && $0.0.lowercased() != "content-length" }
+    var response = state.withLock { state -> SandboxResponse in
+      let refused = failure.map {
+        SandboxResponse.v2(400, XBodies.webhookRefused("CrcValidationFailed", "the callback URL did not answer the CRC correctly: \($0)"))
+      }
+      if let id = check.id {
+        guard let index = state.webhooks.webhooks.firstIndex(where: { $0.id == id }) else { return SandboxWebhookState.unknown(id) }
+        state.webhooks.webhooks[index].valid = failure == nil
+        return refused ?? .v2(200, .object([("data", .object([("valid", .bool(true))]))]))
+      }
+      if let refused { return refused }
+      // Another request may have registered the URL, or the last free place, meanwhile.
+      if let problem = state.webhooks.refusalToAdd(check.url) { return problem }
+      let id = state.webhooks.add(url: check.url, valid: true, now: now)
+      // At the top level, as X's specification 2.166 has it (2.167 and X's pages put it under
+      // `data`; the package's client reads both).
+      return .v2(200, SandboxWebhookState.json(state.webhooks.webhook(id)!))
+    }
+    response.headers += kept
+    answer.response = response
+  }
+
+  /// Takes the events waiting for webhooks and POSTs each to its webhook, signed, in a task of
+  /// its own (the answer whose request made them is not held up), one after another in the
+  /// order made. An event whose webhook is gone or invalid is dropped, as X delivers nothing to
+  /// an invalid webhook; when the sandbox bills, one that billing would refuse is not sent,
+  /// and each one a webhook takes (a 2xx) is charged at X's price (``XActivityEventPrice``).
+  /// Each is logged (``SandboxActivityState/deliveries``).
+  func deliverActivity() {
+    let jobs = state.withLock { state -> [(event: SandboxActivityEvent, url: URL?, outcome: String?)] in
+      guard !state.activity.outbox.isEmpty else { return [] }
+      defer { state.activity.outbox = [] }
+      let webhooks = state.webhooks
+      return state.activity.outbox.map { event -> (event: SandboxActivityEvent, url: URL?, outcome: String?) in
+        guard let webhook = event.webhookID.flatMap({ webhooks.webhook($0) }) else { return (event, nil, "no such webhook") }
+        guard webhook.valid, let url = SandboxWebhookCaller.loopbackURL(webhook.url) else { return (event, nil, "webhook invalid") }
+        return (event, url, nil)
+      }
+    }
+    guard !jobs.isEmpty else { return }
+    let secret = Self.demoConsumer.secret
+    Task.detached {
+      for job in jobs {
+        var outcome = job.outcome
+        let kind = XActivityEventPrice.kind(of: job.event.type)
+        if outcome == nil, self.state.withLock({ state in state.billing.isMetered && state.billing.refusal(readsPosts: kind == .post) != nil }) {
+          outcome = "billing refused"
+        }
+        var status: Int?
+        if outcome == nil, let url = job.url {
+          status = await SandboxWebhookCaller.deliver(job.event.body, to: url, secret: secret)
+          outcome = status.map { (200..<300).contains($0) } == true ? "delivered" : "failed"
+        }
+        let now = self.clock.secondsSince1970()
+        self.state.withLock { state in
+          if outcome == "delivered", state.billing.isMetered, let kind {
+            state.billing.charge(ids: [job.event.billedID], kind: kind, owned: false, day: SandboxState.billingDay(now))
+          }
+          state.activity.deliveries.append(
+            SandboxActivityState.Delivery(
+              uuid: job.event.uuid, eventType: job.event.type, webhookID: job.event.webhookID ?? "", status: status, outcome: outcome ?? "failed"))
+          if state.activity.deliveries.count > SandboxActivityState.maxDeliveries { state.activity.deliveries.removeFirst() }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+extension SandboxState {
+  // MARK: - Lock held
+
+  /// Builds the X Activity API's events for something `userID` did (`type`: `post.create`,
+  /// `post.delete`), one for each of the app's subscriptions to that type and account whose
+  /// filter takes it: a post event is the author's own (outbound), so a subscription with
+  /// `direction` `inbound` does not take it; one with a `keyword` takes a post whose text holds
+  /// it (case-insensitive). Each event is kept (``SandboxActivityState/events``) and, for a
+  /// subscription with a webhook, queued for it (``SandboxActivityState/outbox``).
+  ///
+  /// ```swift
+  /// state.activityHappened("post.create", userID: "1001", payload: state.v2Tweet(tweet, fields: fields),
+  ///                        billedID: String(tweet.id), text: tweet.text, now: ctx.now)
+  /// ```
+  mutating func activityHappened(_ type: String, userID: String, payload: JSON, billedID: String, text: String?, now: Int64) {
+    let matching = activity.subscriptions.filter { subscription in
+      guard subscription.eventType == type, subscription.userID == userID, subscription.direction != "inbound" else { return false }
+      guard let keyword = subscription.keyword else { return true }
+      return text?.range(of: keyword, options: .caseInsensitive) != nil
+    }
+    for subscription in matching {
+      activity.nextUUID += 1
+      var filter: [(String, JSON)] = [("user_id", .string(subscription.userID))]
+      if let direction = subscription.direction { filter.append(("direction", .string(direction))) }
+      if let keyword = subscription.keyword { filter.append(("keyword", .string(keyword))) }
+      var data: [(String, JSON)] = [
+        ("event_type", .string(type)), ("event_uuid", .string(String(activity.nextUUID))), ("filter", .object(filter)),
+      ]
+      if let tag = subscription.tag { data.append(("tag", .string(tag))) }
+      data.append(("payload", payload))
+      if type.hasPrefix("post."), type != "post.delete", let author = SandboxData.usersByID[userID] {
+        data.append(("includes", .object([("users", .array([v2User(author, fields: [])]))])))
+      }
+      let event = SandboxActivityEvent(
+        serial: activity.nextEvent, uuid: String(activity.nextUUID), type: type, userID: userID, webhookID: subscription.webhookID,
+        body: JSON.object([("data", .object(data))]).encoded(), billedID: billedID, created: now)
+      activity.nextEvent += 1
+      activity.events.append(event)
+      if activity.events.count > SandboxActivityState.maxEvents {
+        activity.events.removeFirst(activity.events.count - SandboxActivityState.maxEvents)
+      }
+      if event.webhookID != nil {
+        activity.outbox.append(event)
+        if activity.outbox.count > SandboxActivityState.maxEvents { activity.outbox.removeFirst() }
+      }
+    }
+  }
+
+  /// The events of a post just created: `post.create` for its author's subscriptions, the
+  /// payload the post as X's `Post` (`id`, `text`, `author_id`, `created_at`,
+  /// `edit_history_tweet_ids`), billed as the post.
+  mutating func postCreated(_ tweet: SandboxTweet, now: Int64) {
+    let payload = v2Tweet(tweet, fields: Fields(["tweet.fields": "author_id,created_at"]))
+    activityHappened("post.create", userID: tweet.authorID, payload: payload, billedID: String(tweet.id), text: tweet.text, now: now)
+  }
+
+  /// The events of a post just deleted: `post.delete`, the payload its `id` and `author_id`
+  /// (X's `PostDeleteActivityResponsePayload`).
+  mutating func postDeleted(_ tweet: SandboxTweet, now: Int64) {
+    let payload = JSON.object([("id", .string(String(tweet.id))), ("author_id", .string(tweet.authorID))])
+    activityHappened("post.delete", userID: tweet.authorID, payload: payload, billedID: String(tweet.id), text: nil, now: now)
+  }
+}
