@@ -1,5 +1,5 @@
-import Foundation
 internal import CryptoPrimitives
+import Foundation
 import PercentEncoding
 
 /// The one writer of the signing engine: appends bytes to a block of memory lent by

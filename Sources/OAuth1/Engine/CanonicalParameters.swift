@@ -112,8 +112,7 @@ enum CanonicalParameters {
 
   /// Adds the `oauth_*` fields received in an Authorization header, re-encoded strictly from
   /// the bytes they were read from: the verifier signs them with the query and form body.
-  static func appendHeader(_ header: RawHeaderPairs, _ bytes: inout ByteWriter, _ pairs: inout ScratchArena.List<EncodedPair>) throws(OAuthError)
-  {
+  static func appendHeader(_ header: RawHeaderPairs, _ bytes: inout ByteWriter, _ pairs: inout ScratchArena.List<EncodedPair>) throws(OAuthError) {
     try header.forEachPair { name, value throws(OAuthError) in
       let start = bytes.count
       let (_, nameEscapes, nameASCII) = bytes.appendCanonical(from: header.bytes, name, .header)

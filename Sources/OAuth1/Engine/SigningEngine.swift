@@ -62,8 +62,7 @@ struct SigningEngine: Sendable {
       AuthorizationHeaderWriter.make(quotedRealm: quotedRealm, protocolPairs, protocolBytes, pairs)
     }
 
-    func decodedProtocolParameters(_ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.List<EncodedPair>) -> [OAuthParameter]
-    {
+    func decodedProtocolParameters(_ protocolBytes: borrowing ByteWriter, _ pairs: borrowing ScratchArena.List<EncodedPair>) -> [OAuthParameter] {
       CanonicalParameters.decoded(protocolPairs, includingProtocol: true, protocolBytes, pairs)
     }
   }
