@@ -13,10 +13,10 @@ enum AuthorizationHeaderWriter {
         out.append(range.isEmpty ? "\"" : "\", ")
       }
       for index in range {
-        if index > range.lowerBound { out.append(UInt8(ascii: ","), UInt8(ascii: " ")) }
+        if index > range.lowerBound { out.append(", ") }
         let pair = pairs[index]
         out.append(bytes, pair.name)
-        out.append(UInt8(ascii: "="), UInt8(ascii: "\""))
+        out.append("=\"")
         out.append(bytes, pair.value)
         out.append(UInt8(ascii: "\""))
       }

@@ -309,25 +309,6 @@ struct ByteWriter: ~Copyable {
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
   }
 
-  /// Appends two bytes (one check).
-  @inline(__always)
-  mutating func append(_ first: UInt8, _ second: UInt8) {
-    reserve(2)
-    start[count] = first
-    start[count &+ 1] = second
-    count &+= 2
-  }
-
-  /// Appends three bytes (one check).
-  @inline(__always)
-  mutating func append(_ first: UInt8, _ second: UInt8, _ third: UInt8) {
-    reserve(3)
-    start[count] = first
-    start[count &+ 1] = second
-    start[count &+ 2] = third
-    count &+= 3
-  }
-
   /// Appends a copy of bytes another writer wrote.
   @inline(__always)
   mutating func append(_ other: borrowing ByteWriter, _ range: Range<Int>) {
@@ -393,19 +374,13 @@ struct ByteWriter: ~Copyable {
   private mutating func appendEncoded(unsafeBytes bytes: UnsafeBufferPointer<UInt8>) {
     reserve(3 * bytes.count)
     guard let input = bytes.baseAddress else { return }
-    let classes = Self.byteClasses.utf8Start
-    let total = bytes.count
+    let classes = Self.byteClasses.utf8Start, total = bytes.count
     var written = count
     var index = 0
     while index < total {
       var end = total
       if index &+ 8 <= total {
-        // The classes are "0" to "5": their bits together are "0" only when all eight are.
-        let together =
-          classes[Int(input[index])] | classes[Int(input[index &+ 1])] | classes[Int(input[index &+ 2])] | classes[Int(input[index &+ 3])]
-          | classes[Int(input[index &+ 4])] | classes[Int(input[index &+ 5])] | classes[Int(input[index &+ 6])]
-          | classes[Int(input[index &+ 7])]
-        if together == Self.unreserved {
+        if Self.eightUnreserved(input + index) {
           UnsafeMutableRawPointer(start + written).storeBytes(of: UnsafeRawPointer(input + index).loadUnaligned(as: UInt64.self), as: UInt64.self)
           index &+= 8
           written &+= 8
@@ -477,26 +452,24 @@ struct ByteWriter: ~Copyable {
     return begin..<count
   }
 
+  /// Whether the eight bytes from `input` are all unreserved: their classes ("0" to "5")
+  /// together are "0" only when all eight are.
+  @inline(__always)
+  private static func eightUnreserved(_ input: UnsafePointer<UInt8>) -> Bool {
+    let classes = byteClasses.utf8Start
+    let together =
+      classes[Int(input[0])] | classes[Int(input[1])] | classes[Int(input[2])] | classes[Int(input[3])] | classes[Int(input[4])]
+      | classes[Int(input[5])] | classes[Int(input[6])] | classes[Int(input[7])]
+    return together == unreserved
+  }
+
   /// Whether every byte of `text` is unreserved, so that it is its own percent-encoding.
   static func isUnreserved(_ text: String) -> Bool {
     func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
       guard let input = bytes.baseAddress else { return true }
-      let classes = byteClasses.utf8Start
       var index = 0
-      // Eight bytes per step: their classes together are "0" only when all eight are.
-      while index &+ 8 <= bytes.count {
-        let together =
-          classes[Int(input[index])] | classes[Int(input[index &+ 1])] | classes[Int(input[index &+ 2])] | classes[Int(input[index &+ 3])]
-          | classes[Int(input[index &+ 4])] | classes[Int(input[index &+ 5])] | classes[Int(input[index &+ 6])]
-          | classes[Int(input[index &+ 7])]
-        if together != unreserved { return false }
-        index &+= 8
-      }
-      while index < bytes.count {
-        if classes[Int(input[index])] != unreserved { return false }
-        index &+= 1
-      }
-      return true
+      while index &+ 8 <= bytes.count && eightUnreserved(input + index) { index &+= 8 }
+      return bytes[index...].allSatisfy { byteClasses.utf8Start[Int($0)] == unreserved }
     }
     return text.utf8.withContiguousStorageIfAvailable(check) ?? Array(text.utf8).withUnsafeBufferPointer(check)
   }

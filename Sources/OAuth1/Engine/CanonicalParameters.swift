@@ -277,15 +277,15 @@ struct SigningOrder {
       out.append(bytes, pair.value)
       return
     }
-    if !first { out.append(UInt8(ascii: "%"), UInt8(ascii: "2"), UInt8(ascii: "6")) }
+    if !first { out.append("%26") }
     if pair.percents == 0 {
       // Nothing to escape again: name, "%3D", value.
       out.append(bytes, pair.name)
-      out.append(UInt8(ascii: "%"), UInt8(ascii: "3"), UInt8(ascii: "D"))
+      out.append("%3D")
       out.append(bytes, pair.value)
     } else {
       out.appendDoublingPercents(bytes, pair.name)
-      out.append(UInt8(ascii: "%"), UInt8(ascii: "3"), UInt8(ascii: "D"))
+      out.append("%3D")
       out.appendDoublingPercents(bytes, pair.value)
     }
   }
