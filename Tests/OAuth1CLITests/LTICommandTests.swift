@@ -36,12 +36,12 @@ struct LTICommandTests {
     request.httpMethod = "POST"
     request.httpBody = Data(body.utf8)
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-    let (data, response) = try await URLSession.shared.data(for: request)
+    let (data, response) = try await URLSession.tests.data(for: request)
     return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
   }
 
   static func get(_ url: String) async throws -> (status: Int, body: String) {
-    let (data, response) = try await URLSession.shared.data(from: try #require(URL(string: url)))
+    let (data, response) = try await URLSession.tests.data(from: try #require(URL(string: url)))
     return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
   }
 

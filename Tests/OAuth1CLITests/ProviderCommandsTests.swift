@@ -250,7 +250,7 @@ struct ProviderCommandsTests {
     let target = elsewhere.url("/api/items").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
     let away = try await oauth1(["request", "GET", provider.url("/redirect?to=\(target)")] + credentials, environment: env)
     #expect(away.status == 1, "\(away.stdout)\(away.stderr)")
-    let (data, _) = try await URLSession.shared.data(from: elsewhere.baseURL.appendingPathComponent("_control/stats"))
+    let (data, _) = try await URLSession.tests.data(from: elsewhere.baseURL.appendingPathComponent("_control/stats"))
     let stats = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     let requests = try #require(stats["requests"] as? [[String: Any]])
     #expect(requests.count == 1 && requests[0]["authorization"] as? Bool == false, "\(requests)")

@@ -173,7 +173,7 @@ struct ServeLoginTests {
     let line = try #require(login.stderr.split(separator: "\n").first { $0.contains("/oauth/authorize?") })
     let authorize = try #require(URL(string: line.trimmingCharacters(in: .whitespaces)))
     // The browser: the provider approves at once and redirects to the command's callback server.
-    let (_, response) = try await URLSession.shared.data(from: authorize)
+    let (_, response) = try await URLSession.tests.data(from: authorize)
     #expect((response as? HTTPURLResponse)?.statusCode == 200)
     let result = await login.wait()
     #expect(result.status == 0, "\(result.stderr)")

@@ -14,7 +14,7 @@ import Testing
 @Suite("LoopbackRedirectReceiver", .tags(.processes), .tier(.processes))
 struct LoopbackRedirectReceiverTests {
   static func get(_ port: Int, _ target: String) async throws -> (status: Int?, page: String) {
-    let (data, answer) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)\(target)")!)
+    let (data, answer) = try await URLSession.tests.data(from: URL(string: "http://127.0.0.1:\(port)\(target)")!)
     return ((answer as? HTTPURLResponse)?.statusCode, String(decoding: data, as: UTF8.self))
   }
 

@@ -36,7 +36,7 @@ public final class FakeOAuthProvider: @unchecked Sendable {
 
   /// The verifier of the last request token the authorize page approved.
   public func lastVerifier() async throws -> String {
-    let (data, _) = try await URLSession.shared.data(from: baseURL.appendingPathComponent("_control/last_verifier"))
+    let (data, _) = try await URLSession.tests.data(from: baseURL.appendingPathComponent("_control/last_verifier"))
     guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any], let verifier = object["verifier"] as? String else {
       throw LoopbackServer.Failure(description: "no verifier yet: \(String(decoding: data, as: UTF8.self))")
     }
@@ -45,7 +45,7 @@ public final class FakeOAuthProvider: @unchecked Sendable {
 
   /// Opens `url` as the user's browser would, following redirects (to a loopback callback).
   public static func browse(_ url: URL) async throws -> (status: Int, body: String) {
-    let (data, response) = try await URLSession.shared.data(from: url)
+    let (data, response) = try await URLSession.tests.data(from: url)
     return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
   }
 }

@@ -269,7 +269,7 @@ public final class VerifiedSandbox: @unchecked Sendable {
   public func stats() async throws -> Stats {
     let body = try await controlGET("stats")
     var stats = try JSONDecoder().decode(Stats.self, from: body)
-    let (data, _) = try await URLSession.shared.data(from: baseURL.appendingPathComponent("_oauthlib/stats"))
+    let (data, _) = try await URLSession.tests.data(from: baseURL.appendingPathComponent("_oauthlib/stats"))
     stats.oauthlib = try JSONDecoder().decode(OAuthlibStats.self, from: data)
     return stats
   }
@@ -284,7 +284,7 @@ public final class VerifiedSandbox: @unchecked Sendable {
 
   /// Fetches a page as a browser would (no signature): the authorize page, say.
   public func browse(_ url: URL) async throws -> String {
-    let (data, _) = try await URLSession.shared.data(from: url)
+    let (data, _) = try await URLSession.tests.data(from: url)
     return String(decoding: data, as: UTF8.self)
   }
 
@@ -292,7 +292,7 @@ public final class VerifiedSandbox: @unchecked Sendable {
   private func controlGET(_ path: String) async throws -> Data {
     var request = URLRequest(url: URL(string: directURL.absoluteString + "/_control/" + path)!)
     request.setValue(controlToken, forHTTPHeaderField: "X-Sandbox-Control-Token")
-    let (data, response) = try await URLSession.shared.data(for: request)
+    let (data, response) = try await URLSession.tests.data(for: request)
     guard (response as? HTTPURLResponse)?.statusCode == 200 else {
       throw LoopbackServer.Failure(description: "sandbox control GET \(path) failed: \(String(decoding: data, as: UTF8.self))")
     }
@@ -322,7 +322,7 @@ public final class VerifiedSandbox: @unchecked Sendable {
     request.setValue(controlToken, forHTTPHeaderField: "X-Sandbox-Control-Token")
     request.setValue("application/json", forHTTPHeaderField: "Content-Type")
     request.httpBody = try JSONSerialization.data(withJSONObject: body)
-    let (data, response) = try await URLSession.shared.data(for: request)
+    let (data, response) = try await URLSession.tests.data(for: request)
     guard (response as? HTTPURLResponse)?.statusCode == 200 else {
       throw LoopbackServer.Failure(description: "sandbox control \(name) failed: \(String(decoding: data, as: UTF8.self))")
     }

@@ -24,7 +24,7 @@ struct OAuth2CommandTests {
   func bearer(_ server: VerifiedSandbox, _ token: String) async throws -> Int {
     var request = URLRequest(url: server.baseURL.appendingPathComponent("2/users/me"))
     request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-    let (_, response) = try await URLSession.shared.data(for: request)
+    let (_, response) = try await URLSession.tests.data(for: request)
     return (response as? HTTPURLResponse)?.statusCode ?? 0
   }
 
@@ -147,7 +147,7 @@ struct OAuth2CommandTests {
     request.httpMethod = "POST"
     request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
     request.httpBody = Data("token=\(token)&client_id=sandbox-client-id".utf8)
-    _ = try await URLSession.shared.data(for: request)
+    _ = try await URLSession.tests.data(for: request)
   }
 
   @Test func a401OnATokenNotYetExpiredRenewsOnceAndReplays() async throws {

@@ -57,14 +57,14 @@ struct OAuthlibProxyTests {
     let signer = try OAuthSigner(consumer: XSandbox.demoConsumer, token: XSandbox.demoAccessToken)
     var good = URLRequest(url: url)
     try signer.sign(&good)
-    let (_, passed) = try await URLSession.shared.data(for: good)
+    let (_, passed) = try await URLSession.tests.data(for: good)
     #expect((passed as? HTTPURLResponse)?.statusCode == 200)
     #expect((passed as? HTTPURLResponse)?.value(forHTTPHeaderField: SandboxServer.verdictHeader) == nil, "the verdict is the proxy's only")
 
     let forger = try OAuthSigner(consumer: Credentials(key: XSandbox.demoConsumer.key, secret: "forged"), token: XSandbox.demoAccessToken)
     var forged = URLRequest(url: url)
     try forger.sign(&forged)
-    let (body, stopped) = try await URLSession.shared.data(for: forged)
+    let (body, stopped) = try await URLSession.tests.data(for: forged)
     #expect((stopped as? HTTPURLResponse)?.statusCode == 418)
     #expect(String(decoding: body, as: UTF8.self).contains(#""oauthlib": "invalid", "sandbox": "verified""#))
   }

@@ -54,7 +54,7 @@ struct BehindALoopbackProxyTests {
     request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
     request.setValue(signed.authorizationHeader, forHTTPHeaderField: "Authorization")
     for (name, value) in extraHeaders { request.setValue(value, forHTTPHeaderField: name) }
-    let (data, response) = try await URLSession.shared.data(for: request)
+    let (data, response) = try await URLSession.tests.data(for: request)
     return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
   }
 
