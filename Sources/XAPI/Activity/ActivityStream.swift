@@ -59,30 +59,8 @@ public struct ActivityStream: AsyncSequence, Sendable {
     return .message("an unreadable line: \(String(decoding: line.prefix(200), as: UTF8.self))")
   }
 
-  public func makeAsyncIterator() -> Iterator {
-    let (items, continuation) = AsyncThrowingStream<XWebhookEvent, any Error>.makeStream()
-    let pacer = StreamPacer()
-    let engine = self.engine
-    let driver = Task { await engine.drive(continuation, pacer: pacer) }
-    continuation.onTermination = { _ in
-      pacer.cancel()
-      driver.cancel()
-    }
-    return Iterator(items: items.makeAsyncIterator(), pacer: pacer)
-  }
-
   /// Delivers the events the connections bring, in order, and no faster than they are taken.
-  public struct Iterator: AsyncIteratorProtocol {
-    var items: AsyncThrowingStream<XWebhookEvent, any Error>.AsyncIterator
-    let pacer: StreamPacer
-
-    /// The next event: waits through reconnects; throws an ``XError`` when the stream cannot go on.
-    public mutating func next() async throws -> XWebhookEvent? {
-      let item = try await items.next()
-      if item != nil { pacer.taken() }
-      return item
-    }
-  }
+  public func makeAsyncIterator() -> PacedStreamIterator<XWebhookEvent> { engine.makeIterator() }
 }
 
 extension XClient.V2 {

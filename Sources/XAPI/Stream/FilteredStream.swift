@@ -61,30 +61,8 @@ public struct FilteredStream: AsyncSequence, Sendable {
   /// newline cannot grow memory without bound.
   public static let maxLineBytes = 1 << 20
 
-  public func makeAsyncIterator() -> Iterator {
-    let (items, continuation) = AsyncThrowingStream<StreamedTweet, any Error>.makeStream()
-    let pacer = StreamPacer()
-    let engine = self.engine
-    let driver = Task { await engine.drive(continuation, pacer: pacer) }
-    continuation.onTermination = { _ in
-      pacer.cancel()
-      driver.cancel()
-    }
-    return Iterator(items: items.makeAsyncIterator(), pacer: pacer)
-  }
-
   /// Delivers the posts the connections bring, in order, and no faster than they are taken.
-  public struct Iterator: AsyncIteratorProtocol {
-    var items: AsyncThrowingStream<StreamedTweet, any Error>.AsyncIterator
-    let pacer: StreamPacer
-
-    /// The next post: waits through reconnects; throws an ``XError`` when the stream cannot go on.
-    public mutating func next() async throws -> StreamedTweet? {
-      let item = try await items.next()
-      if item != nil { pacer.taken() }
-      return item
-    }
-  }
+  public func makeAsyncIterator() -> PacedStreamIterator<StreamedTweet> { engine.makeIterator() }
 
   /// The reconnecting connection behind this sequence, reading posts.
   var engine: ReconnectingStream<StreamedTweet> {
