@@ -18,14 +18,6 @@ struct AtlassianAndXAdsProfileTests {
     return environment
   }
 
-  func echo(_ result: ProcessResult) throws -> [String: Any] {
-    guard result.status == 0 else { throw CLIFailure(description: "oauth1 request exited \(result.status): \(result.stderr)") }
-    guard let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
-      throw CLIFailure(description: "not the provider's echo: \(result.stdout)")
-    }
-    return object
-  }
-
   func fakeProvider(_ arguments: [String]) async throws -> LoopbackServer {
     let site = try PythonPeer.sitePackages()
     return try await LoopbackServer.start(script: "fake_oauth_provider.py", arguments: arguments, environment: ["PYTHONPATH": site.path])

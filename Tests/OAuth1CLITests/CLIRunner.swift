@@ -18,6 +18,15 @@ func signJSON(_ arguments: [String]) async throws -> [String: Any] {
   return object
 }
 
+/// The JSON the fake provider's `/api/...` echoes for a request `oauth1 request` made and it verified.
+func echo(_ result: ProcessResult) throws -> [String: Any] {
+  guard result.status == 0 else { throw CLIFailure(description: "oauth1 request exited \(result.status): \(result.stderr)") }
+  guard let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
+    throw CLIFailure(description: "not the provider's echo: \(result.stdout)")
+  }
+  return object
+}
+
 struct CLIFailure: Error, CustomStringConvertible {
   let description: String
 }

@@ -31,15 +31,6 @@ struct ProviderCommandsTests {
     return environment
   }
 
-  /// The JSON the fake provider's `/api/...` echoes for a verified request.
-  func echo(_ result: ProcessResult) throws -> [String: Any] {
-    guard result.status == 0 else { throw CLIFailure(description: "oauth1 request exited \(result.status): \(result.stderr)") }
-    guard let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
-      throw CLIFailure(description: "not the provider's echo: \(result.stdout)")
-    }
-    return object
-  }
-
   func expectNoSecret(_ texts: String..., also more: [String] = []) {
     for text in texts {
       for secret in secrets + more where text.contains(secret) {

@@ -18,13 +18,7 @@ extension ActivityCommand {
     let limit = try arguments.value(Self.limit)
     let duration = try arguments.value(Self.duration)
     let output = try arguments.value(Self.output)
-    var policy = StreamReconnectPolicy.x
-    if let text = session.environment[StreamCommand.timeScaleVariable] {
-      guard let scale = Double(text), scale > 0, scale <= 1 else {
-        throw UsageError("\(StreamCommand.timeScaleVariable) takes a number above 0 and at most 1, not \(text)")
-      }
-      policy = policy.scaled(by: scale)
-    }
+    let policy = try StreamCommand.reconnectPolicy(session.environment)
     let client = try await session.appClient(for: "activity stream")
     let terminal = session.terminal
     let report = StreamReport(terminal: terminal, verbose: session.options.verbose, name: "the activity stream")

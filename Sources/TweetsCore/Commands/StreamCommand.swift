@@ -144,6 +144,16 @@ struct StreamCommand: TweetsCommand {
     return .success
   }
 
+  /// X's reconnect policy, its waits scaled by ``timeScaleVariable`` when set (the sandbox's
+  /// tests run a stream's minutes in seconds): the filtered stream's and the activity stream's.
+  static func reconnectPolicy(_ environment: [String: String]) throws -> StreamReconnectPolicy {
+    guard let text = environment[timeScaleVariable] else { return .x }
+    guard let scale = Double(text), scale > 0, scale <= 1 else {
+      throw UsageError("\(timeScaleVariable) takes a number above 0 and at most 1, not \(text)")
+    }
+    return StreamReconnectPolicy.x.scaled(by: scale)
+  }
+
   /// The stream itself, until --limit, --duration, SIGINT or SIGTERM.
   private func stream(_ arguments: ParsedArguments, _ session: Session) async throws -> ExitCode {
     if arguments.has(Self.tag) || arguments[Self.all] { throw UsageError("--tag and --all are for tweets stream rules add and delete") }
@@ -153,13 +163,7 @@ struct StreamCommand: TweetsCommand {
     let format = try arguments.value(Self.format)
     let limit = try arguments.value(Self.limit)
     let duration = try arguments.value(Self.duration)
-    var policy = StreamReconnectPolicy.x
-    if let text = session.environment[Self.timeScaleVariable] {
-      guard let scale = Double(text), scale > 0, scale <= 1 else {
-        throw UsageError("\(Self.timeScaleVariable) takes a number above 0 and at most 1, not \(text)")
-      }
-      policy = policy.scaled(by: scale)
-    }
+    let policy = try Self.reconnectPolicy(session.environment)
     let client = try await session.appClient(for: "stream")
     let output = try arguments.value(Self.output)
     let database = session.options.database
