@@ -100,6 +100,10 @@ struct WebhookSandboxTests {
     }
 
     // The sandbox POSTed it once (200 from the receiver) and billed it once (a post, once a day).
+    // It logs the delivery when the receiver's answer is in, which may come after the receiver
+    // wrote the event: wait for the log.
+    let logged = try await Self.until { !(try await server.activity()["deliveries"] as? [Any] ?? []).isEmpty }
+    #expect(logged, "the sandbox logged no delivery")
     let activity = try await server.activity()
     let deliveries = activity["deliveries"] as? [[String: Any]] ?? []
     #expect(deliveries.map { $0["outcome"] as? String } == ["delivered"] && deliveries.first?["status"] as? Int == 200, "\(deliveries)")

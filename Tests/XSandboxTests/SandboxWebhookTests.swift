@@ -113,6 +113,10 @@ struct SandboxWebhookTests {
     #expect((line["data"] as? [String: Any])?["tag"] as? String == "on the stream" || line["tag"] as? String == "on the stream", "\(line)")
 
     // Billed as one post read (once per post and UTC day, whether it went to the webhook or the stream).
+    // The sandbox logs a delivery when the receiver's answer is in, which may come after the
+    // receiver kept the event: wait for the log (at most 30 s, a hang bound).
+    let logDeadline = Date().addingTimeInterval(30)
+    while sandbox.state.withLock({ $0.activity.deliveries.isEmpty }), Date() < logDeadline { try await Task.sleep(for: .milliseconds(20)) }
     let deliveries = sandbox.state.withLock { $0.activity.deliveries }
     #expect(deliveries.map(\.outcome) == ["delivered"] && deliveries.first?.status == 200)
     #expect(sandbox.state.withLock { $0.billing.totals["post"]?.count } == 1)
