@@ -18,17 +18,25 @@ struct SandboxWebhookTests {
     let server: LoopbackHTTPServer
     let received: Locked<[XWebhookEvent]>
     let challenges: Locked<Int>
+    /// Deliveries being answered now, and the most seen at once.
+    let inFlight: Locked<(now: Int, most: Int)>
 
-    init(secret: String) throws {
+    /// `holding` delays each delivery's answer by that many seconds (a slow receiver).
+    init(secret: String, holding: Double = 0) throws {
       let receiver = XWebhookReceiver(consumerSecret: secret)
-      let received = Locked<[XWebhookEvent]>([]), challenges = Locked(0)
+      let received = Locked<[XWebhookEvent]>([]), challenges = Locked(0), inFlight = Locked((now: 0, most: 0))
+      self.inFlight = inFlight
       self.received = received
       self.challenges = challenges
       server = try LoopbackHTTPServer(answering: { request in
         let answer = receiver.handle(.init(method: request.method, target: request.target, headers: request.headers, body: request.body))
         switch answer.outcome {
         case .challenge: challenges.withLock { $0 += 1 }
-        case .delivery(let delivery): received.withLock { $0 += delivery.events }
+        case .delivery(let delivery):
+          inFlight.withLock { $0 = (now: $0.now + 1, most: max($0.most, $0.now + 1)) }
+          if holding > 0 { Thread.sleep(forTimeInterval: holding) }
+          received.withLock { $0 += delivery.events }
+          inFlight.withLock { $0.now -= 1 }
         case .refused: break
         }
         return .init(status: answer.response.status, headers: answer.response.headers.map { ($0.name, $0.value) }, body: answer.response.body)
@@ -120,6 +128,28 @@ struct SandboxWebhookTests {
     let deliveries = sandbox.state.withLock { $0.activity.deliveries }
     #expect(deliveries.map(\.outcome) == ["delivered"] && deliveries.first?.status == 200)
     #expect(sandbox.state.withLock { $0.billing.totals["post"]?.count } == 1)
+  }
+
+  @Test("a burst of 30 posts to a slow receiver: one POST at a time (one worker, not a task each), all delivered, in the order posted")
+  func burstIsDeliveredOneAtATime() async throws {
+    let sandbox = XSandbox(tweetsPerUser: 3)
+    let app = Self.app(sandbox)
+    let receiver = try Receiver(secret: XSandbox.demoConsumer.secret, holding: 0.05)
+    let webhook = try await app.v2.registerWebhook(url: receiver.url)
+    _ = try await app.v2.createActivitySubscription(eventType: "post.create", userID: "1001", webhookID: webhook.id)
+    let user = sandbox.client()
+    var posted: [String] = []
+    for index in 0..<30 { posted.append(try await user.v2.post(text: "burst \(index)").id) }
+
+    let events = try await receiver.events(30)
+    #expect(events.compactMap { $0.tweets.first?.id } == posted)
+    #expect(receiver.inFlight.withLock { $0.most } == 1, "\(receiver.inFlight.withLock { $0 })")
+    let deadline = Date().addingTimeInterval(30)
+    while sandbox.state.withLock({ $0.activity.deliveries.count < 30 || $0.activity.delivering }), Date() < deadline {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    #expect(sandbox.state.withLock { $0.activity.deliveries.map(\.outcome) } == Array(repeating: "delivered", count: 30))
+    #expect(sandbox.state.withLock { !$0.activity.delivering && $0.activity.outbox.isEmpty })
   }
 
   @Test("a receiver with another secret fails the CRC: registering is refused (CrcValidationFailed) and nothing is registered")

@@ -48,30 +48,48 @@ extension XSandbox {
     answer.response = response
   }
 
-  /// Takes the events waiting for webhooks and POSTs each to its webhook, signed, in a task of
-  /// its own (the answer whose request made them is not held up), one after another in the
-  /// order made. An event whose webhook is gone or invalid is dropped, as X delivers nothing to
-  /// an invalid webhook; when the sandbox bills, one that billing would refuse is not sent,
-  /// and each one a webhook takes (a 2xx) is charged at X's price (``XActivityEventPrice``).
-  /// Each is logged (``SandboxActivityState/deliveries``).
+  /// POSTs the events waiting for webhooks, each to its webhook, signed, in a task of its own
+  /// (the answer whose request made them is not held up), one after another in the order made.
+  /// One such task runs at a time, whatever the number of requests that queued events: a burst
+  /// of posts is delivered by one worker over one connection at a time, as the outbox (at most
+  /// ``SandboxActivityState/maxEvents``) bounds what waits. An event whose webhook is gone or
+  /// invalid is dropped, as X delivers nothing to an invalid webhook; when the sandbox bills, one
+  /// that billing would refuse is not sent, and each one a webhook takes (a 2xx) is charged at
+  /// X's price (``XActivityEventPrice``). Each is logged (``SandboxActivityState/deliveries``).
   func deliverActivity() {
-    let jobs = state.withLock { state -> [(event: SandboxActivityEvent, url: URL?, outcome: String?)] in
-      guard !state.activity.outbox.isEmpty else { return [] }
-      defer { state.activity.outbox = [] }
-      let webhooks = state.webhooks
-      return state.activity.outbox.map { event -> (event: SandboxActivityEvent, url: URL?, outcome: String?) in
-        guard let webhook = event.webhookID.flatMap({ webhooks.webhook($0) }) else { return (event, nil, "no such webhook") }
-        guard webhook.valid, let url = SandboxWebhookCaller.loopbackURL(webhook.url) else { return (event, nil, "webhook invalid") }
-        return (event, url, nil)
-      }
+    let start = state.withLock { state -> Bool in
+      guard !state.activity.outbox.isEmpty, !state.activity.delivering else { return false }
+      state.activity.delivering = true
+      return true
     }
-    guard !jobs.isEmpty else { return }
+    guard start else { return }
+    Task.detached { await self.drainOutbox() }
+  }
+
+  /// The worker ``deliverActivity()`` starts: it takes the outbox until it finds it empty, and
+  /// clears ``SandboxActivityState/delivering`` under the same lock that found it so, so an
+  /// event queued meanwhile is either taken by this loop or starts the next worker.
+  private func drainOutbox() async {
     let secret = Self.demoConsumer.secret
-    Task.detached {
+    while true {
+      let jobs = state.withLock { state -> [(event: SandboxActivityEvent, url: URL?, outcome: String?)] in
+        guard !state.activity.outbox.isEmpty else {
+          state.activity.delivering = false
+          return []
+        }
+        defer { state.activity.outbox = [] }
+        let webhooks = state.webhooks
+        return state.activity.outbox.map { event -> (event: SandboxActivityEvent, url: URL?, outcome: String?) in
+          guard let webhook = event.webhookID.flatMap({ webhooks.webhook($0) }) else { return (event, nil, "no such webhook") }
+          guard webhook.valid, let url = SandboxWebhookCaller.loopbackURL(webhook.url) else { return (event, nil, "webhook invalid") }
+          return (event, url, nil)
+        }
+      }
+      guard !jobs.isEmpty else { return }
       for job in jobs {
         var outcome = job.outcome
         let kind = XActivityEventPrice.kind(of: job.event.type)
-        if outcome == nil, self.state.withLock({ state in state.billing.isMetered && state.billing.refusal(readsPosts: kind == .post) != nil }) {
+        if outcome == nil, state.withLock({ state in state.billing.isMetered && state.billing.refusal(readsPosts: kind == .post) != nil }) {
           outcome = "billing refused"
         }
         var status: Int?
@@ -79,8 +97,8 @@ extension XSandbox {
           status = await SandboxWebhookCaller.deliver(job.event.body, to: url, secret: secret)
           outcome = status.map { (200..<300).contains($0) } == true ? "delivered" : "failed"
         }
-        let now = self.clock.secondsSince1970()
-        self.state.withLock { state in
+        let now = clock.secondsSince1970()
+        state.withLock { state in
           if outcome == "delivered", state.billing.isMetered, let kind {
             state.billing.charge(ids: [job.event.billedID], kind: kind, owned: false, day: SandboxState.billingDay(now))
           }

@@ -38,6 +38,9 @@ struct SandboxActivityState: Sendable {
   var nextUUID: Int64 = 1_940_000_000_000_000_000
   /// Events for webhooks, not yet POSTed; at most ``maxEvents`` wait (older ones are dropped).
   var outbox: [SandboxActivityEvent] = []
+  /// Whether a task is POSTing the outbox: one at a time, so a burst of posts makes one
+  /// worker, not a task (and a connection) each (``XSandbox/deliverActivity()``).
+  var delivering = false
   /// Each activity stream connection's cursor: the serial of the next event it may deliver.
   var cursors: [Int: Int] = [:]
   /// The most events kept (and waiting for a webhook): 10,000.
