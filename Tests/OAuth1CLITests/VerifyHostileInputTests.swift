@@ -15,7 +15,7 @@ struct VerifyHostileInputTests {
     let (result, elapsed) = try await verifyHugeBody()
     #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
     #expect(result.stdout.hasPrefix("invalid: parameter_rejected\n"), "\(result.stdout)")
-    #expect(elapsed < TestTiming.seconds(5), "refused after \(elapsed) s")
+    #expect(elapsed < TestTiming.seconds(10), "refused after \(elapsed) s")
   }
 
   /// With its limits raised, the same body is read through, name by name, still fast: the
@@ -24,7 +24,7 @@ struct VerifyHostileInputTests {
     let (result, elapsed) = try await verifyHugeBody(["--limit", "parameters=1000000", "--limit", "oauth-parameters=1000000"])
     #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
     #expect(result.stdout.hasPrefix("invalid: parameter_absent\n"), "\(result.stdout)")
-    #expect(elapsed < TestTiming.seconds(5), "read through in \(elapsed) s")
+    #expect(elapsed < TestTiming.seconds(10), "read through in \(elapsed) s")
   }
 
   /// `oauth1 verify` of a 0.6 MB form body of 40,000 unknown `oauth_*` names, with `extra`

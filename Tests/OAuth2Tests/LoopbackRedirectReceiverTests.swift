@@ -25,11 +25,14 @@ struct LoopbackRedirectReceiverTests {
     #expect(try await receiver.redirect() == "/callback?state=s1&code=c1")
   }
 
+  /// A browser's other requests (its icon) get a 404 and do not end the wait: the redirect that
+  /// comes next is the one taken. (A long deadline: the deadline itself is the next tests'.)
   @Test func anotherPathIsNotTheRedirect() async throws {
-    let receiver = try LoopbackRedirectReceiver(redirectURI: "http://127.0.0.1:0/callback", state: "s1", timeout: 2)
+    let receiver = try LoopbackRedirectReceiver(redirectURI: "http://127.0.0.1:0/callback", state: "s1", timeout: 300)
     let favicon = try await Self.get(receiver.port, "/favicon.ico")
     #expect(favicon.status == 404)
-    await #expect(throws: OAuth2Error.missingCode("no redirect arrived within 2 s")) { _ = try await receiver.redirect() }
+    #expect(try await Self.get(receiver.port, "/callback?state=s1&code=c1").status == 200)
+    #expect(try await receiver.redirect() == "/callback?state=s1&code=c1")
   }
 
   /// The provider's refusal, with this login's state, ends the wait: the program says why.

@@ -352,6 +352,9 @@ class Handler(BaseHTTPRequestHandler):
     def reply(self, status, body=b"", content_type="text/plain; charset=utf-8", headers=()):
         if isinstance(body, str):
             body = body.encode("utf-8")
+        # Recorded before a byte is sent: a client that has the answer finds it in the stats.
+        if self.record is not None:
+            self.record["status"] = status
         self.send_response(status)
         for name, value in headers:
             self.send_header(name, value)
@@ -359,8 +362,6 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        if self.record is not None:
-            self.record["status"] = status
         if status not in (204, 304) and self.command != "HEAD":
             self.wfile.write(body)
 

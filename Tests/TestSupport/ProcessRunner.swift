@@ -128,8 +128,9 @@ public enum ProcessRunner {
         group.leave()
       }
     }
-    let started = Date()
     try process.runOneAtATime()
+    // From the child's start: not the wait for the start lock and for descriptors.
+    let started = Date()
     try? given?.close()
     Thread.detachNewThread {
       input.fileHandleForWriting.write(stdin)

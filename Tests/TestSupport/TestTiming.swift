@@ -42,4 +42,21 @@ public enum TestTiming {
     }
     return best
   }
+
+  /// Waits until `done` is true, asking every 50 ms, for at most `seconds` (stretched by
+  /// ``scale``; the default, 120 s, is a bound for a hang, not an expected time): for an effect
+  /// that comes after another the test saw (a log written once an answer is in, a held request
+  /// taken). Returns whether it came.
+  ///
+  /// ```swift
+  /// #expect(try await TestTiming.until { try await server.stats().requests.count == 2 })
+  /// ```
+  public static func until(_ seconds: Double = 120, _ done: () async throws -> Bool) async throws -> Bool {
+    let deadline = Date().addingTimeInterval(Self.seconds(seconds))
+    while Date() < deadline {
+      if try await done() { return true }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    return try await done()
+  }
 }

@@ -146,13 +146,21 @@ struct ComplianceCommandTests {
     try await server.script("/2/compliance/jobs/", [["delay": 3]])
     let first = try tweets.interactive(["compliance", "--db", archive, "--poll-interval", "0.2"])
     #expect(await first.waitForError(containing: "Uploading"))
-    try await Task.sleep(for: .milliseconds(500))
+    // Killed once the sandbox has the upload (it records a request as it arrives, then holds it).
+    let arrived = try await TestTiming.until {
+      try await server.stats().requests.contains { $0.method == "PUT" && $0.path.hasSuffix("/upload") }
+    }
+    #expect(arrived, "the upload did not reach the sandbox")
     kill(first.pid, SIGKILL)
     _ = await first.wait()
-    try await Task.sleep(for: .seconds(3))  // the sandbox receives the held upload: X holds the ids.
+    // The sandbox takes the held upload 3 s later: X holds the ids (the job leaves `created`).
+    let held = try await TestTiming.until {
+      (try await server.compliance()["jobs"] as? [[String: Any]])?.first?["status"] as? String != "created"
+    }
+    #expect(held, "the held upload was not taken")
     // Killed while polling.
     let second = try tweets.interactive(["compliance", "--db", archive, "--poll-interval", "0.2"])
-    #expect(await second.waitForError(containing: "Resuming compliance job"))
+    #expect(await second.waitForError(containing: "X holds its ids"))
     try await Task.sleep(for: .milliseconds(600))
     kill(second.pid, SIGKILL)
     _ = await second.wait()

@@ -196,7 +196,7 @@ struct FaultMatrixTests {
     let refused = try await tweets.run(["whoami", "--max-wait", "3"], baseURL: "http://127.0.0.1:\(closed)")
     let elapsed = refused.duration
     #expect(refused.status == 1 && refused.stderr.contains("attempts: could not connect (connection refused)"), "\(refused.stderr)")
-    #expect(elapsed < .seconds(20))
+    #expect(elapsed < .seconds(TestTiming.seconds(20)))
     print(
       "[faults] connection refused | tweets whoami: exit \(refused.status), \(Self.seconds(elapsed)) | \(refused.stderr.split(separator: "\n").last.map(String.init) ?? "")"
     )

@@ -26,16 +26,6 @@ struct WebhookSandboxTests {
     }
   }
 
-  /// Waits, at most `seconds` (a generous bound for a hang, not a measure of speed), for `done`.
-  static func until(_ seconds: Double = 120, _ done: () async throws -> Bool) async throws -> Bool {
-    let deadline = Date().addingTimeInterval(TestTiming.seconds(seconds))
-    while Date() < deadline {
-      if try await done() { return true }
-      try await Task.sleep(for: .milliseconds(50))
-    }
-    return try await done()
-  }
-
   @Test("register (CRC answered) → subscribe (to the webhook and to the stream) → post: the post on the webhook, on the stream, in the ledger")
   func endToEnd() async throws {
     let server = try await VerifiedSandbox.start(tweetsPerUser: 5, streamTimeScale: 0.05, credits: "10.00")
@@ -73,7 +63,7 @@ struct WebhookSandboxTests {
       environment: environment)
     // Connected (the sandbox holds its connection) before the post: the stream carries what
     // happens after it connects.
-    let connected = try await Self.until {
+    let connected = try await TestTiming.until {
       let connections = try await server.activity()["connections"] as? [[String: Any]] ?? []
       return connections.contains { $0["status"] as? Int == 200 && $0["closed"] is NSNull }
     }
@@ -82,7 +72,7 @@ struct WebhookSandboxTests {
     let text = "pushed, not polled: \(UUID().uuidString)"
     let posted = try await runner.run(["post", text])
     #expect(posted.status == 0, "\(posted.stderr)")
-    let arrived = try await Self.until { Self.lines(received).count >= 1 && Self.lines(streamed).count >= 1 }
+    let arrived = try await TestTiming.until { Self.lines(received).count >= 1 && Self.lines(streamed).count >= 1 }
     kill(stream.pid, SIGTERM)
     let streamEnd = await stream.wait(timeout: TestTiming.seconds(60))
     await receiver.stopAndWait()
@@ -102,7 +92,7 @@ struct WebhookSandboxTests {
     // The sandbox POSTed it once (200 from the receiver) and billed it once (a post, once a day).
     // It logs the delivery when the receiver's answer is in, which may come after the receiver
     // wrote the event: wait for the log.
-    let logged = try await Self.until { !(try await server.activity()["deliveries"] as? [Any] ?? []).isEmpty }
+    let logged = try await TestTiming.until { !(try await server.activity()["deliveries"] as? [Any] ?? []).isEmpty }
     #expect(logged, "the sandbox logged no delivery")
     let activity = try await server.activity()
     let deliveries = activity["deliveries"] as? [[String: Any]] ?? []
