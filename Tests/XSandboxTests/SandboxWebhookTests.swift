@@ -1,6 +1,7 @@
 import Foundation
 import Loopback
 import NetworkClient
+import OAuth1Testing
 import Testing
 import XAPI
 
@@ -150,6 +151,86 @@ struct SandboxWebhookTests {
     }
     #expect(sandbox.state.withLock { $0.activity.deliveries.map(\.outcome) } == Array(repeating: "delivered", count: 30))
     #expect(sandbox.state.withLock { !$0.activity.delivering && $0.activity.outbox.isEmpty })
+  }
+
+  @Test("a replay queues the window's events again: delivered a second time, the same event, billed once; an earlier window sends nothing")
+  func replayDeliversTheWindowAgain() async throws {
+    let sandbox = XSandbox(tweetsPerUser: 3, credits: USD("10.00"))
+    let app = Self.app(sandbox)
+    let receiver = try Receiver(secret: XSandbox.demoConsumer.secret)
+    let webhook = try await app.v2.registerWebhook(url: receiver.url)
+    _ = try await app.v2.createActivitySubscription(eventType: "post.create", userID: "1001", webhookID: webhook.id)
+    let post = try await sandbox.client().v2.post(text: "said once, heard twice")
+    #expect(try await receiver.events(1).count == 1)
+
+    // Replays are by whole minutes (yyyymmddhhmm): a window that ended an hour ago holds nothing.
+    _ = try await app.v2.replayWebhookEvents(webhookID: webhook.id, from: Date().addingTimeInterval(-7200), to: Date().addingTimeInterval(-3600))
+    _ = try await app.v2.replayWebhookEvents(webhookID: webhook.id, from: Date().addingTimeInterval(-60), to: Date().addingTimeInterval(60))
+    let events = try await receiver.events(2)
+    let deadline = Date().addingTimeInterval(30)
+    while sandbox.state.withLock({ $0.activity.deliveries.count < 2 || $0.activity.delivering }), Date() < deadline {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    #expect(events.count == 2 && events.allSatisfy { $0.tweets.first?.id == post.id })
+    let uuids = events.compactMap { (try? JSONSerialization.jsonObject(with: $0.json) as? [String: Any])?["event_uuid"] as? String }
+    #expect(uuids.count == 2 && uuids[0] == uuids[1], "\(uuids)")
+    #expect(sandbox.state.withLock { $0.activity.deliveries.map(\.outcome) } == ["delivered", "delivered"])
+    #expect(sandbox.state.withLock { $0.billing.totals["post"]?.count } == 1)
+  }
+
+  @Test("the outbox keeps the newest 10,000 events whatever is queued at once (a burst, a replay of a long window)")
+  func outboxIsBounded() {
+    var activity = SandboxActivityState()
+    let events = (0..<(SandboxActivityState.maxEvents + 250)).map {
+      SandboxActivityEvent(
+        serial: $0, uuid: String($0), type: "post.create", userID: "1001", webhookID: "1", body: Data(), billedID: String($0), created: 0)
+    }
+    activity.queue(events.prefix(100))
+    activity.queue(events.dropFirst(100))
+    #expect(activity.outbox.count == SandboxActivityState.maxEvents)
+    #expect(activity.outbox.first?.serial == 250 && activity.outbox.last?.serial == SandboxActivityState.maxEvents + 249)
+    for event in events.prefix(3) { activity.queue(CollectionOfOne(event)) }
+    #expect(activity.outbox.count == SandboxActivityState.maxEvents && activity.outbox.last?.serial == 2)
+  }
+
+  @Test(
+    "the activity stream's window: backfill_minutes from the last minutes, start_time from a time (in place of a backfill), end_time leaves out what came from it on; an end not after the start is refused"
+  )
+  func streamWindow() async throws {
+    let clock = ManualClock(seconds: mayDay)
+    let sandbox = XSandbox(clock: clock, tweetsPerUser: 3, streamTimeScale: 0.01)
+    let app = Self.app(sandbox)
+    _ = try await app.v2.createActivitySubscription(eventType: "post.create", userID: "1001")
+    // Four posts a minute apart, at mayDay + 0, 60, 120 and 180; the stream opens at + 240.
+    var posts: [String] = []
+    for minute in 0..<4 {
+      posts.append(try await sandbox.client(configuration: .init(clock: clock)).v2.post(text: "minute \(minute)").id)
+      clock.advance(by: 60)
+    }
+    func time(_ offset: Int64) -> String { ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(mayDay + offset))) }
+    /// The posts a connection with `query` delivers before its first keep-alive line (the
+    /// sandbox writes one only when it has no event to write), and the status.
+    func streamed(_ query: String) async throws -> (Int, [String]) {
+      let request = HTTPRequest(
+        method: .get, url: URL(string: "https://api.x.com/2/activity/stream" + query)!,
+        headers: ["Authorization": "Bearer \(XSandbox.demoBearerToken)"])
+      let response = try await sandbox.open(request)
+      defer { response.cancel() }
+      var ids: [String] = []
+      for try await chunk in response.body {
+        guard response.statusCode == 200 else { break }
+        guard let line = try? JSONSerialization.jsonObject(with: chunk) as? [String: Any] else { break }  // the keep-alive
+        ids.append((((line["data"] as? [String: Any])?["payload"] as? [String: Any])?["id"] as? String) ?? "?")
+      }
+      return (response.statusCode, ids)
+    }
+    #expect(try await streamed("") == (200, []))
+    #expect(try await streamed("?backfill_minutes=2") == (200, Array(posts[2...])))
+    #expect(try await streamed("?start_time=\(time(60))") == (200, Array(posts[1...])))
+    #expect(try await streamed("?start_time=\(time(60))&end_time=\(time(180))") == (200, Array(posts[1...2])))
+    #expect(try await streamed("?backfill_minutes=5&end_time=\(time(60))") == (200, [posts[0]]))
+    #expect(try await streamed("?start_time=\(time(120))&end_time=\(time(120))").0 == 400)
+    #expect(try await streamed("?start_time=2024-05-01T00:00:00%2B02:00").0 == 400)
   }
 
   @Test("a receiver with another secret fails the CRC: registering is refused (CrcValidationFailed) and nothing is registered")

@@ -95,10 +95,13 @@ extension XSandbox: HTTPStreamingTransport {
     let now = clock.secondsSince1970()
     if part == \SandboxState.activityStream {
       let backfill = Int64(query["backfill_minutes"].flatMap(Int.init) ?? 0) * 60
+      let start = query["start_time"].flatMap(TweetWindow.utcSeconds), end = query["end_time"].flatMap(TweetWindow.utcSeconds)
       state.withLock { state in
-        // From now on, or (`backfill_minutes`, 0 to 5) from the first event of the last minutes.
-        let first = backfill > 0 ? state.activity.events.first(where: { $0.created >= now - backfill })?.serial : nil
-        state.activity.cursors[serial] = first ?? state.activity.nextEvent
+        // From now on; from `start_time`; or (`backfill_minutes`, 0 to 5) from the first event
+        // of the last minutes.
+        let since = start ?? (backfill > 0 ? now - backfill : nil)
+        let first = since.flatMap { since in state.activity.events.first(where: { $0.created >= since })?.serial }
+        state.activity.cursors[serial] = .init(next: first ?? state.activity.nextEvent, start: start, end: end)
       }
     }
     answer.response.stream = { writer in self.serveStream(serial, part: part, fields: fields, writer: writer) }

@@ -41,8 +41,29 @@ struct SandboxActivityState: Sendable {
   /// Whether a task is POSTing the outbox: one at a time, so a burst of posts makes one
   /// worker, not a task (and a connection) each (``XSandbox/deliverActivity()``).
   var delivering = false
-  /// Each activity stream connection's cursor: the serial of the next event it may deliver.
-  var cursors: [Int: Int] = [:]
+  /// Where an activity stream connection is: the serial of the next event it may deliver, and
+  /// the window of `start_time` (inclusive) and `end_time` (exclusive, as X's other `end_time`s)
+  /// outside which it delivers none (Unix seconds; `nil`: open).
+  struct Cursor: Sendable {
+    var next: Int
+    var start: Int64? = nil
+    var end: Int64? = nil
+  }
+
+  /// Each activity stream connection's cursor.
+  var cursors: [Int: Cursor] = [:]
+
+  /// The first event from `cursor.next` on that goes to no webhook and happened within the
+  /// cursor's window. It is looked for from its place (``events`` holds consecutive serials,
+  /// the oldest dropped), not from the oldest event: a step of a connection costs the events it
+  /// passes, not all the events kept.
+  func streamEvent(from cursor: Cursor) -> SandboxActivityEvent? {
+    guard let oldest = events.first?.serial else { return nil }
+    let start = min(max(0, cursor.next - oldest), events.count)
+    return events[start...].first { event in
+      event.webhookID == nil && (cursor.start.map { event.created >= $0 } ?? true) && (cursor.end.map { event.created < $0 } ?? true)
+    }
+  }
   /// The most events kept (and waiting for a webhook): 10,000.
   static let maxEvents = 10_000
 
@@ -56,6 +77,18 @@ struct SandboxActivityState: Sendable {
     /// `delivered` (a 2xx), `failed` (another status, or no answer in time), or why it was not
     /// sent: `no such webhook`, `webhook invalid`, `billing refused`.
     let outcome: String
+  }
+
+  /// Queues `events` for their webhooks, after those waiting, keeping the newest
+  /// ``maxEvents``: a burst of posts or a replay of a long window drops the oldest, never grows
+  /// the outbox past that bound.
+  ///
+  /// ```swift
+  /// activity.queue([event])  // POSTed by the next delivery worker
+  /// ```
+  mutating func queue(_ queued: some Collection<SandboxActivityEvent>) {
+    outbox += queued
+    if outbox.count > Self.maxEvents { outbox.removeFirst(outbox.count - Self.maxEvents) }
   }
 
   /// The webhook deliveries, oldest first, the newest ``maxDeliveries`` kept.

@@ -41,10 +41,7 @@ extension SandboxState {
       if activity.events.count > SandboxActivityState.maxEvents {
         activity.events.removeFirst(activity.events.count - SandboxActivityState.maxEvents)
       }
-      if event.webhookID != nil {
-        activity.outbox.append(event)
-        if activity.outbox.count > SandboxActivityState.maxEvents { activity.outbox.removeFirst() }
-      }
+      if event.webhookID != nil { activity.queue(CollectionOfOne(event)) }
     }
   }
 

@@ -7,7 +7,9 @@ import XAPI
 /// (``XSandbox/serveStream(_:part:fields:writer:)``); each line one event of a subscription
 /// without a webhook, as X's `ActivityStreamResponse`, a blank keep-alive line after 20 s
 /// without one. `backfill_minutes` (0 to 5) starts the connection at the events of the last
-/// minutes.
+/// minutes; `start_time` (inclusive, UTC) at the events from that time on, of those kept, in
+/// place of a backfill; `end_time` (exclusive) leaves out the events from that time on (the
+/// connection stays open, with keep-alive lines).
 extension SandboxRoute {
   static let activityStream: [SandboxRoute] = [
     SandboxRoute(
@@ -28,9 +30,15 @@ extension SandboxState {
         400, XBodies.invalidRequest("backfill_minutes", [text], "The `backfill_minutes` query parameter value [\(text)] is not between 0 and 5"))
     }
     for name in ["start_time", "end_time"] {
-      if let text = ctx.query[name], RFC3339.date(from: text) == nil {
+      if let text = ctx.query[name], TweetWindow.utcSeconds(text) == nil {
         return .v2(400, XBodies.invalidRequest(name, [text], "Invalid '\(name)':'\(text)'. '\(name)' must be a valid RFC 3339 date-time"))
       }
+    }
+    if let start = ctx.query["start_time"].flatMap(TweetWindow.utcSeconds), let end = ctx.query["end_time"].flatMap(TweetWindow.utcSeconds),
+      end <= start
+    {
+      let text = ctx.query["end_time"]!
+      return .v2(400, XBodies.invalidRequest("end_time", [text], "Invalid 'end_time':'\(text)'. 'end_time' must be after 'start_time'"))
     }
     var response = SandboxResponse.v2(200, .null)
     response.streamQuery = ctx.query
@@ -50,15 +58,15 @@ extension SandboxState {
       return .fault(fault.kind)
     }
     guard let cursor = activity.cursors[serial] else { return .idle }
-    guard let event = activity.events.first(where: { $0.serial >= cursor && $0.webhookID == nil }) else {
-      activity.cursors[serial] = activity.nextEvent
+    guard let event = activity.streamEvent(from: cursor) else {
+      activity.cursors[serial]?.next = activity.nextEvent
       return .idle
     }
     if billing.isMetered, let kind = XActivityEventPrice.kind(of: event.type) {
       if let refusal = billing.refusal(readsPosts: kind == .post) { return .refused(refusal) }
       billing.charge(ids: [event.billedID], kind: kind, owned: false, day: Self.billingDay(now))
     }
-    activity.cursors[serial] = event.serial + 1
+    activity.cursors[serial]?.next = event.serial + 1
     activityStream.connections[serial].delivered += 1
     return .line(event.body + Data("\r\n".utf8))
   }

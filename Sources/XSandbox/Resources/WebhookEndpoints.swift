@@ -135,7 +135,7 @@ extension SandboxState {
     else { return .v2(400, XBodies.invalidBody("$.from_date and $.to_date: must match ^[0-9]{12}$ (yyyymmddhhmm, UTC)")) }
     guard from <= to else { return .v2(400, XBodies.invalidBody("$.from_date: must not be after $.to_date")) }
     guard webhooks.webhook(id) != nil else { return SandboxWebhookState.unknown(id) }
-    activity.outbox += activity.events.filter { $0.webhookID == id && (from..<(to + 60)).contains($0.created) }
+    activity.queue(activity.events.filter { $0.webhookID == id && (from..<(to + 60)).contains($0.created) })
     webhooks.nextJob += 1
     let created = RFC3339.millisecondString(from: Date(timeIntervalSince1970: TimeInterval(ctx.now)))
     // At the top level, as X's specification 2.166 has it (2.167 puts it under `data`).
