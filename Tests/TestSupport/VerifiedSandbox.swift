@@ -302,9 +302,12 @@ public final class VerifiedSandbox: @unchecked Sendable {
   /// `/_control/activity`: the X Activity API side of the sandbox: its `webhooks` (id, url,
   /// valid), the `events` it built (serial, uuid, type, user_id, webhook_id), its webhook
   /// `deliveries` (uuid, event_type, webhook_id, status, outcome) and the activity stream's
-  /// `connections`.
-  public func activity() async throws -> [String: Any] {
-    try JSONSerialization.jsonObject(with: try await controlGET("activity")) as? [String: Any] ?? [:]
+  /// `connections`. With `event` (`{"event_type": "follow.follow", "source_user_id",
+  /// "target_user_id"}`, `{"event_type": "profile.update.bio", "user_id", "before", "after"}`),
+  /// the sandbox first makes that activity for its subscribers.
+  public func activity(_ event: [String: Any] = [:]) async throws -> [String: Any] {
+    let body = event.isEmpty ? try await controlGET("activity") : try await control("activity", event)
+    return try JSONSerialization.jsonObject(with: body) as? [String: Any] ?? [:]
   }
 
   /// `/_control/compliance`: sets posts' and accounts' events, where job URLs point, how long

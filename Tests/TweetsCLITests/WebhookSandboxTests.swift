@@ -26,6 +26,50 @@ struct WebhookSandboxTests {
     }
   }
 
+  @Test("a follow and a bio change the sandbox makes reach tweets activity stream typed and spec-checked; the follow is billed, the bio not")
+  func followAndProfileOnTheStream() async throws {
+    let server = try await VerifiedSandbox.start(tweetsPerUser: 5, streamTimeScale: 0.05, credits: "10.00")
+    let runner = try TweetsRunner(server: server)
+    let streamed = runner.configDirectory.appendingPathComponent("stream.jsonl")
+    for (events, direction) in [("follow.follow", "inbound"), ("profile.update.bio", nil)] {
+      let options = direction.map { ["--direction", $0] } ?? []
+      let made = try await Self.app(runner, ["activity", "subscribe", "--user", "1001", "--events", events] + options)
+      #expect(made.status == 0, "\(made.stderr)")
+    }
+    var environment = runner.environment.merging(Self.bearer) { $1 }
+    environment["TWEETS_STREAM_TIME_SCALE"] = "0.05"
+    let stream = try InteractiveProcess(
+      PackagePaths.executable("tweets"),
+      ["activity", "stream", "--format", "jsonl", "--output", streamed.path] + runner.common(baseURL: server.directURL.absoluteString),
+      environment: environment)
+    let connected = try await TestTiming.until {
+      let connections = try await server.activity()["connections"] as? [[String: Any]] ?? []
+      return connections.contains { $0["status"] as? Int == 200 && $0["closed"] is NSNull }
+    }
+    #expect(connected, "the activity stream did not connect: \(stream.stderr)")
+    // @swift_lang follows @sandbox_user (inbound for 1001); @sandbox_user follows @swift_lang
+    // (outbound: not subscribed); @sandbox_user's bio changes.
+    _ = try await server.activity(["event_type": "follow.follow", "source_user_id": "1002", "target_user_id": "1001"])
+    _ = try await server.activity(["event_type": "follow.follow", "source_user_id": "1001", "target_user_id": "1002"])
+    _ = try await server.activity(["event_type": "profile.update.bio", "user_id": "1001", "before": "old", "after": "new"])
+    let arrived = try await TestTiming.until { Self.lines(streamed).count >= 2 }
+    kill(stream.pid, SIGTERM)
+    let streamEnd = await stream.wait(timeout: TestTiming.seconds(60))
+    #expect(arrived && streamEnd.status == 0, "\(Self.lines(streamed)) \(streamEnd.stderr)")
+
+    let lines = Self.lines(streamed)
+    #expect(lines.map { $0["type"] as? String } == ["follow.follow", "profile.update.bio"], "\(lines)")
+    #expect(lines.map { $0["kind"] as? String } == ["followed", "profile"], "\(lines)")
+    let payload = (lines.first?["event"] as? [String: Any])?["payload"] as? [String: Any]
+    #expect((payload?["source"] as? [String: Any])?["username"] as? String == "swift_lang", "\(lines)")
+    #expect((payload?["target"] as? [String: Any])?["username"] as? String == "sandbox_user", "\(lines)")
+    // Billed by the sandbox and in the client's ledger: the follow at $0.010, the bio change free.
+    #expect(try await server.billing().charges["follow"]?.count == 1)
+    let usage = try await runner.run(["usage", "--format", "json"])
+    let rows = ((try usage.json() as? [String: Any])?["spent"] as? [[String: Any]] ?? []).filter { $0["command"] as? String == "activity" }
+    #expect(rows.map { $0["items"] as? Int } == [1] && rows.first.flatMap { ($0["amount"] as? String).flatMap(Double.init) } == 0.01, "\(rows)")
+  }
+
   @Test("register (CRC answered) → subscribe (to the webhook and to the stream) → post: the post on the webhook, on the stream, in the ledger")
   func endToEnd() async throws {
     let server = try await VerifiedSandbox.start(tweetsPerUser: 5, streamTimeScale: 0.05, credits: "10.00")

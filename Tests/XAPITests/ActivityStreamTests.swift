@@ -37,6 +37,7 @@ struct ActivityStreamTests {
     }
     #expect(items.map(\.type) == ["post.create", "follow.follow", "profile.update.bio"])
     #expect(items.map(\.kind) == [.postCreated, .followed, .profile])
+    #expect(items[1].users.map(\.username) == ["jack", "XDevelopers"], "a follow's accounts are its payload's source and target")
     #expect(items[0].tweets.map(\.text) == ["hello 20"] && items[0].forUserID == "2244994945")
     #expect(events.waits.map(\.seconds) == [0.25, 5], "\(events.waits)")
     #expect(events.count { if case .message(let text) = $0 { text.contains("operational-disconnect") } else { false } } == 1)

@@ -233,6 +233,49 @@ struct SandboxWebhookTests {
     #expect(try await streamed("?start_time=2024-05-01T00:00:00%2B02:00").0 == 400)
   }
 
+  @Test(
+    "follows and profile changes made through the control API reach the subscriptions whose direction takes them, typed with both accounts; follows billed, profile changes free"
+  )
+  func followsAndProfileChanges() async throws {
+    let sandbox = XSandbox(tweetsPerUser: 3, credits: USD("10.00"))
+    let app = Self.app(sandbox)
+    let receiver = try Receiver(secret: XSandbox.demoConsumer.secret)
+    let webhook = try await app.v2.registerWebhook(url: receiver.url)
+    // @sandbox_user's follows of others, @swift_lang's new followers, @sandbox_user's bio.
+    _ = try await app.v2.createActivitySubscription(eventType: "follow.follow", userID: "1001", direction: .outbound, webhookID: webhook.id)
+    _ = try await app.v2.createActivitySubscription(eventType: "follow.follow", userID: "1002", direction: .inbound, webhookID: webhook.id)
+    _ = try await app.v2.createActivitySubscription(eventType: "profile.update.bio", userID: "1001", webhookID: webhook.id)
+    func control(_ body: String) -> SandboxResponse { sandbox.control("activity", query: [:], body: Data(body.utf8)) }
+
+    #expect(control(#"{"event_type": "follow.follow", "source_user_id": "1001", "target_user_id": "1002"}"#).status == 200)
+    // The other way round matches neither: 1001 is followed (inbound), 1002 follows (outbound).
+    #expect(control(#"{"event_type": "follow.follow", "source_user_id": "1002", "target_user_id": "1001"}"#).status == 200)
+    #expect(control(#"{"event_type": "profile.update.bio", "user_id": "1001", "before": "old bio", "after": "new bio"}"#).status == 200)
+    for refused in [
+      #"{"event_type": "follow.follow", "source_user_id": "1001", "target_user_id": "1001"}"#,
+      #"{"event_type": "follow.follow", "source_user_id": "1001", "target_user_id": "999"}"#,
+      #"{"event_type": "profile.update.nonsense", "user_id": "1001", "before": "a", "after": "b"}"#,
+      #"{"event_type": "profile.update.bio", "user_id": "1001"}"#, #"{"event_type": "post.create"}"#,
+    ] {
+      #expect(control(refused).status == 400, "\(refused)")
+    }
+
+    let events = try await receiver.events(3)
+    let deadline = Date().addingTimeInterval(30)
+    while sandbox.state.withLock({ $0.activity.deliveries.count < 3 || $0.activity.delivering }), Date() < deadline {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    #expect(events.map(\.kind) == [.followed, .followed, .profile])
+    #expect(events.map(\.forUserID) == ["1001", "1002", "1001"])
+    #expect(events.prefix(2).allSatisfy { $0.users.map(\.username) == ["sandbox_user", "swift_lang"] }, "\(events.map(\.users))")
+    let bio = try #require(events.last.flatMap { try? JSONSerialization.jsonObject(with: $0.json) as? [String: Any] })
+    #expect(bio["payload"] as? [String: String] == ["before": "old bio", "after": "new bio"])
+    #expect(sandbox.state.withLock { $0.activity.deliveries.map(\.outcome) } == ["delivered", "delivered", "delivered"])
+    // X bills a follow event at $0.010 under its event_uuid; a profile change is free.
+    #expect(sandbox.state.withLock { $0.billing.totals["follow"]?.count } == 2)
+    #expect(sandbox.state.withLock { $0.billing.totals.keys.sorted() } == ["follow"])
+  }
+
   @Test("a receiver with another secret fails the CRC: registering is refused (CrcValidationFailed) and nothing is registered")
   func wrongSecret() async throws {
     let sandbox = XSandbox(tweetsPerUser: 3)

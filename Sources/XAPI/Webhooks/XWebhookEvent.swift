@@ -182,8 +182,14 @@ public struct XWebhookEvent: Sendable {
       if let tweet = decode(V2Tweet.self, item)?.tweet(V2Expansions(nil)), !tweets.contains(where: { $0.id == tweet.id }) { tweets.append(tweet) }
     }
     // Some includes wrap each user in `data` (post.delete's).
-    let users = (includes?["users"] as? [Any] ?? []).compactMap { item in
+    var users = (includes?["users"] as? [Any] ?? []).compactMap { item in
       decode(V2User.self, item)?.user ?? ((item as? [String: Any])?["data"]).flatMap { decode(V2User.self, $0)?.user }
+    }
+    // A follow's two accounts are its payload (`source`, `target`: X's `FollowActivityResponsePayload`).
+    if kind == .followed || kind == .unfollowed {
+      for name in ["source", "target"] {
+        if let user = payload?[name].flatMap({ decode(V2User.self, $0)?.user }), !users.contains(where: { $0.id == user.id }) { users.append(user) }
+      }
     }
     return XWebhookEvent(
       source: .activity, type: type, kind: kind, forUserID: filter?["user_id"].flatMap(string), json: serialized(data), tweets: tweets, users: users)

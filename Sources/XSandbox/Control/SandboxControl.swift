@@ -1,5 +1,6 @@
 internal import CryptoPrimitives
 import Foundation
+import XAPI
 
 extension XSandbox {
   /// `/_control/*`, served when the sandbox was made with `controlAPI` (tests, `tweets sandbox
@@ -23,6 +24,9 @@ extension XSandbox {
   /// - `GET billing`: the account (balance, spent, posts per day, charges by kind);
   ///   `POST billing {"credits"?, "add_credits"?, "post_cap"?}` changes it first: see
   ///   ``billingControl(_:)``.
+  /// - `GET activity`: the webhooks, events, deliveries and stream connections
+  ///   (``SandboxState/activityReport()``); `POST activity {"event_type", ...}` first makes an
+  ///   event the sandbox's own endpoints cannot: see ``SandboxState/controlActivity(_:now:)``.
   /// - `POST reset`: clears scripts, skew, statistics, rate-limit counters and revocations (the
   ///   billing account stays, as tweets and tokens do).
   func control(_ name: String, query: [String: String], body: Data?) -> SandboxResponse {
@@ -98,6 +102,11 @@ extension XSandbox {
     case "stream":
       return answer(streamControl(json))
     case "activity":
+      if json["event_type"] != nil {
+        let now = clock.secondsSince1970()
+        if let problem = state.withLock({ $0.controlActivity(json, now: now) }) { return answer(["error": problem], status: 400) }
+        deliverActivity()
+      }
       return answer(state.withLock { $0.activityReport() })
     case "offsite":
       var (object, status) = offsite.control(json)
@@ -177,6 +186,35 @@ extension SandboxState {
     verified = 0
     rejected = 0
     rejections = [:]
+  }
+
+  /// `POST /_control/activity`: activity the sandbox has no endpoint for, for its subscribers:
+  /// `{"event_type": "follow.follow" | "follow.unfollow", "source_user_id", "target_user_id"}`
+  /// (``followHappened(source:target:unfollow:now:)``) or `{"event_type":
+  /// "profile.update.<field>", "user_id", "before", "after"}` (``profileUpdated(_:field:before:after:now:)``),
+  /// of the sandbox's accounts. Returns why it was refused, or `nil`.
+  ///
+  /// ```swift
+  /// // POST /_control/activity {"event_type": "follow.follow", "source_user_id": "1002", "target_user_id": "1001"}
+  /// ```
+  mutating func controlActivity(_ json: [String: Any], now: Int64) -> String? {
+    let type = json["event_type"] as? String ?? ""
+    func user(_ name: String) -> SandboxUser? { (json[name] as? String).flatMap { SandboxData.usersByID[$0] } }
+    switch type {
+    case "follow.follow", "follow.unfollow":
+      guard let source = user("source_user_id"), let target = user("target_user_id"), source.id != target.id else {
+        return "need source_user_id and target_user_id: two of the sandbox's accounts"
+      }
+      followHappened(source: source, target: target, unfollow: type == "follow.unfollow", now: now)
+    case _ where type.hasPrefix("profile.update.") && XActivitySubscription.eventTypes.contains(type):
+      guard let account = user("user_id"), let before = json["before"] as? String, let after = json["after"] as? String else {
+        return "need user_id (one of the sandbox's accounts), before and after (strings)"
+      }
+      profileUpdated(account, field: String(type.dropFirst("profile.update.".count)), before: before, after: after, now: now)
+    default:
+      return "event_type: follow.follow, follow.unfollow or a profile.update.* type (posts come from POST /2/tweets)"
+    }
+    return nil
   }
 
   /// `GET /_control/activity`: what the X Activity API side did, for tests: the webhooks (id,

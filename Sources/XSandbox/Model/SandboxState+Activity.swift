@@ -3,20 +3,25 @@ import Foundation
 extension SandboxState {
   // MARK: - Lock held
 
-  /// Builds the X Activity API's events for something `userID` did (`type`: `post.create`,
-  /// `post.delete`), one for each of the app's subscriptions to that type and account whose
-  /// filter takes it: a post event is the author's own (outbound), so a subscription with
-  /// `direction` `inbound` does not take it; one with a `keyword` takes a post whose text holds
-  /// it (case-insensitive). Each event is kept (``SandboxActivityState/events``) and, for a
-  /// subscription with a webhook, queued for it (``SandboxActivityState/outbox``).
+  /// Builds the X Activity API's events for something that happened to `userID` (`type`:
+  /// `post.create`, `post.delete`, `follow.follow`, `follow.unfollow`, `profile.update.*`), one
+  /// for each of the app's subscriptions to that type and account whose filter takes it: the
+  /// event is `direction` for that account (`outbound`: its own post, its follow; `inbound`: a
+  /// follow of it), so a subscription with the other direction does not take it; one with a
+  /// `keyword` takes a post whose text holds it (case-insensitive). Each event is kept
+  /// (``SandboxActivityState/events``) and, for a subscription with a webhook, queued for it
+  /// (``SandboxActivityState/outbox``). X bills a post event under the post's id
+  /// (`billedID`), any other under its `event_uuid` (`billedID` `nil`).
   ///
   /// ```swift
   /// state.activityHappened("post.create", userID: "1001", payload: state.v2Tweet(tweet, fields: fields),
   ///                        billedID: String(tweet.id), text: tweet.text, now: ctx.now)
   /// ```
-  mutating func activityHappened(_ type: String, userID: String, payload: JSON, billedID: String, text: String?, now: Int64) {
+  mutating func activityHappened(
+    _ type: String, userID: String, direction: String = "outbound", payload: JSON, billedID: String?, text: String?, now: Int64
+  ) {
     let matching = activity.subscriptions.filter { subscription in
-      guard subscription.eventType == type, subscription.userID == userID, subscription.direction != "inbound" else { return false }
+      guard subscription.eventType == type, subscription.userID == userID, (subscription.direction ?? direction) == direction else { return false }
       guard let keyword = subscription.keyword else { return true }
       return text?.range(of: keyword, options: .caseInsensitive) != nil
     }
@@ -35,7 +40,7 @@ extension SandboxState {
       }
       let event = SandboxActivityEvent(
         serial: activity.nextEvent, uuid: String(activity.nextUUID), type: type, userID: userID, webhookID: subscription.webhookID,
-        body: JSON.object([("data", .object(data))]).encoded(), billedID: billedID, created: now)
+        body: JSON.object([("data", .object(data))]).encoded(), billedID: billedID ?? String(activity.nextUUID), created: now)
       activity.nextEvent += 1
       activity.events.append(event)
       if activity.events.count > SandboxActivityState.maxEvents {
@@ -58,5 +63,26 @@ extension SandboxState {
   mutating func postDeleted(_ tweet: SandboxTweet, now: Int64) {
     let payload = JSON.object([("id", .string(String(tweet.id))), ("author_id", .string(tweet.authorID))])
     activityHappened("post.delete", userID: tweet.authorID, payload: payload, billedID: String(tweet.id), text: nil, now: now)
+  }
+
+  /// The events of a follow (or, `unfollow`, its end) of `target` by `source`: `follow.follow`
+  /// (`follow.unfollow`), outbound for the follower's subscriptions and inbound for the
+  /// followed account's, the payload both accounts (X's `FollowActivityResponsePayload`),
+  /// billed as a follow. The sandbox keeps no follow graph: the control API makes these
+  /// (`POST /_control/activity`), as X's self-serve tiers no longer write follows.
+  mutating func followHappened(source: SandboxUser, target: SandboxUser, unfollow: Bool, now: Int64) {
+    let type = unfollow ? "follow.unfollow" : "follow.follow"
+    let payload = JSON.object([("source", v2User(source, fields: [])), ("target", v2User(target, fields: []))])
+    activityHappened(type, userID: source.id, direction: "outbound", payload: payload, billedID: nil, text: nil, now: now)
+    activityHappened(type, userID: target.id, direction: "inbound", payload: payload, billedID: nil, text: nil, now: now)
+  }
+
+  /// The event of a change to `user`'s profile: `profile.update.<field>` (`bio`, `handle`,
+  /// `geo`...), the payload the value `before` and `after` (X's
+  /// `ProfileUpdateActivityResponsePayload`), free. Made by the control API, as the sandbox has
+  /// no profile to change.
+  mutating func profileUpdated(_ user: SandboxUser, field: String, before: String, after: String, now: Int64) {
+    let payload = JSON.object([("before", .string(before)), ("after", .string(after))])
+    activityHappened("profile.update." + field, userID: user.id, payload: payload, billedID: nil, text: nil, now: now)
   }
 }
