@@ -26,6 +26,23 @@ struct WebhookSandboxTests {
     }
   }
 
+  /// `tweets activity stream --format jsonl --output FILE` with the app's bearer token, as a
+  /// real process, once the sandbox holds its connection (it carries only what happens after).
+  static func activityStream(_ runner: TweetsRunner, to file: URL) async throws -> InteractiveProcess {
+    var environment = runner.environment.merging(Self.bearer) { $1 }
+    environment["TWEETS_STREAM_TIME_SCALE"] = "0.05"
+    let stream = try InteractiveProcess(
+      PackagePaths.executable("tweets"),
+      ["activity", "stream", "--format", "jsonl", "--output", file.path] + runner.common(baseURL: runner.server.directURL.absoluteString),
+      environment: environment)
+    let connected = try await TestTiming.until {
+      let connections = try await runner.server.activity()["connections"] as? [[String: Any]] ?? []
+      return connections.contains { $0["status"] as? Int == 200 && $0["closed"] is NSNull }
+    }
+    #expect(connected, "the activity stream did not connect: \(stream.stderr)")
+    return stream
+  }
+
   @Test("a follow and a bio change the sandbox makes reach tweets activity stream typed and spec-checked; the follow is billed, the bio not")
   func followAndProfileOnTheStream() async throws {
     let server = try await VerifiedSandbox.start(tweetsPerUser: 5, streamTimeScale: 0.05, credits: "10.00")
@@ -36,17 +53,7 @@ struct WebhookSandboxTests {
       let made = try await Self.app(runner, ["activity", "subscribe", "--user", "1001", "--events", events] + options)
       #expect(made.status == 0, "\(made.stderr)")
     }
-    var environment = runner.environment.merging(Self.bearer) { $1 }
-    environment["TWEETS_STREAM_TIME_SCALE"] = "0.05"
-    let stream = try InteractiveProcess(
-      PackagePaths.executable("tweets"),
-      ["activity", "stream", "--format", "jsonl", "--output", streamed.path] + runner.common(baseURL: server.directURL.absoluteString),
-      environment: environment)
-    let connected = try await TestTiming.until {
-      let connections = try await server.activity()["connections"] as? [[String: Any]] ?? []
-      return connections.contains { $0["status"] as? Int == 200 && $0["closed"] is NSNull }
-    }
-    #expect(connected, "the activity stream did not connect: \(stream.stderr)")
+    let stream = try await Self.activityStream(runner, to: streamed)
     // @swift_lang follows @sandbox_user (inbound for 1001); @sandbox_user follows @swift_lang
     // (outbound: not subscribed); @sandbox_user's bio changes.
     _ = try await server.activity(["event_type": "follow.follow", "source_user_id": "1002", "target_user_id": "1001"])
@@ -99,19 +106,8 @@ struct WebhookSandboxTests {
     let toStream = try await Self.app(runner, ["activity", "subscribe", "--user", "1001", "--events", "post.create"])
     #expect(toStream.status == 0, "\(toStream.stderr)")
 
-    var environment = runner.environment.merging(Self.bearer) { $1 }
-    environment["TWEETS_STREAM_TIME_SCALE"] = "0.05"
-    let stream = try InteractiveProcess(
-      PackagePaths.executable("tweets"),
-      ["activity", "stream", "--format", "jsonl", "--output", streamed.path] + runner.common(baseURL: server.directURL.absoluteString),
-      environment: environment)
-    // Connected (the sandbox holds its connection) before the post: the stream carries what
-    // happens after it connects.
-    let connected = try await TestTiming.until {
-      let connections = try await server.activity()["connections"] as? [[String: Any]] ?? []
-      return connections.contains { $0["status"] as? Int == 200 && $0["closed"] is NSNull }
-    }
-    #expect(connected, "the activity stream did not connect: \(stream.stderr)")
+    // Connected before the post: the stream carries what happens after it connects.
+    let stream = try await Self.activityStream(runner, to: streamed)
 
     let text = "pushed, not polled: \(UUID().uuidString)"
     let posted = try await runner.run(["post", text])
