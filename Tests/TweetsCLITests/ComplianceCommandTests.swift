@@ -155,7 +155,7 @@ struct ComplianceCommandTests {
     _ = await first.wait()
     // The sandbox takes the held upload 3 s later: X holds the ids (the job leaves `created`).
     let held = try await TestTiming.until {
-      (try await server.compliance()["jobs"] as? [[String: Any]])?.first?["status"] as? String != "created"
+      ((try await server.compliance()["jobs"] as? [[String: Any]])?.first?["status"] as? String).map { $0 != "created" } ?? false
     }
     #expect(held, "the held upload was not taken")
     // Killed while polling.

@@ -113,6 +113,10 @@ struct WebhookSandboxTests {
     let posted = try await runner.run(["post", text])
     #expect(posted.status == 0, "\(posted.stderr)")
     let arrived = try await TestTiming.until { Self.lines(received).count >= 1 && Self.lines(streamed).count >= 1 }
+    // The sandbox logs the delivery once the receiver's answer is in, which may come after the
+    // receiver wrote the event: the receiver stays up until the log has it.
+    let logged = try await TestTiming.until { !(try await server.activity()["deliveries"] as? [Any] ?? []).isEmpty }
+    #expect(logged, "the sandbox logged no delivery")
     kill(stream.pid, SIGTERM)
     let streamEnd = await stream.wait(timeout: TestTiming.seconds(60))
     await receiver.stopAndWait()
@@ -130,10 +134,6 @@ struct WebhookSandboxTests {
     }
 
     // The sandbox POSTed it once (200 from the receiver) and billed it once (a post, once a day).
-    // It logs the delivery when the receiver's answer is in, which may come after the receiver
-    // wrote the event: wait for the log.
-    let logged = try await TestTiming.until { !(try await server.activity()["deliveries"] as? [Any] ?? []).isEmpty }
-    #expect(logged, "the sandbox logged no delivery")
     let activity = try await server.activity()
     let deliveries = activity["deliveries"] as? [[String: Any]] ?? []
     #expect(deliveries.map { $0["outcome"] as? String } == ["delivered"] && deliveries.first?["status"] as? Int == 200, "\(deliveries)")

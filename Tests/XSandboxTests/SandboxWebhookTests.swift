@@ -2,6 +2,7 @@ import Foundation
 import Loopback
 import NetworkClient
 import OAuth1Testing
+import TestSupport
 import Testing
 import XAPI
 
@@ -49,10 +50,16 @@ struct SandboxWebhookTests {
 
     /// Waits (at most 30 s, a generous bound) until `count` events are in.
     func events(_ count: Int) async throws -> [XWebhookEvent] {
-      let deadline = Date().addingTimeInterval(30)
-      while received.withLock({ $0.count }) < count, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+      _ = try await TestTiming.until(30) { received.withLock { $0.count } >= count }
       return received.withLock { $0 }
     }
+  }
+
+  /// Waits (30 s at most, scaled: a hang bound) until the sandbox has logged `count` deliveries
+  /// and its worker has stopped: it logs one once the receiver's answer is in, which can come
+  /// after the receiver kept the event.
+  static func settled(_ sandbox: XSandbox, deliveries count: Int) async throws {
+    _ = try await TestTiming.until(30) { sandbox.state.withLock { $0.activity.deliveries.count >= count && !$0.activity.delivering } }
   }
 
   static func app(_ sandbox: XSandbox) -> XClient {
@@ -105,8 +112,7 @@ struct SandboxWebhookTests {
     }
     defer { streamed.cancel() }
     // The stream is live before the post (it delivers what happens after it connects).
-    let deadline = Date().addingTimeInterval(30)
-    while sandbox.state.withLock({ $0.activityStream.live == nil }), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    #expect(try await TestTiming.until(30) { sandbox.state.withLock { $0.activityStream.live != nil } })
     let post = try await sandbox.client().v2.post(text: "pushed, not polled \(UUID().uuidString)")
 
     let events = try await receiver.events(1)
@@ -114,8 +120,7 @@ struct SandboxWebhookTests {
     #expect(events.first?.type == "post.create" && events.first?.forUserID == "1001")
     #expect(events.first?.tweets.first?.id == post.id && events.first?.tweets.first?.text == post.text)
     // At most 30 s (a hang bound): the stream may be cancelled, never awaited for ever.
-    let streamDeadline = Date().addingTimeInterval(30)
-    while first.withLock({ $0 == nil }), Date() < streamDeadline { try await Task.sleep(for: .milliseconds(20)) }
+    _ = try await TestTiming.until(30) { first.withLock { $0 != nil } }
     let onStream = first.withLock { $0 }
     #expect(onStream?.type == "post.create" && onStream?.tweets.first?.id == post.id)
     let line = try #require(onStream.flatMap { try? JSONSerialization.jsonObject(with: $0.json) as? [String: Any] })
@@ -124,8 +129,7 @@ struct SandboxWebhookTests {
     // Billed as one post read (once per post and UTC day, whether it went to the webhook or the stream).
     // The sandbox logs a delivery when the receiver's answer is in, which may come after the
     // receiver kept the event: wait for the log (at most 30 s, a hang bound).
-    let logDeadline = Date().addingTimeInterval(30)
-    while sandbox.state.withLock({ $0.activity.deliveries.isEmpty }), Date() < logDeadline { try await Task.sleep(for: .milliseconds(20)) }
+    try await Self.settled(sandbox, deliveries: 1)
     let deliveries = sandbox.state.withLock { $0.activity.deliveries }
     #expect(deliveries.map(\.outcome) == ["delivered"] && deliveries.first?.status == 200)
     #expect(sandbox.state.withLock { $0.billing.totals["post"]?.count } == 1)
@@ -145,10 +149,7 @@ struct SandboxWebhookTests {
     let events = try await receiver.events(30)
     #expect(events.compactMap { $0.tweets.first?.id } == posted)
     #expect(receiver.inFlight.withLock { $0.most } == 1, "\(receiver.inFlight.withLock { $0 })")
-    let deadline = Date().addingTimeInterval(30)
-    while sandbox.state.withLock({ $0.activity.deliveries.count < 30 || $0.activity.delivering }), Date() < deadline {
-      try await Task.sleep(for: .milliseconds(20))
-    }
+    try await Self.settled(sandbox, deliveries: 30)
     #expect(sandbox.state.withLock { $0.activity.deliveries.map(\.outcome) } == Array(repeating: "delivered", count: 30))
     #expect(sandbox.state.withLock { !$0.activity.delivering && $0.activity.outbox.isEmpty })
   }
@@ -167,10 +168,7 @@ struct SandboxWebhookTests {
     _ = try await app.v2.replayWebhookEvents(webhookID: webhook.id, from: Date().addingTimeInterval(-7200), to: Date().addingTimeInterval(-3600))
     _ = try await app.v2.replayWebhookEvents(webhookID: webhook.id, from: Date().addingTimeInterval(-60), to: Date().addingTimeInterval(60))
     let events = try await receiver.events(2)
-    let deadline = Date().addingTimeInterval(30)
-    while sandbox.state.withLock({ $0.activity.deliveries.count < 2 || $0.activity.delivering }), Date() < deadline {
-      try await Task.sleep(for: .milliseconds(20))
-    }
+    try await Self.settled(sandbox, deliveries: 2)
     #expect(events.count == 2 && events.allSatisfy { $0.tweets.first?.id == post.id })
     let uuids = events.compactMap { (try? JSONSerialization.jsonObject(with: $0.json) as? [String: Any])?["event_uuid"] as? String }
     #expect(uuids.count == 2 && uuids[0] == uuids[1], "\(uuids)")
@@ -245,6 +243,8 @@ struct SandboxWebhookTests {
     _ = try await app.v2.createActivitySubscription(eventType: "follow.follow", userID: "1001", direction: .outbound, webhookID: webhook.id)
     _ = try await app.v2.createActivitySubscription(eventType: "follow.follow", userID: "1002", direction: .inbound, webhookID: webhook.id)
     _ = try await app.v2.createActivitySubscription(eventType: "profile.update.bio", userID: "1001", webhookID: webhook.id)
+    // X's direction filter is for directional events: a bio change reaches this one too.
+    _ = try await app.v2.createActivitySubscription(eventType: "profile.update.bio", userID: "1001", direction: .inbound, webhookID: webhook.id)
     func control(_ body: String) -> SandboxResponse { sandbox.control("activity", query: [:], body: Data(body.utf8)) }
 
     #expect(control(#"{"event_type": "follow.follow", "source_user_id": "1001", "target_user_id": "1002"}"#).status == 200)
@@ -260,20 +260,54 @@ struct SandboxWebhookTests {
       #expect(control(refused).status == 400, "\(refused)")
     }
 
-    let events = try await receiver.events(3)
-    let deadline = Date().addingTimeInterval(30)
-    while sandbox.state.withLock({ $0.activity.deliveries.count < 3 || $0.activity.delivering }), Date() < deadline {
-      try await Task.sleep(for: .milliseconds(20))
-    }
-    #expect(events.map(\.kind) == [.followed, .followed, .profile])
-    #expect(events.map(\.forUserID) == ["1001", "1002", "1001"])
+    let events = try await receiver.events(4)
+    try await Self.settled(sandbox, deliveries: 4)
+    #expect(events.map(\.kind) == [.followed, .followed, .profile, .profile])
+    #expect(events.map(\.forUserID) == ["1001", "1002", "1001", "1001"])
     #expect(events.prefix(2).allSatisfy { $0.users.map(\.username) == ["sandbox_user", "swift_lang"] }, "\(events.map(\.users))")
-    let bio = try #require(events.last.flatMap { try? JSONSerialization.jsonObject(with: $0.json) as? [String: Any] })
+    let bio = try #require(events.dropFirst(2).first.flatMap { try? JSONSerialization.jsonObject(with: $0.json) as? [String: Any] })
     #expect(bio["payload"] as? [String: String] == ["before": "old bio", "after": "new bio"])
-    #expect(sandbox.state.withLock { $0.activity.deliveries.map(\.outcome) } == ["delivered", "delivered", "delivered"])
+    #expect(sandbox.state.withLock { $0.activity.deliveries.map(\.outcome) } == Array(repeating: "delivered", count: 4))
     // X bills a follow event at $0.010 under its event_uuid; a profile change is free.
     #expect(sandbox.state.withLock { $0.billing.totals["follow"]?.count } == 2)
     #expect(sandbox.state.withLock { $0.billing.totals.keys.sorted() } == ["follow"])
+  }
+
+  @Test("a webhook deleted while its events wait is sent none of the rest: each is checked as it is sent")
+  func deletedWhileQueued() async throws {
+    let sandbox = XSandbox(tweetsPerUser: 3)
+    let app = Self.app(sandbox)
+    let receiver = try Receiver(secret: XSandbox.demoConsumer.secret, holding: 0.5)
+    let webhook = try await app.v2.registerWebhook(url: receiver.url)
+    _ = try await app.v2.createActivitySubscription(eventType: "post.create", userID: "1001", webhookID: webhook.id)
+    for index in 0..<5 { _ = try await sandbox.client().v2.post(text: "queued \(index)") }
+    _ = try await receiver.events(1)
+    #expect(try await app.v2.deleteWebhook(id: webhook.id))
+    try await Self.settled(sandbox, deliveries: 5)
+    let outcomes = sandbox.state.withLock { $0.activity.deliveries.map(\.outcome) }
+    #expect(outcomes.first == "delivered" && outcomes.last == "no such webhook", "\(outcomes)")
+    #expect(outcomes.filter { $0 == "delivered" }.count == receiver.received.withLock { $0.count }, "\(outcomes)")
+  }
+
+  @Test("with the credits spent, a follow is not sent (billing refused) and a profile change, which is free, is")
+  func freeEventsGoOutWithoutCredits() async throws {
+    let sandbox = XSandbox(tweetsPerUser: 3, credits: USD("1.00"))
+    let app = Self.app(sandbox)
+    let receiver = try Receiver(secret: XSandbox.demoConsumer.secret)
+    let webhook = try await app.v2.registerWebhook(url: receiver.url)
+    for type in ["follow.follow", "profile.update.bio"] {
+      _ = try await app.v2.createActivitySubscription(eventType: type, userID: "1001", webhookID: webhook.id)
+    }
+    #expect(sandbox.billingControl(["credits": "0.00"]).status == 200)
+    for body in [
+      #"{"event_type": "follow.follow", "source_user_id": "1001", "target_user_id": "1003"}"#,
+      #"{"event_type": "profile.update.bio", "user_id": "1001", "before": "a", "after": "b"}"#,
+    ] {
+      #expect(sandbox.control("activity", query: [:], body: Data(body.utf8)).status == 200)
+    }
+    try await Self.settled(sandbox, deliveries: 2)
+    #expect(sandbox.state.withLock { $0.activity.deliveries.map(\.outcome) } == ["billing refused", "delivered"])
+    #expect(receiver.received.withLock { $0.map(\.kind) } == [.profile])
   }
 
   @Test("a receiver with another secret fails the CRC: registering is refused (CrcValidationFailed) and nothing is registered")
@@ -299,8 +333,7 @@ struct SandboxWebhookTests {
     #expect("\(String(describing: error))".contains("CrcValidationFailed"), "\(String(describing: error))")
     #expect(try await app.v2.webhooks().map(\.valid) == [false])
     _ = try await sandbox.client().v2.post(text: "nobody hears this")
-    let deadline = Date().addingTimeInterval(30)
-    while sandbox.state.withLock({ $0.activity.deliveries.isEmpty }), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    try await Self.settled(sandbox, deliveries: 1)
     #expect(sandbox.state.withLock { $0.activity.deliveries.map(\.outcome) } == ["webhook invalid"])
   }
 

@@ -188,6 +188,10 @@ extension SandboxState {
     rejections = [:]
   }
 
+  /// The longest `before` or `after` of a profile change the control API takes: 1,024
+  /// characters (X's longest profile field, the bio, takes 160).
+  static let maxProfileValue = 1024
+
   /// `POST /_control/activity`: activity the sandbox has no endpoint for, for its subscribers:
   /// `{"event_type": "follow.follow" | "follow.unfollow", "source_user_id", "target_user_id"}`
   /// (``followHappened(source:target:unfollow:now:)``) or `{"event_type":
@@ -198,6 +202,7 @@ extension SandboxState {
   /// // POST /_control/activity {"event_type": "follow.follow", "source_user_id": "1002", "target_user_id": "1001"}
   /// ```
   mutating func controlActivity(_ json: [String: Any], now: Int64) -> String? {
+    // Kept in up to 10,000 events: a profile value is bounded (X's longest, a bio, is 160).
     let type = json["event_type"] as? String ?? ""
     func user(_ name: String) -> SandboxUser? { (json[name] as? String).flatMap { SandboxData.usersByID[$0] } }
     switch type {
@@ -207,8 +212,10 @@ extension SandboxState {
       }
       followHappened(source: source, target: target, unfollow: type == "follow.unfollow", now: now)
     case _ where type.hasPrefix("profile.update.") && XActivitySubscription.eventTypes.contains(type):
-      guard let account = user("user_id"), let before = json["before"] as? String, let after = json["after"] as? String else {
-        return "need user_id (one of the sandbox's accounts), before and after (strings)"
+      guard let account = user("user_id"), let before = json["before"] as? String, let after = json["after"] as? String,
+        before.count <= Self.maxProfileValue, after.count <= Self.maxProfileValue
+      else {
+        return "need user_id (one of the sandbox's accounts), before and after (strings of at most \(Self.maxProfileValue) characters)"
       }
       profileUpdated(account, field: String(type.dropFirst("profile.update.".count)), before: before, after: after, now: now)
     default:

@@ -49,13 +49,16 @@ extension XSandbox {
   }
 
   /// POSTs the events waiting for webhooks, each to its webhook, signed, in a task of its own
-  /// (the answer whose request made them is not held up), one after another in the order made.
-  /// One such task runs at a time, whatever the number of requests that queued events: a burst
-  /// of posts is delivered by one worker over one connection at a time, as the outbox (at most
-  /// ``SandboxActivityState/maxEvents``) bounds what waits. An event whose webhook is gone or
-  /// invalid is dropped, as X delivers nothing to an invalid webhook; when the sandbox bills, one
-  /// that billing would refuse is not sent, and each one a webhook takes (a 2xx) is charged at
-  /// X's price (``XActivityEventPrice``). Each is logged (``SandboxActivityState/deliveries``).
+  /// (the answer whose request made them is not held up), one after another in the order they
+  /// were queued (a replayed event after those queued before it). One such task runs at a time,
+  /// whatever the number of requests that queued events: a burst of posts is delivered by one
+  /// worker over one connection at a time, and what waits is bounded by the outbox
+  /// (``SandboxActivityState/maxEvents``) and the worker's batch (``deliveryBatch``). Whether
+  /// an event is sent is decided as it is sent: one whose webhook is gone or invalid by then is
+  /// dropped, as X delivers nothing to an invalid webhook; when the sandbox bills, a priced one
+  /// that billing would refuse is not sent (a free one is); and each priced one a webhook takes
+  /// (a 2xx) is charged at X's price (``XActivityEventPrice``). Each is logged
+  /// (``SandboxActivityState/deliveries``).
   func deliverActivity() {
     let start = state.withLock { state -> Bool in
       guard !state.activity.outbox.isEmpty, !state.activity.delivering else { return false }
@@ -66,48 +69,54 @@ extension XSandbox {
     Task.detached { await self.drainOutbox() }
   }
 
-  /// The worker ``deliverActivity()`` starts: it takes the outbox until it finds it empty, and
-  /// clears ``SandboxActivityState/delivering`` under the same lock that found it so, so an
-  /// event queued meanwhile is either taken by this loop or starts the next worker.
+  /// The most events the delivery worker takes from the outbox at a time: 64.
+  static let deliveryBatch = 64
+
+  /// The worker ``deliverActivity()`` starts: it takes the outbox, ``deliveryBatch`` events at a
+  /// time, until it finds it empty, and clears ``SandboxActivityState/delivering`` under the
+  /// same lock that found it so, so an event queued meanwhile is either taken by this loop or
+  /// starts the next worker.
   private func drainOutbox() async {
     let secret = Self.demoConsumer.secret
     while true {
-      let jobs = state.withLock { state -> [(event: SandboxActivityEvent, url: URL?, outcome: String?)] in
+      let batch = state.withLock { state -> [SandboxActivityEvent] in
         guard !state.activity.outbox.isEmpty else {
           state.activity.delivering = false
           return []
         }
-        defer { state.activity.outbox = [] }
-        let webhooks = state.webhooks
-        return state.activity.outbox.map { event -> (event: SandboxActivityEvent, url: URL?, outcome: String?) in
-          guard let webhook = event.webhookID.flatMap({ webhooks.webhook($0) }) else { return (event, nil, "no such webhook") }
-          guard webhook.valid, let url = SandboxWebhookCaller.loopbackURL(webhook.url) else { return (event, nil, "webhook invalid") }
-          return (event, url, nil)
-        }
+        let batch = Array(state.activity.outbox.prefix(Self.deliveryBatch))
+        state.activity.outbox.removeFirst(batch.count)
+        return batch
       }
-      guard !jobs.isEmpty else { return }
-      for job in jobs {
-        var outcome = job.outcome
-        let kind = XActivityEventPrice.kind(of: job.event.type)
-        if outcome == nil, state.withLock({ state in state.billing.isMetered && state.billing.refusal(readsPosts: kind == .post) != nil }) {
-          outcome = "billing refused"
-        }
-        var status: Int?
-        if outcome == nil, let url = job.url {
-          status = await SandboxWebhookCaller.deliver(job.event.body, to: url, secret: secret)
-          outcome = status.map { (200..<300).contains($0) } == true ? "delivered" : "failed"
-        }
-        let now = clock.secondsSince1970()
-        state.withLock { state in
-          if outcome == "delivered", state.billing.isMetered, let kind {
-            state.billing.charge(ids: [job.event.billedID], kind: kind, owned: false, day: SandboxState.billingDay(now))
-          }
-          state.activity.deliveries.append(
-            SandboxActivityState.Delivery(
-              uuid: job.event.uuid, eventType: job.event.type, webhookID: job.event.webhookID ?? "", status: status, outcome: outcome ?? "failed"))
-          if state.activity.deliveries.count > SandboxActivityState.maxDeliveries { state.activity.deliveries.removeFirst() }
-        }
+      guard !batch.isEmpty else { return }
+      for event in batch { await deliver(event, secret: secret) }
+    }
+  }
+
+  /// POSTs `event` to its webhook as the webhook is now, unless it is gone or invalid or billing
+  /// refuses a priced event, and logs what happened.
+  private func deliver(_ event: SandboxActivityEvent, secret: String) async {
+    let kind = XActivityEventPrice.kind(of: event.type)
+    let target = state.withLock { state -> (url: URL?, refusal: String?) in
+      guard let webhook = event.webhookID.flatMap({ state.webhooks.webhook($0) }) else { return (nil, "no such webhook") }
+      guard webhook.valid, let url = SandboxWebhookCaller.loopbackURL(webhook.url) else { return (nil, "webhook invalid") }
+      if let kind, state.billing.isMetered, state.billing.refusal(readsPosts: kind == .post) != nil { return (nil, "billing refused") }
+      return (url, nil)
+    }
+    var status: Int?
+    var outcome = target.refusal ?? "failed"
+    if let url = target.url {
+      status = await SandboxWebhookCaller.deliver(event.body, to: url, secret: secret)
+      outcome = status.map { (200..<300).contains($0) } == true ? "delivered" : "failed"
+    }
+    let now = clock.secondsSince1970()
+    state.withLock { state in
+      if outcome == "delivered", state.billing.isMetered, let kind {
+        state.billing.charge(ids: [event.billedID], kind: kind, owned: false, day: SandboxState.billingDay(now))
       }
+      state.activity.deliveries.append(
+        SandboxActivityState.Delivery(uuid: event.uuid, eventType: event.type, webhookID: event.webhookID ?? "", status: status, outcome: outcome))
+      if state.activity.deliveries.count > SandboxActivityState.maxDeliveries { state.activity.deliveries.removeFirst() }
     }
   }
 }

@@ -1,6 +1,6 @@
 /// The X Activity API's subscriptions in the sandbox: the app's, in the order created, and the
 /// events the sandbox built for them (``SandboxActivityEvent``: a post created or deleted by a
-/// subscribed account). An event of a subscription with a webhook waits in ``outbox`` until the
+/// subscribed account, and the follows and profile changes its control API makes). An event of a subscription with a webhook waits in ``outbox`` until the
 /// sandbox POSTs it there, signed (``XSandbox/deliverActivity()``); the others are served on
 /// `GET /2/activity/stream`, each connection from its cursor on.
 ///

@@ -5,10 +5,12 @@ extension SandboxState {
 
   /// Builds the X Activity API's events for something that happened to `userID` (`type`:
   /// `post.create`, `post.delete`, `follow.follow`, `follow.unfollow`, `profile.update.*`), one
-  /// for each of the app's subscriptions to that type and account whose filter takes it: the
-  /// event is `direction` for that account (`outbound`: its own post, its follow; `inbound`: a
-  /// follow of it), so a subscription with the other direction does not take it; one with a
-  /// `keyword` takes a post whose text holds it (case-insensitive). Each event is kept
+  /// for each of the app's subscriptions to that type and account whose filter takes it. A
+  /// directional event (a follow) is `direction` for that account (`outbound`: it follows;
+  /// `inbound`: it is followed), and a subscription with the other direction does not take it;
+  /// X's filter is "for directional events", so a post or a profile change (`direction` `nil`)
+  /// goes to a subscription whatever its direction. One with a `keyword` takes a post whose text
+  /// holds it (case-insensitive). Each event is kept
   /// (``SandboxActivityState/events``) and, for a subscription with a webhook, queued for it
   /// (``SandboxActivityState/outbox``). X bills a post event under the post's id
   /// (`billedID`), any other under its `event_uuid` (`billedID` `nil`).
@@ -18,10 +20,11 @@ extension SandboxState {
   ///                        billedID: String(tweet.id), text: tweet.text, now: ctx.now)
   /// ```
   mutating func activityHappened(
-    _ type: String, userID: String, direction: String = "outbound", payload: JSON, billedID: String?, text: String?, now: Int64
+    _ type: String, userID: String, direction: String? = nil, payload: JSON, billedID: String?, text: String?, now: Int64
   ) {
     let matching = activity.subscriptions.filter { subscription in
-      guard subscription.eventType == type, subscription.userID == userID, (subscription.direction ?? direction) == direction else { return false }
+      guard subscription.eventType == type, subscription.userID == userID else { return false }
+      if let direction, let wanted = subscription.direction, wanted != direction { return false }
       guard let keyword = subscription.keyword else { return true }
       return text?.range(of: keyword, options: .caseInsensitive) != nil
     }
