@@ -62,6 +62,26 @@ struct SandboxWebhookTests {
     _ = try await TestTiming.until(30) { sandbox.state.withLock { $0.activity.deliveries.count >= count && !$0.activity.delivering } }
   }
 
+  /// A sandbox (billing with `credits` when given), its app's client, a receiver (answering after
+  /// `holding` seconds) registered as a webhook, and the app's subscriptions of @sandbox_user's
+  /// `events` to it.
+  struct Hooked {
+    let sandbox: XSandbox
+    let app: XClient
+    let receiver: Receiver
+    let webhook: XWebhookConfig
+
+    init(credits: String? = nil, holding: Double = 0, events: [String] = ["post.create"]) async throws {
+      sandbox = credits.map { XSandbox(tweetsPerUser: 3, credits: USD($0)) } ?? XSandbox(tweetsPerUser: 3)
+      app = SandboxWebhookTests.app(sandbox)
+      receiver = try Receiver(secret: XSandbox.demoConsumer.secret, holding: holding)
+      webhook = try await app.v2.registerWebhook(url: receiver.url)
+      for type in events { _ = try await app.v2.createActivitySubscription(eventType: type, userID: "1001", webhookID: webhook.id) }
+    }
+
+    var pair: (XSandbox, Receiver) { (sandbox, receiver) }
+  }
+
   static func app(_ sandbox: XSandbox) -> XClient {
     XClient(authentication: .bearer(XSandbox.demoBearerToken), transport: sandbox, retry: nil)
   }
@@ -137,11 +157,7 @@ struct SandboxWebhookTests {
 
   @Test("a burst of 30 posts to a slow receiver: one POST at a time (one worker, not a task each), all delivered, in the order posted")
   func burstIsDeliveredOneAtATime() async throws {
-    let sandbox = XSandbox(tweetsPerUser: 3)
-    let app = Self.app(sandbox)
-    let receiver = try Receiver(secret: XSandbox.demoConsumer.secret, holding: 0.05)
-    let webhook = try await app.v2.registerWebhook(url: receiver.url)
-    _ = try await app.v2.createActivitySubscription(eventType: "post.create", userID: "1001", webhookID: webhook.id)
+    let (sandbox, receiver) = try await Hooked(holding: 0.05).pair
     let user = sandbox.client()
     var posted: [String] = []
     for index in 0..<30 { posted.append(try await user.v2.post(text: "burst \(index)").id) }
@@ -156,11 +172,8 @@ struct SandboxWebhookTests {
 
   @Test("a replay queues the window's events again: delivered a second time, the same event, billed once; an earlier window sends nothing")
   func replayDeliversTheWindowAgain() async throws {
-    let sandbox = XSandbox(tweetsPerUser: 3, credits: USD("10.00"))
-    let app = Self.app(sandbox)
-    let receiver = try Receiver(secret: XSandbox.demoConsumer.secret)
-    let webhook = try await app.v2.registerWebhook(url: receiver.url)
-    _ = try await app.v2.createActivitySubscription(eventType: "post.create", userID: "1001", webhookID: webhook.id)
+    let hooked = try await Hooked(credits: "10.00")
+    let (sandbox, app, receiver, webhook) = (hooked.sandbox, hooked.app, hooked.receiver, hooked.webhook)
     let post = try await sandbox.client().v2.post(text: "said once, heard twice")
     #expect(try await receiver.events(1).count == 1)
 
@@ -275,11 +288,8 @@ struct SandboxWebhookTests {
 
   @Test("a webhook deleted while its events wait is sent none of the rest: each is checked as it is sent")
   func deletedWhileQueued() async throws {
-    let sandbox = XSandbox(tweetsPerUser: 3)
-    let app = Self.app(sandbox)
-    let receiver = try Receiver(secret: XSandbox.demoConsumer.secret, holding: 0.5)
-    let webhook = try await app.v2.registerWebhook(url: receiver.url)
-    _ = try await app.v2.createActivitySubscription(eventType: "post.create", userID: "1001", webhookID: webhook.id)
+    let hooked = try await Hooked(holding: 0.5)
+    let (sandbox, app, receiver, webhook) = (hooked.sandbox, hooked.app, hooked.receiver, hooked.webhook)
     for index in 0..<5 { _ = try await sandbox.client().v2.post(text: "queued \(index)") }
     _ = try await receiver.events(1)
     #expect(try await app.v2.deleteWebhook(id: webhook.id))
@@ -291,13 +301,8 @@ struct SandboxWebhookTests {
 
   @Test("with the credits spent, a follow is not sent (billing refused) and a profile change, which is free, is")
   func freeEventsGoOutWithoutCredits() async throws {
-    let sandbox = XSandbox(tweetsPerUser: 3, credits: USD("1.00"))
-    let app = Self.app(sandbox)
-    let receiver = try Receiver(secret: XSandbox.demoConsumer.secret)
-    let webhook = try await app.v2.registerWebhook(url: receiver.url)
-    for type in ["follow.follow", "profile.update.bio"] {
-      _ = try await app.v2.createActivitySubscription(eventType: type, userID: "1001", webhookID: webhook.id)
-    }
+    let hooked = try await Hooked(credits: "1.00", events: ["follow.follow", "profile.update.bio"])
+    let (sandbox, receiver) = hooked.pair
     #expect(sandbox.billingControl(["credits": "0.00"]).status == 200)
     for body in [
       #"{"event_type": "follow.follow", "source_user_id": "1001", "target_user_id": "1003"}"#,
