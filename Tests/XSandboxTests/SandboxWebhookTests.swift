@@ -269,9 +269,15 @@ struct SandboxWebhookTests {
       #"{"event_type": "follow.follow", "source_user_id": "1001", "target_user_id": "999"}"#,
       #"{"event_type": "profile.update.nonsense", "user_id": "1001", "before": "a", "after": "b"}"#,
       #"{"event_type": "profile.update.bio", "user_id": "1001"}"#, #"{"event_type": "post.create"}"#,
+      #"{"event_type": "follow.follow", "source_user_id": 1001, "target_user_id": ["1002"]}"#, #"{"event_type": null}"#,
+      #"{"event_type": "profile.update.bio", "user_id": "1001", "before": "a", "after": ""#
+        + String(repeating: "é", count: SandboxState.maxProfileValue + 1) + #""}"#,
     ] {
-      #expect(control(refused).status == 400, "\(refused)")
+      #expect(control(refused).status == 400, "\(refused.prefix(120))")
     }
+    // At the limit, it is taken.
+    let longest = String(repeating: "é", count: SandboxState.maxProfileValue)
+    #expect(control(#"{"event_type": "profile.update.url", "user_id": "1001", "before": "", "after": ""# + longest + #""}"#).status == 200)
 
     let events = try await receiver.events(4)
     try await Self.settled(sandbox, deliveries: 4)
